@@ -1,0 +1,343 @@
+//! Command-line interface: clap structs turned into the library's plain options.
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use sudoku_bench::format::{self, AlphabetKind, Format, ReadOptions};
+use sudoku_bench::solver::{trace, Limits, Mode, SolverId, TraceLog};
+
+#[derive(Parser)]
+#[command(
+    name = "sudoku-bench",
+    version,
+    about = "A workbench for comparing Sudoku-solving algorithms"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve puzzles and print one line per puzzle: status, a tab, the first solution.
+    Solve(SolveArgs),
+    /// List the strategies and their variants.
+    Solvers,
+    /// Generate puzzles with a unique solution, reproducibly from a seed.
+    Generate(GenerateArgs),
+}
+
+#[derive(clap::Args)]
+struct GenerateArgs {
+    /// Grid side: 4, 9, 16 or 25.
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 10)]
+    count: u64,
+    /// Fewest clues (clue removal stops here).
+    #[arg(long)]
+    min_clues: Option<usize>,
+    /// Most clues (a puzzle left with more is drawn again).
+    #[arg(long)]
+    max_clues: Option<usize>,
+    /// Remove clues until none can go.
+    #[arg(long)]
+    minimal: bool,
+    /// Keep the clues symmetric under 180-degree rotation.
+    #[arg(long)]
+    symmetric: bool,
+    /// Random seed: the same seed and options give the same output at any thread count.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output: `line` (puzzle, a space, its answer) or `block`.
+    #[arg(long, default_value = "line", value_parser = ["line", "block"])]
+    output: String,
+    /// Leave the answer out of line output.
+    #[arg(long)]
+    no_answer: bool,
+}
+
+/// Options shared by every command that reads puzzles.
+#[derive(clap::Args, Clone)]
+struct InputArgs {
+    /// Input format (`auto` detects it from the content).
+    #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(Format::NAMES))]
+    format: String,
+    /// Symbol alphabet for 16x16 and 25x25 grids: `digits` (1-9A-G, 1-9A-P), `letters` (A-P, A-Y), `hex` (0-9A-F).
+    #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(AlphabetKind::NAMES))]
+    alphabet: String,
+    /// Skip bad entries (and say how many) instead of failing.
+    #[arg(long)]
+    skip_invalid: bool,
+}
+
+impl InputArgs {
+    fn read_options(&self) -> Result<ReadOptions> {
+        Ok(ReadOptions {
+            format: Format::from_name(&self.format).map_err(anyhow::Error::msg)?,
+            alphabet: AlphabetKind::from_name(&self.alphabet).expect("clap checked the name"),
+            skip_invalid: self.skip_invalid,
+            ..ReadOptions::default()
+        })
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    /// Stop at the first solution.
+    First,
+    /// Stop at the second solution (tells unique from multiple).
+    Unique,
+    /// Count solutions up to --count-limit.
+    Count,
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// Puzzle file or folder; `-` or nothing reads standard input.
+    input: Option<PathBuf>,
+    /// Strategy or variant (see `sudoku-bench solvers`).
+    #[arg(long, default_value = SolverId::FASTEST.name(), value_parser = solver_name)]
+    solver: SolverId,
+    /// What to look for.
+    #[arg(long, value_enum, default_value = "unique")]
+    mode: ModeArg,
+    /// With `--mode count`: stop counting here.
+    #[arg(long, default_value_t = 1_000_000)]
+    count_limit: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Per-puzzle node budget.
+    #[arg(long)]
+    node_budget: Option<u64>,
+    /// Per-puzzle time limit, like `500ms`, `2s` or `1m`.
+    #[arg(long, value_parser = parse_duration)]
+    time_limit: Option<Duration>,
+    /// Print the decisions of the search for the first puzzle (to stderr after the result line).
+    #[arg(long)]
+    trace: bool,
+    /// Print solutions as blocks instead of lines.
+    #[arg(long)]
+    pretty: bool,
+    #[command(flatten)]
+    input_args: InputArgs,
+}
+
+fn solver_name(s: &str) -> Result<SolverId, String> {
+    SolverId::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = SolverId::ALL.iter().map(|s| s.name()).collect();
+        format!("unknown solver {s:?}, expected one of {}", names.join(", "))
+    })
+}
+
+/// Parses `250ms`, `2s`, `1.5s`, `3m` or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let value: f64 = num.parse().map_err(|_| {
+        format!("invalid duration {s:?}, expected a number and a unit such as 500ms, 2s or 1m")
+    })?;
+    let secs = match unit {
+        "ns" => value / 1e9,
+        "us" | "µs" => value / 1e6,
+        "ms" => value / 1e3,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} in {s:?}, expected ns, us, ms, s, m or h"
+            ))
+        }
+    };
+    if !(secs.is_finite() && secs >= 0.0) {
+        return Err(format!("invalid duration {s:?}"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// Runs the command line; the error's chain is printed by `main`.
+pub fn run() -> Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Solve(args) => solve(args),
+        Command::Generate(args) => generate(args),
+        Command::Solvers => {
+            let mut out = std::io::stdout().lock();
+            for s in SolverId::ALL {
+                let mark = if s.is_default_variant() {
+                    ""
+                } else {
+                    "  (variant)"
+                };
+                writeln!(out, "{:<24} {}{mark}", s.name(), s.description())?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn build_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            bail!("--threads must be at least 1");
+        }
+        b = b.num_threads(t);
+    }
+    b.build().context("cannot start the worker threads")
+}
+
+fn solve(args: SolveArgs) -> Result<ExitCode> {
+    use rayon::prelude::*;
+    let opts = args.input_args.read_options()?;
+    let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let datasets = format::read_path_or_folder(&path, &opts)?;
+    let mode = match args.mode {
+        ModeArg::First => Mode::First,
+        ModeArg::Unique => Mode::Unique,
+        ModeArg::Count => Mode::Count(args.count_limit),
+    };
+    let pool = build_pool(args.threads)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for ds in &datasets {
+        if ds.skipped > 0 {
+            eprintln!("{}: skipped {} bad entries", ds.source, ds.skipped);
+        }
+        let limits_for = || {
+            Limits::new(mode)
+                .with_node_budget(args.node_budget)
+                .with_deadline(args.time_limit.map(|t| Instant::now() + t))
+        };
+        if args.trace {
+            let puzzle = &ds.puzzles[0];
+            let mut log = TraceLog::default();
+            let outcome = args
+                .solver
+                .solve_traced(&puzzle.grid, &limits_for(), &mut log);
+            write_result(&mut out, &outcome, ds, args.pretty, mode)?;
+            out.flush()?;
+            let mut err = std::io::stderr().lock();
+            for e in &log.events {
+                let d = trace::Display {
+                    event: e,
+                    side: ds.geometry.side(),
+                    alphabet: &ds.alphabet,
+                };
+                writeln!(err, "{d}")?;
+            }
+            if log.dropped > 0 {
+                writeln!(err, "... {} more events not shown", log.dropped)?;
+            }
+            writeln!(
+                err,
+                "nodes {} guesses {}",
+                outcome.counters.nodes, outcome.counters.guesses
+            )?;
+            continue;
+        }
+        let outcomes: Vec<_> = pool.install(|| {
+            ds.puzzles
+                .par_iter()
+                .map(|p| args.solver.solve_checked(&p.grid, &limits_for()))
+                .collect()
+        });
+        for outcome in &outcomes {
+            write_result(&mut out, outcome, ds, args.pretty, mode)?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_result(
+    out: &mut impl Write,
+    outcome: &sudoku_bench::Outcome,
+    ds: &sudoku_bench::Dataset,
+    pretty: bool,
+    mode: Mode,
+) -> Result<()> {
+    let word = outcome.status.word();
+    let count = match mode {
+        Mode::Count(_) => format!("\t{}", outcome.solution_count),
+        _ => String::new(),
+    };
+    match (outcome.first(), pretty) {
+        (Some(s), false) => writeln!(
+            out,
+            "{word}{count}\t{}",
+            format::write_line(s, &ds.alphabet)
+        )?,
+        (Some(s), true) => writeln!(
+            out,
+            "{word}{count}\n{}",
+            format::write_block(s, &ds.alphabet)
+        )?,
+        (None, _) => writeln!(out, "{word}{count}\t-")?,
+    }
+    Ok(())
+}
+
+fn generate(args: GenerateArgs) -> Result<ExitCode> {
+    use rayon::prelude::*;
+    use sudoku_bench::generate::{generate_indexed, GenerateOptions};
+    let Some(geometry) = sudoku_bench::Geometry::from_side(args.size) else {
+        bail!(
+            "--size {} is not a grid side, expected 4, 9, 16 or 25",
+            args.size
+        );
+    };
+    let opts = GenerateOptions {
+        geometry,
+        minimal: args.minimal,
+        symmetric: args.symmetric,
+        min_clues: args.min_clues,
+        max_clues: args.max_clues,
+        max_attempts: 200,
+    };
+    opts.validate()?;
+    let pool = build_pool(args.threads)?;
+    let alphabet = format::Alphabet::default_for(geometry);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // Chunks keep memory bounded and output streaming, in index order.
+    let chunk = 256u64;
+    let mut start = 0;
+    while start < args.count {
+        let end = (start + chunk).min(args.count);
+        let batch: Vec<_> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|i| generate_indexed(&opts, args.seed, i))
+                .collect()
+        });
+        for item in batch {
+            let (puzzle, solution) = item?;
+            if args.output == "block" {
+                writeln!(out, "{}", format::write_block(&puzzle, &alphabet))?;
+            } else if args.no_answer {
+                writeln!(out, "{}", format::write_line(&puzzle, &alphabet))?;
+            } else {
+                writeln!(
+                    out,
+                    "{} {}",
+                    format::write_line(&puzzle, &alphabet),
+                    format::write_line(&solution, &alphabet)
+                )?;
+            }
+        }
+        start = end;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

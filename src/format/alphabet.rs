@@ -1,0 +1,195 @@
+//! Symbol alphabets: which character stands for which digit, per grid size.
+
+use crate::grid::Geometry;
+
+/// A family of alphabets, chosen with `--alphabet`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AlphabetKind {
+    /// Decide from the input: 25×25 defaults to letters, others to digits;
+    /// 16×16 input using `H`–`P` is read as letters, 25×25 input using a digit as `1-9A-P`.
+    #[default]
+    Auto,
+    /// `1-9` then letters: `1-4`, `1-9`, `1-9A-G`, `1-9A-P`.
+    Digits,
+    /// Letters from `A`: `A-D`, `A-I`, `A-P`, `A-Y`.
+    Letters,
+    /// Hexadecimal `0-9A-F` (16×16 only; `0` is then a digit, not a blank).
+    Hex,
+}
+
+impl AlphabetKind {
+    /// Names accepted on the command line.
+    pub const NAMES: &'static [&'static str] = &["auto", "digits", "letters", "hex"];
+
+    /// Parses a name from [`AlphabetKind::NAMES`].
+    pub fn from_name(name: &str) -> Option<AlphabetKind> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "auto" => AlphabetKind::Auto,
+            "digits" => AlphabetKind::Digits,
+            "letters" => AlphabetKind::Letters,
+            "hex" => AlphabetKind::Hex,
+            _ => return None,
+        })
+    }
+}
+
+/// What one character means under an alphabet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symbol {
+    /// An empty cell.
+    Blank,
+    /// A digit `1..=n`.
+    Digit(u8),
+}
+
+const NOT_A_SYMBOL: u8 = 0xFF;
+const BLANK: u8 = 0;
+
+/// The symbols of one grid size: digit `d` is written `symbols[d - 1]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alphabet {
+    symbols: Vec<u8>,
+    lookup: [u8; 128],
+}
+
+impl Alphabet {
+    /// The alphabet of `kind` for `geometry`; `Err` names why it does not exist.
+    /// `Auto` gives the default: letters for 25×25, digits otherwise.
+    pub fn new(geometry: Geometry, kind: AlphabetKind) -> Result<Alphabet, String> {
+        let n = geometry.side();
+        let symbols: Vec<u8> = match kind {
+            AlphabetKind::Auto if n == 25 => (b'A'..).take(n).collect(),
+            AlphabetKind::Auto | AlphabetKind::Digits => {
+                (b'1'..=b'9').chain(b'A'..=b'Z').take(n).collect()
+            }
+            AlphabetKind::Letters => (b'A'..).take(n).collect(),
+            AlphabetKind::Hex if n == 16 => (b'0'..=b'9').chain(b'A'..=b'F').collect(),
+            AlphabetKind::Hex => {
+                return Err(format!(
+                    "the hex alphabet is for 16x16 grids, not {geometry}"
+                ))
+            }
+        };
+        let mut lookup = [NOT_A_SYMBOL; 128];
+        for blank in [b'.', b'_', b'-', b'?', b'0'] {
+            lookup[blank as usize] = BLANK;
+        }
+        for (i, &s) in symbols.iter().enumerate() {
+            lookup[s as usize] = i as u8 + 1;
+            lookup[s.to_ascii_lowercase() as usize] = i as u8 + 1;
+        }
+        Ok(Alphabet { symbols, lookup })
+    }
+
+    /// The default alphabet of a size.
+    pub fn default_for(geometry: Geometry) -> Alphabet {
+        Alphabet::new(geometry, AlphabetKind::Auto).expect("auto alphabet exists for every size")
+    }
+
+    /// Resolves `Auto` by looking at sample symbols of the input (see [`AlphabetKind::Auto`]).
+    pub fn detect(
+        geometry: Geometry,
+        kind: AlphabetKind,
+        sample: &str,
+    ) -> Result<Alphabet, String> {
+        if kind != AlphabetKind::Auto {
+            return Alphabet::new(geometry, kind);
+        }
+        let upper = |c: char| c.to_ascii_uppercase();
+        let resolved = match geometry.side() {
+            16 if sample.chars().map(upper).any(|c| ('H'..='P').contains(&c)) => {
+                AlphabetKind::Letters
+            }
+            25 if sample.chars().any(|c| ('1'..='9').contains(&c)) => AlphabetKind::Digits,
+            _ => AlphabetKind::Auto,
+        };
+        Alphabet::new(geometry, resolved)
+    }
+
+    /// Meaning of one character, or `None` if it is neither a symbol nor a blank.
+    #[inline]
+    pub fn decode(&self, c: char) -> Option<Symbol> {
+        let code = *self.lookup.get(c as usize)?;
+        match code {
+            NOT_A_SYMBOL => None,
+            BLANK => Some(Symbol::Blank),
+            d => Some(Symbol::Digit(d)),
+        }
+    }
+
+    /// The character of digit `d` (`1..=n`), or `.` for `0`.
+    #[inline]
+    pub fn encode(&self, digit: u8) -> char {
+        match digit {
+            0 => '.',
+            d => self.symbols[d as usize - 1] as char,
+        }
+    }
+
+    /// Words for error messages, like `one of 1-9 or a blank (. _ - 0 ?)`.
+    pub fn describe(&self) -> String {
+        let first = self.symbols[0] as char;
+        let last = *self.symbols.last().expect("non-empty") as char;
+        let digits: String = if self.symbols.len() > 9 && self.symbols[0] == b'1' {
+            format!("1-9{}-{}", self.symbols[9] as char, last)
+        } else if self.symbols[0] == b'0' {
+            "0-9A-F".to_string()
+        } else {
+            format!("{first}-{last}")
+        };
+        let blanks = if self.lookup[b'0' as usize] == BLANK {
+            ". _ - 0 ?"
+        } else {
+            ". _ - ?"
+        };
+        format!("one of {digits} or a blank ({blanks})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(side: usize) -> Geometry {
+        Geometry::from_side(side).unwrap()
+    }
+
+    #[test]
+    fn defaults_per_size() {
+        assert_eq!(Alphabet::default_for(g(9)).encode(9), '9');
+        assert_eq!(Alphabet::default_for(g(16)).encode(16), 'G');
+        assert_eq!(Alphabet::default_for(g(25)).encode(1), 'A');
+        assert_eq!(Alphabet::default_for(g(25)).encode(25), 'Y');
+        assert_eq!(Alphabet::default_for(g(4)).encode(4), '4');
+    }
+
+    #[test]
+    fn hex_makes_zero_a_digit() {
+        let hex = Alphabet::new(g(16), AlphabetKind::Hex).unwrap();
+        assert_eq!(hex.decode('0'), Some(Symbol::Digit(1)));
+        assert_eq!(hex.decode('f'), Some(Symbol::Digit(16)));
+        assert_eq!(hex.decode('.'), Some(Symbol::Blank));
+        assert!(Alphabet::new(g(9), AlphabetKind::Hex).is_err());
+        let dflt = Alphabet::default_for(g(16));
+        assert_eq!(dflt.decode('0'), Some(Symbol::Blank));
+    }
+
+    #[test]
+    fn letters_are_case_insensitive() {
+        let a = Alphabet::new(g(16), AlphabetKind::Letters).unwrap();
+        assert_eq!(a.decode('p'), Some(Symbol::Digit(16)));
+        assert_eq!(a.decode('P'), Some(Symbol::Digit(16)));
+        assert_eq!(a.decode('Q'), None);
+        assert_eq!(a.decode('é'), None);
+    }
+
+    #[test]
+    fn detection() {
+        let a = Alphabet::detect(g(16), AlphabetKind::Auto, "AB-HP").unwrap();
+        assert_eq!(a.encode(16), 'P');
+        let a = Alphabet::detect(g(25), AlphabetKind::Auto, "12.A").unwrap();
+        assert_eq!(a.encode(10), 'A');
+        let a = Alphabet::detect(g(25), AlphabetKind::Auto, "AB.Y").unwrap();
+        assert_eq!(a.encode(1), 'A');
+    }
+}

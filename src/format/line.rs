@@ -1,0 +1,92 @@
+//! One puzzle per line, with an optional comment or expected answer after it.
+
+use super::lines::Lines;
+use super::{Collector, Puzzle};
+use crate::error::ParseErrorKind;
+use crate::grid::{Geometry, Grid};
+use std::io::{self, BufRead};
+
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, ',' | ';' | ':')
+}
+
+pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_>) -> io::Result<()> {
+    let mut lines = Lines::new(input);
+    while let Some(raw) = lines.next_line()? {
+        let text = match raw.text {
+            Ok(t) => t,
+            Err(column) => {
+                col.error(raw.number, column, ParseErrorKind::NotUtf8);
+                continue;
+            }
+        };
+        parse_one(&text, raw.number, col);
+    }
+    Ok(())
+}
+
+fn parse_one(text: &str, line: usize, col: &mut Collector<'_>) {
+    let body = text.trim_start();
+    if body.is_empty() || body.starts_with('#') {
+        return;
+    }
+    let lead = text.chars().count() - body.chars().count();
+    let end = body.find(is_separator).unwrap_or(body.len());
+    let token = &body[..end];
+    let len = token.chars().count();
+    let Some(geometry) = Geometry::from_cells(len) else {
+        col.error(
+            line,
+            lead + 1,
+            ParseErrorKind::WrongLength {
+                found: len,
+                expected: "16, 81, 256 or 625 (a 4x4, 9x9, 16x16 or 25x25 grid)".into(),
+            },
+        );
+        return;
+    };
+    let Some(alphabet) = col.alphabet_for(geometry, token, line, lead + 1) else {
+        return;
+    };
+    let Some(cells) = col.decode(
+        &alphabet,
+        token.chars().enumerate().map(|(i, c)| (lead + 1 + i, c)),
+        line,
+    ) else {
+        return;
+    };
+    let grid = Grid::from_cells(geometry, &cells).expect("decoded cells fit the geometry");
+
+    // After the puzzle: an answer (a token of the same length made of symbols) or a comment.
+    let rest = &body[end..];
+    let rest_start = lead + len + 1; // 1-based column of rest's first char
+    let mut expected = None;
+    let mut answer_span = None;
+    for tok in rest.split(is_separator) {
+        let start = tok.as_ptr() as usize - rest.as_ptr() as usize;
+        let tok_col = rest_start + rest[..start].chars().count();
+        if tok.chars().count() != len || !tok.chars().all(|c| alphabet.decode(c).is_some()) {
+            continue;
+        }
+        let answer = col.decode(&alphabet, tok.chars().map(|c| (0, c)), line);
+        match answer.and_then(|a| col.answer(&grid, &a, line, tok_col)) {
+            Some(a) => {
+                expected = Some(a);
+                answer_span = Some((start, start + tok.len()));
+            }
+            None => return,
+        }
+        break;
+    }
+    let comment: String = match answer_span {
+        Some((a, b)) => format!("{}{}", &rest[..a], &rest[b..]),
+        None => rest.to_string(),
+    };
+    let comment = comment.trim_matches(is_separator);
+    col.push(Puzzle {
+        grid,
+        expected,
+        comment: (!comment.is_empty()).then(|| comment.into()),
+        line: line as u32,
+    });
+}

@@ -1,0 +1,504 @@
+//! Reading and writing puzzles: one-per-line, Kaggle CSV, block and HDU 1426 formats.
+//!
+//! Every reader reports bad input as a [`ParseError`] naming the source, the
+//! 1-based line and column, what was found and what was expected.
+
+mod alphabet;
+mod block;
+mod csvfmt;
+mod line;
+mod lines;
+
+pub use alphabet::{Alphabet, AlphabetKind, Symbol};
+
+use crate::error::{LoadError, ParseError, ParseErrorKind};
+use crate::grid::{Geometry, Grid};
+use std::fs::File;
+use std::io::{BufReader, Cursor, Read};
+use std::path::Path;
+
+/// The input formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// One puzzle per line; a comment or expected answer may follow.
+    Line,
+    /// Kaggle CSV: `quizzes,solutions` or `puzzle,solution` columns.
+    Csv,
+    /// `n²` rows of `n²` symbols, with optional spaces, `|` and rule lines.
+    Block,
+    /// HDU 1426: rows of space-separated symbols, `?` for blanks.
+    Hdu,
+}
+
+impl Format {
+    /// Names accepted on the command line.
+    pub const NAMES: &'static [&'static str] = &["auto", "line", "csv", "block", "hdu"];
+
+    /// Parses a name; `auto` gives `Ok(None)`.
+    pub fn from_name(name: &str) -> Result<Option<Format>, String> {
+        Ok(Some(match name.to_ascii_lowercase().as_str() {
+            "auto" => return Ok(None),
+            "line" => Format::Line,
+            "csv" => Format::Csv,
+            "block" => Format::Block,
+            "hdu" => Format::Hdu,
+            other => {
+                return Err(format!(
+                    "unknown format {other:?}, expected one of {}",
+                    Format::NAMES.join(", ")
+                ))
+            }
+        }))
+    }
+
+    /// The name of the format.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Line => "line",
+            Format::Csv => "csv",
+            Format::Block => "block",
+            Format::Hdu => "hdu",
+        }
+    }
+}
+
+/// One puzzle read from an input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The givens.
+    pub grid: Grid,
+    /// The answer given with the puzzle, if any.
+    pub expected: Option<Grid>,
+    /// Text that followed the puzzle, if it was not an answer.
+    pub comment: Option<Box<str>>,
+    /// 1-based line where the puzzle starts.
+    pub line: u32,
+}
+
+impl Puzzle {
+    /// A puzzle with no answer or comment.
+    pub fn new(grid: Grid) -> Puzzle {
+        Puzzle {
+            grid,
+            expected: None,
+            comment: None,
+            line: 0,
+        }
+    }
+}
+
+/// All puzzles of one input, of one size.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    /// Short name (file stem or embedded name).
+    pub name: String,
+    /// Where it came from: a path, `<stdin>` or `embedded:NAME`.
+    pub source: String,
+    /// The size of every puzzle.
+    pub geometry: Geometry,
+    /// The format it was read in.
+    pub format: Format,
+    /// The alphabet it was read with.
+    pub alphabet: Alphabet,
+    /// The puzzles, in input order.
+    pub puzzles: Vec<Puzzle>,
+    /// Entries skipped as bad (with `skip_invalid`).
+    pub skipped: usize,
+}
+
+/// How to read an input.
+#[derive(Clone, Debug)]
+pub struct ReadOptions {
+    /// Force a format instead of detecting it.
+    pub format: Option<Format>,
+    /// Symbol alphabet.
+    pub alphabet: AlphabetKind,
+    /// Skip bad entries (counted in [`Dataset::skipped`]) instead of failing.
+    pub skip_invalid: bool,
+    /// How many errors a failure lists before `... and N more`.
+    pub max_listed_errors: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            format: None,
+            alphabet: AlphabetKind::Auto,
+            skip_invalid: false,
+            max_listed_errors: 10,
+        }
+    }
+}
+
+/// Reads puzzles from any reader. `source_name` is used in errors.
+pub fn read_reader<R: Read>(
+    source_name: &str,
+    reader: R,
+    opts: &ReadOptions,
+) -> Result<Dataset, LoadError> {
+    let io_err = |source| LoadError::Io {
+        path: source_name.into(),
+        source,
+    };
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    let mut head = Vec::with_capacity(1 << 16);
+    (&mut reader)
+        .take(1 << 16)
+        .read_to_end(&mut head)
+        .map_err(io_err)?;
+    let format = match opts.format {
+        Some(f) => f,
+        None => match detect_format(&head) {
+            Ok(f) => f,
+            Err((line, column, kind)) => {
+                return Err(LoadError::Invalid {
+                    source_name: source_name.to_string(),
+                    errors: vec![ParseError {
+                        source_name: source_name.to_string(),
+                        line,
+                        column,
+                        kind,
+                    }],
+                    total: 1,
+                })
+            }
+        },
+    };
+    let input = BufReader::with_capacity(1 << 16, Cursor::new(head).chain(reader));
+    let mut collector = Collector::new(source_name, opts);
+    match format {
+        Format::Line => line::parse(input, &mut collector),
+        Format::Block => block::parse(input, &mut collector, false),
+        Format::Hdu => block::parse(input, &mut collector, true),
+        Format::Csv => csvfmt::parse(input, &mut collector),
+    }
+    .map_err(io_err)?;
+    collector.finish(format)
+}
+
+/// Reads puzzles from a string (see [`read_reader`]).
+pub fn read_str(source_name: &str, text: &str, opts: &ReadOptions) -> Result<Dataset, LoadError> {
+    read_reader(source_name, text.as_bytes(), opts)
+}
+
+/// Reads one file; `-` reads standard input.
+pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Dataset, LoadError> {
+    if path == Path::new("-") {
+        return read_reader("<stdin>", std::io::stdin().lock(), opts);
+    }
+    let file = File::open(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut ds = read_reader(&path.display().to_string(), file, opts)?;
+    if let Some(stem) = path.file_stem() {
+        ds.name = stem.to_string_lossy().into_owned();
+    }
+    Ok(ds)
+}
+
+/// Reads a file, or every puzzle file of a folder (sorted by name; hidden
+/// files, `README*` and `*.md` are passed over), one dataset per file.
+pub fn read_path_or_folder(path: &Path, opts: &ReadOptions) -> Result<Vec<Dataset>, LoadError> {
+    if !path.is_dir() {
+        return read_path(path, opts).map(|d| vec![d]);
+    }
+    let io_err = |source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut files: Vec<_> = std::fs::read_dir(path)
+        .map_err(io_err)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(io_err)?
+        .into_iter()
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && is_puzzle_file(p))
+        .collect();
+    files.sort();
+    files.iter().map(|f| read_path(f, opts)).collect()
+}
+
+fn is_puzzle_file(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    !(name.starts_with('.')
+        || name.starts_with("README")
+        || name.ends_with(".md")
+        || name.ends_with(".json"))
+}
+
+/// Tells the format from the first bytes of an input.
+fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseErrorKind)> {
+    // Only whole lines that are valid UTF-8 take part; a bad line is reported by the reader.
+    let text = String::from_utf8_lossy(head);
+    let mut content = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let Some((first_no, first)) = content.next() else {
+        return Ok(Format::Line); // empty input: the line reader reports it as empty
+    };
+    let lower = first.to_ascii_lowercase();
+    if lower.contains(',') && (lower.contains("quizzes") || lower.contains("puzzle")) {
+        return Ok(Format::Csv);
+    }
+    let token_len = first
+        .trim_start()
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':'))
+        .next()
+        .map_or(0, |t| t.chars().count());
+    match token_len {
+        81 | 256 | 625 => return Ok(Format::Line),
+        16 => {
+            // A 4x4 puzzle per line, or a row of a 16x16 block?
+            let g4 = Geometry::new(2).expect("4x4");
+            let a4 = Alphabet::default_for(g4);
+            let outside_4x4 = first.chars().any(|c| a4.decode(c).is_none());
+            let rows = 1 + content
+                .clone()
+                .take_while(|(no, l)| *no <= first_no + 16 && l.trim().chars().count() == 16)
+                .count();
+            return Ok(if outside_4x4 && rows >= 16 {
+                Format::Block
+            } else {
+                Format::Line
+            });
+        }
+        _ => {}
+    }
+    let tokens: Vec<&str> = first.split_whitespace().filter(|t| *t != "|").collect();
+    if tokens.len() > 1
+        && Geometry::from_side(tokens.len()).is_some()
+        && (first.contains('?')
+            || tokens
+                .iter()
+                .any(|t| t.len() > 1 && t.parse::<u8>().is_ok()))
+    {
+        return Ok(Format::Hdu);
+    }
+    let symbols = block::row_symbols(first).len();
+    if Geometry::from_side(symbols).is_some() || block::is_rule_line(first, None) {
+        return Ok(Format::Block);
+    }
+    Err((
+        first_no,
+        1,
+        ParseErrorKind::UnknownFormat(format!(
+            "found a line of {token_len} symbols, expected a puzzle per line (16, 81, 256 or 625 symbols), \
+             a CSV header with a `quizzes` or `puzzle` column, or a block row of 4, 9, 16 or 25 symbols"
+        )),
+    ))
+}
+
+/// Collects puzzles and errors for one input, enforcing one size per input.
+pub(crate) struct Collector<'a> {
+    source_name: &'a str,
+    opts: &'a ReadOptions,
+    geometry: Option<(Geometry, Alphabet)>,
+    puzzles: Vec<Puzzle>,
+    errors: Vec<ParseError>,
+    total_errors: usize,
+}
+
+impl<'a> Collector<'a> {
+    fn new(source_name: &'a str, opts: &'a ReadOptions) -> Self {
+        Collector {
+            source_name,
+            opts,
+            geometry: None,
+            puzzles: Vec::new(),
+            errors: Vec::new(),
+            total_errors: 0,
+        }
+    }
+
+    /// Records an error at a 1-based line and column.
+    pub(crate) fn error(&mut self, line: usize, column: usize, kind: ParseErrorKind) {
+        self.total_errors += 1;
+        if self.errors.len() < self.opts.max_listed_errors.max(1) {
+            self.errors.push(ParseError {
+                source_name: self.source_name.to_string(),
+                line,
+                column,
+                kind,
+            });
+        }
+    }
+
+    /// The alphabet for a puzzle of `geometry`; the first puzzle fixes the size
+    /// and (with `Auto`) the alphabet, from `sample`. `None` after recording an error.
+    pub(crate) fn alphabet_for(
+        &mut self,
+        geometry: Geometry,
+        sample: &str,
+        line: usize,
+        column: usize,
+    ) -> Option<Alphabet> {
+        match &self.geometry {
+            Some((g, a)) if *g == geometry => Some(a.clone()),
+            Some((g, _)) => {
+                let expected = g.name();
+                self.error(
+                    line,
+                    column,
+                    ParseErrorKind::MixedSizes {
+                        found: geometry.name(),
+                        expected,
+                    },
+                );
+                None
+            }
+            None => match Alphabet::detect(geometry, self.opts.alphabet, sample) {
+                Ok(a) => {
+                    self.geometry = Some((geometry, a.clone()));
+                    Some(a)
+                }
+                Err(msg) => {
+                    self.error(line, column, ParseErrorKind::AnswerMismatch(msg));
+                    None
+                }
+            },
+        }
+    }
+
+    /// Decodes `symbols` (each with its 1-based column) into cells, or records the first unknown symbol.
+    pub(crate) fn decode(
+        &mut self,
+        alphabet: &Alphabet,
+        symbols: impl Iterator<Item = (usize, char)>,
+        line: usize,
+    ) -> Option<Vec<u8>> {
+        let mut cells = Vec::with_capacity(81);
+        for (column, c) in symbols {
+            match alphabet.decode(c) {
+                Some(Symbol::Blank) => cells.push(0),
+                Some(Symbol::Digit(d)) => cells.push(d),
+                None => {
+                    self.error(
+                        line,
+                        column,
+                        ParseErrorKind::UnknownSymbol {
+                            found: c,
+                            expected: alphabet.describe(),
+                        },
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(cells)
+    }
+
+    /// Checks an answer against its puzzle; records an error (at the answer's
+    /// column plus the offending cell) when it does not fit.
+    pub(crate) fn answer(
+        &mut self,
+        puzzle: &Grid,
+        answer: &[u8],
+        line: usize,
+        column: usize,
+    ) -> Option<Grid> {
+        let g = puzzle.geometry();
+        if answer.len() != g.cells() {
+            self.error(
+                line,
+                column,
+                ParseErrorKind::AnswerMismatch(format!(
+                    "it has {} symbols, expected {}",
+                    answer.len(),
+                    g.cells()
+                )),
+            );
+            return None;
+        }
+        for (i, (&given, &value)) in puzzle.cells().iter().zip(answer).enumerate() {
+            let problem = if value == 0 {
+                "is blank, expected a digit".to_string()
+            } else if given != 0 && given != value {
+                format!("holds digit {value} where the puzzle gives {given}")
+            } else {
+                continue;
+            };
+            self.error(
+                line,
+                column + i,
+                ParseErrorKind::AnswerMismatch(format!(
+                    "cell r{}c{} {problem}",
+                    g.row(i) + 1,
+                    g.col(i) + 1
+                )),
+            );
+            return None;
+        }
+        Grid::from_cells(g, answer)
+    }
+
+    pub(crate) fn push(&mut self, puzzle: Puzzle) {
+        self.puzzles.push(puzzle);
+    }
+
+    fn finish(self, format: Format) -> Result<Dataset, LoadError> {
+        if self.total_errors > 0 && !self.opts.skip_invalid {
+            return Err(LoadError::Invalid {
+                source_name: self.source_name.to_string(),
+                errors: self.errors,
+                total: self.total_errors,
+            });
+        }
+        let Some((geometry, alphabet)) = self.geometry.filter(|_| !self.puzzles.is_empty()) else {
+            return Err(LoadError::Invalid {
+                source_name: self.source_name.to_string(),
+                errors: vec![ParseError {
+                    source_name: self.source_name.to_string(),
+                    line: 1,
+                    column: 1,
+                    kind: ParseErrorKind::Empty,
+                }],
+                total: 1,
+            });
+        };
+        Ok(Dataset {
+            name: self.source_name.to_string(),
+            source: self.source_name.to_string(),
+            geometry,
+            format,
+            alphabet,
+            puzzles: self.puzzles,
+            skipped: self.total_errors,
+        })
+    }
+}
+
+/// Writes a grid on one line, `.` for blanks.
+pub fn write_line(grid: &Grid, alphabet: &Alphabet) -> String {
+    grid.cells().iter().map(|&d| alphabet.encode(d)).collect()
+}
+
+/// Writes a grid as a pretty block: spaces between cells, `|` between boxes, rule lines between bands.
+pub fn write_block(grid: &Grid, alphabet: &Alphabet) -> String {
+    let g = grid.geometry();
+    let (b, n) = (g.box_size(), g.side());
+    let rule = vec!["-".repeat(2 * b - 1); b].join("-+-");
+    let mut out = String::new();
+    for r in 0..n {
+        if r > 0 && r % b == 0 {
+            out.push_str(&rule);
+            out.push('\n');
+        }
+        for c in 0..n {
+            if c > 0 {
+                out.push_str(if c % b == 0 { " | " } else { " " });
+            }
+            out.push(alphabet.encode(grid.get(g.cell(r, c))));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,261 @@
+//! Puzzle generation: a random complete grid, then clues removed while the
+//! solution stays unique (checked with the fastest strategy).
+//!
+//! Puzzle `i` of a run draws from its own random stream, seeded from the run
+//! seed and `i`, so output is the same at any thread count.
+
+use crate::grid::{Geometry, Grid};
+use crate::solver::{Limits, Mode, SolverId, Status};
+use crate::transform::Transform;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// Grid size.
+    pub geometry: Geometry,
+    /// Keep removing clues until none can go (a minimal puzzle).
+    pub minimal: bool,
+    /// Remove clues in pairs symmetric under 180° rotation.
+    pub symmetric: bool,
+    /// Fewest clues wanted (removal stops here).
+    pub min_clues: Option<usize>,
+    /// Most clues accepted: a puzzle left with more is drawn again.
+    pub max_clues: Option<usize>,
+    /// Draws allowed per puzzle before giving up.
+    pub max_attempts: u32,
+}
+
+impl GenerateOptions {
+    /// Minimal puzzles of a size, no symmetry, any clue count.
+    pub fn minimal(geometry: Geometry) -> GenerateOptions {
+        GenerateOptions {
+            geometry,
+            minimal: true,
+            symmetric: false,
+            min_clues: None,
+            max_clues: None,
+            max_attempts: 200,
+        }
+    }
+}
+
+/// Why a request cannot be met.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// The clue range is impossible for the size.
+    #[error("{0}")]
+    Impossible(String),
+    /// No puzzle within the range after the allowed attempts.
+    #[error("no {size} puzzle with {min}..={max} clues after {attempts} attempts (puzzle {index}); widen the clue range")]
+    GaveUp {
+        /// Grid size.
+        size: String,
+        /// Fewest clues asked for.
+        min: usize,
+        /// Most clues asked for.
+        max: usize,
+        /// Attempts made.
+        attempts: u32,
+        /// Index of the puzzle that failed.
+        index: u64,
+    },
+}
+
+/// Fewest clues a uniquely solvable puzzle can have (known results for 4×4 and 9×9,
+/// the `n - 1` digits bound otherwise, since a digit absent from the givens can be relabelled).
+pub fn clue_lower_bound(g: Geometry) -> usize {
+    match g.side() {
+        4 => 4,
+        9 => 17,
+        n => n - 1,
+    }
+}
+
+impl GenerateOptions {
+    /// Checks the request before any work.
+    pub fn validate(&self) -> Result<(), GenerateError> {
+        let g = self.geometry;
+        let lo = clue_lower_bound(g);
+        let (min, max) = (
+            self.min_clues.unwrap_or(0),
+            self.max_clues.unwrap_or(g.cells()),
+        );
+        if min > max {
+            return Err(GenerateError::Impossible(format!(
+                "the clue range {min}..={max} is empty"
+            )));
+        }
+        if max < lo {
+            return Err(GenerateError::Impossible(format!(
+                "no {g} puzzle with at most {max} clues has a unique solution: the fewest possible is {lo}"
+            )));
+        }
+        if min > g.cells() {
+            return Err(GenerateError::Impossible(format!(
+                "a {g} grid has only {} cells, fewer than {min} clues",
+                g.cells()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The random stream of puzzle `index` of a run seeded with `seed`.
+pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+/// A random complete grid: random permutations in the diagonal boxes, completed
+/// by the fastest strategy, then shuffled by a random symmetry.
+pub fn complete_grid<R: Rng>(g: Geometry, rng: &mut R) -> Grid {
+    let (b, n) = (g.box_size(), g.side());
+    loop {
+        let mut grid = Grid::empty(g);
+        for k in 0..b {
+            let mut digits: Vec<u8> = (1..=n as u8).collect();
+            digits.shuffle(rng);
+            for (i, d) in digits.into_iter().enumerate() {
+                grid.set(g.cell(k * b + i / b, k * b + i % b), d);
+            }
+        }
+        let limits = Limits::new(Mode::First).with_node_budget(Some(200_000));
+        if let Some(full) = SolverId::FASTEST.solve(&grid, &limits).solutions.pop() {
+            return Transform::random(g, rng).apply(&full);
+        }
+    }
+}
+
+/// True when `puzzle` has exactly one solution.
+fn unique(puzzle: &Grid) -> bool {
+    SolverId::FASTEST
+        .solve(puzzle, &Limits::new(Mode::Unique))
+        .status
+        == Status::Unique
+}
+
+/// One puzzle from a random stream, with its solution.
+pub fn generate_one<R: Rng>(opts: &GenerateOptions, rng: &mut R) -> Option<(Grid, Grid)> {
+    let g = opts.geometry;
+    let cells = g.cells();
+    let min = opts.min_clues.unwrap_or(0);
+    let max = opts.max_clues.unwrap_or(cells);
+    for _ in 0..opts.max_attempts.max(1) {
+        let solution = complete_grid(g, rng);
+        let mut puzzle = solution.clone();
+        let mut order: Vec<usize> = (0..cells).collect();
+        order.shuffle(rng);
+        let mut clues = cells;
+        // Without --minimal, stop at a random clue count in the range.
+        let target = if opts.minimal {
+            min
+        } else {
+            rng.gen_range(min.max(clue_lower_bound(g))..=max)
+        };
+        for &c in &order {
+            if clues <= target {
+                break;
+            }
+            let mirror = cells - 1 - c;
+            let pair = opts.symmetric && mirror != c;
+            if puzzle.get(c) == 0 || (pair && puzzle.get(mirror) == 0) {
+                continue;
+            }
+            let removed = 1 + usize::from(pair);
+            if clues - removed < min {
+                continue;
+            }
+            puzzle.set(c, 0);
+            if pair {
+                puzzle.set(mirror, 0);
+            }
+            if unique(&puzzle) {
+                clues -= removed;
+            } else {
+                puzzle.set(c, solution.get(c));
+                if pair {
+                    puzzle.set(mirror, solution.get(mirror));
+                }
+            }
+        }
+        if (min..=max).contains(&clues) {
+            return Some((puzzle, solution));
+        }
+    }
+    None
+}
+
+/// Puzzle `index` of a run: deterministic in `(seed, index, opts)`.
+pub fn generate_indexed(
+    opts: &GenerateOptions,
+    seed: u64,
+    index: u64,
+) -> Result<(Grid, Grid), GenerateError> {
+    generate_one(opts, &mut stream(seed, index)).ok_or_else(|| GenerateError::GaveUp {
+        size: opts.geometry.name(),
+        min: opts.min_clues.unwrap_or(0),
+        max: opts.max_clues.unwrap_or(opts.geometry.cells()),
+        attempts: opts.max_attempts,
+        index,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::check_solution;
+
+    #[test]
+    fn minimal_puzzles_are_unique_and_minimal() {
+        for g in Geometry::all().take(3) {
+            let opts = GenerateOptions::minimal(g);
+            let (p, s) = generate_indexed(&opts, 1, 0).unwrap();
+            assert_eq!(check_solution(&p, &s), Ok(()));
+            assert_eq!(
+                SolverId::Dlx.solve(&p, &Limits::new(Mode::Unique)).status,
+                Status::Unique
+            );
+            for c in 0..g.cells() {
+                if p.get(c) != 0 {
+                    let mut q = p.clone();
+                    q.set(c, 0);
+                    assert!(!unique(&q), "clue {c} of a minimal {g} puzzle could go");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_puzzle() {
+        let g = Geometry::new(3).unwrap();
+        let opts = GenerateOptions::minimal(g);
+        assert_eq!(
+            generate_indexed(&opts, 42, 3).unwrap(),
+            generate_indexed(&opts, 42, 3).unwrap()
+        );
+        assert_ne!(
+            generate_indexed(&opts, 42, 3).unwrap(),
+            generate_indexed(&opts, 42, 4).unwrap()
+        );
+    }
+
+    #[test]
+    fn impossible_requests_fail_fast() {
+        let g = Geometry::new(3).unwrap();
+        let opts = GenerateOptions {
+            max_clues: Some(10),
+            ..GenerateOptions::minimal(g)
+        };
+        assert!(matches!(opts.validate(), Err(GenerateError::Impossible(_))));
+        let opts = GenerateOptions {
+            min_clues: Some(40),
+            max_clues: Some(30),
+            ..GenerateOptions::minimal(g)
+        };
+        assert!(opts.validate().is_err());
+    }
+}

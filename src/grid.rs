@@ -1,0 +1,241 @@
+//! Square Sudoku grids of box size 2..=5 (4×4, 9×9, 16×16, 25×25).
+
+use std::fmt;
+
+/// Smallest supported box size (4×4 grids).
+pub const MIN_BOX: usize = 2;
+/// Largest supported box size (25×25 grids).
+pub const MAX_BOX: usize = 5;
+
+/// Geometry of a grid: box size `b`, side `n = b²`, `n²` cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Geometry {
+    box_size: u8,
+}
+
+impl Geometry {
+    /// Geometry for box size `b`; `None` outside `2..=5`.
+    pub fn new(box_size: usize) -> Option<Geometry> {
+        (MIN_BOX..=MAX_BOX).contains(&box_size).then_some(Geometry {
+            box_size: box_size as u8,
+        })
+    }
+
+    /// Geometry whose grid has `cells` cells (16, 81, 256 or 625).
+    pub fn from_cells(cells: usize) -> Option<Geometry> {
+        (MIN_BOX..=MAX_BOX)
+            .find(|b| b.pow(4) == cells)
+            .and_then(Geometry::new)
+    }
+
+    /// Geometry whose side is `side` (4, 9, 16 or 25).
+    pub fn from_side(side: usize) -> Option<Geometry> {
+        (MIN_BOX..=MAX_BOX)
+            .find(|b| b * b == side)
+            .and_then(Geometry::new)
+    }
+
+    /// Every supported geometry, smallest first.
+    pub fn all() -> impl Iterator<Item = Geometry> {
+        (MIN_BOX..=MAX_BOX).filter_map(Geometry::new)
+    }
+
+    /// Box size `b` (2..=5).
+    #[inline]
+    pub fn box_size(self) -> usize {
+        self.box_size as usize
+    }
+
+    /// Side `n = b²`: digits, rows, columns and boxes.
+    #[inline]
+    pub fn side(self) -> usize {
+        self.box_size() * self.box_size()
+    }
+
+    /// Number of cells `n²`.
+    #[inline]
+    pub fn cells(self) -> usize {
+        self.side() * self.side()
+    }
+
+    /// Row of a cell index.
+    #[inline]
+    pub fn row(self, cell: usize) -> usize {
+        cell / self.side()
+    }
+
+    /// Column of a cell index.
+    #[inline]
+    pub fn col(self, cell: usize) -> usize {
+        cell % self.side()
+    }
+
+    /// Box of a cell index (boxes numbered row-major).
+    #[inline]
+    pub fn boxed(self, cell: usize) -> usize {
+        let b = self.box_size();
+        (self.row(cell) / b) * b + self.col(cell) / b
+    }
+
+    /// Cell index of `(row, col)`.
+    #[inline]
+    pub fn cell(self, row: usize, col: usize) -> usize {
+        row * self.side() + col
+    }
+
+    /// Cells of unit `unit` (rows `0..n`, columns `n..2n`, boxes `2n..3n`).
+    pub fn unit_cells(self, unit: Unit, index: usize) -> impl Iterator<Item = usize> {
+        let n = self.side();
+        let b = self.box_size();
+        (0..n).map(move |k| match unit {
+            Unit::Row => index * n + k,
+            Unit::Column => k * n + index,
+            Unit::Box => {
+                let (br, bc) = (index / b * b, index % b * b);
+                (br + k / b) * n + bc + k % b
+            }
+        })
+    }
+
+    /// Human name such as `9x9`.
+    pub fn name(self) -> String {
+        format!("{0}x{0}", self.side())
+    }
+}
+
+impl fmt::Display for Geometry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{0}x{0}", self.side())
+    }
+}
+
+/// The three kinds of unit every digit must appear once in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// A row.
+    Row,
+    /// A column.
+    Column,
+    /// A box.
+    Box,
+}
+
+impl Unit {
+    /// All three kinds, in the order rows, columns, boxes.
+    pub const ALL: [Unit; 3] = [Unit::Row, Unit::Column, Unit::Box];
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Unit::Row => "row",
+            Unit::Column => "column",
+            Unit::Box => "box",
+        })
+    }
+}
+
+/// A grid of cells holding `0` (empty) or a digit `1..=n`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    geometry: Geometry,
+    cells: Box<[u8]>,
+}
+
+impl Grid {
+    /// An empty grid.
+    pub fn empty(geometry: Geometry) -> Grid {
+        Grid {
+            geometry,
+            cells: vec![0; geometry.cells()].into_boxed_slice(),
+        }
+    }
+
+    /// A grid from cell values; `None` if the length is not `n²` or a value exceeds `n`.
+    pub fn from_cells(geometry: Geometry, cells: &[u8]) -> Option<Grid> {
+        let n = geometry.side() as u8;
+        (cells.len() == geometry.cells() && cells.iter().all(|&v| v <= n)).then(|| Grid {
+            geometry,
+            cells: cells.into(),
+        })
+    }
+
+    /// The grid's geometry.
+    #[inline]
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// Cell values, row-major; `0` is empty.
+    #[inline]
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// Value of one cell (`0` if empty).
+    #[inline]
+    pub fn get(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+
+    /// Sets one cell (`0` clears it). Panics if `value > n` (a programming error).
+    #[inline]
+    pub fn set(&mut self, cell: usize, value: u8) {
+        assert!(value as usize <= self.geometry.side(), "digit out of range");
+        self.cells[cell] = value;
+    }
+
+    /// Number of filled cells.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// True when no cell is empty.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text =
+            crate::format::write_line(self, &crate::format::Alphabet::default_for(self.geometry));
+        write!(f, "Grid({text})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometry_sizes() {
+        let sides: Vec<usize> = Geometry::all().map(|g| g.side()).collect();
+        assert_eq!(sides, vec![4, 9, 16, 25]);
+        assert_eq!(Geometry::from_cells(81).unwrap().box_size(), 3);
+        assert!(Geometry::from_cells(80).is_none());
+        assert!(Geometry::new(6).is_none());
+        assert!(Geometry::new(1).is_none());
+    }
+
+    #[test]
+    fn units_cover_each_cell_once_per_kind() {
+        for g in Geometry::all() {
+            for unit in Unit::ALL {
+                let mut seen = vec![0; g.cells()];
+                for i in 0..g.side() {
+                    for c in g.unit_cells(unit, i) {
+                        seen[c] += 1;
+                        let idx = match unit {
+                            Unit::Row => g.row(c),
+                            Unit::Column => g.col(c),
+                            Unit::Box => g.boxed(c),
+                        };
+                        assert_eq!(idx, i);
+                    }
+                }
+                assert!(seen.iter().all(|&s| s == 1));
+            }
+        }
+    }
+}

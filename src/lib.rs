@@ -1,0 +1,19 @@
+//! sudoku-bench: a workbench for comparing Sudoku-solving algorithms.
+//!
+//! - [`grid`]: grids of box size 2..=5; [`format`]: reading and writing puzzles;
+//!   [`validate`]: conflict and solution checks.
+//! - [`solver`]: the [`solver::Solver`] contract and the closed registry [`solver::SolverId`].
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod format;
+pub mod generate;
+pub mod grid;
+pub mod solver;
+pub mod transform;
+pub mod validate;
+
+pub use error::{LoadError, ParseError, ParseErrorKind};
+pub use format::{Dataset, Puzzle, ReadOptions};
+pub use grid::{Geometry, Grid};
+pub use solver::{Limits, Mode, Outcome, Solver, SolverId, Status};

@@ -1,0 +1,445 @@
+//! Bitset MRV (seed 002's state compression; seed 004's singles).
+//!
+//! `bitset-mrv-plain` keeps one occupancy bitset per row, column and box and
+//! branches on the empty cell with the fewest candidates, exactly as seed 002.
+//! The other variants keep a candidate bitset per cell, eliminate a placed
+//! digit from the cell's peers, and before each branch repeatedly fill naked
+//! singles (`bitset-mrv-naked`, seed 004) or naked and hidden singles
+//! (`bitset-mrv`). Boards are copied onto a heap stack at each guess, as seed
+//! 004 saves its state. The code is monomorphised per grid size.
+
+use super::tables::Tables;
+use super::{Control, Event, Reason, Solver, Tracer};
+use crate::grid::{Geometry, Grid};
+
+/// Which singles are filled before branching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Singles {
+    /// None: MRV branching only (seed 002).
+    None,
+    /// Cells with one candidate left (seed 004).
+    Naked,
+    /// Naked singles and digits with one place left in a unit.
+    NakedAndHidden,
+}
+
+/// Bitset MRV solver.
+#[derive(Clone, Copy, Debug)]
+pub struct BitsetMrv {
+    /// Which singles are filled before branching.
+    pub singles: Singles,
+}
+
+impl Solver for BitsetMrv {
+    fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
+        let g = puzzle.geometry();
+        match (self.singles, g.box_size()) {
+            (Singles::None, _) => plain::solve(puzzle, ctl),
+            (s, 2) => run::<T, 4, 16>(puzzle, s == Singles::NakedAndHidden, ctl),
+            (s, 3) => run::<T, 9, 81>(puzzle, s == Singles::NakedAndHidden, ctl),
+            (s, 4) => run::<T, 16, 256>(puzzle, s == Singles::NakedAndHidden, ctl),
+            (s, _) => run::<T, 25, 625>(puzzle, s == Singles::NakedAndHidden, ctl),
+        }
+    }
+}
+
+fn run<T: Tracer, const N: usize, const NN: usize>(
+    puzzle: &Grid,
+    hidden: bool,
+    ctl: &mut Control<'_, T>,
+) {
+    if hidden {
+        Engine::<N, NN, true>::solve(puzzle, ctl)
+    } else {
+        Engine::<N, NN, false>::solve(puzzle, ctl)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Board<const N: usize, const NN: usize> {
+    /// Candidates of unsolved cells; 0 for solved cells.
+    cand: [u32; NN],
+    /// Placed digits; 0 for unsolved cells.
+    value: [u8; NN],
+    /// Digits placed per row, column and box.
+    used: [[u32; N]; 3],
+    unsolved: u32,
+}
+
+struct Engine<'t, const N: usize, const NN: usize, const HIDDEN: bool> {
+    t: &'t Tables,
+    queue: Vec<u16>,
+    boards: Vec<Board<N, NN>>,
+}
+
+impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, HIDDEN> {
+    const FULL: u32 = if N == 32 { u32::MAX } else { (1u32 << N) - 1 };
+
+    fn solve<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>) {
+        let t = Tables::get(puzzle.geometry());
+        let mut e = Engine::<N, NN, HIDDEN> {
+            t,
+            queue: Vec::with_capacity(NN),
+            boards: Vec::with_capacity(16),
+        };
+        let mut root = Board {
+            cand: [Self::FULL; NN],
+            value: [0; NN],
+            used: [[0; N]; 3],
+            unsolved: NN as u32,
+        };
+        for (c, &d) in puzzle.cells().iter().enumerate() {
+            if d != 0 && !Self::place(t, &mut e.queue, &mut root, c, d, false) {
+                ctl.node(); // conflicting givens: the root is a dead end
+                return;
+            }
+        }
+        e.queue.clear();
+        e.boards.push(root);
+        e.search(0, puzzle.geometry(), ctl);
+    }
+
+    /// Places `d` in cell `c`, eliminating it from the peers. False on a contradiction.
+    #[inline(always)]
+    fn place(
+        t: &Tables,
+        queue: &mut Vec<u16>,
+        b: &mut Board<N, NN>,
+        c: usize,
+        d: u8,
+        queue_singles: bool,
+    ) -> bool {
+        let bit = 1u32 << (d - 1);
+        if b.cand[c] & bit == 0 {
+            return false;
+        }
+        b.cand[c] = 0;
+        b.value[c] = d;
+        b.unsolved -= 1;
+        let [r, col, bx] = t.rcb[c];
+        b.used[0][r as usize] |= bit;
+        b.used[1][col as usize] |= bit;
+        b.used[2][bx as usize] |= bit;
+        let mut ok = true;
+        for &p in t.peers_of(c) {
+            let p = p as usize;
+            let m = b.cand[p];
+            if m & bit != 0 {
+                let m = m & !bit;
+                b.cand[p] = m;
+                ok &= m != 0;
+                if queue_singles && m & (m - 1) == 0 {
+                    queue.push(p as u16);
+                }
+            }
+        }
+        ok
+    }
+
+    /// Fills singles until none is left. False on a contradiction.
+    fn propagate<T: Tracer>(&mut self, depth: usize, ctl: &mut Control<'_, T>) -> bool {
+        let (t, queue, b) = (self.t, &mut self.queue, &mut self.boards[depth]);
+        Self::propagate_board(t, queue, b, depth, ctl)
+    }
+
+    fn propagate_board<T: Tracer>(
+        t: &Tables,
+        queue: &mut Vec<u16>,
+        b: &mut Board<N, NN>,
+        depth: usize,
+        ctl: &mut Control<'_, T>,
+    ) -> bool {
+        loop {
+            while let Some(p) = queue.pop() {
+                let p = p as usize;
+                if b.value[p] != 0 {
+                    continue;
+                }
+                let m = b.cand[p];
+                if m == 0 {
+                    return false;
+                }
+                let d = m.trailing_zeros() as u8 + 1;
+                if T::ENABLED {
+                    ctl.tracer.event(Event::Place {
+                        depth,
+                        cell: p,
+                        digit: d,
+                        reason: Reason::NakedSingle,
+                    });
+                }
+                if !Self::place(t, queue, b, p, d, true) {
+                    return false;
+                }
+            }
+            if !HIDDEN || b.unsolved == 0 {
+                return true;
+            }
+            match Self::hidden_singles(t, queue, b, depth, ctl) {
+                None => return false,
+                Some(false) => return true,
+                Some(true) => {}
+            }
+        }
+    }
+
+    /// One pass over every unit. `None` on a contradiction, else whether anything was placed.
+    fn hidden_singles<T: Tracer>(
+        t: &Tables,
+        queue: &mut Vec<u16>,
+        b: &mut Board<N, NN>,
+        depth: usize,
+        ctl: &mut Control<'_, T>,
+    ) -> Option<bool> {
+        let mut placed = false;
+        for u in 0..3 * N {
+            let cells = t.unit(u);
+            let (mut once, mut twice) = (0u32, 0u32);
+            for &c in cells {
+                let m = b.cand[c as usize];
+                twice |= once & m;
+                once |= m;
+            }
+            let need = Self::FULL & !b.used[u / N][u % N];
+            if once & need != need {
+                return None;
+            }
+            let mut hidden = once & !twice & need;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden ^= bit;
+                let c = cells
+                    .iter()
+                    .map(|&c| c as usize)
+                    .find(|&c| b.cand[c] & bit != 0)?;
+                let d = bit.trailing_zeros() as u8 + 1;
+                if T::ENABLED {
+                    ctl.tracer.event(Event::Place {
+                        depth,
+                        cell: c,
+                        digit: d,
+                        reason: Reason::HiddenSingle,
+                    });
+                }
+                if !Self::place(t, queue, b, c, d, true) {
+                    return None;
+                }
+                placed = true;
+            }
+            if placed && !queue.is_empty() {
+                return Some(true); // let naked singles run first
+            }
+        }
+        Some(placed)
+    }
+
+    fn search<T: Tracer>(&mut self, depth: usize, g: Geometry, ctl: &mut Control<'_, T>) {
+        if !ctl.node() {
+            return;
+        }
+        if depth == 0 {
+            // Singles and dead cells left by the givens.
+            let b = &self.boards[0];
+            for c in 0..NN {
+                let m = b.cand[c];
+                if b.value[c] == 0 && (m == 0 || m & (m - 1) == 0) {
+                    self.queue.push(c as u16);
+                }
+            }
+        }
+        if !self.propagate(depth, ctl) {
+            self.queue.clear();
+            if T::ENABLED {
+                ctl.tracer.event(Event::Backtrack {
+                    depth: depth.saturating_sub(1),
+                });
+            }
+            return;
+        }
+        let b = &self.boards[depth];
+        if b.unsolved == 0 {
+            ctl.solution(|| Grid::from_cells(g, &b.value).expect("complete grid"));
+            return;
+        }
+        let (mut best, mut best_count) = (0, u32::MAX);
+        for c in 0..NN {
+            if b.value[c] == 0 {
+                let k = b.cand[c].count_ones();
+                if k < best_count {
+                    best = c;
+                    best_count = k;
+                    if k <= 2 {
+                        break;
+                    }
+                }
+            }
+        }
+        ctl.branch(best_count);
+        if T::ENABLED {
+            ctl.tracer.event(Event::Branch {
+                depth,
+                cell: Some(best),
+                options: best_count,
+            });
+        }
+        if self.boards.len() <= depth + 1 {
+            self.boards.push(self.boards[depth]);
+        }
+        let mut m = self.boards[depth].cand[best];
+        while m != 0 {
+            let bit = m & m.wrapping_neg();
+            m ^= bit;
+            let d = bit.trailing_zeros() as u8 + 1;
+            if T::ENABLED {
+                ctl.tracer.event(Event::Place {
+                    depth,
+                    cell: best,
+                    digit: d,
+                    reason: Reason::Guess,
+                });
+            }
+            self.boards[depth + 1] = self.boards[depth];
+            if Self::place(
+                self.t,
+                &mut self.queue,
+                &mut self.boards[depth + 1],
+                best,
+                d,
+                true,
+            ) {
+                self.search(depth + 1, g, ctl);
+            } else {
+                self.queue.clear();
+            }
+            if ctl.stopped() {
+                return;
+            }
+        }
+        if T::ENABLED {
+            ctl.tracer.event(Event::Backtrack {
+                depth: depth.saturating_sub(1),
+            });
+        }
+    }
+}
+
+/// Seed 002's search: row, column and box bitsets, MRV, no singles.
+mod plain {
+    use super::super::tables::Tables;
+    use super::super::{Control, Event, Reason, Tracer};
+    use crate::grid::Grid;
+
+    struct State<'t> {
+        t: &'t Tables,
+        used: Vec<u32>,
+        cells: Vec<u8>,
+        empty: usize,
+    }
+
+    pub(super) fn solve<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>) {
+        let g = puzzle.geometry();
+        let t = Tables::get(g);
+        let n = t.n;
+        let mut st = State {
+            t,
+            used: vec![0; 3 * n],
+            cells: puzzle.cells().to_vec(),
+            empty: 0,
+        };
+        for (c, &d) in puzzle.cells().iter().enumerate() {
+            if d == 0 {
+                st.empty += 1;
+                continue;
+            }
+            let bit = 1 << (d - 1);
+            let slots = slots(t, c);
+            if slots.iter().any(|&s| st.used[s] & bit != 0) {
+                ctl.node();
+                return;
+            }
+            slots.iter().for_each(|&s| st.used[s] |= bit);
+        }
+        dfs(&mut st, 0, g, ctl);
+    }
+
+    #[inline]
+    fn slots(t: &Tables, c: usize) -> [usize; 3] {
+        let [r, col, b] = t.rcb[c];
+        [r as usize, t.n + col as usize, 2 * t.n + b as usize]
+    }
+
+    fn dfs<T: Tracer>(
+        st: &mut State<'_>,
+        depth: usize,
+        g: crate::grid::Geometry,
+        ctl: &mut Control<'_, T>,
+    ) {
+        if !ctl.node() {
+            return;
+        }
+        if st.empty == 0 {
+            let cells = &st.cells;
+            ctl.solution(|| Grid::from_cells(g, cells).expect("complete grid"));
+            return;
+        }
+        let full = (1u32 << st.t.n) - 1;
+        let (mut best, mut best_mask, mut best_count) = (0, 0, u32::MAX);
+        for c in 0..st.cells.len() {
+            if st.cells[c] != 0 {
+                continue;
+            }
+            let [a, b, x] = slots(st.t, c);
+            let mask = !(st.used[a] | st.used[b] | st.used[x]) & full;
+            let k = mask.count_ones();
+            if k < best_count {
+                (best, best_mask, best_count) = (c, mask, k);
+                if k <= 1 {
+                    break;
+                }
+            }
+        }
+        ctl.branch(best_count);
+        if T::ENABLED {
+            ctl.tracer.event(Event::Branch {
+                depth,
+                cell: Some(best),
+                options: best_count,
+            });
+        }
+        let s = slots(st.t, best);
+        let mut m = best_mask;
+        while m != 0 {
+            let bit = m & m.wrapping_neg();
+            m ^= bit;
+            let d = bit.trailing_zeros() as u8 + 1;
+            if T::ENABLED {
+                let reason = if best_count > 1 {
+                    Reason::Guess
+                } else {
+                    Reason::Forced
+                };
+                ctl.tracer.event(Event::Place {
+                    depth,
+                    cell: best,
+                    digit: d,
+                    reason,
+                });
+            }
+            s.iter().for_each(|&i| st.used[i] |= bit);
+            st.cells[best] = d;
+            st.empty -= 1;
+            dfs(st, depth + 1, g, ctl);
+            s.iter().for_each(|&i| st.used[i] &= !bit);
+            st.cells[best] = 0;
+            st.empty += 1;
+            if ctl.stopped() {
+                return;
+            }
+        }
+        if T::ENABLED {
+            ctl.tracer.event(Event::Backtrack {
+                depth: depth.saturating_sub(1),
+            });
+        }
+    }
+}

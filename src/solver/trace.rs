@@ -1,0 +1,183 @@
+//! Solve traces: the decisions a strategy makes, recorded only when asked.
+//!
+//! Strategies guard every event with `if T::ENABLED`, so with [`NoTrace`]
+//! the events are never built and tracing costs nothing.
+
+use std::fmt;
+
+/// Why a digit was placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// Tried at a branch point.
+    Guess,
+    /// The only candidate left in its cell.
+    NakedSingle,
+    /// The only place left for the digit in a unit.
+    HiddenSingle,
+    /// The only option at a branch point with one alternative.
+    Forced,
+}
+
+/// One decision of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A branch point: `options` alternatives for `cell` (or for an exact-cover column, `cell` is `None`).
+    Branch {
+        /// Search depth.
+        depth: usize,
+        /// The cell branched on, when the strategy branches on cells.
+        cell: Option<usize>,
+        /// Alternatives open.
+        options: u32,
+    },
+    /// A digit placed in a cell.
+    Place {
+        /// Search depth.
+        depth: usize,
+        /// Row-major cell index.
+        cell: usize,
+        /// The digit.
+        digit: u8,
+        /// Why.
+        reason: Reason,
+    },
+    /// A dead end: the search returns to depth `depth`.
+    Backtrack {
+        /// Depth returned to.
+        depth: usize,
+    },
+    /// The `index`-th solution was found.
+    Solution {
+        /// 1-based index.
+        index: u64,
+    },
+}
+
+/// Receives trace events.
+pub trait Tracer {
+    /// False for [`NoTrace`]: strategies skip building events.
+    const ENABLED: bool;
+    /// Receives one event.
+    fn event(&mut self, event: Event);
+}
+
+/// The tracer that records nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn event(&mut self, _: Event) {}
+}
+
+/// A tracer that keeps every event, up to a cap.
+#[derive(Clone, Debug)]
+pub struct TraceLog {
+    /// Events in order.
+    pub events: Vec<Event>,
+    /// Events beyond the cap that were dropped.
+    pub dropped: u64,
+    cap: usize,
+}
+
+impl TraceLog {
+    /// A log keeping at most `cap` events.
+    pub fn with_cap(cap: usize) -> TraceLog {
+        TraceLog {
+            events: Vec::new(),
+            dropped: 0,
+            cap,
+        }
+    }
+}
+
+impl Default for TraceLog {
+    fn default() -> Self {
+        TraceLog::with_cap(1_000_000)
+    }
+}
+
+impl Tracer for TraceLog {
+    const ENABLED: bool = true;
+    fn event(&mut self, event: Event) {
+        if self.events.len() < self.cap {
+            self.events.push(event);
+        } else {
+            self.dropped += 1;
+        }
+    }
+}
+
+/// Formats an event for a grid of side `side`: cells as `r1c2`.
+pub struct Display<'a> {
+    /// The event.
+    pub event: &'a Event,
+    /// Grid side, for naming cells.
+    pub side: usize,
+    /// Alphabet to write digits with.
+    pub alphabet: &'a crate::format::Alphabet,
+}
+
+impl fmt::Display for Display<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cell = |c: usize| format!("r{}c{}", c / self.side + 1, c % self.side + 1);
+        match self.event {
+            Event::Branch {
+                depth,
+                cell: Some(c),
+                options,
+            } => {
+                write!(
+                    f,
+                    "{:indent$}branch  {} on {options} candidates",
+                    "",
+                    cell(*c),
+                    indent = depth * 2
+                )
+            }
+            Event::Branch {
+                depth,
+                cell: None,
+                options,
+            } => {
+                write!(
+                    f,
+                    "{:indent$}branch  on a column of {options} options",
+                    "",
+                    indent = depth * 2
+                )
+            }
+            Event::Place {
+                depth,
+                cell: c,
+                digit,
+                reason,
+            } => {
+                let why = match reason {
+                    Reason::Guess => "guess",
+                    Reason::NakedSingle => "naked single",
+                    Reason::HiddenSingle => "hidden single",
+                    Reason::Forced => "forced",
+                };
+                write!(
+                    f,
+                    "{:indent$}place   {}={} ({why})",
+                    "",
+                    cell(*c),
+                    self.alphabet.encode(*digit),
+                    indent = depth * 2
+                )
+            }
+            Event::Backtrack { depth } => {
+                write!(
+                    f,
+                    "{:indent$}backtrack to depth {depth}",
+                    "",
+                    indent = depth * 2
+                )
+            }
+            Event::Solution { index } => write!(f, "solution #{index}"),
+        }
+    }
+}
