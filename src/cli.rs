@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sudoku_bench::format::{self, AlphabetKind, Format, ReadOptions};
-use sudoku_bench::solver::{trace, Limits, Mode, SolverId, TraceLog};
+use sudoku_bench::solver::{trace, Limits, Mode, Solver, SolverId, TraceLog};
 
 #[derive(Parser)]
 #[command(

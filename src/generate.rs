@@ -5,7 +5,7 @@
 //! seed and `i`, so output is the same at any thread count.
 
 use crate::grid::{Geometry, Grid};
-use crate::solver::{Limits, Mode, SolverId, Status};
+use crate::solver::{Limits, Mode, Solver, SolverId, Status};
 use crate::transform::Transform;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

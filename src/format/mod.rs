@@ -246,11 +246,21 @@ fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseErrorKind)> 
     if lower.contains(',') && (lower.contains("quizzes") || lower.contains("puzzle")) {
         return Ok(Format::Csv);
     }
-    let token_len = first
-        .trim_start()
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':'))
-        .next()
-        .map_or(0, |t| t.chars().count());
+    let token_of = |l: &str| {
+        l.trim_start()
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':'))
+            .next()
+            .map_or(0, |t| t.chars().count())
+    };
+    let token_len = token_of(first);
+    // A bad first entry must not hide a file of one puzzle per line.
+    if content
+        .clone()
+        .take(32)
+        .any(|(_, l)| matches!(token_of(l), 81 | 256 | 625))
+    {
+        return Ok(Format::Line);
+    }
     match token_len {
         81 | 256 | 625 => return Ok(Format::Line),
         16 => {

@@ -1,1 +1,325 @@
+use super::*;
+use crate::error::ParseErrorKind as K;
 
+const P: &str = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+const S: &str = "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+fn read(text: &str) -> Result<Dataset, LoadError> {
+    read_str("t.txt", text, &ReadOptions::default())
+}
+
+fn first_error(text: &str) -> ParseError {
+    match read(text) {
+        Err(e) => e.first_parse_error().cloned().expect("a parse error"),
+        Ok(d) => panic!("expected an error, read {} puzzles", d.puzzles.len()),
+    }
+}
+
+#[test]
+fn line_format_with_comments_blanks_and_answers() {
+    let text = format!(
+        "# header\n\n{P}\n{}  hard one\n{P}:1:{S}\n{P},{S},extra\n",
+        P.replace('.', "0")
+    );
+    let d = read(&text).unwrap();
+    assert_eq!(d.format, Format::Line);
+    assert_eq!(d.puzzles.len(), 4);
+    assert!(d.puzzles.iter().all(|p| p.grid == d.puzzles[0].grid));
+    assert_eq!(d.puzzles[0].line, 3);
+    assert_eq!(d.puzzles[1].comment.as_deref(), Some("hard one"));
+    assert_eq!(d.puzzles[2].comment.as_deref(), Some("1"));
+    let answer = d.puzzles[2].expected.as_ref().unwrap();
+    assert_eq!(write_line(answer, &d.alphabet), S);
+    assert_eq!(d.puzzles[3].comment.as_deref(), Some("extra"));
+    assert!(d.puzzles[3].expected.is_some());
+    let mixed_blanks = P.replacen('.', "_", 3).replacen('.', "-", 3);
+    assert_eq!(
+        read(&mixed_blanks).unwrap().puzzles[0].grid,
+        d.puzzles[0].grid
+    );
+}
+
+#[test]
+fn wrong_length_is_located() {
+    let e = first_error(&format!("{P}\n  {}\n", &P[..80]));
+    assert_eq!((e.line, e.column), (2, 3));
+    assert!(matches!(e.kind, K::WrongLength { found: 80, .. }));
+    assert!(e
+        .to_string()
+        .starts_with("t.txt:2:3: found a puzzle of 80 symbols, expected 16, 81"));
+}
+
+#[test]
+fn unknown_symbol_is_located() {
+    let bad = format!("{}x{}", &P[..10], &P[11..]);
+    let e = first_error(&bad);
+    assert_eq!((e.line, e.column), (1, 11));
+    assert_eq!(
+        e.kind,
+        K::UnknownSymbol {
+            found: 'x',
+            expected: "one of 1-9 or a blank (. _ - 0 ?)".into()
+        }
+    );
+}
+
+#[test]
+fn mixed_sizes_are_rejected() {
+    let e = first_error(&format!("{P}\n{}\n", ".".repeat(16)));
+    assert_eq!(e.line, 2);
+    assert_eq!(
+        e.kind,
+        K::MixedSizes {
+            found: "4x4".into(),
+            expected: "9x9".into()
+        }
+    );
+}
+
+#[test]
+fn empty_inputs_are_rejected() {
+    for text in ["", "# only a comment\n\n", "\n\n"] {
+        assert_eq!(first_error(text).kind, K::Empty);
+    }
+}
+
+#[test]
+fn non_utf8_is_located() {
+    let mut bytes = format!("{P}\n").into_bytes();
+    bytes.extend_from_slice(b"12\xff4\n");
+    let e = read_reader("t.txt", &bytes[..], &ReadOptions::default()).unwrap_err();
+    let e = e.first_parse_error().unwrap();
+    assert_eq!((e.line, e.column, &e.kind), (2, 3, &K::NotUtf8));
+}
+
+#[test]
+fn answer_that_does_not_fit_is_located() {
+    let mut wrong = S.to_string();
+    wrong.replace_range(0..1, "9"); // the puzzle gives 8 at r1c1
+    let e = first_error(&format!("{P} {wrong}\n"));
+    assert_eq!((e.line, e.column), (1, 83));
+    assert!(matches!(&e.kind, K::AnswerMismatch(m) if m.contains("r1c1") && m.contains("gives 8")));
+    let mut holed = S.to_string();
+    holed.replace_range(5..6, ".");
+    let e = first_error(&format!("{P}:{holed}\n"));
+    assert_eq!(e.column, 83 + 5);
+    assert!(matches!(&e.kind, K::AnswerMismatch(m) if m.contains("blank")));
+}
+
+#[test]
+fn errors_are_capped_and_counted_or_skipped() {
+    let mut text = String::new();
+    for i in 0..15 {
+        text.push_str(if i % 2 == 0 { "123\n" } else { P });
+        text.push('\n');
+    }
+    let err = read(&text).unwrap_err();
+    let LoadError::Invalid { errors, total, .. } = &err else {
+        panic!()
+    };
+    assert_eq!((errors.len(), *total), (8, 8));
+    let many: String = (0..15).map(|_| "123\n").collect::<String>() + P;
+    let err = read(&many).unwrap_err();
+    let LoadError::Invalid { errors, total, .. } = &err else {
+        panic!()
+    };
+    assert_eq!((errors.len(), *total), (10, 15));
+    assert!(err.to_string().contains("... and 5 more"));
+    let opts = ReadOptions {
+        skip_invalid: true,
+        ..ReadOptions::default()
+    };
+    let d = read_str("t", &text, &opts).unwrap();
+    assert_eq!((d.puzzles.len(), d.skipped), (7, 8));
+}
+
+#[test]
+fn kaggle_csv() {
+    let text = format!("quizzes,solutions\n{P},{S}\n{P},{S}\n");
+    let d = read(&text).unwrap();
+    assert_eq!(d.format, Format::Csv);
+    assert_eq!(d.puzzles.len(), 2);
+    assert_eq!(d.puzzles[1].line, 3);
+    assert!(d.puzzles[0].expected.is_some());
+    let other = format!(
+        "id,puzzle,solution,clues,difficulty\n7,{},{S},21,2.5\n",
+        P.replace('.', "0")
+    );
+    let d = read(&other).unwrap();
+    assert_eq!(d.puzzles[0].grid.givens(), 21);
+    let bad = format!("id,puzzle,solution\n1,{},{S}\n", &P[..80]);
+    let e = first_error(&bad);
+    assert_eq!((e.line, e.column), (2, 3));
+    let e = read_str(
+        "t.csv",
+        "id,quiz_text\n1,2\n",
+        &ReadOptions {
+            format: Some(Format::Csv),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e.first_parse_error().unwrap().kind, K::Csv(m) if m.contains("puzzle column"))
+    );
+}
+
+#[test]
+fn block_format_with_separators_and_rules() {
+    let mut text = String::from("# two puzzles\n");
+    for _ in 0..2 {
+        for r in 0..9 {
+            if r == 3 || r == 6 {
+                text.push_str("------+-------+------\n");
+            }
+            let row: Vec<String> = (0..9)
+                .map(|c| P[r * 9 + c..r * 9 + c + 1].to_string())
+                .collect();
+            text.push_str(&format!(
+                "{} | {} | {}\n",
+                row[..3].join(" "),
+                row[3..6].join(" "),
+                row[6..].join(" ")
+            ));
+        }
+        text.push('\n');
+    }
+    let d = read(&text).unwrap();
+    assert_eq!(d.format, Format::Block);
+    assert_eq!(d.puzzles.len(), 2);
+    assert_eq!(write_line(&d.puzzles[1].grid, &d.alphabet), P);
+    assert_eq!(d.puzzles[0].line, 2);
+}
+
+#[test]
+fn block_errors_name_row_and_count() {
+    let rows: Vec<&str> = (0..9).map(|r| &P[r * 9..r * 9 + 9]).collect();
+    let short = rows[..8].join("\n") + "\n\n";
+    let e = first_error(&short);
+    assert_eq!(
+        (e.line, &e.kind),
+        (
+            9,
+            &K::WrongRowCount {
+                found: 8,
+                expected: 9
+            }
+        )
+    );
+    let mut long_row = rows.clone();
+    let extra = format!("{}1", rows[4]);
+    long_row[4] = &extra;
+    let e = first_error(&long_row.join("\n"));
+    assert_eq!((e.line, e.column), (5, 10));
+    assert_eq!(
+        e.kind,
+        K::WrongRowLength {
+            found: 10,
+            expected: 9
+        }
+    );
+}
+
+#[test]
+fn hdu_format() {
+    let text = "7 1 2 ? 6 ? 3 5 8\n? 6 5 2 ? 7 1 ? 4\n? ? 8 5 1 3 6 7 2\n9 2 4 ? 5 6 ? 3 7\n5 ? 6 ? ? ? 2 4 1\n\
+                1 ? 3 7 2 ? 9 ? 5\n? ? 1 9 7 5 4 8 6\n6 ? 7 8 3 ? 5 1 9\n8 5 9 ? 4 ? ? 2 3\n";
+    let d = read(&format!("{text}\n{text}")).unwrap();
+    assert_eq!(d.format, Format::Hdu);
+    assert_eq!(d.puzzles.len(), 2);
+    assert_eq!(d.puzzles[0].grid.givens(), 81 - text.matches('?').count());
+    let bad = text.replacen("? 6 5", "? x 5", 1);
+    let e = first_error(&bad);
+    assert_eq!((e.line, e.column), (2, 3));
+}
+
+#[test]
+fn sixteen_by_sixteen_alphabets() {
+    let g16 = Geometry::new(4).unwrap();
+    let mut grid = Grid::empty(g16);
+    for (i, d) in (1..=16u8).enumerate() {
+        grid.set(i * 17 % 256, d);
+    }
+    for kind in [
+        AlphabetKind::Digits,
+        AlphabetKind::Letters,
+        AlphabetKind::Hex,
+    ] {
+        let a = Alphabet::new(g16, kind).unwrap();
+        let opts = ReadOptions {
+            alphabet: kind,
+            ..ReadOptions::default()
+        };
+        let line = write_line(&grid, &a);
+        assert_eq!(
+            read_str("t", &line, &opts).unwrap().puzzles[0].grid,
+            grid,
+            "{kind:?}"
+        );
+        let lower = line.to_lowercase();
+        assert_eq!(
+            read_str("t", &lower, &opts).unwrap().puzzles[0].grid,
+            grid,
+            "{kind:?} lower case"
+        );
+    }
+    // Seed 001's form: 16 rows of letters A-P, '-' for blanks, detected as block + letters.
+    let letters = Alphabet::new(g16, AlphabetKind::Letters).unwrap();
+    let line = write_line(&grid, &letters).replace('.', "-");
+    let block: String = (0..16)
+        .map(|r| format!("{}\n", &line[r * 16..r * 16 + 16]))
+        .collect();
+    let d = read(&block).unwrap();
+    assert_eq!((d.format, d.alphabet.encode(16)), (Format::Block, 'P'));
+    assert_eq!(d.puzzles[0].grid, grid);
+}
+
+#[test]
+fn twenty_five_alphabets() {
+    let g25 = Geometry::new(5).unwrap();
+    let mut grid = Grid::empty(g25);
+    for d in 1..=25u8 {
+        grid.set(d as usize * 26 % 625, d);
+    }
+    let dflt = write_line(&grid, &Alphabet::default_for(g25));
+    assert!(dflt.contains('Y'));
+    assert_eq!(read(&dflt).unwrap().puzzles[0].grid, grid);
+    let numeric = write_line(&grid, &Alphabet::new(g25, AlphabetKind::Digits).unwrap());
+    assert!(numeric.contains('P') && numeric.contains('1'));
+    assert_eq!(read(&numeric).unwrap().puzzles[0].grid, grid);
+}
+
+#[test]
+fn writers_round_trip_every_size() {
+    for g in Geometry::all() {
+        let a = Alphabet::default_for(g);
+        let mut grid = Grid::empty(g);
+        for c in (0..g.cells()).step_by(3) {
+            grid.set(c, (c % g.side()) as u8 + 1);
+        }
+        let line = write_line(&grid, &a);
+        assert_eq!(read(&line).unwrap().puzzles[0].grid, grid, "{g} line");
+        let block = write_block(&grid, &a);
+        let opts = ReadOptions {
+            format: Some(Format::Block),
+            ..ReadOptions::default()
+        };
+        assert_eq!(
+            read_str("t", &block, &opts).unwrap().puzzles[0].grid,
+            grid,
+            "{g} block"
+        );
+    }
+}
+
+#[test]
+fn forced_format_and_unknown_format() {
+    let opts = ReadOptions {
+        format: Some(Format::Line),
+        ..ReadOptions::default()
+    };
+    assert!(read_str("t", P, &opts).is_ok());
+    let e = first_error("hello world\n");
+    assert!(matches!(e.kind, K::UnknownFormat(_)));
+    assert_eq!(e.line, 1);
+}

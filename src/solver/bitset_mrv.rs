@@ -128,7 +128,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
                 let m = m & !bit;
                 b.cand[p] = m;
                 ok &= m != 0;
-                if queue_singles && m & (m - 1) == 0 {
+                if queue_singles && m & m.wrapping_sub(1) == 0 {
                     queue.push(p as u16);
                 }
             }

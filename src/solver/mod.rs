@@ -515,18 +515,10 @@ impl SolverId {
         match self {
             SolverId::NaiveExactCover | SolverId::NaiveExactCoverPure => Some(2_000_000),
             SolverId::Backtracking => Some(2_000_000),
+            // No column heuristic: fine on 9x9, explodes on 25x25.
+            SolverId::DlxFirstColumn => Some(5_000_000),
             _ => None,
         }
-    }
-
-    /// Solves with this strategy.
-    pub fn solve(self, puzzle: &Grid, limits: &Limits) -> Outcome {
-        dispatch!(self, s => s.solve(puzzle, limits))
-    }
-
-    /// Solves with this strategy, recording a trace.
-    pub fn solve_traced(self, puzzle: &Grid, limits: &Limits, log: &mut TraceLog) -> Outcome {
-        dispatch!(self, s => s.solve_traced(puzzle, limits, log))
     }
 
     /// Validates the givens first (conflict → [`Status::Invalid`]), then solves.
@@ -535,6 +527,13 @@ impl SolverId {
             return Outcome::invalid();
         }
         self.solve(puzzle, limits)
+    }
+}
+
+/// The registry dispatches to the strategy each entry names.
+impl Solver for SolverId {
+    fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
+        dispatch!(*self, s => s.search(puzzle, ctl))
     }
 }
 

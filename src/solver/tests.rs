@@ -1,1 +1,312 @@
+use super::*;
+use crate::format::{read_str, ReadOptions};
+use crate::grid::Geometry;
+use crate::validate::check_solution;
+use std::time::Duration;
 
+const HARD: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+const HARD_ANSWER: &str =
+    "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+/// Seed 000's easy puzzle: naked and hidden singles alone solve it.
+const EASY: &str =
+    ".9.6..3...3..5..285.1..27....61.8..2.1.....3.8..5.96....97..4.314..2..9...8..6.7.";
+
+fn grid(s: &str) -> Grid {
+    read_str("t", s, &ReadOptions::default())
+        .unwrap()
+        .puzzles
+        .remove(0)
+        .grid
+}
+
+/// Every strategy that finishes the hard seed puzzle within a small budget.
+fn complete_strategies() -> impl Iterator<Item = SolverId> {
+    SolverId::ALL
+        .iter()
+        .copied()
+        .filter(|s| *s != SolverId::NaiveExactCoverPure)
+}
+
+#[test]
+fn registry_names_are_unique_and_round_trip() {
+    for s in SolverId::ALL {
+        assert_eq!(SolverId::from_name(s.name()), Some(*s));
+        assert!(!s.description().is_empty());
+        assert!(SolverId::from_name(s.strategy())
+            .unwrap()
+            .is_default_variant());
+    }
+    let mut names: Vec<_> = SolverId::ALL.iter().map(|s| s.name()).collect();
+    names.dedup();
+    assert_eq!(names.len(), SolverId::ALL.len());
+    assert_eq!(SolverId::from_name("nope"), None);
+}
+
+#[test]
+fn every_strategy_solves_the_hard_seed_puzzle() {
+    let p = grid(HARD);
+    for s in complete_strategies() {
+        let out = s.solve(
+            &p,
+            &Limits::new(Mode::Unique).with_node_budget(Some(50_000_000)),
+        );
+        assert_eq!(out.status, Status::Unique, "{s}");
+        assert_eq!(out.solution_count, 1, "{s}");
+        assert_eq!(out.first(), Some(&grid(HARD_ANSWER)), "{s}");
+        assert!(
+            out.counters.nodes >= 1 && out.counters.guesses >= 1,
+            "{s}: {:?}",
+            out.counters
+        );
+    }
+}
+
+#[test]
+fn first_mode_stops_at_one_solution() {
+    let empty = Grid::empty(Geometry::new(3).unwrap());
+    for s in complete_strategies() {
+        let out = s.solve(
+            &empty,
+            &Limits::new(Mode::First).with_node_budget(Some(10_000_000)),
+        );
+        assert_eq!((out.status, out.solution_count), (Status::Solved, 1), "{s}");
+        assert_eq!(check_solution(&empty, out.first().unwrap()), Ok(()), "{s}");
+    }
+}
+
+#[test]
+fn counting_the_empty_4x4_gives_288() {
+    let empty = Grid::empty(Geometry::new(2).unwrap());
+    for s in SolverId::ALL {
+        assert_eq!(s.count_up_to(&empty, 1000), 288, "{s}");
+        let out = s.solve(&empty, &Limits::new(Mode::Count(1000)));
+        assert_eq!(out.status, Status::Multiple, "{s}");
+        assert_eq!(
+            out.solutions.len(),
+            2,
+            "{s}: keeps two solutions by default"
+        );
+        assert_ne!(out.solutions[0], out.solutions[1], "{s}");
+        assert_eq!(s.count_up_to(&empty, 5), 5, "{s}: stops at the limit");
+    }
+}
+
+#[test]
+fn conflicting_givens_give_no_solution_and_invalid_when_checked() {
+    let mut p = grid(HARD);
+    p.set(1, 8); // 8 twice in row 1
+    for s in SolverId::ALL {
+        let out = s.solve(
+            &p,
+            &Limits::new(Mode::Unique).with_node_budget(Some(1_000_000)),
+        );
+        assert!(
+            matches!(out.status, Status::None | Status::Budget),
+            "{s}: {:?}",
+            out.status
+        );
+        assert!(out.solutions.is_empty(), "{s}");
+        assert_eq!(
+            s.solve_checked(&p, &Limits::new(Mode::Unique)).status,
+            Status::Invalid
+        );
+    }
+}
+
+#[test]
+fn node_budget_is_exact_and_reported() {
+    let p = grid(HARD);
+    for s in SolverId::ALL {
+        let out = s.solve(&p, &Limits::new(Mode::Unique).with_node_budget(Some(5)));
+        assert_eq!(out.status, Status::Budget, "{s}");
+        assert_eq!(out.counters.nodes, 5, "{s}");
+    }
+}
+
+#[test]
+fn deadline_and_cancel_stop_a_long_search() {
+    let p = grid(HARD);
+    let started = Instant::now();
+    let limits =
+        Limits::new(Mode::Unique).with_deadline(Some(Instant::now() + Duration::from_millis(30)));
+    let out = SolverId::NaiveExactCoverPure.solve(&p, &limits);
+    assert_eq!(out.status, Status::Budget);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        started.elapsed()
+    );
+
+    let flag = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let flag = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let started = Instant::now();
+    let out = SolverId::NaiveExactCoverPure.solve(&p, &Limits::new(Mode::Unique).with_cancel(flag));
+    setter.join().unwrap();
+    assert_eq!(out.status, Status::Cancelled);
+    assert!(started.elapsed() < Duration::from_secs(2));
+}
+
+/// A slow, independent check: do naked (and optionally hidden) singles alone solve `p`?
+fn singles_alone_solve(p: &Grid, hidden: bool) -> bool {
+    let g = p.geometry();
+    let n = g.side();
+    let mut cells = p.cells().to_vec();
+    let candidates = |cells: &[u8], c: usize| -> Vec<u8> {
+        (1..=n as u8)
+            .filter(|&d| {
+                (0..g.cells()).all(|o| {
+                    o == c
+                        || cells[o] != d
+                        || (g.row(o) != g.row(c)
+                            && g.col(o) != g.col(c)
+                            && g.boxed(o) != g.boxed(c))
+                })
+            })
+            .collect()
+    };
+    loop {
+        let mut progress = false;
+        for c in 0..g.cells() {
+            if cells[c] == 0 {
+                if let [d] = candidates(&cells, c)[..] {
+                    cells[c] = d;
+                    progress = true;
+                }
+            }
+        }
+        if hidden && !progress {
+            for unit in crate::grid::Unit::ALL {
+                for i in 0..n {
+                    let unit_cells: Vec<usize> = g.unit_cells(unit, i).collect();
+                    for d in 1..=n as u8 {
+                        if unit_cells.iter().any(|&c| cells[c] == d) {
+                            continue;
+                        }
+                        let places: Vec<usize> = unit_cells
+                            .iter()
+                            .copied()
+                            .filter(|&c| cells[c] == 0 && candidates(&cells, c).contains(&d))
+                            .collect();
+                        if let [c] = places[..] {
+                            cells[c] = d;
+                            progress = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !progress {
+            return cells.iter().all(|&d| d != 0);
+        }
+    }
+}
+
+#[test]
+fn singles_variants_need_no_guess_exactly_when_singles_solve() {
+    let mut puzzles = vec![grid(EASY), grid(HARD)];
+    let opts = crate::generate::GenerateOptions::minimal(Geometry::new(3).unwrap());
+    puzzles.extend((0..40).map(|i| crate::generate::generate_indexed(&opts, 9, i).unwrap().0));
+    let many_clues = crate::generate::GenerateOptions {
+        minimal: false,
+        min_clues: Some(40),
+        max_clues: Some(50),
+        ..opts
+    };
+    puzzles.extend((0..40).map(|i| {
+        crate::generate::generate_indexed(&many_clues, 9, i)
+            .unwrap()
+            .0
+    }));
+    let (mut naked_seen, mut hidden_seen) = (0, 0);
+    for p in &puzzles {
+        for (s, hidden) in [
+            (SolverId::BitsetMrvNaked, false),
+            (SolverId::BitsetMrv, true),
+        ] {
+            let out = s.solve(p, &Limits::new(Mode::Unique));
+            assert_eq!(out.status, Status::Unique, "{s}");
+            let by_singles = singles_alone_solve(p, hidden);
+            assert_eq!(
+                out.counters.no_guess(),
+                by_singles,
+                "{s} on {p:?}: {:?}",
+                out.counters
+            );
+            if by_singles {
+                assert_eq!(out.counters.guesses, 0);
+                if hidden {
+                    hidden_seen += 1
+                } else {
+                    naked_seen += 1
+                }
+            }
+        }
+    }
+    assert!(
+        hidden_seen > 0 && naked_seen > 0,
+        "the sample must hold singles-only puzzles of both kinds"
+    );
+    assert!(!SolverId::BitsetMrv
+        .solve(&grid(HARD), &Limits::new(Mode::Unique))
+        .counters
+        .no_guess());
+}
+
+#[test]
+fn trace_matches_untraced_search_and_records_decisions() {
+    let p = grid(HARD);
+    for s in complete_strategies() {
+        let limits = Limits::new(Mode::Unique).with_node_budget(Some(50_000_000));
+        let plain = s.solve(&p, &limits);
+        let mut log = TraceLog::default();
+        let traced = s.solve_traced(&p, &limits, &mut log);
+        assert_eq!(plain, traced, "{s}");
+        let places = log
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Place { .. }))
+            .count();
+        let guesses = log
+            .events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::Place {
+                        reason: Reason::Guess,
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert!(places > 0 && guesses > 0, "{s}");
+        assert!(
+            log.events
+                .iter()
+                .any(|e| matches!(e, Event::Backtrack { .. })),
+            "{s}"
+        );
+        assert_eq!(
+            log.events
+                .iter()
+                .filter(|e| matches!(e, Event::Solution { .. }))
+                .count(),
+            1,
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn status_words_round_trip() {
+    for s in Status::ALL {
+        assert_eq!(Status::from_word(s.word()), Some(s));
+    }
+}

@@ -1,0 +1,191 @@
+//! Command-line behaviour of `solve`, `solvers` and `generate`.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const HARD: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+const HARD_ANSWER: &str =
+    "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+fn bin() -> Command {
+    Command::cargo_bin("sudoku-bench").unwrap()
+}
+
+fn reference(file: &str) -> String {
+    format!("{}/datasets/reference/{file}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn solve_prints_status_tab_solution_in_input_order() {
+    let out = bin()
+        .args(["solve", "--threads", "2", &reference("verdicts-9x9.txt")])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let words: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(
+        words,
+        ["invalid", "invalid", "none", "none", "multiple", "multiple"]
+    );
+    assert!(text.lines().all(|l| l.split('\t').count() == 2));
+    assert!(text.lines().next().unwrap().ends_with("\t-"));
+}
+
+#[test]
+fn solve_reads_stdin_with_every_strategy_and_mode() {
+    for solver in ["dlx", "bitset-mrv", "backtracking", "naive-exact-cover"] {
+        bin()
+            .args(["solve", "--solver", solver, "-"])
+            .write_stdin(format!("{HARD}\n"))
+            .assert()
+            .success()
+            .stdout(format!("unique\t{HARD_ANSWER}\n"));
+    }
+    bin()
+        .args(["solve", "--mode", "first"])
+        .write_stdin(HARD)
+        .assert()
+        .stdout(format!("solved\t{HARD_ANSWER}\n"));
+    bin()
+        .args(["solve", "--mode", "count", "--count-limit", "1000"])
+        .write_stdin("................\n")
+        .assert()
+        .stdout(predicate::str::starts_with("multiple\t288\t"));
+}
+
+#[test]
+fn budgets_give_the_budget_status() {
+    bin()
+        .args([
+            "solve",
+            "--solver",
+            "naive-exact-cover-pure",
+            "--node-budget",
+            "1000",
+        ])
+        .write_stdin(HARD)
+        .assert()
+        .success()
+        .stdout("budget\t-\n");
+    bin()
+        .args([
+            "solve",
+            "--solver",
+            "naive-exact-cover-pure",
+            "--time-limit",
+            "50ms",
+        ])
+        .write_stdin(HARD)
+        .assert()
+        .success()
+        .stdout("budget\t-\n");
+}
+
+#[test]
+fn trace_prints_decisions() {
+    bin()
+        .args(["solve", "--trace", "--solver", "bitset-mrv"])
+        .write_stdin(HARD)
+        .assert()
+        .success()
+        .stdout(format!("unique\t{HARD_ANSWER}\n"))
+        .stderr(
+            predicate::str::contains("hidden single")
+                .and(predicate::str::contains("(guess)"))
+                .and(predicate::str::contains("backtrack")),
+        );
+}
+
+#[test]
+fn solvers_lists_the_registry() {
+    let assert = bin().arg("solvers").assert().success();
+    let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    for name in [
+        "naive-exact-cover",
+        "naive-exact-cover-pure",
+        "backtracking",
+        "bitset-mrv-plain",
+        "bitset-mrv-naked",
+        "bitset-mrv",
+        "dlx",
+        "dlx-first-column",
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().next() == Some(name)),
+            "{name} missing"
+        );
+    }
+}
+
+#[test]
+fn bad_input_fails_with_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.txt");
+    std::fs::write(&path, format!("{HARD}\n{}\n", &HARD[..79])).unwrap();
+    bin()
+        .args(["solve", path.to_str().unwrap()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "bad.txt:2:1: found a puzzle of 79 symbols",
+        ));
+    bin()
+        .args(["solve", "--skip-invalid", path.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(format!("unique\t{HARD_ANSWER}\n"))
+        .stderr(predicate::str::contains("skipped 1"));
+    bin()
+        .args(["solve", "/no/such/file"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("/no/such/file"));
+    bin()
+        .args(["solve", "--solver", "nope"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown solver"));
+    bin()
+        .args(["solve", "--time-limit", "soon"])
+        .write_stdin(HARD)
+        .assert()
+        .failure();
+}
+
+#[test]
+fn generate_is_reproducible_and_refuses_the_impossible() {
+    let run = |threads: &str| {
+        bin()
+            .args([
+                "generate",
+                "--count",
+                "20",
+                "--minimal",
+                "--seed",
+                "5",
+                "--threads",
+                threads,
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(String::from_utf8(one).unwrap().lines().count(), 20);
+    bin()
+        .args(["generate", "--max-clues", "10"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("fewest possible is 17"));
+}

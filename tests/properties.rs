@@ -1,0 +1,135 @@
+//! Property tests: random puzzles of every size for every strategy; readers on arbitrary input.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use sudoku_bench::format::{read_reader, write_block, write_line, Alphabet, Format, ReadOptions};
+use sudoku_bench::generate::complete_grid;
+use sudoku_bench::solver::{Limits, Mode, Solver, SolverId, Status};
+use sudoku_bench::validate::{check_solution, find_conflict};
+use sudoku_bench::{Geometry, Grid};
+
+/// Strategies that take part for a size (25x25 only for the strong ones).
+fn strategies(g: Geometry) -> Vec<SolverId> {
+    SolverId::ALL
+        .iter()
+        .copied()
+        .filter(|s| *s != SolverId::NaiveExactCoverPure)
+        .filter(|s| g.side() < 25 || matches!(s, SolverId::Dlx | SolverId::BitsetMrv))
+        .collect()
+}
+
+fn limits(mode: Mode) -> Limits {
+    Limits::new(mode).with_node_budget(Some(300_000))
+}
+
+/// A random complete grid with a random share of its cells blanked.
+fn puzzle(g: Geometry, seed: u64, blank_percent: u32) -> (Grid, Grid) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let solution = complete_grid(g, &mut rng);
+    let mut p = solution.clone();
+    for c in 0..g.cells() {
+        if rng.gen_range(0..100) < blank_percent {
+            p.set(c, 0);
+        }
+    }
+    (p, solution)
+}
+
+/// Blanks `c` and makes it have no candidate while the givens stay conflict-free:
+/// its row, column and box are given from the solution, and a row peer `p` outside
+/// its box takes `c`'s digit (whose other places in `p`'s column and box are blanked).
+fn without_candidates(g: Geometry, solution: &Grid, mut p: Grid, c: usize) -> Grid {
+    let (r, col) = (g.row(c), g.col(c));
+    for unit_cell in
+        (0..g.cells()).filter(|&o| g.row(o) == r || g.col(o) == col || g.boxed(o) == g.boxed(c))
+    {
+        p.set(unit_cell, solution.get(unit_cell));
+    }
+    let d = solution.get(c);
+    p.set(c, 0);
+    let peer = (0..g.side())
+        .map(|k| g.cell(r, k))
+        .find(|&o| g.boxed(o) != g.boxed(c))
+        .unwrap();
+    for o in 0..g.cells() {
+        if solution.get(o) == d && (g.col(o) == g.col(peer) || g.boxed(o) == g.boxed(peer)) {
+            p.set(o, 0);
+        }
+    }
+    p.set(peer, d);
+    p
+}
+
+fn geometry() -> impl Strategy<Value = Geometry> {
+    (2usize..=5).prop_map(|b| Geometry::new(b).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn solutions_validate_and_keep_givens(g in geometry(), seed in any::<u64>(), blanks in 10u32..80) {
+        let blanks = if g.side() == 25 { blanks.min(45) } else { blanks };
+        let (p, _) = puzzle(g, seed, blanks);
+        for s in strategies(g) {
+            let out = s.solve(&p, &limits(Mode::Unique));
+            prop_assert!(matches!(out.status, Status::Unique | Status::Multiple | Status::Budget), "{} gave {:?}", s, out.status);
+            if g.side() < 25 || s.default_node_budget().is_none() {
+                prop_assert!(out.status != Status::None);
+            }
+            for sol in &out.solutions {
+                prop_assert_eq!(check_solution(&p, sol), Ok(()), "{}", s);
+            }
+        }
+    }
+
+    #[test]
+    fn unsolvable_puzzles_are_reported_as_none(g in geometry(), seed in any::<u64>(), blanks in 10u32..70, cell in any::<prop::sample::Index>()) {
+        let (p, solution) = puzzle(g, seed, blanks.min(if g.side() == 25 { 40 } else { 70 }));
+        let p = without_candidates(g, &solution, p, cell.index(g.cells()));
+        prop_assert_eq!(find_conflict(&p), None);
+        for s in strategies(g) {
+            let out = s.solve_checked(&p, &limits(Mode::Unique));
+            prop_assert!(matches!(out.status, Status::None | Status::Budget), "{} gave {:?}", s, out.status);
+            if s.default_node_budget().is_none() {
+                prop_assert_eq!(out.status, Status::None, "{}", s);
+            }
+        }
+    }
+
+    #[test]
+    fn readers_never_panic_on_bytes(bytes in prop::collection::vec(any::<u8>(), 0..2000)) {
+        for format in [None, Some(Format::Line), Some(Format::Csv), Some(Format::Block), Some(Format::Hdu)] {
+            let opts = ReadOptions { format, ..ReadOptions::default() };
+            let _ = read_reader("fuzz", &bytes[..], &opts);
+        }
+    }
+
+    #[test]
+    fn readers_locate_errors_in_near_valid_puzzles(g in geometry(), seed in any::<u64>(), edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, any::<char>()), 1..4), block in any::<bool>()) {
+        let (p, _) = puzzle(g, seed, 50);
+        let a = Alphabet::default_for(g);
+        let mut text: Vec<char> = if block { write_block(&p, &a) } else { write_line(&p, &a) + "\n" }.chars().collect();
+        for (at, op, ch) in edits {
+            let i = at.index(text.len().max(1));
+            match op {
+                0 if i < text.len() => text[i] = ch,
+                1 => text.insert(i.min(text.len()), ch),
+                _ if i < text.len() => { text.remove(i); }
+                _ => {}
+            }
+        }
+        let text: String = text.into_iter().collect();
+        let lines: Vec<&str> = text.lines().collect();
+        match read_reader("near", text.as_bytes(), &ReadOptions::default()) {
+            Ok(ds) => prop_assert!(!ds.puzzles.is_empty()),
+            Err(e) => {
+                if let Some(pe) = e.first_parse_error() {
+                    prop_assert!(pe.line >= 1 && pe.line <= lines.len() + 1, "line {} of {}", pe.line, lines.len());
+                    prop_assert!(pe.column >= 1);
+                    prop_assert!(e.to_string().contains("near:"));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! The public benchmark lists (read from the folder in SUDOKU_BENCH_DATASETS):
+//! every file reads without error, and all strategies agree on their puzzles.
+
+mod common;
+
+use rayon::prelude::*;
+use std::time::Instant;
+use sudoku_bench::format::{read_path, ReadOptions};
+use sudoku_bench::solver::{Limits, Mode, Solver, SolverId, Status};
+use sudoku_bench::{Grid, Puzzle};
+
+#[test]
+fn every_public_file_reads() {
+    let Some(dir) = common::shared_datasets("every_public_file_reads") else {
+        return;
+    };
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            continue;
+        }
+        let started = Instant::now();
+        let ds = read_path(&path, &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        eprintln!(
+            "{}: {} puzzles in {:?}",
+            path.display(),
+            ds.puzzles.len(),
+            started.elapsed()
+        );
+        assert!(!ds.puzzles.is_empty());
+        if path.ends_with("puzzles2_17_clue") {
+            assert_eq!(ds.puzzles.len(), 49_158);
+            assert!(ds.puzzles.iter().all(|p| p.grid.givens() == 17));
+        }
+        files += 1;
+    }
+    assert!(files >= 3);
+}
+
+/// Per-strategy node budgets: the slow strategies take part within them.
+fn budget(s: SolverId) -> Option<u64> {
+    match s {
+        SolverId::NaiveExactCoverPure => Some(100_000),
+        SolverId::NaiveExactCover => Some(1_000_000),
+        SolverId::Backtracking | SolverId::BitsetMrvPlain | SolverId::BitsetMrvNaked => {
+            Some(2_000_000)
+        }
+        _ => None,
+    }
+}
+
+fn agree(name: &str, puzzles: &[Puzzle]) {
+    // The reference verdict: dlx and bitset-mrv, independent implementations, must agree fully.
+    let reference: Vec<Grid> = puzzles
+        .par_iter()
+        .map(|p| {
+            let a = SolverId::Dlx.solve(&p.grid, &Limits::new(Mode::Count(2)));
+            let b = SolverId::BitsetMrv.solve(&p.grid, &Limits::new(Mode::Count(2)));
+            assert_eq!(a.status, Status::Unique, "{name}:{} dlx", p.line);
+            assert_eq!(a.status, b.status, "{name}:{}", p.line);
+            assert_eq!(a.solutions, b.solutions, "{name}:{}", p.line);
+            a.solutions.into_iter().next().unwrap()
+        })
+        .collect();
+    for s in SolverId::ALL {
+        let limits = Limits::new(Mode::Count(2)).with_node_budget(budget(*s));
+        let compared: usize = puzzles
+            .par_iter()
+            .zip(&reference)
+            .map(|(p, want)| {
+                let out = s.solve(&p.grid, &limits);
+                if out.status == Status::Budget {
+                    return 0; // not compared: never counted as agreement
+                }
+                assert_eq!(out.status, Status::Unique, "{s} on {name}:{}", p.line);
+                assert_eq!(out.first(), Some(want), "{s} on {name}:{}", p.line);
+                1
+            })
+            .sum();
+        eprintln!(
+            "{name}: {s} compared {compared} of {} puzzles",
+            puzzles.len()
+        );
+        if budget(*s).is_none() {
+            assert_eq!(
+                compared,
+                puzzles.len(),
+                "{s} has no budget and must compare everything"
+            );
+        }
+        if matches!(s, SolverId::Backtracking | SolverId::NaiveExactCover) && name != "17_clue" {
+            assert!(compared > 0, "{s} compared nothing on {name}");
+        }
+    }
+}
+
+#[test]
+fn all_strategies_agree_on_public_puzzles() {
+    let Some(dir) = common::shared_datasets("all_strategies_agree_on_public_puzzles") else {
+        return;
+    };
+    let top = common::load(&dir.join("puzzles3_magictour_top1465"));
+    agree("top1465", &top.puzzles);
+    let hardest = common::load(&dir.join("puzzles6_forum_hardest_1106"));
+    agree("hardest_1106", &hardest.puzzles);
+    // 2,000+ puzzles spread over the whole 17-clue list.
+    let clue17 = common::load(&dir.join("puzzles2_17_clue"));
+    let sample: Vec<Puzzle> = clue17.puzzles.iter().step_by(24).cloned().collect();
+    assert!(sample.len() >= 2000);
+    agree("17_clue", &sample);
+}
