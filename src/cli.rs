@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sudoku_bench::format::{self, AlphabetKind, Format, ReadOptions};
+use sudoku_bench::harness;
 use sudoku_bench::solver::{trace, Limits, Mode, Solver, SolverId, TraceLog};
 
 #[derive(Parser)]
@@ -28,6 +29,63 @@ enum Command {
     Solvers,
     /// Generate puzzles with a unique solution, reproducibly from a seed.
     Generate(GenerateArgs),
+    /// Run strategies over datasets in parallel, check every answer, write CSV and a summary.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Strategies or variants, comma-separated or repeated; `all` for every variant
+    /// (default: each strategy's default variant).
+    #[arg(long, value_delimiter = ',')]
+    solver: Vec<String>,
+    /// Embedded dataset names, puzzle files or folders, comma-separated or repeated
+    /// (default: every embedded dataset).
+    #[arg(long, value_delimiter = ',')]
+    dataset: Vec<String>,
+    /// Worker threads (default: all cores; 1 gives the cleanest per-puzzle times).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// What each solve looks for; `unique` stops at the second solution, as tdoku does.
+    #[arg(long, value_enum, default_value = "unique")]
+    mode: ModeArg,
+    /// With `--mode count`: stop counting here.
+    #[arg(long, default_value_t = 1_000_000)]
+    count_limit: u64,
+    /// Per-puzzle node budget: a number, or `none`. Default: each slow strategy's own budget
+    /// (naive and backtracking 2,000,000 nodes; dlx-first-column 5,000,000), none for the others.
+    #[arg(long)]
+    node_budget: Option<String>,
+    /// Per-puzzle time limit, like `100ms` or `2s` (a run out counts as `budget`).
+    #[arg(long, value_parser = parse_duration)]
+    time_limit: Option<Duration>,
+    /// Puzzles solved untimed before each strategy's timed pass over a dataset.
+    #[arg(long, default_value_t = 20)]
+    warmup: usize,
+    /// Timed passes over each dataset.
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Run only the first N puzzles of each dataset (after --sample).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Run a random sample of N puzzles of each dataset (file order kept; see --seed).
+    #[arg(long)]
+    sample: Option<usize>,
+    /// Seed for --sample and --permute.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Apply a random symmetry (digit relabelling, row/column swaps within bands and stacks,
+    /// band/stack swaps, transpose) to each puzzle, seeded, the same for every strategy.
+    #[arg(long)]
+    permute: bool,
+    /// Run folder (default: reports/run-<UTC time>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// No progress bar and no summary table on the terminal.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    input_args: InputArgs,
 }
 
 #[derive(clap::Args)]
@@ -173,6 +231,7 @@ pub fn run() -> Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => solve(args),
         Command::Generate(args) => generate(args),
+        Command::Bench(args) => bench(args),
         Command::Solvers => {
             let mut out = std::io::stdout().lock();
             for s in SolverId::ALL {
@@ -339,5 +398,215 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
         start = end;
     }
     out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+struct Bar(indicatif::ProgressBar);
+
+impl harness::Observer for Bar {
+    fn phase_started(&self, variant: &str, dataset: &str, rows: u64) {
+        self.0.set_position(0);
+        self.0.set_length(rows);
+        self.0.set_message(format!("{variant} on {dataset}"));
+    }
+    fn row_done(&self, _: &harness::PuzzleRecord) {
+        self.0.inc(1);
+    }
+}
+
+fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
+    if names.is_empty() {
+        return Ok(SolverId::ALL
+            .iter()
+            .copied()
+            .filter(|s| s.is_default_variant())
+            .collect());
+    }
+    let mut out = Vec::new();
+    for n in names {
+        if n == "all" {
+            out.extend(SolverId::ALL.iter().copied());
+        } else {
+            out.push(solver_name(n).map_err(anyhow::Error::msg)?);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|s| seen.insert(*s));
+    Ok(out)
+}
+
+fn run_id() -> String {
+    let t = harness::info::now_rfc3339();
+    format!(
+        "run-{}",
+        t.trim_end_matches('Z')
+            .replace([':', '-'], "")
+            .replace('T', "-")
+    )
+}
+
+fn bench(args: BenchArgs) -> Result<ExitCode> {
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use sudoku_bench::export::{self, csv::CsvSink, RunReport};
+    use sudoku_bench::harness::{BenchOptions, Budget, Contender, RunInfo, RunOptions, Selection};
+
+    let solvers = resolve_solvers(&args.solver)?;
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if args.repeat == 0 {
+        bail!("--repeat must be at least 1");
+    }
+    let budget = match args.node_budget.as_deref() {
+        None => Budget::StrategyDefault,
+        Some("none") => Budget::Unlimited,
+        Some(n) => Budget::Nodes(n.parse().map_err(|_| {
+            anyhow::anyhow!("--node-budget {n:?}: expected a number of nodes or `none`")
+        })?),
+    };
+    let mode = match args.mode {
+        ModeArg::First => Mode::First,
+        ModeArg::Unique => Mode::Unique,
+        ModeArg::Count => Mode::Count(args.count_limit),
+    };
+    let sel = Selection {
+        sample: args.sample,
+        limit: args.limit,
+        permute: args.permute,
+        seed: args.seed,
+    };
+    let read_opts = args.input_args.read_options()?;
+    let specs: Vec<String> = if args.dataset.is_empty() {
+        sudoku_bench::datasets::EMBEDDED
+            .iter()
+            .map(|e| e.name.to_string())
+            .collect()
+    } else {
+        args.dataset.clone()
+    };
+    let mut datasets = Vec::new();
+    for spec in &specs {
+        let found = sudoku_bench::datasets::resolve(spec, &read_opts, &sel)
+            .with_context(|| format!("dataset {spec:?}"))?;
+        datasets.extend(found);
+    }
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("reports").join(run_id()));
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+
+    let options = RunOptions {
+        solvers: solvers.iter().map(|s| s.name().to_string()).collect(),
+        datasets: datasets.iter().map(|d| d.name.clone()).collect(),
+        threads,
+        mode: mode.to_string(),
+        node_budget: match budget {
+            Budget::StrategyDefault => "strategy-default".into(),
+            Budget::Unlimited => "none".into(),
+            Budget::Nodes(n) => n.to_string(),
+        },
+        time_limit_ms: args.time_limit.map(|t| t.as_secs_f64() * 1e3),
+        warmup: args.warmup,
+        repeat: args.repeat,
+        limit: args.limit,
+        sample: args.sample,
+        seed: args.seed,
+        permute: args.permute,
+    };
+    let mut info = RunInfo::new(
+        options,
+        std::env::args().collect(),
+        datasets.iter().map(|d| d.info.clone()).collect(),
+    );
+    // run.json first, so an interrupted run still says what it was.
+    export::write_all(
+        &out_dir,
+        &RunReport {
+            info: info.clone(),
+            summary: Vec::new(),
+        },
+    )?;
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let cancel = cancel.clone();
+        let _ = ctrlc::set_handler(move || {
+            if cancel.swap(true, Ordering::SeqCst) {
+                std::process::exit(130); // a second Ctrl-C: leave now
+            }
+            eprintln!("\ninterrupted: finishing the puzzles in flight and writing what was measured (Ctrl-C again to quit now)");
+        });
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    if args.quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    } else {
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg:32} [{bar:30}] {pos}/{len} ({per_sec}, eta {eta})",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+    }
+    let contenders: Vec<Contender> = solvers.iter().map(|&s| Contender::from_id(s)).collect();
+    let opts = BenchOptions {
+        threads,
+        mode,
+        budget,
+        time_limit: args.time_limit,
+        warmup: args.warmup,
+        repeat: args.repeat,
+    };
+    let results_path = out_dir.join("results.csv");
+    let mut sink = CsvSink::create(&results_path)
+        .with_context(|| format!("cannot create {}", results_path.display()))?;
+    let result = harness::run(
+        &contenders,
+        &datasets,
+        &opts,
+        &cancel,
+        &mut sink,
+        &Bar(bar.clone()),
+    )
+    .with_context(|| format!("writing {}", results_path.display()))?;
+    bar.finish_and_clear();
+    drop(sink);
+
+    info.finished = harness::info::now_rfc3339();
+    info.interrupted = result.interrupted;
+    info.wrong = result.wrong();
+    info.errors = result.errors();
+    let report = RunReport {
+        info,
+        summary: result.summary.clone(),
+    };
+    export::write_all(&out_dir, &report)?;
+    if !args.quiet {
+        println!("{}", export::markdown::summary_table(&report.summary));
+        println!("results in {}", out_dir.display());
+    }
+    if report.info.wrong > 0 || report.info.errors > 0 {
+        eprintln!(
+            "FAILED: {} wrong answers and {} strategy errors (rows with status wrong/error in {})",
+            report.info.wrong,
+            report.info.errors,
+            results_path.display()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    if result.interrupted {
+        eprintln!(
+            "interrupted: {} keeps every row measured so far",
+            results_path.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::SUCCESS)
 }

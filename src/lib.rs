@@ -5,10 +5,13 @@
 //! - [`solver`]: the [`solver::Solver`] contract and the closed registry [`solver::SolverId`].
 #![warn(missing_docs)]
 
+pub mod datasets;
 pub mod error;
+pub mod export;
 pub mod format;
 pub mod generate;
 pub mod grid;
+pub mod harness;
 pub mod solver;
 pub mod transform;
 pub mod validate;

@@ -1,0 +1,75 @@
+//! The datasets embedded in the binary (from the repository's `datasets/`),
+//! and resolution of `--dataset` names, files and folders.
+
+use crate::error::LoadError;
+use crate::format::{read_path_or_folder, read_str, ReadOptions};
+use crate::harness::prepare::{sha256_file, sha256_hex};
+use crate::harness::{BenchDataset, Selection};
+
+/// A dataset compiled into the binary.
+#[derive(Clone, Copy, Debug)]
+pub struct Embedded {
+    /// Name used with `--dataset`.
+    pub name: &'static str,
+    /// Path in the repository.
+    pub path: &'static str,
+    /// The file's text.
+    pub text: &'static str,
+}
+
+macro_rules! embedded {
+    ($($name:literal => $path:literal),* $(,)?) => {
+        &[$(Embedded { name: $name, path: $path, text: include_str!(concat!("../", $path)) }),*]
+    };
+}
+
+/// Every embedded dataset, in the order the default run uses them.
+pub const EMBEDDED: &[Embedded] = embedded! {
+    "seeds-9x9" => "datasets/reference/seeds-9x9.txt",
+    "sizes-4x4" => "datasets/reference/sizes-4x4.txt",
+    "sizes-16x16" => "datasets/reference/sizes-16x16.txt",
+    "sizes-25x25" => "datasets/reference/sizes-25x25.txt",
+};
+
+/// Looks an embedded dataset up by name.
+pub fn embedded(name: &str) -> Option<&'static Embedded> {
+    EMBEDDED.iter().find(|e| e.name == name)
+}
+
+/// Resolves a `--dataset` argument: an embedded name, a file, or a folder (one dataset per file).
+pub fn resolve(
+    spec: &str,
+    opts: &ReadOptions,
+    sel: &Selection,
+) -> Result<Vec<BenchDataset>, LoadError> {
+    if let Some(e) = embedded(spec) {
+        let mut ds = read_str(&format!("embedded:{}", e.name), e.text, opts)?;
+        ds.name = e.name.to_string();
+        return Ok(vec![BenchDataset::prepare(
+            ds,
+            e.text.len() as u64,
+            sha256_hex(e.text.as_bytes()),
+            sel,
+        )]);
+    }
+    let path = std::path::Path::new(spec);
+    if !path.exists() {
+        let names: Vec<&str> = EMBEDDED.iter().map(|e| e.name).collect();
+        return Err(LoadError::UnknownDataset(
+            spec.to_string(),
+            names.join(", "),
+        ));
+    }
+    let datasets = read_path_or_folder(path, opts)?;
+    datasets
+        .into_iter()
+        .map(|ds| {
+            let file = std::path::PathBuf::from(&ds.source);
+            let (bytes, sha) = sha256_file(&file).map_err(|source| LoadError::Io {
+                path: file.clone(),
+                source,
+            })?;
+            Ok(BenchDataset::prepare(ds, bytes, sha, sel))
+        })
+        .collect()
+}

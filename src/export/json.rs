@@ -1,0 +1,19 @@
+//! `run.json`: the run's metadata.
+
+use super::{Exporter, RunReport};
+use std::io;
+
+/// Pretty-printed [`crate::harness::RunInfo`].
+pub struct RunJson;
+
+impl Exporter for RunJson {
+    fn file_name(&self) -> &'static str {
+        "run.json"
+    }
+
+    fn render(&self, run: &RunReport) -> io::Result<Vec<u8>> {
+        let mut v = serde_json::to_vec_pretty(&run.info).map_err(io::Error::other)?;
+        v.push(b'\n');
+        Ok(v)
+    }
+}

@@ -1,0 +1,130 @@
+//! What `run.json` records: enough to reproduce and compare a run.
+
+use super::prepare::DatasetInfo;
+use serde::{Deserialize, Serialize};
+
+/// The options of a run, as the user gave them.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct RunOptions {
+    /// Strategy variants, in run order.
+    pub solvers: Vec<String>,
+    /// Dataset names, in run order.
+    pub datasets: Vec<String>,
+    /// Worker threads.
+    pub threads: usize,
+    /// `first`, `unique` or `count:K`.
+    pub mode: String,
+    /// `strategy-default`, `none` or a number of nodes.
+    pub node_budget: String,
+    /// Per-puzzle time limit in milliseconds.
+    pub time_limit_ms: Option<f64>,
+    /// Untimed puzzles before each timed pass.
+    pub warmup: usize,
+    /// Timed passes.
+    pub repeat: u32,
+    /// `--limit`.
+    pub limit: Option<usize>,
+    /// `--sample`.
+    pub sample: Option<usize>,
+    /// Seed for sampling and permutation.
+    pub seed: u64,
+    /// Random symmetry transforms applied.
+    pub permute: bool,
+}
+
+/// Everything `run.json` holds.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunInfo {
+    /// Always `sudoku-bench`.
+    pub tool: String,
+    /// Crate version.
+    pub version: String,
+    /// Git commit the binary was built from (`-dirty` with local changes).
+    pub git_commit: String,
+    /// rustc that built it.
+    pub rustc: String,
+    /// CPU model name.
+    pub cpu_model: String,
+    /// Logical cores.
+    pub cores: usize,
+    /// OS and kernel.
+    pub os: String,
+    /// The command line.
+    pub command: Vec<String>,
+    /// Options.
+    pub options: RunOptions,
+    /// Start, RFC 3339 UTC.
+    pub started: String,
+    /// End, RFC 3339 UTC (empty while running).
+    pub finished: String,
+    /// True when the run was interrupted.
+    pub interrupted: bool,
+    /// Wrong answers over the run.
+    pub wrong: u64,
+    /// Strategy panics over the run.
+    pub errors: u64,
+    /// The datasets, with size and checksum.
+    pub datasets: Vec<DatasetInfoRecord>,
+}
+
+/// [`DatasetInfo`] as stored (owned, deserialisable).
+pub type DatasetInfoRecord = DatasetInfo;
+
+/// The current time, RFC 3339 UTC to the second.
+pub fn now_rfc3339() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+fn os() -> String {
+    let pretty = std::fs::read_to_string("/etc/os-release")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+                .map(|v| v.trim_matches('"').to_string())
+        });
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .ok()
+        .map(|k| k.trim().to_string());
+    match (pretty, kernel) {
+        (Some(p), Some(k)) => format!("{p}, kernel {k}"),
+        (Some(p), None) => p,
+        (None, Some(k)) => format!("{} {k}", std::env::consts::OS),
+        (None, None) => std::env::consts::OS.to_string(),
+    }
+}
+
+impl RunInfo {
+    /// Facts about this build and machine, with the run's options; start time now.
+    pub fn new(options: RunOptions, command: Vec<String>, datasets: Vec<DatasetInfo>) -> RunInfo {
+        RunInfo {
+            tool: "sudoku-bench".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            git_commit: env!("SUDOKU_BENCH_GIT").into(),
+            rustc: env!("SUDOKU_BENCH_RUSTC").into(),
+            cpu_model: cpu_model(),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            os: os(),
+            command,
+            options,
+            started: now_rfc3339(),
+            finished: String::new(),
+            interrupted: false,
+            wrong: 0,
+            errors: 0,
+            datasets,
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! The benchmark harness: strategies × datasets in parallel, every answer checked.
+//!
+//! Workers (rayon) time only the solver call with a monotonic clock and send
+//! the outcome to the calling thread, which checks it, turns it into a
+//! [`PuzzleRecord`] and hands it to a [`RecordSink`]. Nothing about output
+//! happens in the timed region, and the harness never sees a file format.
+
+pub mod info;
+pub mod prepare;
+pub mod record;
+pub mod summary;
+
+pub use info::{RunInfo, RunOptions};
+pub use prepare::{BenchDataset, BenchPuzzle, DatasetInfo, Selection};
+pub use record::{PuzzleRecord, RowStatus, SummaryRow};
+
+use crate::format::write_line;
+use crate::grid::Grid;
+use crate::solver::{Limits, Mode, Outcome, Solver, SolverId, Status};
+use crate::validate::check_solution;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, TryRecvError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A solve function the harness can time.
+pub type SolveFn = dyn Fn(&Grid, &Limits) -> Outcome + Send + Sync;
+
+/// One contender: a registry strategy, or (for tests) any solve function.
+#[derive(Clone)]
+pub struct Contender {
+    /// Strategy family.
+    pub strategy: String,
+    /// Variant name.
+    pub variant: String,
+    /// Node budget applied unless the run sets one.
+    pub default_budget: Option<u64>,
+    solve: Arc<SolveFn>,
+}
+
+impl Contender {
+    /// A contender for a registry entry.
+    pub fn from_id(id: SolverId) -> Contender {
+        Contender {
+            strategy: id.strategy().to_string(),
+            variant: id.name().to_string(),
+            default_budget: id.default_node_budget(),
+            solve: Arc::new(move |g, l| id.solve(g, l)),
+        }
+    }
+
+    /// A contender for any solve function (the harness's own tests use a wrong one).
+    pub fn custom(strategy: &str, variant: &str, solve: Arc<SolveFn>) -> Contender {
+        Contender {
+            strategy: strategy.to_string(),
+            variant: variant.to_string(),
+            default_budget: None,
+            solve,
+        }
+    }
+}
+
+/// The node budget of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Each strategy's default (slow strategies only).
+    StrategyDefault,
+    /// No node budget for anyone.
+    Unlimited,
+    /// This many nodes for everyone.
+    Nodes(u64),
+}
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Worker threads.
+    pub threads: usize,
+    /// What each solve looks for.
+    pub mode: Mode,
+    /// Per-puzzle node budget.
+    pub budget: Budget,
+    /// Per-puzzle time limit.
+    pub time_limit: Option<Duration>,
+    /// Puzzles solved untimed before each strategy's timed pass.
+    pub warmup: usize,
+    /// Timed passes over each dataset.
+    pub repeat: u32,
+}
+
+/// Receives every record as it is measured.
+pub trait RecordSink {
+    /// Takes one record.
+    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()>;
+    /// Makes everything taken so far durable.
+    fn flush(&mut self) -> io::Result<()>;
+}
+
+/// Hears about progress (the binary draws a bar).
+pub trait Observer {
+    /// A strategy starts on a dataset with `rows` timed solves.
+    fn phase_started(&self, _variant: &str, _dataset: &str, _rows: u64) {}
+    /// One row is done.
+    fn row_done(&self, _r: &PuzzleRecord) {}
+    /// The phase is done.
+    fn phase_done(&self, _summary: &SummaryRow) {}
+}
+
+/// An observer that ignores everything.
+pub struct Silent;
+impl Observer for Silent {}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// One row per strategy variant and dataset, in run order.
+    pub summary: Vec<SummaryRow>,
+    /// True when the cancel flag stopped the run early.
+    pub interrupted: bool,
+}
+
+impl RunResult {
+    /// Rows with a wrong answer, over the whole run.
+    pub fn wrong(&self) -> u64 {
+        self.summary.iter().map(|s| s.wrong).sum()
+    }
+
+    /// Rows where a strategy panicked.
+    pub fn errors(&self) -> u64 {
+        self.summary.iter().map(|s| s.errors).sum()
+    }
+}
+
+struct Measured {
+    slot: usize,
+    repeat: u32,
+    outcome: Result<Outcome, String>,
+    ns: u64,
+}
+
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic with a non-text payload".to_string())
+}
+
+/// Checks one outcome against the puzzle and its expected answer.
+fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<RowStatus, String> {
+    for (i, s) in outcome.solutions.iter().enumerate() {
+        check_solution(&p.grid, s)
+            .map_err(|e| format!("solution {} fails the check: {e}", i + 1))?;
+    }
+    if outcome.solutions.len() >= 2 && outcome.solutions[0] == outcome.solutions[1] {
+        return Err("reported the same solution twice".into());
+    }
+    let status = match outcome.status {
+        Status::Unique => RowStatus::Unique,
+        Status::Multiple => RowStatus::Multiple,
+        Status::Solved => RowStatus::Solved,
+        Status::None => RowStatus::None,
+        Status::Budget => RowStatus::Budget,
+        Status::Cancelled => RowStatus::Cancelled,
+        Status::Invalid => RowStatus::Invalid,
+    };
+    let found = outcome.solutions.len() as u64;
+    match outcome.status {
+        Status::Unique | Status::Solved if found != 1 || outcome.solution_count != 1 => {
+            return Err(format!("said {} with {found} solutions", outcome.status))
+        }
+        Status::Multiple if outcome.solution_count < 2 => {
+            return Err("said multiple with fewer than two solutions".into())
+        }
+        Status::None | Status::Invalid if found > 0 => {
+            return Err(format!("said {} but returned a solution", outcome.status))
+        }
+        _ => {}
+    }
+    if let (Some(want), true) = (
+        &p.expected,
+        p.invalid == (outcome.status == Status::Invalid),
+    ) {
+        match outcome.status {
+            Status::Unique | Status::Solved if outcome.solutions[0] != *want => {
+                let g = want.geometry();
+                let cell = (0..g.cells())
+                    .find(|&c| outcome.solutions[0].get(c) != want.get(c))
+                    .unwrap_or(0);
+                return Err(format!(
+                    "differs from the expected answer at r{}c{}",
+                    g.row(cell) + 1,
+                    g.col(cell) + 1
+                ));
+            }
+            Status::None => return Err("said none, but the dataset gives an answer".into()),
+            _ => {}
+        }
+    }
+    if p.invalid != (outcome.status == Status::Invalid) {
+        return Err(format!(
+            "said {} for a puzzle whose givens {}",
+            outcome.status,
+            if p.invalid {
+                "conflict"
+            } else {
+                "do not conflict"
+            }
+        ));
+    }
+    Ok(status)
+}
+
+/// Runs every contender over every dataset, dataset by dataset.
+pub fn run(
+    contenders: &[Contender],
+    datasets: &[BenchDataset],
+    opts: &BenchOptions,
+    cancel: &Arc<AtomicBool>,
+    sink: &mut dyn RecordSink,
+    observer: &dyn Observer,
+) -> io::Result<RunResult> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .build()
+        .map_err(io::Error::other)?;
+    let mut summary = Vec::new();
+    'outer: for ds in datasets {
+        for c in contenders {
+            if cancel.load(Ordering::Relaxed) {
+                break 'outer;
+            }
+            summary.push(run_phase(&pool, c, ds, opts, cancel, sink, observer)?);
+            observer.phase_done(summary.last().expect("just pushed"));
+        }
+    }
+    Ok(RunResult {
+        summary,
+        interrupted: cancel.load(Ordering::Relaxed),
+    })
+}
+
+fn run_phase(
+    pool: &rayon::ThreadPool,
+    c: &Contender,
+    ds: &BenchDataset,
+    opts: &BenchOptions,
+    cancel: &Arc<AtomicBool>,
+    sink: &mut dyn RecordSink,
+    observer: &dyn Observer,
+) -> io::Result<SummaryRow> {
+    let budget = match opts.budget {
+        Budget::StrategyDefault => c.default_budget,
+        Budget::Unlimited => None,
+        Budget::Nodes(n) => Some(n),
+    };
+    let limits_now = || {
+        Limits::new(opts.mode)
+            .with_node_budget(budget)
+            .with_deadline(opts.time_limit.map(|t| Instant::now() + t))
+            .with_cancel(cancel.clone())
+    };
+    let solve = &*c.solve;
+    // Warm-up: untimed, unrecorded.
+    pool.install(|| {
+        ds.puzzles
+            .par_iter()
+            .take(opts.warmup)
+            .filter(|p| !p.invalid)
+            .for_each(|p| {
+                let _ = catch_unwind(AssertUnwindSafe(|| solve(&p.grid, &limits_now())));
+            })
+    });
+    let rows = ds.puzzles.len() as u64 * opts.repeat as u64;
+    observer.phase_started(&c.variant, &ds.name, rows);
+    let (tx, rx) = sync_channel::<Measured>(4096);
+    let mut builder = summary::SummaryBuilder::default();
+    let mut failure: Option<io::Error> = None;
+    let wall = std::thread::scope(|scope| {
+        let workers = scope.spawn(|| {
+            let started = Instant::now();
+            pool.install(|| {
+                for repeat in 0..opts.repeat {
+                    (0..ds.puzzles.len())
+                        .into_par_iter()
+                        .for_each_with(tx.clone(), |tx, slot| {
+                            if cancel.load(Ordering::Relaxed) {
+                                return;
+                            }
+                            let p = &ds.puzzles[slot];
+                            let (outcome, ns) = if p.invalid {
+                                (Ok(Outcome::invalid()), 0)
+                            } else {
+                                let limits = limits_now();
+                                let t0 = Instant::now();
+                                let out =
+                                    catch_unwind(AssertUnwindSafe(|| solve(&p.grid, &limits)));
+                                let ns = t0.elapsed().as_nanos() as u64;
+                                (out.map_err(panic_message), ns)
+                            };
+                            let _ = tx.send(Measured {
+                                slot,
+                                repeat,
+                                outcome,
+                                ns,
+                            });
+                        });
+                }
+            });
+            drop(tx);
+            started.elapsed()
+        });
+        let to_record = |m: Measured| {
+            let p = &ds.puzzles[m.slot];
+            let (status, detail, counters, solutions) = match &m.outcome {
+                Err(msg) => (
+                    RowStatus::Error,
+                    format!("panicked: {msg}"),
+                    Default::default(),
+                    0,
+                ),
+                Ok(o) => match check(p, o) {
+                    Ok(s) => (s, String::new(), o.counters, o.solution_count),
+                    Err(why) => (RowStatus::Wrong, why, o.counters, o.solution_count),
+                },
+            };
+            PuzzleRecord {
+                strategy: c.strategy.clone(),
+                variant: c.variant.clone(),
+                dataset: ds.name.clone(),
+                puzzle_index: p.index,
+                repeat: m.repeat,
+                puzzle: write_line(&p.grid, &ds.alphabet),
+                status,
+                solutions,
+                nodes: counters.nodes,
+                guesses: counters.guesses,
+                solve_ns: m.ns,
+                threads: opts.threads,
+                detail,
+            }
+        };
+        loop {
+            let m = match rx.try_recv() {
+                Ok(m) => m,
+                Err(TryRecvError::Empty) => {
+                    // Nothing waiting: make what was written durable, then wait.
+                    if failure.is_none() {
+                        if let Err(e) = sink.flush() {
+                            failure = Some(e);
+                            cancel.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    match rx.recv() {
+                        Ok(m) => m,
+                        Err(_) => break,
+                    }
+                }
+                Err(TryRecvError::Disconnected) => break,
+            };
+            let record = to_record(m);
+            builder.add(&record);
+            observer.row_done(&record);
+            if failure.is_none() {
+                if let Err(e) = sink.record(&record) {
+                    failure = Some(e);
+                    cancel.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        workers.join().unwrap_or_default()
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    sink.flush()?;
+    Ok(builder.finish(
+        &c.strategy,
+        &c.variant,
+        &ds.name,
+        opts.threads,
+        wall.as_secs_f64(),
+    ))
+}
+
+/// Groups summary rows by dataset, keeping run order inside each group.
+pub fn by_dataset(rows: &[SummaryRow]) -> BTreeMap<&str, Vec<&SummaryRow>> {
+    let mut map: BTreeMap<&str, Vec<&SummaryRow>> = BTreeMap::new();
+    for r in rows {
+        map.entry(r.dataset.as_str()).or_default().push(r);
+    }
+    map
+}
+
+#[cfg(test)]
+mod tests;

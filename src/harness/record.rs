@@ -1,0 +1,133 @@
+//! The flat records the harness produces: one per solved puzzle, one summary per phase.
+
+use serde::{Deserialize, Serialize};
+
+/// What became of one puzzle: the solver's verdict, or a harness finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RowStatus {
+    /// Exactly one solution, checked.
+    Unique,
+    /// Two or more solutions, each checked.
+    Multiple,
+    /// A first solution, checked (mode `first`).
+    Solved,
+    /// No solution.
+    None,
+    /// The node budget or time limit ran out.
+    Budget,
+    /// The run was interrupted during this puzzle.
+    Cancelled,
+    /// The givens conflict.
+    Invalid,
+    /// The strategy's answer failed a check (see `detail`).
+    Wrong,
+    /// The strategy panicked (see `detail`).
+    Error,
+}
+
+impl RowStatus {
+    /// True when the strategy reached a correct verdict.
+    pub fn is_solved(self) -> bool {
+        matches!(
+            self,
+            RowStatus::Unique
+                | RowStatus::Multiple
+                | RowStatus::Solved
+                | RowStatus::None
+                | RowStatus::Invalid
+        )
+    }
+
+    /// True when a limit stopped the search.
+    pub fn is_budget(self) -> bool {
+        matches!(self, RowStatus::Budget | RowStatus::Cancelled)
+    }
+
+    /// The word written in CSV files.
+    pub fn word(self) -> &'static str {
+        match self {
+            RowStatus::Unique => "unique",
+            RowStatus::Multiple => "multiple",
+            RowStatus::Solved => "solved",
+            RowStatus::None => "none",
+            RowStatus::Budget => "budget",
+            RowStatus::Cancelled => "cancelled",
+            RowStatus::Invalid => "invalid",
+            RowStatus::Wrong => "wrong",
+            RowStatus::Error => "error",
+        }
+    }
+}
+
+/// One row of `results.csv`: one solve of one puzzle by one strategy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleRecord {
+    /// Strategy family, like `dlx`.
+    pub strategy: String,
+    /// Variant, like `dlx-first-column` (the family name for the default variant).
+    pub variant: String,
+    /// Dataset name.
+    pub dataset: String,
+    /// 0-based position of the puzzle in its dataset file.
+    pub puzzle_index: u64,
+    /// 0-based repeat number.
+    pub repeat: u32,
+    /// The puzzle as solved (after `--permute`), in line format.
+    pub puzzle: String,
+    /// Verdict, or `wrong` / `error`.
+    pub status: RowStatus,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// Branch points with two or more alternatives.
+    pub guesses: u64,
+    /// Time inside the solver, in nanoseconds.
+    pub solve_ns: u64,
+    /// Worker threads of the run.
+    pub threads: usize,
+    /// Why a row is `wrong` or `error`; empty otherwise.
+    pub detail: String,
+}
+
+/// One row of `summary.csv`: a strategy variant over one dataset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    /// Strategy family.
+    pub strategy: String,
+    /// Variant.
+    pub variant: String,
+    /// Dataset name.
+    pub dataset: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Rows measured (puzzles × repeats).
+    pub puzzles: u64,
+    /// Rows with a correct verdict.
+    pub solved: u64,
+    /// Rows stopped by the node budget, time limit or an interrupt.
+    pub budget: u64,
+    /// Rows whose answer failed a check.
+    pub wrong: u64,
+    /// Rows where the strategy panicked.
+    pub errors: u64,
+    /// Rows per second of wall time for this strategy and dataset.
+    pub puzzles_per_sec: f64,
+    /// Mean time per puzzle, µs.
+    pub mean_us: f64,
+    /// Median time per puzzle, µs.
+    pub median_us: f64,
+    /// 90th percentile, µs.
+    pub p90_us: f64,
+    /// 99th percentile, µs.
+    pub p99_us: f64,
+    /// Slowest puzzle, µs.
+    pub max_us: f64,
+    /// Mean guesses per puzzle.
+    pub guesses_per_puzzle: f64,
+    /// Share of puzzles solved without a guess, %.
+    pub no_guess_pct: f64,
+    /// Wall time of this strategy over this dataset, seconds.
+    pub wall_s: f64,
+}

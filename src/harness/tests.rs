@@ -1,0 +1,343 @@
+use super::*;
+use crate::export::csv::CsvSink;
+use crate::format::{read_str, ReadOptions};
+
+const HARD: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+fn dataset(text: &str, sel: &Selection) -> BenchDataset {
+    let ds = read_str("t", text, &ReadOptions::default()).unwrap();
+    BenchDataset::prepare(
+        ds,
+        text.len() as u64,
+        prepare::sha256_hex(text.as_bytes()),
+        sel,
+    )
+}
+
+fn reference() -> BenchDataset {
+    dataset(
+        include_str!("../../datasets/reference/seeds-9x9.txt"),
+        &Selection::default(),
+    )
+}
+
+fn opts(threads: usize) -> BenchOptions {
+    BenchOptions {
+        threads,
+        mode: Mode::Unique,
+        budget: Budget::StrategyDefault,
+        time_limit: None,
+        warmup: 1,
+        repeat: 1,
+    }
+}
+
+struct Collect(Vec<PuzzleRecord>);
+impl RecordSink for Collect {
+    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()> {
+        self.0.push(r.clone());
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn run_one(c: Contender, ds: &BenchDataset, o: &BenchOptions) -> (RunResult, Vec<PuzzleRecord>) {
+    let mut sink = Collect(Vec::new());
+    let cancel = Arc::new(AtomicBool::new(false));
+    let r = run(
+        &[c],
+        std::slice::from_ref(ds),
+        o,
+        &cancel,
+        &mut sink,
+        &Silent,
+    )
+    .unwrap();
+    (r, sink.0)
+}
+
+#[test]
+fn a_wrong_strategy_is_caught() {
+    // Returns the right answer with two cells swapped: a valid-looking but wrong grid.
+    let wrong: Arc<SolveFn> = Arc::new(|g: &Grid, l: &Limits| {
+        let mut out = SolverId::Dlx.solve(g, l);
+        if let Some(s) = out.solutions.first_mut() {
+            let (a, b) = (s.get(0), s.get(1));
+            s.set(0, b);
+            s.set(1, a);
+        }
+        out
+    });
+    let (result, rows) = run_one(
+        Contender::custom("broken", "broken", wrong),
+        &reference(),
+        &opts(2),
+    );
+    assert_eq!(result.wrong(), 3);
+    assert!(rows
+        .iter()
+        .all(|r| r.status == RowStatus::Wrong && r.detail.contains("fails the check")));
+    // A valid grid that keeps the givens but is not the dataset's answer: seed 000's
+    // second puzzle has two solutions; the strategy claims `unique` with the other one.
+    let e2 = "74.12.65.263495187.59678.43.1.....28.82..4.61.76....3..24.3.81689.54.372.3.2.159.";
+    let seed_answer =
+        "748123659263495187159678243415367928382954761976812435524739816891546372637281594";
+    let ds = dataset(&format!("{e2} {seed_answer}\n"), &Selection::default());
+    let want = ds.puzzles[0].expected.clone().unwrap();
+    let claims_other: Arc<SolveFn> = Arc::new(move |g: &Grid, _: &Limits| {
+        let mut out = SolverId::Dlx.solve(g, &Limits::new(Mode::Count(2)));
+        assert_eq!(out.solution_count, 2);
+        out.solutions.retain(|s| *s != want);
+        out.status = crate::solver::Status::Unique;
+        out.solution_count = 1;
+        out
+    });
+    let (result, rows) = run_one(
+        Contender::custom("other", "other", claims_other),
+        &ds,
+        &opts(1),
+    );
+    assert_eq!(result.wrong(), 1, "{rows:?}");
+    assert!(
+        rows[0]
+            .detail
+            .contains("differs from the expected answer at r"),
+        "{}",
+        rows[0].detail
+    );
+    // The honest verdict on the same puzzle is fine.
+    let (result, rows) = run_one(Contender::from_id(SolverId::Dlx), &ds, &opts(1));
+    assert_eq!((result.wrong(), rows[0].status), (0, RowStatus::Multiple));
+}
+
+#[test]
+fn a_panicking_strategy_gives_error_rows_and_the_run_goes_on() {
+    let flaky: Arc<SolveFn> = Arc::new(|g: &Grid, l: &Limits| {
+        if g.get(0) == 8 {
+            panic!("boom on the hard puzzle");
+        }
+        SolverId::BitsetMrv.solve(g, l)
+    });
+    let (result, rows) = run_one(
+        Contender::custom("flaky", "flaky", flaky),
+        &reference(),
+        &opts(2),
+    );
+    assert_eq!(result.errors(), 1);
+    assert_eq!(result.summary[0].solved, 2);
+    let err = rows.iter().find(|r| r.status == RowStatus::Error).unwrap();
+    assert!(err.detail.contains("boom on the hard puzzle"));
+}
+
+#[test]
+fn records_and_summary_describe_the_run() {
+    let ds = reference();
+    let o = BenchOptions {
+        repeat: 2,
+        ..opts(2)
+    };
+    let (result, rows) = run_one(Contender::from_id(SolverId::BitsetMrv), &ds, &o);
+    assert_eq!(rows.len(), 6);
+    let mut keys: Vec<(u64, u32)> = rows.iter().map(|r| (r.puzzle_index, r.repeat)).collect();
+    keys.sort();
+    assert_eq!(keys, vec![(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]);
+    assert!(rows
+        .iter()
+        .all(|r| r.status == RowStatus::Unique && r.solve_ns > 0 && r.threads == 2));
+    let s = &result.summary[0];
+    assert_eq!(
+        (s.puzzles, s.solved, s.budget, s.wrong, s.errors),
+        (6, 6, 0, 0, 0)
+    );
+    assert!(s.median_us > 0.0 && s.max_us >= s.p99_us && s.p99_us >= s.median_us);
+    assert!(s.puzzles_per_sec > 0.0);
+    assert!(
+        (s.no_guess_pct - 100.0 * 4.0 / 6.0).abs() < 1e-9,
+        "{}",
+        s.no_guess_pct
+    );
+}
+
+#[test]
+fn budgets_invalid_puzzles_and_interrupts() {
+    let text = format!("{HARD}\n5...5{}\n", ".".repeat(76));
+    let ds = dataset(&text, &Selection::default());
+    assert!(ds.puzzles[1].invalid);
+    let o = BenchOptions {
+        budget: Budget::Nodes(10),
+        ..opts(1)
+    };
+    let (result, rows) = run_one(Contender::from_id(SolverId::Dlx), &ds, &o);
+    let statuses: Vec<RowStatus> = {
+        let mut v: Vec<_> = rows.iter().map(|r| (r.puzzle_index, r.status)).collect();
+        v.sort();
+        v.into_iter().map(|x| x.1).collect()
+    };
+    assert_eq!(statuses, vec![RowStatus::Budget, RowStatus::Invalid]);
+    assert_eq!((result.summary[0].budget, result.summary[0].solved), (1, 1));
+    // A set cancel flag stops the run before anything is measured.
+    let cancel = Arc::new(AtomicBool::new(true));
+    let mut sink = Collect(Vec::new());
+    let r = run(
+        &[Contender::from_id(SolverId::Dlx)],
+        &[ds],
+        &opts(1),
+        &cancel,
+        &mut sink,
+        &Silent,
+    )
+    .unwrap();
+    assert!(r.interrupted && sink.0.is_empty());
+}
+
+#[test]
+fn sample_limit_and_permute_are_seeded() {
+    let text: String = include_str!("../../datasets/reference/sizes-4x4.txt").to_string();
+    let all = dataset(&text, &Selection::default());
+    let sel = Selection {
+        sample: Some(2),
+        seed: 3,
+        ..Selection::default()
+    };
+    let a = dataset(&text, &sel);
+    assert_eq!(a.puzzles.len(), 2);
+    assert!(a.puzzles[0].index < a.puzzles[1].index, "file order kept");
+    assert_eq!(
+        a.puzzles.iter().map(|p| p.index).collect::<Vec<_>>(),
+        dataset(&text, &sel)
+            .puzzles
+            .iter()
+            .map(|p| p.index)
+            .collect::<Vec<_>>()
+    );
+    let limited = dataset(
+        &text,
+        &Selection {
+            limit: Some(3),
+            ..Selection::default()
+        },
+    );
+    assert_eq!(
+        limited.puzzles.iter().map(|p| p.index).collect::<Vec<_>>(),
+        vec![0, 1, 2]
+    );
+    let permuted = dataset(
+        &text,
+        &Selection {
+            permute: true,
+            seed: 9,
+            ..Selection::default()
+        },
+    );
+    assert_ne!(
+        permuted.puzzles.iter().map(|p| &p.grid).collect::<Vec<_>>(),
+        all.puzzles.iter().map(|p| &p.grid).collect::<Vec<_>>()
+    );
+    for (p, orig) in permuted.puzzles.iter().zip(&all.puzzles) {
+        assert_eq!(p.grid.givens(), orig.grid.givens());
+        let want = p.expected.as_ref().unwrap();
+        assert_eq!(crate::validate::check_solution(&p.grid, want), Ok(()));
+        assert_eq!(SolverId::Dlx.solve_first(&p.grid).as_ref(), Some(want));
+    }
+}
+
+fn fixed_record(i: u64) -> PuzzleRecord {
+    PuzzleRecord {
+        strategy: "dlx".into(),
+        variant: "dlx-first-column".into(),
+        dataset: "tiny".into(),
+        puzzle_index: i,
+        repeat: 0,
+        puzzle: "1.3..4..........".into(),
+        status: if i == 0 {
+            RowStatus::Unique
+        } else {
+            RowStatus::Wrong
+        },
+        solutions: 1,
+        nodes: 12 + i,
+        guesses: i,
+        solve_ns: 1500 * (i + 1),
+        threads: 1,
+        detail: if i == 0 {
+            String::new()
+        } else {
+            "differs from the expected answer at r1c2".into()
+        },
+    }
+}
+
+#[test]
+fn results_csv_snapshot() {
+    let mut sink = CsvSink::new(Vec::new());
+    for i in 0..2 {
+        sink.record(&fixed_record(i)).unwrap();
+    }
+    let text = String::from_utf8(sink.into_inner().unwrap()).unwrap();
+    insta::assert_snapshot!(text);
+}
+
+fn fixed_report() -> crate::export::RunReport {
+    let mut b = summary::SummaryBuilder::default();
+    for i in 0..2 {
+        b.add(&fixed_record(i));
+    }
+    let row = b.finish("dlx", "dlx-first-column", "tiny", 1, 0.5);
+    let info = RunInfo {
+        tool: "sudoku-bench".into(),
+        version: "0.1.0".into(),
+        git_commit: "abc123".into(),
+        rustc: "rustc 1.95.0".into(),
+        cpu_model: "Test CPU".into(),
+        cores: 2,
+        os: "TestOS".into(),
+        command: vec!["sudoku-bench".into(), "bench".into()],
+        options: RunOptions {
+            solvers: vec!["dlx-first-column".into()],
+            datasets: vec!["tiny".into()],
+            threads: 1,
+            mode: "unique".into(),
+            node_budget: "none".into(),
+            ..RunOptions::default()
+        },
+        started: "2026-01-01T00:00:00Z".into(),
+        finished: "2026-01-01T00:00:01Z".into(),
+        interrupted: false,
+        wrong: 1,
+        errors: 0,
+        datasets: vec![DatasetInfo {
+            name: "tiny".into(),
+            source: "embedded:tiny".into(),
+            size: "4x4".into(),
+            bytes: 17,
+            sha256: "00".repeat(32),
+            puzzles_in_source: 2,
+            puzzles_run: 2,
+        }],
+    };
+    crate::export::RunReport {
+        info,
+        summary: vec![row],
+    }
+}
+
+#[test]
+fn summary_writers_snapshot() {
+    use crate::export::Exporter;
+    let report = fixed_report();
+    let csv = String::from_utf8(crate::export::csv::SummaryCsv.render(&report).unwrap()).unwrap();
+    insta::assert_snapshot!("summary_csv", csv);
+    let md = String::from_utf8(
+        crate::export::markdown::SummaryMarkdown
+            .render(&report)
+            .unwrap(),
+    )
+    .unwrap();
+    insta::assert_snapshot!("summary_md", md);
+    let json = String::from_utf8(crate::export::json::RunJson.render(&report).unwrap()).unwrap();
+    let back: RunInfo = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, report.info);
+}

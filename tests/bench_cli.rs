@@ -1,0 +1,207 @@
+//! `sudoku-bench bench`: the default run, bad options and files, interruption.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+use std::time::{Duration, Instant};
+use sudoku_bench::harness::{PuzzleRecord, SummaryRow};
+
+const HARD: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+fn bin() -> Command {
+    Command::cargo_bin("sudoku-bench").unwrap()
+}
+
+fn rows<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .deserialize()
+        .collect::<Result<Vec<T>, _>>()
+        .unwrap()
+}
+
+#[test]
+fn default_run_writes_a_run_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    bin()
+        .args(["bench", "--quiet", "--out", out.to_str().unwrap()])
+        .assert()
+        .success();
+    for f in ["results.csv", "summary.csv", "summary.md", "run.json"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let results: Vec<PuzzleRecord> = rows(&out.join("results.csv"));
+    let summary: Vec<SummaryRow> = rows(&out.join("summary.csv"));
+    let strategies = ["naive-exact-cover", "backtracking", "bitset-mrv", "dlx"];
+    for s in strategies {
+        assert!(
+            summary.iter().any(|r| r.variant == s),
+            "{s} missing from the summary"
+        );
+    }
+    let total: u64 = summary.iter().map(|r| r.puzzles).sum();
+    assert_eq!(total as usize, results.len());
+    assert!(summary.iter().all(|r| r.wrong == 0 && r.errors == 0));
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["interrupted"], false);
+    assert!(run["datasets"][0]["sha256"].as_str().unwrap().len() == 64);
+    assert!(!run["finished"].as_str().unwrap().is_empty());
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(md.contains("| dataset") && md.contains("bitset-mrv"));
+}
+
+#[test]
+fn summary_table_is_printed_and_options_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hard.txt");
+    std::fs::write(&file, format!("{HARD}\n{HARD}\n{HARD}\n")).unwrap();
+    let out = dir.path().join("r");
+    bin()
+        .args([
+            "bench",
+            "--solver",
+            "dlx,bitset-mrv",
+            "--dataset",
+            file.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--repeat",
+            "2",
+            "--permute",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("| hard ").and(predicate::str::contains("dlx")));
+    let results: Vec<PuzzleRecord> = rows(&out.join("results.csv"));
+    assert_eq!(results.len(), 2 * 3 * 2);
+    assert!(results
+        .iter()
+        .all(|r| r.threads == 1 && r.status == sudoku_bench::harness::RowStatus::Unique));
+    assert!(
+        results.iter().any(|r| r.puzzle != HARD),
+        "--permute changes the puzzles"
+    );
+}
+
+#[test]
+fn bad_options_and_files_fail_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let o = out.to_str().unwrap();
+    bin()
+        .args(["bench", "--solver", "quantum", "--out", o])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown solver \"quantum\""));
+    bin()
+        .args(["bench", "--dataset", "no-such-set", "--out", o])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no dataset named \"no-such-set\""));
+    bin()
+        .args(["bench", "--threads", "0", "--out", o])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--threads"));
+    bin()
+        .args(["bench", "--node-budget", "lots", "--out", o])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--node-budget"));
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, format!("{HARD}\n{}x\n", &HARD[..80])).unwrap();
+    bin()
+        .args(["bench", "--dataset", bad.to_str().unwrap(), "--out", o])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("bad.txt:2:81: unknown symbol 'x'"));
+}
+
+fn wait_for_rows(path: &Path, n: usize) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        if std::fs::read_to_string(path)
+            .map(|s| s.lines().count() > n)
+            .unwrap_or(false)
+        {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no rows appeared in {}", path.display());
+}
+
+fn slow_run(dir: &Path) -> (std::process::Child, std::path::PathBuf) {
+    let file = dir.join("many.txt");
+    std::fs::write(&file, format!("{HARD}\n").repeat(400)).unwrap();
+    let out = dir.join("r");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .args([
+            "bench",
+            "--quiet",
+            "--solver",
+            "naive-exact-cover-pure",
+            "--node-budget",
+            "none",
+            "--time-limit",
+            "20ms",
+            "--warmup",
+            "0",
+            "--threads",
+            "1",
+            "--dataset",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    (child, out)
+}
+
+#[test]
+fn a_killed_run_keeps_valid_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, out) = slow_run(dir.path());
+    let results = out.join("results.csv");
+    wait_for_rows(&results, 5);
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&results).unwrap();
+    assert!(text.ends_with('\n'), "the last row is complete");
+    let records: Vec<PuzzleRecord> = rows(&results);
+    assert!(records.len() >= 5 && records.len() < 400);
+    assert!(records
+        .iter()
+        .all(|r| r.status == sudoku_bench::harness::RowStatus::Budget));
+    assert!(
+        out.join("run.json").is_file(),
+        "run.json is written before measuring"
+    );
+}
+
+#[test]
+fn an_interrupted_run_writes_its_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, out) = slow_run(dir.path());
+    wait_for_rows(&out.join("results.csv"), 3);
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let records: Vec<PuzzleRecord> = rows(&out.join("results.csv"));
+    let summary: Vec<SummaryRow> = rows(&out.join("summary.csv"));
+    assert_eq!(summary[0].puzzles as usize, records.len());
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["interrupted"], true);
+}
