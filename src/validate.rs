@@ -106,9 +106,28 @@ pub fn check_solution(puzzle: &Grid, solution: &Grid) -> Result<(), SolutionErro
     if let Some(cell) = solution.cells().iter().position(|&d| d == 0) {
         return Err(SolutionError::Incomplete(cell_name(g, cell)));
     }
-    // Complete with no repeats in any unit means every unit is a permutation.
-    if let Some(c) = find_conflict(solution) {
-        return Err(SolutionError::Conflict(c));
+    // Complete with every unit holding n distinct digits: every unit is a permutation.
+    // A bitmask pass decides; the slower scan names the conflict when there is one.
+    let (n, b) = (g.side(), g.box_size());
+    let mut seen = [0u32; 75];
+    let (rows, rest) = seen.split_at_mut(n);
+    let (cols, boxes) = rest.split_at_mut(n);
+    for (r, row) in solution.cells().chunks_exact(n).enumerate() {
+        let band = r / b * b;
+        for (stack, chunk) in row.chunks_exact(b).enumerate() {
+            for (k, &d) in chunk.iter().enumerate() {
+                let bit = 1u32 << (d - 1);
+                rows[r] |= bit;
+                cols[stack * b + k] |= bit;
+                boxes[band + stack] |= bit;
+            }
+        }
+    }
+    let full = (1u32 << n) - 1;
+    if seen[..3 * n].iter().any(|&m| m != full) {
+        return Err(SolutionError::Conflict(
+            find_conflict(solution).expect("a unit misses a digit, so one repeats"),
+        ));
     }
     for (cell, (&given, &found)) in puzzle.cells().iter().zip(solution.cells()).enumerate() {
         if given != 0 && given != found {

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, TryRecvError};
+use std::sync::mpsc::{sync_channel, SyncSender, TryRecvError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -135,11 +135,58 @@ impl RunResult {
     }
 }
 
+/// What a worker sends for one solve: checked already, the outcome dropped where it was made.
 struct Measured {
     slot: usize,
     repeat: u32,
-    outcome: Result<Outcome, String>,
+    status: RowStatus,
+    detail: String,
+    counters: crate::solver::Counters,
+    solutions: u64,
     ns: u64,
+}
+
+/// A worker's rows on their way to the writer: sent every [`Batch::ROWS`] rows or
+/// [`Batch::AGE`], whichever comes first, and when the worker's share ends, so the
+/// timed loop pays for a channel hand-off only once in a while.
+struct Batch {
+    tx: SyncSender<Vec<Measured>>,
+    rows: Vec<Measured>,
+    since: Instant,
+}
+
+impl Batch {
+    const ROWS: usize = 64;
+    const AGE: Duration = Duration::from_millis(50);
+
+    fn new(tx: SyncSender<Vec<Measured>>) -> Batch {
+        Batch {
+            tx,
+            rows: Vec::with_capacity(Self::ROWS),
+            since: Instant::now(),
+        }
+    }
+
+    fn push(&mut self, m: Measured, now: Instant) {
+        self.rows.push(m);
+        if self.rows.len() >= Self::ROWS || now.duration_since(self.since) >= Self::AGE {
+            self.send();
+        }
+    }
+
+    fn send(&mut self) {
+        if !self.rows.is_empty() {
+            let rows = std::mem::replace(&mut self.rows, Vec::with_capacity(Self::ROWS));
+            let _ = self.tx.send(rows);
+        }
+        self.since = Instant::now();
+    }
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        self.send();
+    }
 }
 
 fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
@@ -277,7 +324,7 @@ fn run_phase(
     });
     let rows = ds.puzzles.len() as u64 * opts.repeat as u64;
     observer.phase_started(&c.variant, &ds.name, rows);
-    let (tx, rx) = sync_channel::<Measured>(4096);
+    let (tx, rx) = sync_channel::<Vec<Measured>>(256);
     let mut builder = summary::SummaryBuilder::default();
     let mut failure: Option<io::Error> = None;
     let wall = std::thread::scope(|scope| {
@@ -285,68 +332,83 @@ fn run_phase(
             let started = Instant::now();
             pool.install(|| {
                 for repeat in 0..opts.repeat {
-                    (0..ds.puzzles.len())
-                        .into_par_iter()
-                        .for_each_with(tx.clone(), |tx, slot| {
+                    (0..ds.puzzles.len()).into_par_iter().for_each_init(
+                        || Batch::new(tx.clone()),
+                        |batch, slot| {
                             if cancel.load(Ordering::Relaxed) {
                                 return;
                             }
                             let p = &ds.puzzles[slot];
-                            let (outcome, ns) = if p.invalid {
-                                (Ok(Outcome::invalid()), 0)
+                            let (outcome, ns, now) = if p.invalid {
+                                (Ok(Outcome::invalid()), 0, Instant::now())
                             } else {
                                 let limits = limits_now();
                                 let t0 = Instant::now();
                                 let out =
                                     catch_unwind(AssertUnwindSafe(|| solve(&p.grid, &limits)));
-                                let ns = t0.elapsed().as_nanos() as u64;
-                                (out.map_err(panic_message), ns)
+                                let t1 = Instant::now();
+                                (out.map_err(panic_message), (t1 - t0).as_nanos() as u64, t1)
                             };
-                            let _ = tx.send(Measured {
-                                slot,
-                                repeat,
-                                outcome,
-                                ns,
-                            });
-                        });
+                            // Outside the timed region: check, and keep only what the record needs.
+                            let (status, detail, counters, solutions) = match outcome {
+                                Err(msg) => (
+                                    RowStatus::Error,
+                                    format!("panicked: {msg}"),
+                                    Default::default(),
+                                    0,
+                                ),
+                                Ok(o) => match check(p, &o) {
+                                    Ok(s) => (s, String::new(), o.counters, o.solution_count),
+                                    Err(why) => {
+                                        (RowStatus::Wrong, why, o.counters, o.solution_count)
+                                    }
+                                },
+                            };
+                            batch.push(
+                                Measured {
+                                    slot,
+                                    repeat,
+                                    status,
+                                    detail,
+                                    counters,
+                                    solutions,
+                                    ns,
+                                },
+                                now,
+                            );
+                        },
+                    );
                 }
             });
             drop(tx);
             started.elapsed()
         });
+        let (strategy, variant, dataset): (Arc<str>, Arc<str>, Arc<str>) = (
+            c.strategy.as_str().into(),
+            c.variant.as_str().into(),
+            ds.name.as_str().into(),
+        );
         let to_record = |m: Measured| {
             let p = &ds.puzzles[m.slot];
-            let (status, detail, counters, solutions) = match &m.outcome {
-                Err(msg) => (
-                    RowStatus::Error,
-                    format!("panicked: {msg}"),
-                    Default::default(),
-                    0,
-                ),
-                Ok(o) => match check(p, o) {
-                    Ok(s) => (s, String::new(), o.counters, o.solution_count),
-                    Err(why) => (RowStatus::Wrong, why, o.counters, o.solution_count),
-                },
-            };
             PuzzleRecord {
-                strategy: c.strategy.clone(),
-                variant: c.variant.clone(),
-                dataset: ds.name.clone(),
+                strategy: strategy.clone(),
+                variant: variant.clone(),
+                dataset: dataset.clone(),
                 puzzle_index: p.index,
                 repeat: m.repeat,
                 puzzle: write_line(&p.grid, &ds.alphabet),
-                status,
-                solutions,
-                nodes: counters.nodes,
-                guesses: counters.guesses,
+                status: m.status,
+                solutions: m.solutions,
+                nodes: m.counters.nodes,
+                guesses: m.counters.guesses,
                 solve_ns: m.ns,
                 threads: opts.threads,
-                detail,
+                detail: m.detail,
             }
         };
         loop {
-            let m = match rx.try_recv() {
-                Ok(m) => m,
+            let batch = match rx.try_recv() {
+                Ok(b) => b,
                 Err(TryRecvError::Empty) => {
                     // Nothing waiting: make what was written durable, then wait.
                     if failure.is_none() {
@@ -356,19 +418,21 @@ fn run_phase(
                         }
                     }
                     match rx.recv() {
-                        Ok(m) => m,
+                        Ok(b) => b,
                         Err(_) => break,
                     }
                 }
                 Err(TryRecvError::Disconnected) => break,
             };
-            let record = to_record(m);
-            builder.add(&record);
-            observer.row_done(&record);
-            if failure.is_none() {
-                if let Err(e) = sink.record(&record) {
-                    failure = Some(e);
-                    cancel.store(true, Ordering::Relaxed);
+            for m in batch {
+                let record = to_record(m);
+                builder.add(&record);
+                observer.row_done(&record);
+                if failure.is_none() {
+                    if let Err(e) = sink.record(&record) {
+                        failure = Some(e);
+                        cancel.store(true, Ordering::Relaxed);
+                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! The flat records the harness produces: one per solved puzzle, one summary per phase.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// What became of one puzzle: the solver's verdict, or a harness finding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -64,11 +65,11 @@ impl RowStatus {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PuzzleRecord {
     /// Strategy family, like `dlx`.
-    pub strategy: String,
+    pub strategy: Arc<str>,
     /// Variant, like `dlx-first-column` (the family name for the default variant).
-    pub variant: String,
+    pub variant: Arc<str>,
     /// Dataset name.
-    pub dataset: String,
+    pub dataset: Arc<str>,
     /// 0-based position of the puzzle in its dataset file.
     pub puzzle_index: u64,
     /// 0-based repeat number.
