@@ -31,6 +31,52 @@ enum Command {
     Generate(GenerateArgs),
     /// Run strategies over datasets in parallel, check every answer, write CSV and a summary.
     Bench(BenchArgs),
+    /// Rate puzzles: mean guesses and nodes over symmetry permutations, singles, band (CSV out).
+    Rate(RateArgs),
+    /// Draw charts and write report.md and a self-contained report.html from a saved run folder.
+    Report(ReportArgs),
+}
+
+#[derive(clap::Args, Clone)]
+struct ReportChoices {
+    /// The two strategy variants of the head-to-head chart, like `dlx,bitset-mrv`
+    /// (default: the two fastest of the run).
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    compare: Vec<String>,
+    /// The strategy variant of the hardness chart (default: the fastest of the run).
+    #[arg(long)]
+    hardness_solver: Option<String>,
+    /// The hardness chart's x axis.
+    #[arg(long, default_value = "guesses", value_parser = ["guesses", "nodes"])]
+    hardness_metric: String,
+}
+
+impl ReportChoices {
+    fn options(&self) -> Result<sudoku_bench::report::ReportOptions> {
+        use sudoku_bench::report::{charts::Metric, ReportOptions};
+        let compare = match self.compare.as_slice() {
+            [] => None,
+            [a, b] => Some((a.clone(), b.clone())),
+            other => bail!("--compare takes two strategy variants, got {}", other.len()),
+        };
+        Ok(ReportOptions {
+            compare,
+            hardness_variant: self.hardness_solver.clone(),
+            metric: if self.hardness_metric == "nodes" {
+                Metric::Nodes
+            } else {
+                Metric::Guesses
+            },
+        })
+    }
+}
+
+#[derive(clap::Args)]
+struct ReportArgs {
+    /// A run folder written by `bench` (holding results.csv, summary.csv, run.json).
+    run_dir: PathBuf,
+    #[command(flatten)]
+    choices: ReportChoices,
 }
 
 #[derive(clap::Args)]
@@ -84,6 +130,11 @@ struct BenchArgs {
     /// No progress bar and no summary table on the terminal.
     #[arg(long)]
     quiet: bool,
+    /// Do not draw charts and the report at the end.
+    #[arg(long)]
+    no_report: bool,
+    #[command(flatten)]
+    report: ReportChoices,
     #[command(flatten)]
     input_args: InputArgs,
 }
@@ -120,6 +171,33 @@ struct GenerateArgs {
     /// Leave the answer out of line output.
     #[arg(long)]
     no_answer: bool,
+    /// Keep only puzzles of a difficulty band (by mean guesses of bitset-mrv over 8
+    /// symmetry permutations): easy = 0 (singles solve it), medium ≤ 1.5, hard ≤ 6, extreme > 6.
+    #[arg(long, value_parser = ["easy", "medium", "hard", "extreme"])]
+    band: Option<String>,
+    /// Keep only puzzles with at least this many mean guesses.
+    #[arg(long)]
+    min_guesses: Option<f64>,
+    /// Keep only puzzles with at most this many mean guesses.
+    #[arg(long)]
+    max_guesses: Option<f64>,
+    /// Puzzles drawn per output puzzle before giving up.
+    #[arg(long, default_value_t = 2000)]
+    max_attempts: u32,
+}
+
+#[derive(clap::Args)]
+struct RateArgs {
+    /// Puzzle file or folder; `-` or nothing reads standard input.
+    input: Option<PathBuf>,
+    /// Symmetry permutations per puzzle (the first is the puzzle as given).
+    #[arg(long, default_value_t = sudoku_bench::rate::DEFAULT_PERMUTATIONS)]
+    permutations: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    input_args: InputArgs,
 }
 
 /// Options shared by every command that reads puzzles.
@@ -232,6 +310,12 @@ pub fn run() -> Result<ExitCode> {
         Command::Solve(args) => solve(args),
         Command::Generate(args) => generate(args),
         Command::Bench(args) => bench(args),
+        Command::Rate(args) => rate(args),
+        Command::Report(args) => {
+            let r = sudoku_bench::report::write(&args.run_dir, &args.choices.options()?)?;
+            print_report_result(&args.run_dir, &r);
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Solvers => {
             let mut out = std::io::stdout().lock();
             for s in SolverId::ALL {
@@ -363,7 +447,13 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
         symmetric: args.symmetric,
         min_clues: args.min_clues,
         max_clues: args.max_clues,
-        max_attempts: 200,
+        max_attempts: args.max_attempts,
+        band: args
+            .band
+            .as_deref()
+            .and_then(sudoku_bench::rate::Band::from_name),
+        min_guesses: args.min_guesses,
+        max_guesses: args.max_guesses,
     };
     opts.validate()?;
     let pool = build_pool(args.threads)?;
@@ -590,6 +680,14 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     export::write_all(&out_dir, &report)?;
     if !args.quiet {
         println!("{}", export::markdown::summary_table(&report.summary));
+    }
+    if !args.no_report {
+        let r = sudoku_bench::report::write(&out_dir, &args.report.options()?)
+            .with_context(|| format!("drawing the report in {}", out_dir.display()))?;
+        if !args.quiet {
+            print_report_result(&out_dir, &r);
+        }
+    } else if !args.quiet {
         println!("results in {}", out_dir.display());
     }
     if report.info.wrong > 0 || report.info.errors > 0 {
@@ -609,4 +707,50 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn rate(args: RateArgs) -> Result<ExitCode> {
+    use rayon::prelude::*;
+    use sudoku_bench::rate::{rate, Band};
+    let opts = args.input_args.read_options()?;
+    let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let datasets = format::read_path_or_folder(&path, &opts)?;
+    let pool = build_pool(args.threads)?;
+    let mut out = csv::Writer::from_writer(std::io::stdout().lock());
+    out.write_record(["puzzle", "solution", "guesses", "nodes", "singles", "band"])?;
+    for ds in &datasets {
+        let ratings: Vec<_> = pool.install(|| {
+            ds.puzzles
+                .par_iter()
+                .map(|p| rate(&p.grid, args.permutations))
+                .collect()
+        });
+        for (p, r) in ds.puzzles.iter().zip(ratings) {
+            out.write_record([
+                format::write_line(&p.grid, &ds.alphabet),
+                p.expected
+                    .as_ref()
+                    .map(|e| format::write_line(e, &ds.alphabet))
+                    .unwrap_or_default(),
+                format!("{:.3}", r.guesses),
+                format!("{:.1}", r.nodes),
+                r.singles.to_string(),
+                Band::of(&r).to_string(),
+            ])?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_report_result(dir: &std::path::Path, r: &sudoku_bench::report::Report) {
+    for note in &r.skipped {
+        eprintln!("note: {note}");
+    }
+    println!(
+        "{} charts; report in {} and {}",
+        r.charts.len(),
+        dir.join("report.md").display(),
+        dir.join("report.html").display()
+    );
 }

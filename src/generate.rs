@@ -5,6 +5,7 @@
 //! seed and `i`, so output is the same at any thread count.
 
 use crate::grid::{Geometry, Grid};
+use crate::rate::{rate, Band, Rating, DEFAULT_PERMUTATIONS};
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
 use crate::transform::Transform;
 use rand::seq::SliceRandom;
@@ -12,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// What to generate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GenerateOptions {
     /// Grid size.
     pub geometry: Geometry,
@@ -26,6 +27,12 @@ pub struct GenerateOptions {
     pub max_clues: Option<usize>,
     /// Draws allowed per puzzle before giving up.
     pub max_attempts: u32,
+    /// Keep only puzzles of this difficulty band.
+    pub band: Option<Band>,
+    /// Keep only puzzles whose mean guesses (see [`crate::rate`]) are at least this.
+    pub min_guesses: Option<f64>,
+    /// Keep only puzzles whose mean guesses are at most this.
+    pub max_guesses: Option<f64>,
 }
 
 impl GenerateOptions {
@@ -38,6 +45,9 @@ impl GenerateOptions {
             min_clues: None,
             max_clues: None,
             max_attempts: 200,
+            band: None,
+            min_guesses: None,
+            max_guesses: None,
         }
     }
 }
@@ -49,7 +59,7 @@ pub enum GenerateError {
     #[error("{0}")]
     Impossible(String),
     /// No puzzle within the range after the allowed attempts.
-    #[error("no {size} puzzle with {min}..={max} clues after {attempts} attempts (puzzle {index}); widen the clue range")]
+    #[error("no {size} puzzle with {min}..={max} clues (and the difficulty asked) after {attempts} attempts (puzzle {index}); widen the range or raise --max-attempts")]
     GaveUp {
         /// Grid size.
         size: String,
@@ -75,6 +85,16 @@ pub fn clue_lower_bound(g: Geometry) -> usize {
 }
 
 impl GenerateOptions {
+    fn rating_wanted(&self) -> bool {
+        self.band.is_some() || self.min_guesses.is_some() || self.max_guesses.is_some()
+    }
+
+    fn accepts(&self, r: &Rating) -> bool {
+        self.band.is_none_or(|b| Band::of(r) == b)
+            && self.min_guesses.is_none_or(|m| r.guesses >= m)
+            && self.max_guesses.is_none_or(|m| r.guesses <= m)
+    }
+
     /// Checks the request before any work.
     pub fn validate(&self) -> Result<(), GenerateError> {
         let g = self.geometry;
@@ -92,6 +112,18 @@ impl GenerateOptions {
             return Err(GenerateError::Impossible(format!(
                 "no {g} puzzle with at most {max} clues has a unique solution: the fewest possible is {lo}"
             )));
+        }
+        if let (Some(lo), Some(hi)) = (self.min_guesses, self.max_guesses) {
+            if lo > hi {
+                return Err(GenerateError::Impossible(format!(
+                    "the guess range {lo}..={hi} is empty"
+                )));
+            }
+        }
+        if self.band == Some(Band::Easy) && self.min_guesses.is_some_and(|m| m > 0.0) {
+            return Err(GenerateError::Impossible(
+                "easy puzzles need no guess, so --min-guesses must be 0".into(),
+            ));
         }
         if min > g.cells() {
             return Err(GenerateError::Impossible(format!(
@@ -111,7 +143,9 @@ pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
 }
 
 /// A random complete grid: random permutations in the diagonal boxes, completed
-/// by the fastest strategy, then shuffled by a random symmetry.
+/// by `bitset-mrv` (fixed, so that output does not change with the fastest
+/// strategy: the first solution depends on the search order), then shuffled by
+/// a random symmetry.
 pub fn complete_grid<R: Rng>(g: Geometry, rng: &mut R) -> Grid {
     let (b, n) = (g.box_size(), g.side());
     loop {
@@ -124,7 +158,7 @@ pub fn complete_grid<R: Rng>(g: Geometry, rng: &mut R) -> Grid {
             }
         }
         let limits = Limits::new(Mode::First).with_node_budget(Some(200_000));
-        if let Some(full) = SolverId::FASTEST.solve(&grid, &limits).solutions.pop() {
+        if let Some(full) = SolverId::BitsetMrv.solve(&grid, &limits).solutions.pop() {
             return Transform::random(g, rng).apply(&full);
         }
     }
@@ -138,8 +172,16 @@ fn unique(puzzle: &Grid) -> bool {
         == Status::Unique
 }
 
-/// One puzzle from a random stream, with its solution.
+/// One puzzle from a random stream, with its solution (and its rating when a band or guess range was asked).
 pub fn generate_one<R: Rng>(opts: &GenerateOptions, rng: &mut R) -> Option<(Grid, Grid)> {
+    generate_rated(opts, rng).map(|(p, s, _)| (p, s))
+}
+
+/// Like [`generate_one`], returning the rating when one was computed.
+pub fn generate_rated<R: Rng>(
+    opts: &GenerateOptions,
+    rng: &mut R,
+) -> Option<(Grid, Grid, Option<Rating>)> {
     let g = opts.geometry;
     let cells = g.cells();
     let min = opts.min_clues.unwrap_or(0);
@@ -182,8 +224,15 @@ pub fn generate_one<R: Rng>(opts: &GenerateOptions, rng: &mut R) -> Option<(Grid
                 }
             }
         }
-        if (min..=max).contains(&clues) {
-            return Some((puzzle, solution));
+        if !(min..=max).contains(&clues) {
+            continue;
+        }
+        if !opts.rating_wanted() {
+            return Some((puzzle, solution, None));
+        }
+        let r = rate(&puzzle, DEFAULT_PERMUTATIONS);
+        if opts.accepts(&r) {
+            return Some((puzzle, solution, Some(r)));
         }
     }
     None

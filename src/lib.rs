@@ -12,6 +12,8 @@ pub mod format;
 pub mod generate;
 pub mod grid;
 pub mod harness;
+pub mod rate;
+pub mod report;
 pub mod solver;
 pub mod transform;
 pub mod validate;

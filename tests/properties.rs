@@ -14,7 +14,13 @@ fn strategies(g: Geometry) -> Vec<SolverId> {
         .iter()
         .copied()
         .filter(|s| *s != SolverId::NaiveExactCoverPure)
-        .filter(|s| g.side() < 25 || matches!(s, SolverId::Dlx | SolverId::BitsetMrv))
+        .filter(|s| {
+            g.side() < 25
+                || matches!(
+                    s,
+                    SolverId::Dlx | SolverId::BitsetMrv | SolverId::BitsetMrvLocked
+                )
+        })
         .collect()
 }
 

@@ -82,7 +82,7 @@ fn agree(name: &str, puzzles: &[Puzzle]) {
             "{name}: {s} compared {compared} of {} puzzles",
             puzzles.len()
         );
-        if budget(*s).is_none() {
+        if budget(*s).is_none() || (*s == SolverId::DlxFirstColumn && name != "17_clue") {
             assert_eq!(
                 compared,
                 puzzles.len(),

@@ -4,8 +4,8 @@
 //! branches on the empty cell with the fewest candidates, exactly as seed 002.
 //! The other variants keep a candidate bitset per cell, eliminate a placed
 //! digit from the cell's peers, and before each branch repeatedly fill naked
-//! singles (`bitset-mrv-naked`, seed 004) or naked and hidden singles
-//! (`bitset-mrv`). Boards are copied onto a heap stack at each guess, as seed
+//! singles (`bitset-mrv-naked`, seed 004), naked and hidden singles
+//! (`bitset-mrv`), or those plus locked candidates (`bitset-mrv-locked`). Boards are copied onto a heap stack at each guess, as seed
 //! 004 saves its state. The code is monomorphised per grid size.
 
 use super::tables::Tables;
@@ -21,6 +21,8 @@ pub enum Singles {
     Naked,
     /// Naked singles and digits with one place left in a unit.
     NakedAndHidden,
+    /// Naked and hidden singles, then locked candidates (pointing and claiming).
+    NakedHiddenLocked,
 }
 
 /// Bitset MRV solver.
@@ -35,23 +37,23 @@ impl Solver for BitsetMrv {
         let g = puzzle.geometry();
         match (self.singles, g.box_size()) {
             (Singles::None, _) => plain::solve(puzzle, ctl),
-            (s, 2) => run::<T, 4, 16>(puzzle, s == Singles::NakedAndHidden, ctl),
-            (s, 3) => run::<T, 9, 81>(puzzle, s == Singles::NakedAndHidden, ctl),
-            (s, 4) => run::<T, 16, 256>(puzzle, s == Singles::NakedAndHidden, ctl),
-            (s, _) => run::<T, 25, 625>(puzzle, s == Singles::NakedAndHidden, ctl),
+            (s, 2) => run::<T, 4, 16>(puzzle, s, ctl),
+            (s, 3) => run::<T, 9, 81>(puzzle, s, ctl),
+            (s, 4) => run::<T, 16, 256>(puzzle, s, ctl),
+            (s, _) => run::<T, 25, 625>(puzzle, s, ctl),
         }
     }
 }
 
 fn run<T: Tracer, const N: usize, const NN: usize>(
     puzzle: &Grid,
-    hidden: bool,
+    singles: Singles,
     ctl: &mut Control<'_, T>,
 ) {
-    if hidden {
-        Engine::<N, NN, true>::solve(puzzle, ctl)
-    } else {
-        Engine::<N, NN, false>::solve(puzzle, ctl)
+    match singles {
+        Singles::NakedHiddenLocked => Engine::<N, NN, true, true>::solve(puzzle, ctl),
+        Singles::NakedAndHidden => Engine::<N, NN, true, false>::solve(puzzle, ctl),
+        _ => Engine::<N, NN, false, false>::solve(puzzle, ctl),
     }
 }
 
@@ -66,20 +68,32 @@ struct Board<const N: usize, const NN: usize> {
     unsolved: u32,
 }
 
-struct Engine<'t, const N: usize, const NN: usize, const HIDDEN: bool> {
+struct Engine<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool> {
     t: &'t Tables,
-    queue: Vec<u16>,
+    work: Pending,
     boards: Vec<Board<N, NN>>,
 }
 
-impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, HIDDEN> {
+/// Work left for propagation: cells that became singles, units that changed.
+struct Pending {
+    queue: Vec<u16>,
+    /// Units (bit `row`, `n + col`, `2n + box`) to scan for hidden singles.
+    dirty: u128,
+}
+
+impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool>
+    Engine<'t, N, NN, HIDDEN, LOCKED>
+{
     const FULL: u32 = if N == 32 { u32::MAX } else { (1u32 << N) - 1 };
 
     fn solve<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>) {
         let t = Tables::get(puzzle.geometry());
-        let mut e = Engine::<N, NN, HIDDEN> {
+        let mut e = Engine::<N, NN, HIDDEN, LOCKED> {
             t,
-            queue: Vec::with_capacity(NN),
+            work: Pending {
+                queue: Vec::with_capacity(NN),
+                dirty: 0,
+            },
             boards: Vec::with_capacity(16),
         };
         let mut root = Board {
@@ -89,12 +103,13 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
             unsolved: NN as u32,
         };
         for (c, &d) in puzzle.cells().iter().enumerate() {
-            if d != 0 && !Self::place(t, &mut e.queue, &mut root, c, d, false) {
+            if d != 0 && !Self::place(t, &mut e.work, &mut root, c, d, false) {
                 ctl.node(); // conflicting givens: the root is a dead end
                 return;
             }
         }
-        e.queue.clear();
+        e.work.queue.clear();
+        e.work.dirty = u128::MAX; // every unit, once
         e.boards.push(root);
         e.search(0, puzzle.geometry(), ctl);
     }
@@ -103,7 +118,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
     #[inline(always)]
     fn place(
         t: &Tables,
-        queue: &mut Vec<u16>,
+        work: &mut Pending,
         b: &mut Board<N, NN>,
         c: usize,
         d: u8,
@@ -120,6 +135,9 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
         b.used[0][r as usize] |= bit;
         b.used[1][col as usize] |= bit;
         b.used[2][bx as usize] |= bit;
+        if HIDDEN {
+            work.dirty |= t.unit_mask[c];
+        }
         let mut ok = true;
         for &p in t.peers_of(c) {
             let p = p as usize;
@@ -128,8 +146,11 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
                 let m = m & !bit;
                 b.cand[p] = m;
                 ok &= m != 0;
+                if HIDDEN {
+                    work.dirty |= t.unit_mask[p];
+                }
                 if queue_singles && m & m.wrapping_sub(1) == 0 {
-                    queue.push(p as u16);
+                    work.queue.push(p as u16);
                 }
             }
         }
@@ -138,19 +159,19 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
 
     /// Fills singles until none is left. False on a contradiction.
     fn propagate<T: Tracer>(&mut self, depth: usize, ctl: &mut Control<'_, T>) -> bool {
-        let (t, queue, b) = (self.t, &mut self.queue, &mut self.boards[depth]);
-        Self::propagate_board(t, queue, b, depth, ctl)
+        let (t, work, b) = (self.t, &mut self.work, &mut self.boards[depth]);
+        Self::propagate_board(t, work, b, depth, ctl)
     }
 
     fn propagate_board<T: Tracer>(
         t: &Tables,
-        queue: &mut Vec<u16>,
+        work: &mut Pending,
         b: &mut Board<N, NN>,
         depth: usize,
         ctl: &mut Control<'_, T>,
     ) -> bool {
         loop {
-            while let Some(p) = queue.pop() {
+            while let Some(p) = work.queue.pop() {
                 let p = p as usize;
                 if b.value[p] != 0 {
                     continue;
@@ -168,69 +189,157 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
                         reason: Reason::NakedSingle,
                     });
                 }
-                if !Self::place(t, queue, b, p, d, true) {
+                if !Self::place(t, work, b, p, d, true) {
                     return false;
                 }
             }
             if !HIDDEN || b.unsolved == 0 {
                 return true;
             }
-            match Self::hidden_singles(t, queue, b, depth, ctl) {
-                None => return false,
-                Some(false) => return true,
-                Some(true) => {}
+            // One changed unit at a time, naked singles first after each.
+            work.dirty &= (1u128 << (3 * N)) - 1;
+            if work.dirty == 0 {
+                if LOCKED {
+                    match Self::locked_candidates(t, work, b) {
+                        None => return false,
+                        Some(true) => continue,
+                        Some(false) => {}
+                    }
+                }
+                return true;
+            }
+            let u = work.dirty.trailing_zeros() as usize;
+            work.dirty &= work.dirty - 1;
+            if !Self::hidden_singles(t, work, b, u, depth, ctl) {
+                return false;
             }
         }
     }
 
-    /// One pass over every unit. `None` on a contradiction, else whether anything was placed.
-    fn hidden_singles<T: Tracer>(
+    /// Removes `mask` from cell `c`'s candidates. False on a contradiction.
+    #[inline(always)]
+    fn eliminate(
         t: &Tables,
-        queue: &mut Vec<u16>,
+        work: &mut Pending,
         b: &mut Board<N, NN>,
-        depth: usize,
-        ctl: &mut Control<'_, T>,
-    ) -> Option<bool> {
-        let mut placed = false;
-        for u in 0..3 * N {
-            let cells = t.unit(u);
-            let (mut once, mut twice) = (0u32, 0u32);
-            for &c in cells {
-                let m = b.cand[c as usize];
-                twice |= once & m;
-                once |= m;
-            }
-            let need = Self::FULL & !b.used[u / N][u % N];
-            if once & need != need {
-                return None;
-            }
-            let mut hidden = once & !twice & need;
-            while hidden != 0 {
-                let bit = hidden & hidden.wrapping_neg();
-                hidden ^= bit;
-                let c = cells
-                    .iter()
-                    .map(|&c| c as usize)
-                    .find(|&c| b.cand[c] & bit != 0)?;
-                let d = bit.trailing_zeros() as u8 + 1;
-                if T::ENABLED {
-                    ctl.tracer.event(Event::Place {
-                        depth,
-                        cell: c,
-                        digit: d,
-                        reason: Reason::HiddenSingle,
-                    });
-                }
-                if !Self::place(t, queue, b, c, d, true) {
-                    return None;
-                }
-                placed = true;
-            }
-            if placed && !queue.is_empty() {
-                return Some(true); // let naked singles run first
+        c: usize,
+        mask: u32,
+    ) -> bool {
+        let m = b.cand[c];
+        if m & mask == 0 {
+            return true;
+        }
+        let m = m & !mask;
+        b.cand[c] = m;
+        work.dirty |= t.unit_mask[c];
+        if m & m.wrapping_sub(1) == 0 {
+            work.queue.push(c as u16);
+        }
+        m != 0
+    }
+
+    /// Locked candidates on a snapshot of the row and column segments (a row or
+    /// column inside one box): a digit confined to one segment of a box leaves
+    /// the rest of that line (pointing), and a digit confined to one segment of
+    /// a line leaves the rest of that box (claiming). `None` on a contradiction,
+    /// else whether anything was eliminated.
+    fn locked_candidates(t: &Tables, work: &mut Pending, b: &mut Board<N, NN>) -> Option<bool> {
+        const MAXB: usize = 5;
+        let bs = t.n.isqrt();
+        let mut rseg = [[0u32; MAXB]; N];
+        let mut cseg = [[0u32; MAXB]; N];
+        for r in 0..N {
+            for c in 0..N {
+                let m = b.cand[r * N + c];
+                rseg[r][c / bs] |= m;
+                cseg[c][r / bs] |= m;
             }
         }
-        Some(placed)
+        let before = work.dirty;
+        let mut ok = true;
+        for (lines, across) in [(&rseg, false), (&cseg, true)] {
+            for line in 0..N {
+                let band = line / bs;
+                for seg in 0..bs {
+                    let m = lines[line][seg];
+                    if m == 0 {
+                        continue;
+                    }
+                    // Same box, other lines; same line, other boxes.
+                    let other_lines = (band * bs..band * bs + bs)
+                        .filter(|&l2| l2 != line)
+                        .fold(0, |acc, l2| acc | lines[l2][seg]);
+                    let other_segs = lines[line][..bs]
+                        .iter()
+                        .enumerate()
+                        .filter(|&(s2, _)| s2 != seg)
+                        .fold(0, |acc, (_, &m2)| acc | m2);
+                    let cell = |l: usize, k: usize| if across { k * N + l } else { l * N + k };
+                    let pointing = m & !other_lines & other_segs;
+                    if pointing != 0 {
+                        for k in (0..N).filter(|k| k / bs != seg) {
+                            ok &= Self::eliminate(t, work, b, cell(line, k), pointing);
+                        }
+                    }
+                    let claiming = m & !other_segs & other_lines;
+                    if claiming != 0 {
+                        for l2 in (band * bs..band * bs + bs).filter(|&l2| l2 != line) {
+                            for k in seg * bs..seg * bs + bs {
+                                ok &= Self::eliminate(t, work, b, cell(l2, k), claiming);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        ok.then_some(work.dirty != before || !work.queue.is_empty())
+    }
+
+    /// Scans unit `u`: every missing digit must have a place; a digit with one place is placed.
+    fn hidden_singles<T: Tracer>(
+        t: &Tables,
+        work: &mut Pending,
+        b: &mut Board<N, NN>,
+        u: usize,
+        depth: usize,
+        ctl: &mut Control<'_, T>,
+    ) -> bool {
+        let cells = t.unit(u);
+        let (mut once, mut twice) = (0u32, 0u32);
+        for &c in cells {
+            let m = b.cand[c as usize];
+            twice |= once & m;
+            once |= m;
+        }
+        let need = Self::FULL & !b.used[u / N][u % N];
+        if once & need != need {
+            return false;
+        }
+        let mut hidden = once & !twice & need;
+        while hidden != 0 {
+            let bit = hidden & hidden.wrapping_neg();
+            hidden ^= bit;
+            let Some(c) = cells
+                .iter()
+                .map(|&c| c as usize)
+                .find(|&c| b.cand[c] & bit != 0)
+            else {
+                return false; // an earlier placement in this unit took the digit's only place
+            };
+            let d = bit.trailing_zeros() as u8 + 1;
+            if T::ENABLED {
+                ctl.tracer.event(Event::Place {
+                    depth,
+                    cell: c,
+                    digit: d,
+                    reason: Reason::HiddenSingle,
+                });
+            }
+            if !Self::place(t, work, b, c, d, true) {
+                return false;
+            }
+        }
+        true
     }
 
     fn search<T: Tracer>(&mut self, depth: usize, g: Geometry, ctl: &mut Control<'_, T>) {
@@ -243,12 +352,13 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
             for c in 0..NN {
                 let m = b.cand[c];
                 if b.value[c] == 0 && (m == 0 || m & (m - 1) == 0) {
-                    self.queue.push(c as u16);
+                    self.work.queue.push(c as u16);
                 }
             }
         }
         if !self.propagate(depth, ctl) {
-            self.queue.clear();
+            self.work.queue.clear();
+            self.work.dirty = 0;
             if T::ENABLED {
                 ctl.tracer.event(Event::Backtrack {
                     depth: depth.saturating_sub(1),
@@ -301,7 +411,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
             self.boards[depth + 1] = self.boards[depth];
             if Self::place(
                 self.t,
-                &mut self.queue,
+                &mut self.work,
                 &mut self.boards[depth + 1],
                 best,
                 d,
@@ -309,7 +419,8 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool> Engine<'t, N, NN, 
             ) {
                 self.search(depth + 1, g, ctl);
             } else {
-                self.queue.clear();
+                self.work.queue.clear();
+                self.work.dirty = 0;
             }
             if ctl.stopped() {
                 return;

@@ -15,6 +15,8 @@ pub(crate) struct Tables {
     pub peer_count: usize,
     /// Cells of each unit: rows, then columns, then boxes; `n` per unit.
     pub units: Vec<u16>,
+    /// The three units of each cell as bits `row`, `n + col`, `2n + box` (at most 75 units).
+    pub unit_mask: Vec<u128>,
 }
 
 impl Tables {
@@ -40,8 +42,15 @@ impl Tables {
             );
             peer_count = peers.len() - before;
         }
+        let unit_mask = rcb
+            .iter()
+            .map(|&[r, c, b]| {
+                (1u128 << r) | (1u128 << (n + c as usize)) | (1u128 << (2 * n + b as usize))
+            })
+            .collect();
         Tables {
             n,
+            unit_mask,
             rcb,
             peers,
             peer_count,

@@ -1,0 +1,73 @@
+//! Cactus plot: per-puzzle times sorted ascending against puzzles solved.
+
+use super::{color, compact, err, legend, log_range, Chart, FONT};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// One line per variant: the k-th fastest solved puzzle's time at x = k.
+pub struct Cactus {
+    /// Dataset name.
+    pub dataset: String,
+    /// `(variant name, palette index, sorted times in µs of solved puzzles)`.
+    pub lines: Vec<(String, usize, Vec<f64>)>,
+    /// Puzzles in the dataset (x axis length).
+    pub puzzles: usize,
+}
+
+impl Chart for Cactus {
+    fn name(&self) -> String {
+        format!("cactus-{}", super::super::slug(&self.dataset))
+    }
+    fn title(&self) -> String {
+        format!("Cactus plot: {}", self.dataset)
+    }
+    fn caption(&self) -> String {
+        format!(
+            "For each strategy on {}, its per-puzzle times sorted ascending against the number of puzzles solved; \
+             a line further right solved more, a lower line solved them faster, and a line that ends early ran out of budget.",
+            self.dataset
+        )
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let y = log_range(self.lines.iter().flat_map(|l| l.2.iter().copied()));
+        let mut chart = ChartBuilder::on(root)
+            .caption(self.title(), (FONT, 24))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(72)
+            .build_cartesian_2d(0.0..(self.puzzles.max(1) as f64 * 1.02), y.log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_labels(self.puzzles.clamp(1, 10) + 1)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_desc("puzzles solved")
+            .y_desc("time per puzzle, µs (log)")
+            .y_label_formatter(&|v| compact(*v))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        for (name, ci, times) in &self.lines {
+            let c = color(*ci);
+            let pts: Vec<(f64, f64)> = times
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| ((i + 1) as f64, t))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                });
+            if pts.len() == 1 {
+                chart
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))
+                    .map_err(err)?;
+            }
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    }
+}

@@ -1,0 +1,66 @@
+//! Distribution of per-puzzle times: an ECDF per variant on a log time axis.
+
+use super::{color, compact, err, legend, log_range, Chart, FONT};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Empirical cumulative distribution of solve times.
+pub struct Distribution {
+    /// Dataset name.
+    pub dataset: String,
+    /// `(variant name, palette index, sorted times in µs of every row)`.
+    pub lines: Vec<(String, usize, Vec<f64>)>,
+}
+
+impl Chart for Distribution {
+    fn name(&self) -> String {
+        format!("distribution-{}", super::super::slug(&self.dataset))
+    }
+    fn title(&self) -> String {
+        format!("Time distribution (ECDF): {}", self.dataset)
+    }
+    fn caption(&self) -> String {
+        format!(
+            "For each strategy on {}, the share of puzzles finished within a given time (budget-exhausted puzzles included at the time they stopped); \
+             a curve further left is faster, and its spread shows how uneven the puzzles are for it.",
+            self.dataset
+        )
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let x = log_range(self.lines.iter().flat_map(|l| l.2.iter().copied()));
+        let mut chart = ChartBuilder::on(root)
+            .caption(self.title(), (FONT, 24))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(72)
+            .build_cartesian_2d(x.log_scale(), 0.0..1.02)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("time per puzzle, µs (log)")
+            .y_desc("share of puzzles finished")
+            .x_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        for (name, ci, times) in &self.lines {
+            let c = color(*ci);
+            let n = times.len().max(1) as f64;
+            let mut pts = Vec::with_capacity(times.len() * 2);
+            for (i, &t) in times.iter().enumerate() {
+                pts.push((t, i as f64 / n));
+                pts.push((t, (i + 1) as f64 / n));
+            }
+            chart
+                .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                });
+        }
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
+    }
+}

@@ -1,0 +1,82 @@
+//! What makes a puzzle hard: time against guesses (or nodes) per puzzle for one variant.
+
+use super::{color, compact, err, legend, log_range, Chart, FONT};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// The search counter on the x axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// Guesses + 1 (so that 0 guesses fits a log axis).
+    Guesses,
+    /// Search nodes.
+    Nodes,
+}
+
+/// A scatter per dataset for one variant.
+pub struct Hardness {
+    /// The variant.
+    pub variant: String,
+    /// The x-axis counter.
+    pub metric: Metric,
+    /// `(dataset name, points (counter, time µs))`.
+    pub series: Vec<(String, Vec<(f64, f64)>)>,
+}
+
+impl Chart for Hardness {
+    fn name(&self) -> String {
+        "hardness".into()
+    }
+    fn title(&self) -> String {
+        let m = match self.metric {
+            Metric::Guesses => "guesses",
+            Metric::Nodes => "nodes",
+        };
+        format!("What makes a puzzle hard: {} time vs {m}", self.variant)
+    }
+    fn caption(&self) -> String {
+        format!(
+            "Each dot is a puzzle solved by {}, coloured by dataset: its time against the {} its search needed; \
+             time grows with the size of the search, so search effort, not the clue count, is what makes a puzzle hard.",
+            self.variant,
+            match self.metric {
+                Metric::Guesses => "guesses (plus one, for the log axis)",
+                Metric::Nodes => "nodes",
+            }
+        )
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let x = log_range(self.series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
+        let y = log_range(self.series.iter().flat_map(|s| s.1.iter().map(|p| p.1)));
+        let mut chart = ChartBuilder::on(root)
+            .caption(self.title(), (FONT, 24))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(72)
+            .build_cartesian_2d(x.log_scale(), y.log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(match self.metric {
+                Metric::Guesses => "guesses + 1 (log)",
+                Metric::Nodes => "search nodes (log)",
+            })
+            .y_desc("time per puzzle, µs (log)")
+            .x_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| compact(*v))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        for (i, (name, pts)) in self.series.iter().enumerate() {
+            // Datasets take the palette from its far end, away from the strategy colours.
+            let c = color(9 - i % 10);
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 2, c.mix(0.7).filled())))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    }
+}

@@ -1,0 +1,73 @@
+//! Head to head: per-puzzle time of one variant against another, log-log, with the diagonal.
+
+use super::{color, compact, err, log_range, Chart, FONT};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// A scatter of matched puzzles.
+pub struct HeadToHead {
+    /// Dataset name.
+    pub dataset: String,
+    /// Variant on the x axis, with its palette index.
+    pub a: (String, usize),
+    /// Variant on the y axis, with its palette index.
+    pub b: (String, usize),
+    /// `(time of a, time of b)` in µs for puzzles both finished.
+    pub points: Vec<(f64, f64)>,
+}
+
+impl Chart for HeadToHead {
+    fn name(&self) -> String {
+        format!("head-to-head-{}", super::super::slug(&self.dataset))
+    }
+    fn title(&self) -> String {
+        format!("{} vs {}: {}", self.a.0, self.b.0, self.dataset)
+    }
+    fn caption(&self) -> String {
+        let above = self.points.iter().filter(|(x, y)| y > x).count();
+        format!(
+            "Each dot is a puzzle of {}: its time with {} (across) against {} (up); dots above the diagonal ({} of {}) were faster with {}.",
+            self.dataset,
+            self.a.0,
+            self.b.0,
+            above,
+            self.points.len(),
+            self.a.0
+        )
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let r = log_range(self.points.iter().flat_map(|&(x, y)| [x, y]));
+        let mut chart = ChartBuilder::on(root)
+            .caption(self.title(), (FONT, 24))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(72)
+            .build_cartesian_2d(r.clone().log_scale(), r.clone().log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(format!("{} time per puzzle, µs (log)", self.a.0))
+            .y_desc(format!("{} time per puzzle, µs (log)", self.b.0))
+            .x_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| compact(*v))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(
+                vec![(r.start, r.start), (r.end, r.end)],
+                BLACK.mix(0.5).stroke_width(1),
+            ))
+            .map_err(err)?;
+        let c = color(self.b.1);
+        chart
+            .draw_series(
+                self.points
+                    .iter()
+                    .map(|&p| Circle::new(p, 2, c.mix(0.6).filled())),
+            )
+            .map_err(err)?;
+        Ok(())
+    }
+}

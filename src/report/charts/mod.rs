@@ -1,0 +1,170 @@
+//! Charts drawn with plotters from finished run data, one file per chart.
+//! Each chart is drawn to SVG (kept as text for the HTML report) and to PNG.
+
+mod cactus;
+mod distribution;
+mod hardness;
+mod head_to_head;
+mod throughput;
+
+pub use cactus::Cactus;
+pub use distribution::Distribution;
+pub use hardness::{Hardness, Metric};
+pub use head_to_head::HeadToHead;
+pub use throughput::Throughput;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+use std::sync::Once;
+
+/// Chart size in pixels.
+pub const SIZE: (u32, u32) = (960, 560);
+/// The font family every chart uses (DejaVu Sans, embedded).
+pub const FONT: &str = "sans-serif";
+
+/// Registers the embedded font with plotters (once per process).
+pub fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let bytes: &'static [u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
+        for style in [FontStyle::Normal, FontStyle::Bold] {
+            plotters::style::register_font(FONT, style, bytes)
+                .unwrap_or_else(|_| panic!("the embedded font loads"));
+        }
+    });
+}
+
+/// Tableau 10: one colour per strategy variant, the same in every chart of a report.
+const PALETTE: [(u8, u8, u8); 10] = [
+    (78, 121, 167),
+    (242, 142, 43),
+    (225, 87, 89),
+    (118, 183, 178),
+    (89, 161, 79),
+    (237, 201, 72),
+    (176, 122, 161),
+    (255, 157, 167),
+    (156, 117, 95),
+    (186, 176, 172),
+];
+
+/// The colour of series `i`.
+pub fn color(i: usize) -> RGBColor {
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    RGBColor(r, g, b)
+}
+
+/// A chart that can be drawn on any plotters backend.
+pub trait Chart {
+    /// File stem, like `cactus-top1465`.
+    fn name(&self) -> String;
+    /// Title drawn on the chart.
+    fn title(&self) -> String;
+    /// One sentence saying what the chart shows.
+    fn caption(&self) -> String;
+    /// Draws the chart.
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+}
+
+/// A chart drawn to files.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    /// File stem.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// One sentence.
+    pub caption: String,
+    /// The SVG text.
+    pub svg: String,
+}
+
+/// Maps a backend error to text.
+pub fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// Draws `chart` to `dir/NAME.svg` and `dir/NAME.png`.
+pub fn render<C: Chart>(chart: &C, dir: &Path) -> Result<Rendered, String> {
+    register_font();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        chart.draw(&root)?;
+        root.present().map_err(err)?;
+    }
+    std::fs::write(dir.join(format!("{}.svg", chart.name())), &svg).map_err(err)?;
+    let png = dir.join(format!("{}.png", chart.name()));
+    {
+        let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        chart.draw(&root)?;
+        root.present().map_err(err)?;
+    }
+    Ok(Rendered {
+        name: chart.name(),
+        title: chart.title(),
+        caption: chart.caption(),
+        svg,
+    })
+}
+
+/// A log-axis range padded around positive values.
+pub fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    for v in values.filter(|v| *v > 0.0 && v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return 0.1..10.0;
+    }
+    (lo / 2.0)..(hi * 2.0)
+}
+
+/// Formats a value on a log axis compactly (1, 10, 100, 1k, 10k, 1M).
+pub fn compact(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e6 {
+        format!("{}M", trim(v / 1e6))
+    } else if a >= 1e3 {
+        format!("{}k", trim(v / 1e3))
+    } else {
+        trim(v)
+    }
+}
+
+fn trim(v: f64) -> String {
+    let s = if v >= 10.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    };
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// Legend box in the corner, the same style in every chart.
+pub fn legend<
+    'a,
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .label_font((FONT, 14))
+        .draw()
+        .map_err(err)
+}

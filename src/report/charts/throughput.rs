@@ -1,0 +1,74 @@
+//! Puzzles per second per strategy variant, grouped by dataset, log scale.
+
+use super::{color, compact, err, legend, log_range, Chart, FONT};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Grouped bars: one group per dataset, one bar per variant.
+pub struct Throughput {
+    /// Dataset names (groups).
+    pub datasets: Vec<String>,
+    /// Variant names with their palette index.
+    pub variants: Vec<(String, usize)>,
+    /// `(dataset index, variant index, puzzles/sec)`.
+    pub bars: Vec<(usize, usize, f64)>,
+}
+
+impl Chart for Throughput {
+    fn name(&self) -> String {
+        "throughput".into()
+    }
+    fn title(&self) -> String {
+        "Throughput by dataset".into()
+    }
+    fn caption(&self) -> String {
+        "Puzzles solved per second of wall time by each strategy on each dataset (log scale; higher is better).".into()
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let d = self.datasets.len().max(1) as f64;
+        let y = log_range(self.bars.iter().map(|b| b.2));
+        let floor = y.start;
+        let mut chart = ChartBuilder::on(root)
+            .caption(self.title(), (FONT, 24))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(72)
+            .build_cartesian_2d(-0.5..d - 0.5, y.log_scale())
+            .map_err(err)?;
+        let names = self.datasets.clone();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(self.datasets.len() + 2)
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 1e-6 && i >= 0.0 {
+                    names.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|v| compact(*v))
+            .x_desc("dataset")
+            .y_desc("puzzles per second (log)")
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        let k = self.variants.len().max(1) as f64;
+        let width = 0.8 / k;
+        for (vi, (name, ci)) in self.variants.iter().enumerate() {
+            let c = color(*ci);
+            let bars = self.bars.iter().filter(|b| b.1 == vi).map(|&(di, _, v)| {
+                let x0 = di as f64 - 0.4 + vi as f64 * width;
+                Rectangle::new([(x0, floor), (x0 + width * 0.92, v)], c.filled())
+            });
+            chart
+                .draw_series(bars)
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
+    }
+}

@@ -1,0 +1,316 @@
+//! Reads a saved run folder back: `results.csv`, `summary.csv`, `run.json`,
+//! with errors naming the file, line and column.
+
+use crate::harness::{RowStatus, RunInfo, SummaryRow};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Why a run folder cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file is missing or unreadable.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A CSV file lacks a column.
+    #[error("{}:1:1: missing column `{column}` in the header, expected the columns {expected}", path.display())]
+    MissingColumn {
+        /// The file.
+        path: PathBuf,
+        /// The column missing.
+        column: String,
+        /// Every column needed.
+        expected: String,
+    },
+    /// A field does not parse.
+    #[error("{}:{line}:{column}: found {found:?} in column `{field}`, expected {expected}", path.display())]
+    BadField {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// 1-based column (characters).
+        column: usize,
+        /// Column name.
+        field: String,
+        /// The text found.
+        found: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// The CSV itself is malformed.
+    #[error("{}: {message}", path.display())]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// The reader's message (with its position).
+        message: String,
+    },
+    /// `run.json` does not parse.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Drawing failed.
+    #[error("cannot draw {chart}: {message}")]
+    Draw {
+        /// Chart name.
+        chart: String,
+        /// The backend's message.
+        message: String,
+    },
+}
+
+/// One measured solve, as the charts need it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// Index into [`RunData::variants`].
+    pub variant: usize,
+    /// Index into [`RunData::datasets`].
+    pub dataset: usize,
+    /// Puzzle position in its dataset.
+    pub puzzle: u64,
+    /// Repeat number.
+    pub repeat: u32,
+    /// The row's status.
+    pub status: RowStatus,
+    /// Search nodes.
+    pub nodes: u64,
+    /// Guesses.
+    pub guesses: u64,
+    /// Solver time, ns.
+    pub solve_ns: u64,
+}
+
+/// A run read back from disk.
+#[derive(Clone, Debug)]
+pub struct RunData {
+    /// Metadata, when `run.json` is present.
+    pub info: Option<RunInfo>,
+    /// `summary.csv`.
+    pub summary: Vec<SummaryRow>,
+    /// Variant names, in first-seen order.
+    pub variants: Vec<String>,
+    /// Dataset names, in first-seen order.
+    pub datasets: Vec<String>,
+    /// Every row of `results.csv`.
+    pub points: Vec<Point>,
+}
+
+struct Table {
+    path: PathBuf,
+    reader: csv::Reader<std::fs::File>,
+    index: HashMap<String, usize>,
+}
+
+impl Table {
+    fn open(path: &Path, needed: &[&str]) -> Result<Table, ReportError> {
+        let file = std::fs::File::open(path).map_err(|source| ReportError::Io {
+            path: path.into(),
+            source,
+        })?;
+        let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
+        let headers = reader
+            .headers()
+            .map_err(|e| ReportError::Csv {
+                path: path.into(),
+                message: e.to_string(),
+            })?
+            .clone();
+        let index: HashMap<String, usize> = headers
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.trim().to_string(), i))
+            .collect();
+        if let Some(missing) = needed.iter().find(|c| !index.contains_key(**c)) {
+            return Err(ReportError::MissingColumn {
+                path: path.into(),
+                column: missing.to_string(),
+                expected: needed.join(", "),
+            });
+        }
+        Ok(Table {
+            path: path.into(),
+            reader,
+            index,
+        })
+    }
+
+    fn rows(
+        &mut self,
+        mut each: impl FnMut(&Field<'_>) -> Result<(), ReportError>,
+    ) -> Result<(), ReportError> {
+        let mut record = csv::StringRecord::new();
+        loop {
+            match self.reader.read_record(&mut record) {
+                Ok(false) => return Ok(()),
+                Ok(true) => each(&Field {
+                    table: self,
+                    record: &record,
+                })?,
+                Err(e) => {
+                    return Err(ReportError::Csv {
+                        path: self.path.clone(),
+                        message: e.to_string(),
+                    })
+                }
+            }
+        }
+    }
+}
+
+struct Field<'a> {
+    table: &'a Table,
+    record: &'a csv::StringRecord,
+}
+
+impl Field<'_> {
+    fn text(&self, name: &str) -> Result<&str, ReportError> {
+        let i = self.table.index[name];
+        self.record
+            .get(i)
+            .ok_or_else(|| self.bad(name, "", "a value (the row is too short)"))
+    }
+
+    fn bad(&self, name: &str, found: &str, expected: &str) -> ReportError {
+        let i = self.table.index[name];
+        let column = 1 + self
+            .record
+            .iter()
+            .take(i)
+            .map(|f| f.chars().count() + 1)
+            .sum::<usize>();
+        ReportError::BadField {
+            path: self.table.path.clone(),
+            line: self.record.position().map_or(0, |p| p.line()),
+            column,
+            field: name.to_string(),
+            found: found.to_string(),
+            expected: expected.to_string(),
+        }
+    }
+
+    fn num<T: std::str::FromStr>(&self, name: &str, expected: &str) -> Result<T, ReportError> {
+        let t = self.text(name)?;
+        t.trim().parse().map_err(|_| self.bad(name, t, expected))
+    }
+}
+
+fn intern(names: &mut Vec<String>, name: &str) -> usize {
+    names.iter().position(|n| n == name).unwrap_or_else(|| {
+        names.push(name.to_string());
+        names.len() - 1
+    })
+}
+
+const RESULT_COLUMNS: &[&str] = &[
+    "variant",
+    "dataset",
+    "puzzle_index",
+    "repeat",
+    "status",
+    "nodes",
+    "guesses",
+    "solve_ns",
+];
+const SUMMARY_COLUMNS: &[&str] = &[
+    "strategy",
+    "variant",
+    "dataset",
+    "threads",
+    "puzzles",
+    "solved",
+    "budget",
+    "wrong",
+    "errors",
+    "puzzles_per_sec",
+    "mean_us",
+    "median_us",
+    "p90_us",
+    "p99_us",
+    "max_us",
+    "guesses_per_puzzle",
+    "no_guess_pct",
+    "wall_s",
+];
+
+/// Reads `results.csv`, `summary.csv` and (if present) `run.json` from a run folder.
+pub fn load(dir: &Path) -> Result<RunData, ReportError> {
+    let mut data = RunData {
+        info: None,
+        summary: Vec::new(),
+        variants: Vec::new(),
+        datasets: Vec::new(),
+        points: Vec::new(),
+    };
+    let mut t = Table::open(&dir.join("results.csv"), RESULT_COLUMNS)?;
+    let (variants, datasets, points) = (&mut data.variants, &mut data.datasets, &mut data.points);
+    t.rows(|f| {
+        let status_text = f.text("status")?;
+        let status: RowStatus = serde_json::from_value(serde_json::Value::String(status_text.to_string()))
+            .map_err(|_| f.bad("status", status_text, "a status word (unique, multiple, solved, none, budget, cancelled, invalid, wrong, error)"))?;
+        points.push(Point {
+            variant: intern(variants, f.text("variant")?),
+            dataset: intern(datasets, f.text("dataset")?),
+            puzzle: f.num("puzzle_index", "a whole number")?,
+            repeat: f.num("repeat", "a whole number")?,
+            status,
+            nodes: f.num("nodes", "a whole number")?,
+            guesses: f.num("guesses", "a whole number")?,
+            solve_ns: f.num("solve_ns", "a whole number of nanoseconds")?,
+        });
+        Ok(())
+    })?;
+    let mut t = Table::open(&dir.join("summary.csv"), SUMMARY_COLUMNS)?;
+    let summary = &mut data.summary;
+    t.rows(|f| {
+        let n = "a number";
+        summary.push(SummaryRow {
+            strategy: f.text("strategy")?.to_string(),
+            variant: f.text("variant")?.to_string(),
+            dataset: f.text("dataset")?.to_string(),
+            threads: f.num("threads", "a whole number")?,
+            puzzles: f.num("puzzles", "a whole number")?,
+            solved: f.num("solved", "a whole number")?,
+            budget: f.num("budget", "a whole number")?,
+            wrong: f.num("wrong", "a whole number")?,
+            errors: f.num("errors", "a whole number")?,
+            puzzles_per_sec: f.num("puzzles_per_sec", n)?,
+            mean_us: f.num("mean_us", n)?,
+            median_us: f.num("median_us", n)?,
+            p90_us: f.num("p90_us", n)?,
+            p99_us: f.num("p99_us", n)?,
+            max_us: f.num("max_us", n)?,
+            guesses_per_puzzle: f.num("guesses_per_puzzle", n)?,
+            no_guess_pct: f.num("no_guess_pct", n)?,
+            wall_s: f.num("wall_s", n)?,
+        });
+        Ok(())
+    })?;
+    let json_path = dir.join("run.json");
+    if json_path.is_file() {
+        let text = std::fs::read_to_string(&json_path).map_err(|source| ReportError::Io {
+            path: json_path.clone(),
+            source,
+        })?;
+        data.info = Some(serde_json::from_str(&text).map_err(|e| ReportError::Json {
+            path: json_path.clone(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?);
+    }
+    Ok(data)
+}

@@ -1,0 +1,503 @@
+//! Charts and a report from a saved run folder (`sudoku-bench report RUN_DIR`).
+//!
+//! Everything here reads finished files; nothing re-runs a solver. Output goes
+//! to `RUN_DIR/charts/*.svg|png`, `RUN_DIR/report.md` and a self-contained
+//! `RUN_DIR/report.html` with the SVGs inline.
+
+pub mod charts;
+pub mod load;
+
+pub use load::{load, Point, ReportError, RunData};
+
+use crate::export::markdown::summary_table;
+use crate::harness::SummaryRow;
+use crate::solver::SolverId;
+use charts::{render, Cactus, Distribution, Hardness, HeadToHead, Metric, Rendered, Throughput};
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::Path;
+
+/// Choices for the optional charts.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// The two variants of the head-to-head chart (default: the two fastest).
+    pub compare: Option<(String, String)>,
+    /// The variant of the hardness chart (default: the fastest).
+    pub hardness_variant: Option<String>,
+    /// The hardness chart's x axis.
+    pub metric: Metric,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        ReportOptions {
+            compare: None,
+            hardness_variant: None,
+            metric: Metric::Guesses,
+        }
+    }
+}
+
+/// What a report holds: every chart drawn, and a note for each chart skipped.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Charts drawn, in report order.
+    pub charts: Vec<Rendered>,
+    /// Charts not drawn, with why.
+    pub skipped: Vec<String>,
+}
+
+/// A file-name-safe form of a name.
+pub fn slug(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Variant names in registry order (unknown names after, in run order): the colour order.
+fn variant_order(data: &RunData) -> Vec<usize> {
+    let rank = |name: &str| {
+        SolverId::ALL
+            .iter()
+            .position(|s| s.name() == name)
+            .unwrap_or(usize::MAX)
+    };
+    let mut order: Vec<usize> = (0..data.variants.len()).collect();
+    order.sort_by_key(|&i| (rank(&data.variants[i]), i));
+    order
+}
+
+/// Variants ranked fastest first: geometric mean of puzzles/sec over the datasets each ran.
+fn fastest(summary: &[SummaryRow]) -> Vec<String> {
+    let mut acc: HashMap<&str, (f64, usize)> = HashMap::new();
+    for r in summary.iter().filter(|r| r.puzzles_per_sec > 0.0) {
+        let e = acc.entry(r.variant.as_str()).or_default();
+        e.0 += r.puzzles_per_sec.ln();
+        e.1 += 1;
+    }
+    let mut v: Vec<(&str, f64)> = acc
+        .into_iter()
+        .map(|(k, (s, n))| (k, s / n as f64))
+        .collect();
+    v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    v.into_iter().map(|(k, _)| k.to_string()).collect()
+}
+
+fn us(p: &Point) -> f64 {
+    p.solve_ns as f64 / 1e3
+}
+
+/// Draws every chart that makes sense for the run into `dir/charts`.
+pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
+    let charts_dir = dir.join("charts");
+    std::fs::create_dir_all(&charts_dir).map_err(|source| ReportError::Io {
+        path: charts_dir.clone(),
+        source,
+    })?;
+    let order = variant_order(data);
+    let color_of = |v: usize| order.iter().position(|&o| o == v).unwrap_or(v);
+    let mut out = Report {
+        charts: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let draw =
+        |r: Result<Rendered, String>, name: &str, out: &mut Report| -> Result<(), ReportError> {
+            out.charts.push(r.map_err(|message| ReportError::Draw {
+                chart: name.to_string(),
+                message,
+            })?);
+            Ok(())
+        };
+
+    // 1. Throughput.
+    if data.summary.is_empty() {
+        out.skipped
+            .push("Throughput: skipped, summary.csv has no rows.".into());
+    } else {
+        let mut datasets: Vec<String> = Vec::new();
+        for r in &data.summary {
+            if !datasets.contains(&r.dataset) {
+                datasets.push(r.dataset.clone());
+            }
+        }
+        let variants: Vec<(String, usize)> = order
+            .iter()
+            .map(|&v| (data.variants[v].clone(), color_of(v)))
+            .filter(|(name, _)| data.summary.iter().any(|r| &r.variant == name))
+            .collect();
+        let bars = data
+            .summary
+            .iter()
+            .filter_map(|r| {
+                let di = datasets.iter().position(|d| *d == r.dataset)?;
+                let vi = variants.iter().position(|v| v.0 == r.variant)?;
+                (r.puzzles_per_sec > 0.0).then_some((di, vi, r.puzzles_per_sec))
+            })
+            .collect();
+        let chart = Throughput {
+            datasets,
+            variants,
+            bars,
+        };
+        draw(render(&chart, &charts_dir), "throughput", &mut out)?;
+    }
+
+    // 2 and 3, per dataset: cactus and distribution.
+    for (di, dname) in data.datasets.iter().enumerate() {
+        let mut cactus = Vec::new();
+        let mut dist = Vec::new();
+        let mut puzzles = 0;
+        for &v in &order {
+            let rows: Vec<&Point> = data
+                .points
+                .iter()
+                .filter(|p| p.dataset == di && p.variant == v)
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            puzzles = puzzles.max(rows.len());
+            let mut solved: Vec<f64> = rows
+                .iter()
+                .filter(|p| p.status.is_solved())
+                .map(|p| us(p))
+                .collect();
+            solved.sort_by(f64::total_cmp);
+            let mut all: Vec<f64> = rows
+                .iter()
+                .filter(|p| p.solve_ns > 0)
+                .map(|p| us(p))
+                .collect();
+            all.sort_by(f64::total_cmp);
+            if !solved.is_empty() {
+                cactus.push((data.variants[v].clone(), color_of(v), solved));
+            }
+            if !all.is_empty() {
+                dist.push((data.variants[v].clone(), color_of(v), all));
+            }
+        }
+        if cactus.is_empty() {
+            out.skipped.push(format!(
+                "Cactus plot of {dname}: skipped, no strategy solved a puzzle of it."
+            ));
+        } else {
+            let chart = Cactus {
+                dataset: dname.clone(),
+                lines: cactus,
+                puzzles,
+            };
+            draw(render(&chart, &charts_dir), "cactus", &mut out)?;
+        }
+        if dist.is_empty() {
+            out.skipped.push(format!(
+                "Time distribution of {dname}: skipped, no timed rows."
+            ));
+        } else {
+            let chart = Distribution {
+                dataset: dname.clone(),
+                lines: dist,
+            };
+            draw(render(&chart, &charts_dir), "distribution", &mut out)?;
+        }
+    }
+
+    // 4. Head to head.
+    let ranked = fastest(&data.summary);
+    let pair = opts
+        .compare
+        .clone()
+        .or_else(|| (ranked.len() >= 2).then(|| (ranked[0].clone(), ranked[1].clone())));
+    match pair {
+        None => out
+            .skipped
+            .push("Head to head: skipped, the run has only one strategy.".into()),
+        Some((a, b)) => {
+            let find = |n: &str| data.variants.iter().position(|v| v == n);
+            match (find(&a), find(&b)) {
+                (Some(ai), Some(bi)) if ai != bi => {
+                    for (di, dname) in data.datasets.iter().enumerate() {
+                        let time_of = |v: usize| -> HashMap<u64, f64> {
+                            data.points
+                                .iter()
+                                .filter(|p| {
+                                    p.dataset == di
+                                        && p.variant == v
+                                        && p.repeat == 0
+                                        && p.status.is_solved()
+                                        && p.solve_ns > 0
+                                })
+                                .map(|p| (p.puzzle, us(p)))
+                                .collect()
+                        };
+                        let (ta, tb) = (time_of(ai), time_of(bi));
+                        let mut points: Vec<(u64, f64, f64)> = ta
+                            .iter()
+                            .filter_map(|(k, &x)| tb.get(k).map(|&y| (*k, x, y)))
+                            .collect();
+                        points.sort_by_key(|p| p.0);
+                        if points.is_empty() {
+                            out.skipped.push(format!("Head to head on {dname}: skipped, no puzzle solved by both {a} and {b}."));
+                            continue;
+                        }
+                        let chart = HeadToHead {
+                            dataset: dname.clone(),
+                            a: (a.clone(), color_of(ai)),
+                            b: (b.clone(), color_of(bi)),
+                            points: points.into_iter().map(|p| (p.1, p.2)).collect(),
+                        };
+                        draw(render(&chart, &charts_dir), "head-to-head", &mut out)?;
+                    }
+                }
+                _ => out.skipped.push(format!(
+                    "Head to head: skipped, {a} and {b} are not two strategies of this run."
+                )),
+            }
+        }
+    }
+
+    // 5. Hardness.
+    let variant = opts
+        .hardness_variant
+        .clone()
+        .or_else(|| ranked.first().cloned());
+    match variant.and_then(|n| data.variants.iter().position(|v| *v == n).map(|i| (n, i))) {
+        None => out
+            .skipped
+            .push("What makes a puzzle hard: skipped, no such strategy in this run.".into()),
+        Some((name, vi)) => {
+            let series: Vec<(String, Vec<(f64, f64)>)> = data
+                .datasets
+                .iter()
+                .enumerate()
+                .map(|(di, d)| {
+                    let pts = data
+                        .points
+                        .iter()
+                        .filter(|p| {
+                            p.dataset == di
+                                && p.variant == vi
+                                && p.status.is_solved()
+                                && p.solve_ns > 0
+                        })
+                        .map(|p| {
+                            let x = match opts.metric {
+                                Metric::Guesses => p.guesses as f64 + 1.0,
+                                Metric::Nodes => p.nodes.max(1) as f64,
+                            };
+                            (x, us(p))
+                        })
+                        .collect();
+                    (d.clone(), pts)
+                })
+                .filter(|(_, pts): &(String, Vec<(f64, f64)>)| !pts.is_empty())
+                .collect();
+            if series.is_empty() {
+                out.skipped.push(format!(
+                    "What makes a puzzle hard: skipped, {name} solved no puzzle."
+                ));
+            } else {
+                let chart = Hardness {
+                    variant: name,
+                    metric: opts.metric,
+                    series,
+                };
+                draw(render(&chart, &charts_dir), "hardness", &mut out)?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn metadata_lines(data: &RunData) -> Vec<String> {
+    let Some(i) = &data.info else {
+        return vec!["run.json is missing: no metadata.".into()];
+    };
+    vec![
+        format!(
+            "Run started {}, finished {}{}.",
+            i.started,
+            i.finished,
+            if i.interrupted { " (interrupted)" } else { "" }
+        ),
+        format!(
+            "{} {} (commit {}), built with {}.",
+            i.tool, i.version, i.git_commit, i.rustc
+        ),
+        format!(
+            "Machine: {}, {} cores, {}; {} worker threads.",
+            i.cpu_model, i.cores, i.os, i.options.threads
+        ),
+        format!(
+            "Mode {}, node budget {}, time limit {}, warmup {}, repeat {}, permute {}, seed {}.",
+            i.options.mode,
+            i.options.node_budget,
+            i.options
+                .time_limit_ms
+                .map_or("none".into(), |t| format!("{t} ms")),
+            i.options.warmup,
+            i.options.repeat,
+            i.options.permute,
+            i.options.seed
+        ),
+        format!(
+            "Datasets: {}.",
+            i.datasets
+                .iter()
+                .map(|d| format!(
+                    "{} ({} {}, sha256 {}…)",
+                    d.name,
+                    d.puzzles_run,
+                    d.size,
+                    &d.sha256[..d.sha256.len().min(12)]
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    ]
+}
+
+/// `report.md`: metadata, summary table, every chart with its sentence.
+pub fn markdown(data: &RunData, report: &Report) -> String {
+    let mut s = String::from("# sudoku-bench report\n\n");
+    for l in metadata_lines(data) {
+        let _ = writeln!(s, "- {l}");
+    }
+    s.push_str("\n## Summary\n\n");
+    s.push_str(&summary_table(&data.summary));
+    s.push_str("\n## Charts\n");
+    for c in &report.charts {
+        let _ = write!(
+            s,
+            "\n### {}\n\n![{}](charts/{}.svg)\n\n{}\n",
+            c.title, c.title, c.name, c.caption
+        );
+    }
+    if !report.skipped.is_empty() {
+        s.push_str("\n## Charts not drawn\n\n");
+        for n in &report.skipped {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
+    s
+}
+
+fn esc(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `report.html`: the same content, self-contained (SVGs inline, no external references).
+pub fn html(data: &RunData, report: &Report) -> String {
+    let mut s = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>sudoku-bench report</title>\n<style>\n\
+         body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}\n\
+         table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 6px}\n\
+         td.n{text-align:right}th{background:#f3f3f3}figure{margin:2em 0}figcaption{color:#444;margin-top:.4em}\n\
+         svg{max-width:100%;height:auto}\n</style>\n</head>\n<body>\n<h1>sudoku-bench report</h1>\n<ul>\n",
+    );
+    for l in metadata_lines(data) {
+        let _ = writeln!(s, "<li>{}</li>", esc(&l));
+    }
+    s.push_str("</ul>\n<h2>Summary</h2>\n<table>\n<tr>");
+    let head = [
+        "dataset",
+        "variant",
+        "puzzles",
+        "solved",
+        "budget",
+        "wrong",
+        "errors",
+        "puzzles/s",
+        "mean µs",
+        "median µs",
+        "p90 µs",
+        "p99 µs",
+        "max µs",
+        "guesses",
+        "no guess %",
+    ];
+    for h in head {
+        let _ = write!(s, "<th>{}</th>", esc(h));
+    }
+    s.push_str("</tr>\n");
+    use crate::export::markdown::num;
+    for r in &data.summary {
+        let cells = [
+            r.dataset.clone(),
+            r.variant.clone(),
+            r.puzzles.to_string(),
+            r.solved.to_string(),
+            r.budget.to_string(),
+            r.wrong.to_string(),
+            r.errors.to_string(),
+            num(r.puzzles_per_sec),
+            num(r.mean_us),
+            num(r.median_us),
+            num(r.p90_us),
+            num(r.p99_us),
+            num(r.max_us),
+            num(r.guesses_per_puzzle),
+            format!("{:.1}", r.no_guess_pct),
+        ];
+        s.push_str("<tr>");
+        for (i, c) in cells.iter().enumerate() {
+            let _ = write!(
+                s,
+                "<td{}>{}</td>",
+                if i >= 2 { " class=\"n\"" } else { "" },
+                esc(c)
+            );
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</table>\n<h2>Charts</h2>\n");
+    for c in &report.charts {
+        let svg = c.svg.trim_start_matches(|ch| ch != '<');
+        let svg = svg
+            .strip_prefix("<?xml")
+            .map_or(svg, |rest| rest.split_once("?>").map_or(rest, |x| x.1));
+        let _ = write!(
+            s,
+            "<figure id=\"{}\">\n<h3>{}</h3>\n{}\n<figcaption>{}</figcaption>\n</figure>\n",
+            esc(&c.name),
+            esc(&c.title),
+            svg.trim(),
+            esc(&c.caption)
+        );
+    }
+    if !report.skipped.is_empty() {
+        s.push_str("<h2>Charts not drawn</h2>\n<ul>\n");
+        for n in &report.skipped {
+            let _ = writeln!(s, "<li>{}</li>", esc(n));
+        }
+        s.push_str("</ul>\n");
+    }
+    s.push_str("</body>\n</html>\n");
+    s
+}
+
+/// Reads a run folder and writes its charts, `report.md` and `report.html`.
+pub fn write(dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
+    let data = load(dir)?;
+    let report = build(&data, dir, opts)?;
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ReportError::Io { path, source }
+    };
+    std::fs::write(dir.join("report.md"), markdown(&data, &report))
+        .map_err(io(&dir.join("report.md")))?;
+    std::fs::write(dir.join("report.html"), html(&data, &report))
+        .map_err(io(&dir.join("report.html")))?;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests;

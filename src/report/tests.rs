@@ -1,0 +1,202 @@
+use super::*;
+use std::path::PathBuf;
+
+const HEADER: &str = "strategy,variant,dataset,puzzle_index,repeat,puzzle,status,solutions,nodes,guesses,solve_ns,threads,detail";
+const SUMMARY_HEADER: &str = "strategy,variant,dataset,threads,puzzles,solved,budget,wrong,errors,puzzles_per_sec,mean_us,median_us,p90_us,p99_us,max_us,guesses_per_puzzle,no_guess_pct,wall_s";
+
+/// A run folder with `variants` over one dataset of `puzzles` puzzles.
+fn run_dir(variants: &[&str], puzzles: u64) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_path_buf();
+    let mut results = format!("{HEADER}\n");
+    let mut summary = format!("{SUMMARY_HEADER}\n");
+    for (k, v) in variants.iter().enumerate() {
+        for i in 0..puzzles {
+            let status = if k == 0 && i == puzzles - 1 && puzzles > 2 {
+                "budget"
+            } else {
+                "unique"
+            };
+            results.push_str(&format!(
+                "{v},{v},tiny,{i},0,{},{status},1,{},{},{},1,\n",
+                ".".repeat(81),
+                10 + i * (k as u64 + 1),
+                i % 4,
+                1000 * (i + 1) * (k as u64 + 1)
+            ));
+        }
+        summary.push_str(&format!(
+            "{v},{v},tiny,1,{puzzles},{puzzles},0,0,0,{},1,1,1,1,1,1.0,50.0,0.1\n",
+            1000.0 / (k as f64 + 1.0)
+        ));
+    }
+    std::fs::write(path.join("results.csv"), results).unwrap();
+    std::fs::write(path.join("summary.csv"), summary).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn every_chart_names_its_strategies_and_axes() {
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv", "backtracking"], 12);
+    let report = write(&dir, &ReportOptions::default()).unwrap();
+    let names: Vec<&str> = report.charts.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "throughput",
+            "cactus-tiny",
+            "distribution-tiny",
+            "head-to-head-tiny",
+            "hardness"
+        ]
+    );
+    assert!(report.skipped.is_empty(), "{:?}", report.skipped);
+    let axes = [
+        ("throughput", "puzzles per second"),
+        ("cactus-tiny", "puzzles solved"),
+        ("distribution-tiny", "share of puzzles finished"),
+        ("head-to-head-tiny", "time per puzzle, µs"),
+        ("hardness", "guesses + 1"),
+    ];
+    for (chart, axis) in axes {
+        let c = report.charts.iter().find(|c| c.name == chart).unwrap();
+        assert!(
+            c.svg.starts_with("<svg") || c.svg.contains("<svg"),
+            "{chart}"
+        );
+        assert!(
+            c.svg.contains(axis),
+            "{chart} lacks its axis label {axis:?}"
+        );
+        assert!(dir.join("charts").join(format!("{chart}.png")).is_file());
+        assert!(
+            std::fs::read_to_string(dir.join("charts").join(format!("{chart}.svg"))).unwrap()
+                == c.svg
+        );
+        assert!(!c.caption.is_empty());
+    }
+    for chart in ["throughput", "cactus-tiny", "distribution-tiny"] {
+        let svg = &report.charts.iter().find(|c| c.name == chart).unwrap().svg;
+        for v in ["dlx", "bitset-mrv", "backtracking"] {
+            assert!(
+                svg.contains(&format!("\n{v}\n</text>")),
+                "{chart} lacks {v}"
+            );
+        }
+    }
+    // Head to head defaults to the two fastest: dlx (1000/s) and bitset-mrv (500/s).
+    let h2h = report
+        .charts
+        .iter()
+        .find(|c| c.name == "head-to-head-tiny")
+        .unwrap();
+    assert!(h2h.title.starts_with("dlx vs bitset-mrv"), "{}", h2h.title);
+    assert!(report
+        .charts
+        .iter()
+        .find(|c| c.name == "hardness")
+        .unwrap()
+        .title
+        .contains("dlx"));
+}
+
+#[test]
+fn html_embeds_every_chart_and_references_nothing_outside() {
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 5);
+    let report = write(&dir, &ReportOptions::default()).unwrap();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert_eq!(html.matches("<svg").count(), report.charts.len());
+    for c in &report.charts {
+        assert!(html.contains(&format!("<figure id=\"{}\">", c.name)));
+        assert!(html.contains(&esc(&c.caption)));
+    }
+    for bad in ["<link", "<script", "src=", "href=", "url(", "@import"] {
+        assert!(!html.contains(bad), "report.html holds {bad}");
+    }
+    // The only URLs are XML namespace names inside the SVGs, which are never fetched.
+    let urls = html.matches("http").count();
+    let namespaces = html.matches("xmlns=\"http://www.w3.org/2000/svg\"").count()
+        + html
+            .matches("xmlns:xlink=\"http://www.w3.org/1999/xlink\"")
+            .count();
+    assert_eq!(urls, namespaces);
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    for c in &report.charts {
+        assert!(md.contains(&format!("(charts/{}.svg)", c.name)));
+    }
+    assert!(md.contains("| dataset"));
+}
+
+#[test]
+fn a_missing_column_or_a_bad_number_is_located() {
+    let (_keep, dir) = run_dir(&["dlx"], 3);
+    let results = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    std::fs::write(
+        dir.join("results.csv"),
+        results.replace(",solve_ns,", ",time,"),
+    )
+    .unwrap();
+    let e = load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("results.csv:1:1: missing column `solve_ns`"),
+        "{e}"
+    );
+
+    std::fs::write(
+        dir.join("results.csv"),
+        results.replacen(",1000,1,", ",fast,1,", 1),
+    )
+    .unwrap();
+    let e = load(&dir).unwrap_err().to_string();
+    let col = 1 + results
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .take(10)
+        .map(|f| f.len() + 1)
+        .sum::<usize>();
+    assert!(
+        e.contains(&format!(
+            "results.csv:2:{col}: found \"fast\" in column `solve_ns`"
+        )),
+        "{e}"
+    );
+
+    std::fs::write(dir.join("results.csv"), &results).unwrap();
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    std::fs::write(dir.join("summary.csv"), summary.replace(",1000,", ",lots,")).unwrap();
+    let e = load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("summary.csv:2:")
+            && e.contains("puzzles_per_sec")
+            && e.contains("expected a number"),
+        "{e}"
+    );
+}
+
+#[test]
+fn single_strategy_or_single_puzzle_runs_still_draw() {
+    let (_keep, dir) = run_dir(&["dlx"], 4);
+    let report = write(&dir, &ReportOptions::default()).unwrap();
+    assert_eq!(report.charts.len(), 4);
+    assert!(report
+        .skipped
+        .iter()
+        .any(|n| n.contains("only one strategy")));
+    assert!(std::fs::read_to_string(dir.join("report.md"))
+        .unwrap()
+        .contains("only one strategy"));
+
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 1);
+    let report = write(&dir, &ReportOptions::default()).unwrap();
+    assert_eq!(report.charts.len(), 5, "{:?}", report.skipped);
+
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 3);
+    let opts = ReportOptions {
+        compare: Some(("dlx".into(), "quantum".into())),
+        ..ReportOptions::default()
+    };
+    let report = write(&dir, &opts).unwrap();
+    assert!(report.skipped.iter().any(|n| n.contains("quantum")));
+}
