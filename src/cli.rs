@@ -491,16 +491,30 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-struct Bar(indicatif::ProgressBar);
+/// The progress bar, advanced in steps of 256 rows so the writer thread stays cheap.
+struct Bar {
+    bar: indicatif::ProgressBar,
+    pending: std::cell::Cell<u64>,
+}
 
 impl harness::Observer for Bar {
     fn phase_started(&self, variant: &str, dataset: &str, rows: u64) {
-        self.0.set_position(0);
-        self.0.set_length(rows);
-        self.0.set_message(format!("{variant} on {dataset}"));
+        self.pending.set(0);
+        self.bar.set_position(0);
+        self.bar.set_length(rows);
+        self.bar.set_message(format!("{variant} on {dataset}"));
     }
     fn row_done(&self, _: &harness::PuzzleRecord) {
-        self.0.inc(1);
+        let n = self.pending.get() + 1;
+        if n >= 256 {
+            self.bar.inc(n);
+            self.pending.set(0);
+        } else {
+            self.pending.set(n);
+        }
+    }
+    fn phase_done(&self, _: &harness::SummaryRow) {
+        self.bar.inc(self.pending.replace(0));
     }
 }
 
@@ -657,13 +671,22 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     let results_path = out_dir.join("results.csv");
     let mut sink = CsvSink::create(&results_path)
         .with_context(|| format!("cannot create {}", results_path.display()))?;
+    let show = !args.quiet && std::io::stderr().is_terminal();
+    let observer: Box<dyn harness::Observer> = if show {
+        Box::new(Bar {
+            bar: bar.clone(),
+            pending: Default::default(),
+        })
+    } else {
+        Box::new(harness::Silent)
+    };
     let result = harness::run(
         &contenders,
         &datasets,
         &opts,
         &cancel,
         &mut sink,
-        &Bar(bar.clone()),
+        observer.as_ref(),
     )
     .with_context(|| format!("writing {}", results_path.display()))?;
     bar.finish_and_clear();

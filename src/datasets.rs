@@ -26,9 +26,13 @@ macro_rules! embedded {
 /// Every embedded dataset, in the order the default run uses them.
 pub const EMBEDDED: &[Embedded] = embedded! {
     "seeds-9x9" => "datasets/reference/seeds-9x9.txt",
-    "sizes-4x4" => "datasets/reference/sizes-4x4.txt",
-    "sizes-16x16" => "datasets/reference/sizes-16x16.txt",
-    "sizes-25x25" => "datasets/reference/sizes-25x25.txt",
+    "easy-9x9" => "datasets/easy-9x9.txt",
+    "medium-9x9" => "datasets/medium-9x9.txt",
+    "hard-9x9" => "datasets/hard-9x9.txt",
+    "extreme-9x9" => "datasets/extreme-9x9.txt",
+    "set-4x4" => "datasets/set-4x4.txt",
+    "set-16x16" => "datasets/set-16x16.txt",
+    "set-25x25" => "datasets/set-25x25.txt",
 };
 
 /// Looks an embedded dataset up by name.

@@ -38,14 +38,21 @@ fn every_public_file_reads() {
     assert!(files >= 3);
 }
 
-/// Per-strategy node budgets: the slow strategies take part within them.
-fn budget(s: SolverId) -> Option<u64> {
+/// Per-strategy node budgets: the slow strategies take part within them. On the
+/// 17-clue sample they mostly cannot finish (tdoku's table gives plain
+/// backtracking 0.1 puzzles/s there), so they get a small budget.
+fn budget(s: SolverId, dataset: &str) -> Option<u64> {
+    let clue17 = dataset == "17_clue";
     match s {
-        SolverId::NaiveExactCoverPure => Some(100_000),
+        SolverId::NaiveExactCoverPure => Some(20_000),
+        _ if clue17 && (s.default_node_budget().is_some() || s == SolverId::BitsetMrvPlain) => {
+            Some(100_000)
+        }
         SolverId::NaiveExactCover => Some(1_000_000),
         SolverId::Backtracking | SolverId::BitsetMrvPlain | SolverId::BitsetMrvNaked => {
             Some(2_000_000)
         }
+        SolverId::DlxFirstColumn => Some(500_000),
         _ => None,
     }
 }
@@ -64,7 +71,7 @@ fn agree(name: &str, puzzles: &[Puzzle]) {
         })
         .collect();
     for s in SolverId::ALL {
-        let limits = Limits::new(Mode::Count(2)).with_node_budget(budget(*s));
+        let limits = Limits::new(Mode::Count(2)).with_node_budget(budget(*s, name));
         let compared: usize = puzzles
             .par_iter()
             .zip(&reference)
@@ -82,14 +89,18 @@ fn agree(name: &str, puzzles: &[Puzzle]) {
             "{name}: {s} compared {compared} of {} puzzles",
             puzzles.len()
         );
-        if budget(*s).is_none() || (*s == SolverId::DlxFirstColumn && name != "17_clue") {
+        if budget(*s, name).is_none() {
             assert_eq!(
                 compared,
                 puzzles.len(),
                 "{s} has no budget and must compare everything"
             );
         }
-        if matches!(s, SolverId::Backtracking | SolverId::NaiveExactCover) && name != "17_clue" {
+        if matches!(
+            s,
+            SolverId::Backtracking | SolverId::NaiveExactCover | SolverId::DlxFirstColumn
+        ) && name != "17_clue"
+        {
             assert!(compared > 0, "{s} compared nothing on {name}");
         }
     }
