@@ -168,5 +168,24 @@ fn harness_overhead(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, solvers, harness_overhead);
+/// Generator speed: 9x9 minimal puzzles, one thread (compare: the `sudoku` crate's ~7,000/s).
+fn generator(c: &mut Criterion) {
+    use sudoku_bench::generate::{generate_indexed, GenerateOptions};
+    let opts = GenerateOptions::minimal(sudoku_bench::Geometry::new(3).unwrap());
+    let mut g = c.benchmark_group("generate_9x9_minimal");
+    g.throughput(Throughput::Elements(100));
+    g.sample_size(10);
+    g.bench_function("100 puzzles", |b| {
+        let mut seed = 0;
+        b.iter(|| {
+            seed += 1;
+            (0..100)
+                .map(|i| generate_indexed(&opts, seed, i).unwrap().0.givens())
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, solvers, harness_overhead, generator);
 criterion_main!(benches);

@@ -279,6 +279,51 @@ mod tests {
     }
 
     #[test]
+    fn large_grids_generate() {
+        let g = Geometry::new(5).unwrap();
+        let opts = GenerateOptions {
+            minimal: false,
+            min_clues: Some(330),
+            max_clues: Some(360),
+            ..GenerateOptions::minimal(g)
+        };
+        let (p, s) = generate_indexed(&opts, 3, 0).unwrap();
+        assert!((330..=360).contains(&p.givens()));
+        assert_eq!(check_solution(&p, &s), Ok(()));
+        assert_eq!(
+            SolverId::Dlx.solve(&p, &Limits::new(Mode::Unique)).status,
+            Status::Unique
+        );
+    }
+
+    #[test]
+    fn bands_are_met() {
+        let g = Geometry::new(3).unwrap();
+        for band in Band::ALL {
+            let opts = GenerateOptions {
+                band: Some(band),
+                max_attempts: 5000,
+                ..GenerateOptions::minimal(g)
+            };
+            let (p, _) = generate_indexed(&opts, 11, 0).unwrap();
+            let r = rate(&p, DEFAULT_PERMUTATIONS);
+            assert_eq!(Band::of(&r), band);
+            if band >= Band::Hard {
+                for s in SolverId::ALL {
+                    let out = s.solve(
+                        &p,
+                        &Limits::new(Mode::Unique).with_node_budget(Some(5_000_000)),
+                    );
+                    assert!(
+                        !out.counters.no_guess(),
+                        "{s} solved a {band} puzzle without a guess"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn same_seed_same_puzzle() {
         let g = Geometry::new(3).unwrap();
         let opts = GenerateOptions::minimal(g);

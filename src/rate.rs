@@ -28,10 +28,14 @@ pub struct Rating {
     pub nodes: f64,
     /// Naked and hidden singles alone solve the puzzle.
     pub singles: bool,
+    /// Singles and locked candidates solve it (`bitset-mrv-locked` makes no guess).
+    pub locked: bool,
 }
 
-/// Named difficulty bands, by mean guesses `g` of [`REFERENCE`]:
-/// easy `g = 0` (singles solve it), medium `0 < g ≤ 1.5`, hard `1.5 < g ≤ 6`, extreme `g > 6`.
+/// Named difficulty bands, by mean guesses `g` of [`REFERENCE`]: easy `g = 0`
+/// (singles solve it); medium `0 < g ≤ 1.5`, or any puzzle that singles and
+/// locked candidates solve; hard `1.5 < g ≤ 6`; extreme `g > 6`. So hard and
+/// extreme puzzles need a guess from every strategy of the workbench.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Band {
@@ -77,13 +81,18 @@ impl Band {
 
     /// The band of a rating.
     pub fn of(r: &Rating) -> Band {
-        Band::ALL
+        let by_guesses = Band::ALL
             .into_iter()
             .find(|b| {
                 let (lo, hi) = b.guess_range();
                 r.guesses > lo && r.guesses <= hi
             })
-            .unwrap_or(Band::Extreme)
+            .unwrap_or(Band::Extreme);
+        if r.locked && by_guesses > Band::Medium {
+            Band::Medium
+        } else {
+            by_guesses
+        }
     }
 }
 
@@ -113,10 +122,16 @@ pub fn rate(puzzle: &Grid, permutations: u32) -> Rating {
         guesses += c.guesses;
         nodes += c.nodes;
     }
+    let locked = singles
+        || SolverId::BitsetMrvLocked
+            .solve(puzzle, &limits)
+            .counters
+            .no_guess();
     Rating {
         guesses: guesses as f64 / k as f64,
         nodes: nodes as f64 / k as f64,
         singles,
+        locked,
     }
 }
 
@@ -155,6 +170,7 @@ mod tests {
                 guesses: g,
                 nodes: 1.0,
                 singles: g == 0.0,
+                locked: g == 0.0,
             })
         };
         assert_eq!(at(0.0), Band::Easy);
@@ -166,5 +182,15 @@ mod tests {
         for b in Band::ALL {
             assert_eq!(Band::from_name(b.name()), Some(b));
         }
+        let locked = |g: f64| {
+            Band::of(&Rating {
+                guesses: g,
+                nodes: 1.0,
+                singles: false,
+                locked: true,
+            })
+        };
+        assert_eq!(locked(9.0), Band::Medium);
+        assert_eq!(locked(0.5), Band::Medium);
     }
 }
