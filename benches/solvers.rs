@@ -70,7 +70,7 @@ fn fast() -> Vec<SolverId> {
 }
 
 fn solvers(c: &mut Criterion) {
-    for set in ["seeds-9x9", "sizes-16x16", "sizes-25x25"] {
+    for set in ["seeds-9x9", "extreme-9x9", "set-16x16", "set-25x25"] {
         group(
             c,
             set,

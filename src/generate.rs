@@ -1,12 +1,14 @@
 //! Puzzle generation: a random complete grid, then clues removed while the
-//! solution stays unique (checked with the fastest strategy).
+//! solution stays unique. After removing a clue, the puzzle stays unique exactly
+//! when no solution puts another digit in that cell: a naked single needs no
+//! check, otherwise one first-solution search of the bitset engine decides.
 //!
 //! Puzzle `i` of a run draws from its own random stream, seeded from the run
 //! seed and `i`, so output is the same at any thread count.
 
 use crate::grid::{Geometry, Grid};
 use crate::rate::{rate, Band, Rating, DEFAULT_PERMUTATIONS};
-use crate::solver::{Limits, Mode, Solver, SolverId, Status};
+use crate::solver::{Limits, Mode, Solver, SolverId};
 use crate::transform::Transform;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -164,14 +166,6 @@ pub fn complete_grid<R: Rng>(g: Geometry, rng: &mut R) -> Grid {
     }
 }
 
-/// True when `puzzle` has exactly one solution.
-fn unique(puzzle: &Grid) -> bool {
-    SolverId::FASTEST
-        .solve(puzzle, &Limits::new(Mode::Unique))
-        .status
-        == Status::Unique
-}
-
 /// One puzzle from a random stream, with its solution (and its rating when a band or guess range was asked).
 pub fn generate_one<R: Rng>(opts: &GenerateOptions, rng: &mut R) -> Option<(Grid, Grid)> {
     generate_rated(opts, rng).map(|(p, s, _)| (p, s))
@@ -186,6 +180,7 @@ pub fn generate_rated<R: Rng>(
     let cells = g.cells();
     let min = opts.min_clues.unwrap_or(0);
     let max = opts.max_clues.unwrap_or(cells);
+    let t = crate::solver::tables::Tables::get(g);
     for _ in 0..opts.max_attempts.max(1) {
         let solution = complete_grid(g, rng);
         let mut puzzle = solution.clone();
@@ -215,7 +210,23 @@ pub fn generate_rated<R: Rng>(
             if pair {
                 puzzle.set(mirror, 0);
             }
-            if unique(&puzzle) {
+            // A removed clue that is the only candidate of its cell among the remaining
+            // givens (a naked single) cannot make a second solution: no solver call needed.
+            let forced = |x: usize| {
+                let seen = t
+                    .peers_of(x)
+                    .iter()
+                    .fold(0u32, |m, &p| match puzzle.get(p as usize) {
+                        0 => m,
+                        d => m | 1 << (d - 1),
+                    });
+                seen.count_ones() as usize == g.side() - 1
+            };
+            // Any other solution differs from `solution` at a removed cell.
+            let stays_unique = |x: usize| {
+                forced(x) || !crate::solver::solvable_without(&puzzle, x, solution.get(x))
+            };
+            if stays_unique(c) && (!pair || stays_unique(mirror)) {
                 clues -= removed;
             } else {
                 puzzle.set(c, solution.get(c));
@@ -256,7 +267,16 @@ pub fn generate_indexed(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Status;
     use crate::validate::check_solution;
+
+    /// Uniqueness by a second, independent strategy.
+    fn unique(puzzle: &Grid) -> bool {
+        SolverId::Dlx
+            .solve(puzzle, &Limits::new(Mode::Unique))
+            .status
+            == Status::Unique
+    }
 
     #[test]
     fn minimal_puzzles_are_unique_and_minimal() {

@@ -51,10 +51,27 @@ fn run<T: Tracer, const N: usize, const NN: usize>(
     ctl: &mut Control<'_, T>,
 ) {
     match singles {
-        Singles::NakedHiddenLocked => Engine::<N, NN, true, true>::solve(puzzle, ctl),
-        Singles::NakedAndHidden => Engine::<N, NN, true, false>::solve(puzzle, ctl),
-        _ => Engine::<N, NN, false, false>::solve(puzzle, ctl),
+        Singles::NakedHiddenLocked => Engine::<N, NN, true, true>::solve(puzzle, None, ctl),
+        Singles::NakedAndHidden => Engine::<N, NN, true, false>::solve(puzzle, None, ctl),
+        _ => Engine::<N, NN, false, false>::solve(puzzle, None, ctl),
     }
+}
+
+/// True when `puzzle` has a solution with `digit` not in the empty `cell`
+/// (naked and hidden singles engine, first solution). The generator asks this
+/// after removing a clue: the puzzle stays unique exactly when it is false.
+pub(crate) fn solvable_without(puzzle: &Grid, cell: usize, digit: u8) -> bool {
+    let limits = super::Limits::new(super::Mode::First);
+    let mut tracer = super::NoTrace;
+    let mut ctl = Control::new(&limits, &mut tracer);
+    let ex = Some((cell, digit));
+    match puzzle.geometry().box_size() {
+        2 => Engine::<4, 16, true, false>::solve(puzzle, ex, &mut ctl),
+        3 => Engine::<9, 81, true, false>::solve(puzzle, ex, &mut ctl),
+        4 => Engine::<16, 256, true, false>::solve(puzzle, ex, &mut ctl),
+        _ => Engine::<25, 625, true, false>::solve(puzzle, ex, &mut ctl),
+    }
+    ctl.finish().solution_count > 0
 }
 
 #[derive(Clone, Copy)]
@@ -86,7 +103,8 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
 {
     const FULL: u32 = if N == 32 { u32::MAX } else { (1u32 << N) - 1 };
 
-    fn solve<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>) {
+    /// Solves `puzzle`, with `exclude = (cell, digit)` struck from an empty cell's candidates.
+    fn solve<T: Tracer>(puzzle: &Grid, exclude: Option<(usize, u8)>, ctl: &mut Control<'_, T>) {
         let t = Tables::get(puzzle.geometry());
         let mut e = Engine::<N, NN, HIDDEN, LOCKED> {
             t,
@@ -106,6 +124,11 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             if d != 0 && !Self::place(t, &mut e.work, &mut root, c, d, false) {
                 ctl.node(); // conflicting givens: the root is a dead end
                 return;
+            }
+        }
+        if let Some((c, d)) = exclude {
+            if puzzle.get(c) == 0 {
+                root.cand[c] &= !(1u32 << (d - 1));
             }
         }
         e.work.queue.clear();

@@ -10,10 +10,11 @@ mod backtracking;
 mod bitset_mrv;
 mod dlx;
 mod naive_exact_cover;
-mod tables;
+pub(crate) mod tables;
 pub mod trace;
 
 pub use backtracking::Backtracking;
+pub(crate) use bitset_mrv::solvable_without;
 pub use bitset_mrv::{BitsetMrv, Singles};
 pub use dlx::{ColumnRule, Dlx};
 pub use naive_exact_cover::NaiveExactCover;
@@ -466,7 +467,7 @@ impl SolverId {
         SolverId::DlxFirstColumn,
     ];
 
-    /// The fastest strategy: the default of `solve`, and the uniqueness check of `generate`.
+    /// The fastest strategy: the default of `solve`.
     pub const FASTEST: SolverId = SolverId::BitsetMrvLocked;
 
     /// Stable name (used on the command line and in CSV files).
