@@ -391,14 +391,17 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
             )?;
             continue;
         }
-        let outcomes: Vec<_> = pool.install(|| {
-            ds.puzzles
-                .par_iter()
-                .map(|p| args.solver.solve_checked(&p.grid, &limits_for()))
-                .collect()
-        });
-        for outcome in &outcomes {
-            write_result(&mut out, outcome, ds, args.pretty, mode)?;
+        // In chunks: output streams in input order and memory stays bounded.
+        for chunk in ds.puzzles.chunks(4096) {
+            let outcomes: Vec<_> = pool.install(|| {
+                chunk
+                    .par_iter()
+                    .map(|p| args.solver.solve_checked(&p.grid, &limits_for()))
+                    .collect()
+            });
+            for outcome in &outcomes {
+                write_result(&mut out, outcome, ds, args.pretty, mode)?;
+            }
         }
     }
     out.flush()?;

@@ -108,26 +108,28 @@ impl BenchDataset {
             chosen.truncate(limit);
         }
         let geometry = ds.geometry;
-        let mut puzzles_src = ds.puzzles;
-        let puzzles: Vec<BenchPuzzle> = chosen
-            .iter()
-            .map(|&i| {
-                let mut expected = puzzles_src[i].expected.take();
-                let mut grid = std::mem::replace(&mut puzzles_src[i].grid, Grid::empty(geometry));
-                if sel.permute {
-                    let t = Transform::random(geometry, &mut stream(sel.seed, i as u64));
-                    grid = t.apply(&grid);
-                    expected = expected.map(|e| t.apply(&e));
-                }
-                let invalid = find_conflict(&grid).is_some();
-                BenchPuzzle {
-                    index: i as u64,
-                    grid,
-                    expected,
-                    invalid,
-                }
-            })
-            .collect();
+        // Consume the source in file order, keeping the chosen puzzles (no copies).
+        let mut wanted = chosen.iter().copied().peekable();
+        let mut puzzles: Vec<BenchPuzzle> = Vec::with_capacity(chosen.len());
+        for (i, p) in ds.puzzles.into_iter().enumerate() {
+            if wanted.peek() != Some(&i) {
+                continue;
+            }
+            wanted.next();
+            let (mut grid, mut expected) = (p.grid, p.expected);
+            if sel.permute {
+                let t = Transform::random(geometry, &mut stream(sel.seed, i as u64));
+                grid = t.apply(&grid);
+                expected = expected.map(|e| t.apply(&e));
+            }
+            let invalid = find_conflict(&grid).is_some();
+            puzzles.push(BenchPuzzle {
+                index: i as u64,
+                grid,
+                expected,
+                invalid,
+            });
+        }
         BenchDataset {
             info: DatasetInfo {
                 name: ds.name.clone(),
