@@ -74,55 +74,60 @@ pub fn num(x: f64) -> String {
     }
 }
 
-/// The summary table: one row per strategy variant and dataset.
+/// Column heads of the summary table.
+pub const SUMMARY_HEADER: [&str; 15] = [
+    "dataset",
+    "variant",
+    "puzzles",
+    "solved",
+    "budget",
+    "wrong",
+    "errors",
+    "puzzles/s",
+    "mean µs",
+    "median µs",
+    "p90 µs",
+    "p99 µs",
+    "max µs",
+    "guesses",
+    "no guess %",
+];
+
+/// One summary row as display cells (the first two are text, the rest numbers).
+pub fn summary_cells(r: &SummaryRow) -> [String; 15] {
+    [
+        r.dataset.clone(),
+        r.variant.clone(),
+        r.puzzles.to_string(),
+        r.solved.to_string(),
+        r.budget.to_string(),
+        r.wrong.to_string(),
+        r.errors.to_string(),
+        num(r.puzzles_per_sec),
+        num(r.mean_us),
+        num(r.median_us),
+        num(r.p90_us),
+        num(r.p99_us),
+        num(r.max_us),
+        num(r.guesses_per_puzzle),
+        format!("{:.1}", r.no_guess_pct),
+    ]
+}
+
+/// The summary table: one row per strategy variant and dataset; wrong answers in bold.
 pub fn summary_table(rows: &[SummaryRow]) -> String {
-    let header = [
-        "dataset",
-        "variant",
-        "puzzles",
-        "solved",
-        "budget",
-        "wrong",
-        "errors",
-        "puzzles/s",
-        "mean µs",
-        "median µs",
-        "p90 µs",
-        "p99 µs",
-        "max µs",
-        "guesses",
-        "no guess %",
-    ];
-    let right = [
-        false, false, true, true, true, true, true, true, true, true, true, true, true, true, true,
-    ];
+    let right: Vec<bool> = (0..SUMMARY_HEADER.len()).map(|i| i >= 2).collect();
     let body: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
-            vec![
-                r.dataset.clone(),
-                r.variant.clone(),
-                r.puzzles.to_string(),
-                r.solved.to_string(),
-                r.budget.to_string(),
-                if r.wrong > 0 {
-                    format!("**{}**", r.wrong)
-                } else {
-                    "0".into()
-                },
-                r.errors.to_string(),
-                num(r.puzzles_per_sec),
-                num(r.mean_us),
-                num(r.median_us),
-                num(r.p90_us),
-                num(r.p99_us),
-                num(r.max_us),
-                num(r.guesses_per_puzzle),
-                format!("{:.1}", r.no_guess_pct),
-            ]
+            let mut cells = summary_cells(r);
+            if r.wrong > 0 {
+                cells[5] = format!("**{}**", r.wrong);
+            }
+            cells.to_vec()
         })
         .collect();
-    table(&header, &body, &right)
+    table(&SUMMARY_HEADER, &body, &right)
 }
 
 /// `summary.md`: the run's metadata and the summary table.

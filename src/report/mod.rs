@@ -9,7 +9,7 @@ pub mod load;
 
 pub use load::{load, Point, ReportError, RunData};
 
-use crate::export::markdown::summary_table;
+use crate::export::markdown::{summary_cells, summary_table, SUMMARY_HEADER};
 use crate::harness::SummaryRow;
 use crate::solver::SolverId;
 use charts::{render, Cactus, Distribution, Hardness, HeadToHead, Metric, Rendered, Throughput};
@@ -407,48 +407,13 @@ pub fn html(data: &RunData, report: &Report) -> String {
         let _ = writeln!(s, "<li>{}</li>", esc(&l));
     }
     s.push_str("</ul>\n<h2>Summary</h2>\n<table>\n<tr>");
-    let head = [
-        "dataset",
-        "variant",
-        "puzzles",
-        "solved",
-        "budget",
-        "wrong",
-        "errors",
-        "puzzles/s",
-        "mean µs",
-        "median µs",
-        "p90 µs",
-        "p99 µs",
-        "max µs",
-        "guesses",
-        "no guess %",
-    ];
-    for h in head {
+    for h in SUMMARY_HEADER {
         let _ = write!(s, "<th>{}</th>", esc(h));
     }
     s.push_str("</tr>\n");
-    use crate::export::markdown::num;
     for r in &data.summary {
-        let cells = [
-            r.dataset.clone(),
-            r.variant.clone(),
-            r.puzzles.to_string(),
-            r.solved.to_string(),
-            r.budget.to_string(),
-            r.wrong.to_string(),
-            r.errors.to_string(),
-            num(r.puzzles_per_sec),
-            num(r.mean_us),
-            num(r.median_us),
-            num(r.p90_us),
-            num(r.p99_us),
-            num(r.max_us),
-            num(r.guesses_per_puzzle),
-            format!("{:.1}", r.no_guess_pct),
-        ];
         s.push_str("<tr>");
-        for (i, c) in cells.iter().enumerate() {
+        for (i, c) in summary_cells(r).iter().enumerate() {
             let _ = write!(
                 s,
                 "<td{}>{}</td>",

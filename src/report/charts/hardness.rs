@@ -1,6 +1,6 @@
 //! What makes a puzzle hard: time against guesses (or nodes) per puzzle for one variant.
 
-use super::{color, compact, err, legend, log_range, Chart, FONT};
+use super::{color, compact, err, frame, legend, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -48,11 +48,7 @@ impl Chart for Hardness {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let x = log_range(self.series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
         let y = log_range(self.series.iter().flat_map(|s| s.1.iter().map(|p| p.1)));
-        let mut chart = ChartBuilder::on(root)
-            .caption(self.title(), (FONT, 24))
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(72)
+        let mut chart = frame(root, &self.title())
             .build_cartesian_2d(x.log_scale(), y.log_scale())
             .map_err(err)?;
         chart

@@ -1,6 +1,6 @@
 //! Head to head: per-puzzle time of one variant against another, log-log, with the diagonal.
 
-use super::{color, compact, err, log_range, Chart, FONT};
+use super::{color, compact, err, frame, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -37,11 +37,7 @@ impl Chart for HeadToHead {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let r = log_range(self.points.iter().flat_map(|&(x, y)| [x, y]));
-        let mut chart = ChartBuilder::on(root)
-            .caption(self.title(), (FONT, 24))
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(72)
+        let mut chart = frame(root, &self.title())
             .build_cartesian_2d(r.clone().log_scale(), r.clone().log_scale())
             .map_err(err)?;
         chart

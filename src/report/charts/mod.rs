@@ -80,6 +80,19 @@ pub struct Rendered {
     pub svg: String,
 }
 
+/// The frame every chart shares: title, margins, room for axis labels.
+pub fn frame<'a, 'b, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut b = ChartBuilder::on(root);
+    b.caption(title, (FONT, 24))
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(72);
+    b
+}
+
 /// Maps a backend error to text.
 pub fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()

@@ -1,6 +1,6 @@
 //! Puzzles per second per strategy variant, grouped by dataset, log scale.
 
-use super::{color, compact, err, legend, log_range, Chart, FONT};
+use super::{color, compact, err, frame, legend, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -28,11 +28,7 @@ impl Chart for Throughput {
         let d = self.datasets.len().max(1) as f64;
         let y = log_range(self.bars.iter().map(|b| b.2));
         let floor = y.start;
-        let mut chart = ChartBuilder::on(root)
-            .caption(self.title(), (FONT, 24))
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(72)
+        let mut chart = frame(root, &self.title())
             .build_cartesian_2d(-0.5..d - 0.5, y.log_scale())
             .map_err(err)?;
         let names = self.datasets.clone();
