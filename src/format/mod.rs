@@ -75,18 +75,6 @@ pub struct Puzzle {
     pub line: u32,
 }
 
-impl Puzzle {
-    /// A puzzle with no answer or comment.
-    pub fn new(grid: Grid) -> Puzzle {
-        Puzzle {
-            grid,
-            expected: None,
-            comment: None,
-            line: 0,
-        }
-    }
-}
-
 /// All puzzles of one input, of one size.
 #[derive(Clone, Debug)]
 pub struct Dataset {

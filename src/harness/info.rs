@@ -64,11 +64,8 @@ pub struct RunInfo {
     /// Strategy panics over the run.
     pub errors: u64,
     /// The datasets, with size and checksum.
-    pub datasets: Vec<DatasetInfoRecord>,
+    pub datasets: Vec<DatasetInfo>,
 }
-
-/// [`DatasetInfo`] as stored (owned, deserialisable).
-pub type DatasetInfoRecord = DatasetInfo;
 
 /// The current time, RFC 3339 UTC to the second.
 pub fn now_rfc3339() -> String {

@@ -19,7 +19,6 @@ use crate::grid::Grid;
 use crate::solver::{Limits, Mode, Outcome, Solver, SolverId, Status};
 use crate::validate::check_solution;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -449,15 +448,6 @@ fn run_phase(
         opts.threads,
         wall.as_secs_f64(),
     ))
-}
-
-/// Groups summary rows by dataset, keeping run order inside each group.
-pub fn by_dataset(rows: &[SummaryRow]) -> BTreeMap<&str, Vec<&SummaryRow>> {
-    let mut map: BTreeMap<&str, Vec<&SummaryRow>> = BTreeMap::new();
-    for r in rows {
-        map.entry(r.dataset.as_str()).or_default().push(r);
-    }
-    map
 }
 
 #[cfg(test)]

@@ -156,11 +156,6 @@ impl Status {
     pub fn from_word(word: &str) -> Option<Status> {
         Status::ALL.into_iter().find(|s| s.word() == word)
     }
-
-    /// True when the search finished with a definite verdict (not stopped by a limit).
-    pub fn is_verdict(self) -> bool {
-        !matches!(self, Status::Budget | Status::Cancelled)
-    }
 }
 
 impl fmt::Display for Status {
