@@ -1,6 +1,6 @@
 //! Cactus plot: per-puzzle times sorted ascending against puzzles solved.
 
-use super::{color, compact, err, frame, legend, log_range, Chart, FONT};
+use super::{color, compact, err, frame, labelled_line, legend, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -51,13 +51,7 @@ impl Chart for Cactus {
                 .enumerate()
                 .map(|(i, &t)| ((i + 1) as f64, t))
                 .collect();
-            chart
-                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
-                .map_err(err)?
-                .label(name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
-                });
+            labelled_line(&mut chart, name, c, pts.clone())?;
             if pts.len() == 1 {
                 chart
                     .draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))

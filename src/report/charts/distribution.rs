@@ -1,6 +1,6 @@
 //! Distribution of per-puzzle times: an ECDF per variant on a log time axis.
 
-use super::{color, compact, err, frame, legend, log_range, Chart, FONT};
+use super::{color, compact, err, frame, labelled_line, legend, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -49,13 +49,7 @@ impl Chart for Distribution {
                 pts.push((t, i as f64 / n));
                 pts.push((t, (i + 1) as f64 / n));
             }
-            chart
-                .draw_series(LineSeries::new(pts, c.stroke_width(2)))
-                .map_err(err)?
-                .label(name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
-                });
+            labelled_line(&mut chart, name, c, pts)?;
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)
     }

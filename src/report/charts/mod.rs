@@ -162,6 +162,26 @@ fn trim(v: f64) -> String {
     }
 }
 
+/// Draws one strategy's line with its legend entry (a short stroke in its colour).
+pub fn labelled_line<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    name: &str,
+    c: RGBColor,
+    points: Vec<(f64, f64)>,
+) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    chart
+        .draw_series(LineSeries::new(points, c.stroke_width(2)))
+        .map_err(err)?
+        .label(name)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+    Ok(())
+}
+
 /// Legend box in the corner, the same style in every chart.
 pub fn legend<
     'a,
