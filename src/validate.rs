@@ -103,31 +103,22 @@ pub fn check_solution(puzzle: &Grid, solution: &Grid) -> Result<(), SolutionErro
             expected: g.name(),
         });
     }
+    let fine = match g.box_size() {
+        2 => passes::<2>(puzzle.cells(), solution.cells()),
+        3 => passes::<3>(puzzle.cells(), solution.cells()),
+        4 => passes::<4>(puzzle.cells(), solution.cells()),
+        _ => passes::<5>(puzzle.cells(), solution.cells()),
+    };
+    if fine {
+        return Ok(());
+    }
+    // Something is wrong: name it.
     if let Some(cell) = solution.cells().iter().position(|&d| d == 0) {
         return Err(SolutionError::Incomplete(cell_name(g, cell)));
     }
-    // Complete with every unit holding n distinct digits: every unit is a permutation.
-    // A bitmask pass decides; the slower scan names the conflict when there is one.
-    let (n, b) = (g.side(), g.box_size());
-    let mut seen = [0u32; 75];
-    let (rows, rest) = seen.split_at_mut(n);
-    let (cols, boxes) = rest.split_at_mut(n);
-    for (r, row) in solution.cells().chunks_exact(n).enumerate() {
-        let band = r / b * b;
-        for (stack, chunk) in row.chunks_exact(b).enumerate() {
-            for (k, &d) in chunk.iter().enumerate() {
-                let bit = 1u32 << (d - 1);
-                rows[r] |= bit;
-                cols[stack * b + k] |= bit;
-                boxes[band + stack] |= bit;
-            }
-        }
-    }
-    let full = (1u32 << n) - 1;
-    if seen[..3 * n].iter().any(|&m| m != full) {
-        return Err(SolutionError::Conflict(
-            find_conflict(solution).expect("a unit misses a digit, so one repeats"),
-        ));
+    // Complete and free of repeats: every unit is a permutation.
+    if let Some(conflict) = find_conflict(solution) {
+        return Err(SolutionError::Conflict(conflict));
     }
     for (cell, (&given, &found)) in puzzle.cells().iter().zip(solution.cells()).enumerate() {
         if given != 0 && given != found {
@@ -139,6 +130,32 @@ pub fn check_solution(puzzle: &Grid, solution: &Grid) -> Result<(), SolutionErro
         }
     }
     Ok(())
+}
+
+/// One pass deciding that a solution's cells (box size `B`, digits `0..=n` as
+/// every [`Grid`] holds) are right: every unit holds all `n` digits, so no cell is
+/// empty, and every given is kept. False means "look closer".
+#[inline]
+fn passes<const B: usize>(given: &[u8], found: &[u8]) -> bool {
+    let n = B * B;
+    let (Some(given), Some(found)) = (given.get(..n * n), found.get(..n * n)) else {
+        return false;
+    };
+    let (mut rows, mut cols, mut boxes) = ([0u32; 25], [0u32; 25], [0u32; 25]);
+    let mut changed = 0u8;
+    for r in 0..n {
+        for c in 0..n {
+            let (p, d) = (given[r * n + c], found[r * n + c]);
+            // An empty cell sets no bit.
+            let bit = (1u32 << d) >> 1;
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[r / B * B + c / B] |= bit;
+            changed |= p & (p ^ d);
+        }
+    }
+    let full = (1u32 << n) - 1;
+    changed == 0 && (0..n).all(|i| rows[i] & cols[i] & boxes[i] == full)
 }
 
 #[cfg(test)]

@@ -66,6 +66,28 @@ fn without_candidates(g: Geometry, solution: &Grid, mut p: Grid, c: usize) -> Gr
     p
 }
 
+/// The solution check, written the slow and obvious way.
+fn obviously_right(puzzle: &Grid, solution: &Grid) -> bool {
+    let g = puzzle.geometry();
+    let n = g.side();
+    let units = (0..n).flat_map(|i| {
+        [
+            (0..g.cells())
+                .filter(|&c| g.row(c) == i)
+                .collect::<Vec<_>>(),
+            (0..g.cells()).filter(|&c| g.col(c) == i).collect(),
+            (0..g.cells()).filter(|&c| g.boxed(c) == i).collect(),
+        ]
+    });
+    let permutations = units.into_iter().all(|cells| {
+        let mut digits: Vec<u8> = cells.iter().map(|&c| solution.get(c)).collect();
+        digits.sort_unstable();
+        digits == (1..=n as u8).collect::<Vec<_>>()
+    });
+    let kept = (0..g.cells()).all(|c| puzzle.get(c) == 0 || puzzle.get(c) == solution.get(c));
+    permutations && kept
+}
+
 fn geometry() -> impl Strategy<Value = Geometry> {
     (2usize..=5).prop_map(|b| Geometry::new(b).unwrap())
 }
@@ -86,6 +108,37 @@ proptest! {
             for sol in &out.solutions {
                 prop_assert_eq!(check_solution(&p, sol), Ok(()), "{}", s);
             }
+        }
+    }
+
+    #[test]
+    fn solution_check_agrees_with_the_obvious_one(g in geometry(), seed in any::<u64>(), blanks in 0u32..100, edits in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), 0u8..3), 0..3)) {
+        let (p, mut s) = puzzle(g, seed, blanks);
+        prop_assert_eq!(check_solution(&p, &s), Ok(()));
+        for (a, b, kind) in edits {
+            let (a, b) = (a.index(g.cells()), b.index(g.cells()));
+            match kind {
+                // Swap two cells: still a permutation of the digits, often a conflict.
+                0 => {
+                    let (x, y) = (s.get(a), s.get(b));
+                    s.set(a, y);
+                    s.set(b, x);
+                }
+                1 => s.set(a, (b % (g.side() + 1)) as u8),
+                // Relabel two digits everywhere: a valid grid that may change givens.
+                _ => {
+                    let (x, y) = (s.get(a), s.get(b));
+                    for c in 0..g.cells() {
+                        let d = s.get(c);
+                        s.set(c, if d == x { y } else if d == y { x } else { d });
+                    }
+                }
+            }
+        }
+        let verdict = check_solution(&p, &s);
+        prop_assert_eq!(verdict.is_ok(), obviously_right(&p, &s), "{:?}", verdict);
+        if s.cells().contains(&0) {
+            prop_assert!(matches!(verdict, Err(sudoku_bench::validate::SolutionError::Incomplete(_))));
         }
     }
 

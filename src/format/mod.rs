@@ -473,7 +473,15 @@ impl<'a> Collector<'a> {
 
 /// Writes a grid on one line, `.` for blanks.
 pub fn write_line(grid: &Grid, alphabet: &Alphabet) -> String {
-    grid.cells().iter().map(|&d| alphabet.encode(d)).collect()
+    let mut out = String::with_capacity(grid.cells().len());
+    write_line_into(&mut out, grid, alphabet);
+    out
+}
+
+/// Replaces the contents of `out` with the grid on one line (reusing its buffer).
+pub fn write_line_into(out: &mut String, grid: &Grid, alphabet: &Alphabet) {
+    out.clear();
+    out.extend(grid.cells().iter().map(|&d| alphabet.encode(d)));
 }
 
 /// Writes a grid as a pretty block: spaces between cells, `|` between boxes, rule lines between bands.

@@ -14,7 +14,7 @@ pub use info::{RunInfo, RunOptions};
 pub use prepare::{BenchDataset, BenchPuzzle, DatasetInfo, Selection};
 pub use record::{PuzzleRecord, RowStatus, SummaryRow};
 
-use crate::format::write_line;
+use crate::format::write_line_into;
 use crate::grid::Grid;
 use crate::solver::{Limits, Mode, Outcome, Solver, SolverId, Status};
 use crate::validate::check_solution;
@@ -310,6 +310,7 @@ fn run_phase(
             .with_deadline(opts.time_limit.map(|t| Instant::now() + t))
             .with_cancel(cancel.clone())
     };
+    let shared_limits = limits_now();
     let solve = &*c.solve;
     // Warm-up: untimed, unrecorded.
     pool.install(|| {
@@ -341,10 +342,17 @@ fn run_phase(
                             let (outcome, ns, now) = if p.invalid {
                                 (Ok(Outcome::invalid()), 0, Instant::now())
                             } else {
-                                let limits = limits_now();
+                                // A deadline is per puzzle; otherwise the limits never change.
+                                let own;
+                                let limits = match opts.time_limit {
+                                    Some(_) => {
+                                        own = limits_now();
+                                        &own
+                                    }
+                                    None => &shared_limits,
+                                };
                                 let t0 = Instant::now();
-                                let out =
-                                    catch_unwind(AssertUnwindSafe(|| solve(&p.grid, &limits)));
+                                let out = catch_unwind(AssertUnwindSafe(|| solve(&p.grid, limits)));
                                 let t1 = Instant::now();
                                 (out.map_err(panic_message), (t1 - t0).as_nanos() as u64, t1)
                             };
@@ -382,28 +390,33 @@ fn run_phase(
             drop(tx);
             started.elapsed()
         });
-        let (strategy, variant, dataset): (Arc<str>, Arc<str>, Arc<str>) = (
-            c.strategy.as_str().into(),
-            c.variant.as_str().into(),
-            ds.name.as_str().into(),
-        );
-        let to_record = |m: Measured| {
+        // One record, refilled for every row: the writer allocates nothing per row.
+        let mut record = PuzzleRecord {
+            strategy: c.strategy.as_str().into(),
+            variant: c.variant.as_str().into(),
+            dataset: ds.name.as_str().into(),
+            puzzle_index: 0,
+            repeat: 0,
+            puzzle: String::new(),
+            status: RowStatus::Unique,
+            solutions: 0,
+            nodes: 0,
+            guesses: 0,
+            solve_ns: 0,
+            threads: opts.threads,
+            detail: String::new(),
+        };
+        let fill = |r: &mut PuzzleRecord, m: Measured| {
             let p = &ds.puzzles[m.slot];
-            PuzzleRecord {
-                strategy: strategy.clone(),
-                variant: variant.clone(),
-                dataset: dataset.clone(),
-                puzzle_index: p.index,
-                repeat: m.repeat,
-                puzzle: write_line(&p.grid, &ds.alphabet),
-                status: m.status,
-                solutions: m.solutions,
-                nodes: m.counters.nodes,
-                guesses: m.counters.guesses,
-                solve_ns: m.ns,
-                threads: opts.threads,
-                detail: m.detail,
-            }
+            r.puzzle_index = p.index;
+            r.repeat = m.repeat;
+            write_line_into(&mut r.puzzle, &p.grid, &ds.alphabet);
+            r.status = m.status;
+            r.solutions = m.solutions;
+            r.nodes = m.counters.nodes;
+            r.guesses = m.counters.guesses;
+            r.solve_ns = m.ns;
+            r.detail = m.detail;
         };
         loop {
             let batch = match rx.try_recv() {
@@ -424,7 +437,7 @@ fn run_phase(
                 Err(TryRecvError::Disconnected) => break,
             };
             for m in batch {
-                let record = to_record(m);
+                fill(&mut record, m);
                 builder.add(&record);
                 observer.row_done(&record);
                 if failure.is_none() {

@@ -92,6 +92,25 @@ pub struct PuzzleRecord {
     pub detail: String,
 }
 
+impl PuzzleRecord {
+    /// The columns of `results.csv`, in field order.
+    pub const COLUMNS: [&'static str; 13] = [
+        "strategy",
+        "variant",
+        "dataset",
+        "puzzle_index",
+        "repeat",
+        "puzzle",
+        "status",
+        "solutions",
+        "nodes",
+        "guesses",
+        "solve_ns",
+        "threads",
+        "detail",
+    ];
+}
+
 /// One row of `summary.csv`: a strategy variant over one dataset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {

@@ -280,6 +280,33 @@ fn results_csv_snapshot() {
     insta::assert_snapshot!(text);
 }
 
+#[test]
+fn results_csv_rows_read_back_through_serde() {
+    // The sink writes fields by hand; serde (the report's loader) must read the
+    // same records back, awkward text included, under the struct's own header.
+    let mut awkward = fixed_record(1);
+    awkward.dataset = "odd, \"quoted\" name".into();
+    awkward.detail = "panicked: line one\nline two, with \"quotes\"".into();
+    awkward.puzzle_index = u64::MAX;
+    awkward.solve_ns = 0;
+    let records = [fixed_record(0), awkward, fixed_record(2)];
+    let mut sink = CsvSink::new(Vec::new());
+    for r in &records {
+        sink.record(r).unwrap();
+    }
+    let text = sink.into_inner().unwrap();
+    let mut serde_writer = csv::Writer::from_writer(Vec::new());
+    serde_writer.serialize(&records[0]).unwrap();
+    let serde_text = serde_writer.into_inner().unwrap();
+    let header = |t: &[u8]| t.split(|&b| b == b'\n').next().unwrap().to_vec();
+    assert_eq!(header(&text), header(&serde_text));
+    let back: Vec<PuzzleRecord> = csv::Reader::from_reader(&text[..])
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(back, records);
+}
+
 fn fixed_report() -> crate::export::RunReport {
     let mut b = summary::SummaryBuilder::default();
     for i in 0..2 {
