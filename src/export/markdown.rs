@@ -155,7 +155,7 @@ impl Exporter for SummaryMarkdown {
         );
         let _ = writeln!(
             s,
-            "- {}, {} cores, {} worker threads, {}",
+            "- {}, {} cores, worker threads: {}, {}",
             i.cpu_model, i.cores, i.options.threads, i.os
         );
         let _ =

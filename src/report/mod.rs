@@ -330,7 +330,7 @@ fn metadata_lines(data: &RunData) -> Vec<String> {
             i.tool, i.version, i.git_commit, i.rustc
         ),
         format!(
-            "Machine: {}, {} cores, {}; {} worker threads.",
+            "Machine: {}, {} cores, {}; worker threads: {}.",
             i.cpu_model, i.cores, i.os, i.options.threads
         ),
         format!(
