@@ -142,7 +142,7 @@ fn passes<const B: usize>(given: &[u8], found: &[u8]) -> bool {
         return false;
     };
     let (mut rows, mut cols, mut boxes) = ([0u32; 25], [0u32; 25], [0u32; 25]);
-    let mut changed = 0u8;
+    let mut changed = false;
     for r in 0..n {
         for c in 0..n {
             let (p, d) = (given[r * n + c], found[r * n + c]);
@@ -151,11 +151,11 @@ fn passes<const B: usize>(given: &[u8], found: &[u8]) -> bool {
             rows[r] |= bit;
             cols[c] |= bit;
             boxes[r / B * B + c / B] |= bit;
-            changed |= p & (p ^ d);
+            changed |= (p != 0) & (p != d);
         }
     }
     let full = (1u32 << n) - 1;
-    changed == 0 && (0..n).all(|i| rows[i] & cols[i] & boxes[i] == full)
+    !changed && (0..n).all(|i| rows[i] & cols[i] & boxes[i] == full)
 }
 
 #[cfg(test)]
@@ -213,20 +213,31 @@ mod tests {
             check_solution(&puzzle, &swapped),
             Err(SolutionError::Conflict(_))
         ));
-        // A valid grid that is not this puzzle's answer: relabel digits 1 and 2.
-        let relabel: Vec<u8> = sol
-            .cells()
-            .iter()
-            .map(|&d| match d {
-                1 => 2,
-                2 => 1,
-                d => d,
-            })
-            .collect();
-        let other = Grid::from_cells(sol.geometry(), &relabel).unwrap();
-        assert!(matches!(
-            check_solution(&puzzle, &other),
-            Err(SolutionError::ChangesGiven { .. })
-        ));
+        // Valid grids that are not this puzzle's answer: relabel any two digits,
+        // checked against a puzzle with one given (so no other given gives it away).
+        for x in 1..=9u8 {
+            let cell = sol.cells().iter().position(|&d| d == x).unwrap();
+            let mut puzzle = Grid::empty(sol.geometry());
+            puzzle.set(cell, x);
+            for y in (1..=9).filter(|&y| y != x) {
+                let relabel: Vec<u8> = sol
+                    .cells()
+                    .iter()
+                    .map(|&d| match d {
+                        d if d == x => y,
+                        d if d == y => x,
+                        d => d,
+                    })
+                    .collect();
+                let other = Grid::from_cells(sol.geometry(), &relabel).unwrap();
+                assert!(
+                    matches!(
+                        check_solution(&puzzle, &other),
+                        Err(SolutionError::ChangesGiven { .. })
+                    ),
+                    "digits {x} and {y} swapped"
+                );
+            }
+        }
     }
 }
