@@ -194,6 +194,36 @@ fn budgets_invalid_puzzles_and_interrupts() {
 }
 
 #[test]
+fn the_time_limit_is_per_puzzle() {
+    // Each call takes 10 ms, the limit is 100 ms and the phase 250 ms or more:
+    // with one deadline for the whole phase, the later calls would start late.
+    let late = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = late.clone();
+    let slow: Arc<SolveFn> = Arc::new(move |g, l| {
+        let deadline = l.deadline.expect("a time limit gives a deadline");
+        std::thread::sleep(Duration::from_millis(10));
+        if Instant::now() > deadline {
+            seen.fetch_add(1, Ordering::Relaxed);
+        }
+        SolverId::Dlx.solve(g, l)
+    });
+    let text = format!("{HARD}\n").repeat(25);
+    let o = BenchOptions {
+        time_limit: Some(Duration::from_millis(100)),
+        warmup: 0,
+        ..opts(1)
+    };
+    let (result, rows) = run_one(
+        Contender::custom("slow", "slow", slow),
+        &dataset(&text, &Selection::default()),
+        &o,
+    );
+    assert_eq!(late.load(Ordering::Relaxed), 0);
+    assert_eq!(rows.len(), 25);
+    assert_eq!(result.summary[0].solved, 25);
+}
+
+#[test]
 fn sample_limit_and_permute_are_seeded() {
     let text: String = include_str!("../../datasets/reference/sizes-4x4.txt").to_string();
     let all = dataset(&text, &Selection::default());
