@@ -90,13 +90,13 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     dataset: Vec<String>,
     /// Worker threads (default: all cores; 1 gives the cleanest per-puzzle times).
-    #[arg(long)]
+    #[arg(long, value_parser = positive::<usize>)]
     threads: Option<usize>,
     /// What each solve looks for; `unique` stops at the second solution, as tdoku does.
     #[arg(long, value_enum, default_value = "unique")]
     mode: ModeArg,
     /// With `--mode count`: stop counting here.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = positive::<u64>)]
     count_limit: u64,
     /// Per-puzzle node budget: a number, or `none`. Default: each slow strategy's own budget
     /// (naive and backtracking 2,000,000 nodes; dlx-first-column 5,000,000), none for the others.
@@ -109,13 +109,13 @@ struct BenchArgs {
     #[arg(long, default_value_t = 20)]
     warmup: usize,
     /// Timed passes over each dataset.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = positive::<u32>)]
     repeat: u32,
     /// Run only the first N puzzles of each dataset (after --sample).
-    #[arg(long)]
+    #[arg(long, value_parser = positive::<usize>)]
     limit: Option<usize>,
     /// Run a random sample of N puzzles of each dataset (file order kept; see --seed).
-    #[arg(long)]
+    #[arg(long, value_parser = positive::<usize>)]
     sample: Option<usize>,
     /// Seed for --sample and --permute.
     #[arg(long, default_value_t = 1)]
@@ -163,7 +163,7 @@ struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = positive::<usize>)]
     threads: Option<usize>,
     /// Output: `line` (puzzle, a space, its answer) or `block`.
     #[arg(long, default_value = "line", value_parser = ["line", "block"])]
@@ -195,7 +195,7 @@ struct RateArgs {
     #[arg(long, default_value_t = sudoku_bench::rate::DEFAULT_PERMUTATIONS)]
     permutations: u32,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = positive::<usize>)]
     threads: Option<usize>,
     #[command(flatten)]
     input_args: InputArgs,
@@ -247,10 +247,10 @@ struct SolveArgs {
     #[arg(long, value_enum, default_value = "unique")]
     mode: ModeArg,
     /// With `--mode count`: stop counting here.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = positive::<u64>)]
     count_limit: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = positive::<usize>)]
     threads: Option<usize>,
     /// Per-puzzle node budget.
     #[arg(long)]
@@ -273,6 +273,14 @@ fn solver_name(s: &str) -> Result<SolverId, String> {
         let names: Vec<_> = SolverId::ALL.iter().map(|s| s.name()).collect();
         format!("unknown solver {s:?}, expected one of {}", names.join(", "))
     })
+}
+
+/// Parses a whole number of at least 1.
+fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(n) if n != T::default() => Ok(n),
+        _ => Err("expected a whole number of 1 or more".to_string()),
+    }
 }
 
 /// Parses `250ms`, `2s`, `1.5s`, `3m` or a bare number of seconds.
@@ -335,9 +343,6 @@ pub fn run() -> Result<ExitCode> {
 fn build_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        if t == 0 {
-            bail!("--threads must be at least 1");
-        }
         b = b.num_threads(t);
     }
     b.build().context("cannot start the worker threads")
@@ -561,14 +566,9 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     use sudoku_bench::harness::{BenchOptions, Budget, Contender, RunInfo, RunOptions, Selection};
 
     let solvers = resolve_solvers(&args.solver)?;
-    let threads = match args.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    if args.repeat == 0 {
-        bail!("--repeat must be at least 1");
-    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let budget = match args.node_budget.as_deref() {
         None => Budget::StrategyDefault,
         Some("none") => Budget::Unlimited,

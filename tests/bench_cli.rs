@@ -108,6 +108,18 @@ fn bad_options_and_files_fail_clearly() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("--threads"));
+    for zero in ["--repeat", "--limit", "--sample", "--count-limit"] {
+        bin()
+            .args(["bench", zero, "0", "--out", o])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(format!(
+                "invalid value '0' for '{zero} <"
+            )))
+            .stderr(predicate::str::contains(
+                "expected a whole number of 1 or more",
+            ));
+    }
     bin()
         .args(["bench", "--node-budget", "lots", "--out", o])
         .assert()

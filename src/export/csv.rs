@@ -13,23 +13,23 @@ use std::path::Path;
 /// The columns are [`PuzzleRecord::COLUMNS`], the order serde reads them back in.
 pub struct CsvSink<W: io::Write> {
     writer: csv::Writer<W>,
-    header_written: bool,
 }
 
 impl CsvSink<BufWriter<File>> {
-    /// Creates (truncates) the file.
+    /// Creates (truncates) the file and writes the header.
     pub fn create(path: &Path) -> io::Result<Self> {
-        Ok(CsvSink::new(BufWriter::new(File::create(path)?)))
+        CsvSink::new(BufWriter::new(File::create(path)?))
     }
 }
 
 impl<W: io::Write> CsvSink<W> {
-    /// Streams into any writer.
-    pub fn new(w: W) -> Self {
-        CsvSink {
-            writer: csv::Writer::from_writer(w),
-            header_written: false,
-        }
+    /// Streams into any writer, header first (so a run with no rows still has one).
+    pub fn new(w: W) -> io::Result<Self> {
+        let mut writer = csv::Writer::from_writer(w);
+        writer
+            .write_record(PuzzleRecord::COLUMNS)
+            .map_err(io::Error::other)?;
+        Ok(CsvSink { writer })
     }
 
     /// The inner writer, after a final flush.
@@ -42,10 +42,6 @@ impl<W: io::Write> CsvSink<W> {
     }
 
     fn row(&mut self, r: &PuzzleRecord) -> csv::Result<()> {
-        if !self.header_written {
-            self.writer.write_record(PuzzleRecord::COLUMNS)?;
-            self.header_written = true;
-        }
         self.writer.write_field(&*r.strategy)?;
         self.writer.write_field(&*r.variant)?;
         self.writer.write_field(&*r.dataset)?;

@@ -302,12 +302,21 @@ fn fixed_record(i: u64) -> PuzzleRecord {
 
 #[test]
 fn results_csv_snapshot() {
-    let mut sink = CsvSink::new(Vec::new());
+    let mut sink = CsvSink::new(Vec::new()).unwrap();
     for i in 0..2 {
         sink.record(&fixed_record(i)).unwrap();
     }
     let text = String::from_utf8(sink.into_inner().unwrap()).unwrap();
     insta::assert_snapshot!(text);
+}
+
+#[test]
+fn results_csv_has_its_header_before_any_row() {
+    let text = CsvSink::new(Vec::new()).unwrap().into_inner().unwrap();
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        format!("{}\n", PuzzleRecord::COLUMNS.join(","))
+    );
 }
 
 #[test]
@@ -320,7 +329,7 @@ fn results_csv_rows_read_back_through_serde() {
     awkward.puzzle_index = u64::MAX;
     awkward.solve_ns = 0;
     let records = [fixed_record(0), awkward, fixed_record(2)];
-    let mut sink = CsvSink::new(Vec::new());
+    let mut sink = CsvSink::new(Vec::new()).unwrap();
     for r in &records {
         sink.record(r).unwrap();
     }
