@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sudoku_bench::format::{self, AlphabetKind, Format, ReadOptions};
@@ -124,9 +124,13 @@ struct BenchArgs {
     /// band/stack swaps, transpose) to each puzzle, seeded, the same for every strategy.
     #[arg(long)]
     permute: bool,
-    /// Run folder (default: reports/run-<UTC time>).
+    /// Run folder (default: reports/run-<UTC time>). A folder that already holds a run
+    /// is refused unless --force.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace the run already in --out: its results, summaries, run.json, report and charts.
+    #[arg(long)]
+    force: bool,
     /// No progress bar and no summary table on the terminal.
     #[arg(long)]
     quiet: bool,
@@ -558,6 +562,26 @@ fn run_id() -> String {
     )
 }
 
+/// Claims a new folder `parent/run-<UTC time>` (`-2`, `-3`, ... when runs start in
+/// the same second); creating it is the claim, so two runs never share one.
+fn new_run_dir(parent: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(parent)
+        .with_context(|| format!("cannot create {}", parent.display()))?;
+    let id = run_id();
+    let mut dir = parent.join(&id);
+    let mut k = 1;
+    loop {
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                k += 1;
+                dir = parent.join(format!("{id}-{k}"));
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", dir.display())),
+        }
+    }
+}
+
 fn bench(args: BenchArgs) -> Result<ExitCode> {
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -602,12 +626,37 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
             .with_context(|| format!("dataset {spec:?}"))?;
         datasets.extend(found);
     }
-    let out_dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("reports").join(run_id()));
-    std::fs::create_dir_all(&out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let out_dir = match &args.out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            dir.clone()
+        }
+        None => new_run_dir(Path::new("reports"))?,
+    };
+    let earlier: Vec<_> = export::run_files()
+        .into_iter()
+        .filter(|f| out_dir.join(f).exists())
+        .collect();
+    if !earlier.is_empty() {
+        if !args.force {
+            bail!(
+                "{} already holds a run ({}); choose another --out, or pass --force to replace it",
+                out_dir.display(),
+                earlier.join(", ")
+            );
+        }
+        for f in earlier {
+            let path = out_dir.join(f);
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+        let charts = out_dir.join("charts");
+        if charts.is_dir() {
+            sudoku_bench::report::clear_charts(&charts)
+                .with_context(|| format!("cannot clear {}", charts.display()))?;
+        }
+    }
 
     let options = RunOptions {
         solvers: solvers.iter().map(|s| s.name().to_string()).collect(),

@@ -134,6 +134,70 @@ fn bad_options_and_files_fail_clearly() {
         .stderr(predicate::str::contains("bad.txt:2:81: unknown symbol 'x'"));
 }
 
+#[test]
+fn a_run_folder_is_not_overwritten_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = out.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut c = bin();
+        c.args(["bench", "--quiet", "--dataset", "seeds-9x9", "--out", o])
+            .args(extra);
+        c
+    };
+    run(&["--solver", "dlx"]).assert().success();
+    let first = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let stale = out.join("charts").join("cactus-gone.svg");
+    std::fs::write(&stale, "<svg/>").unwrap();
+    let notes = out.join("notes.txt");
+    std::fs::write(&notes, "mine").unwrap();
+
+    run(&["--solver", "bitset-mrv"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "already holds a run (results.csv,",
+        ))
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.csv")).unwrap(),
+        first
+    );
+
+    run(&["--solver", "bitset-mrv", "--force"])
+        .assert()
+        .success();
+    let results: Vec<PuzzleRecord> = rows(&out.join("results.csv"));
+    assert!(!results.is_empty() && results.iter().all(|r| &*r.variant == "bitset-mrv"));
+    assert!(!stale.exists(), "charts of the replaced run are gone");
+    assert!(out.join("report.md").is_file());
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "mine");
+}
+
+#[test]
+fn runs_without_out_get_folders_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0..3 {
+        bin()
+            .current_dir(dir.path())
+            .args(["bench", "--quiet", "--no-report", "--dataset", "set-4x4"])
+            .args(["--solver", "dlx", "--limit", "2"])
+            .assert()
+            .success();
+    }
+    let mut runs: Vec<String> = std::fs::read_dir(dir.path().join("reports"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    runs.sort();
+    assert_eq!(runs.len(), 3, "{runs:?}");
+    assert!(runs.iter().all(|r| r.starts_with("run-")));
+    for r in &runs {
+        let rows: Vec<PuzzleRecord> = rows(&dir.path().join("reports").join(r).join("results.csv"));
+        assert_eq!(rows.len(), 2);
+    }
+}
+
 fn wait_for_rows(path: &Path, n: usize) {
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(60) {

@@ -34,6 +34,15 @@ pub fn all() -> Vec<Box<dyn Exporter>> {
     ]
 }
 
+/// Every file of a run folder besides `charts/`: `results.csv`, the exporters'
+/// files, and the report's.
+pub fn run_files() -> Vec<&'static str> {
+    let mut files = vec!["results.csv"];
+    files.extend(all().iter().map(|e| e.file_name()));
+    files.extend(["report.md", "report.html"]);
+    files
+}
+
 /// Writes every exporter's file into `dir`.
 pub fn write_all(dir: &Path, run: &RunReport) -> io::Result<()> {
     for e in all() {

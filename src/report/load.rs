@@ -17,6 +17,15 @@ pub enum ReportError {
         #[source]
         source: std::io::Error,
     },
+    /// A file or folder of the report cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file or folder.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
     /// A CSV file lacks a column.
     #[error("{}:1:1: missing column `{column}` in the header, expected the columns {expected}", path.display())]
     MissingColumn {

@@ -93,10 +93,24 @@ fn us(p: &Point) -> f64 {
     p.solve_ns as f64 / 1e3
 }
 
-/// Draws every chart that makes sense for the run into `dir/charts`.
+/// Makes `charts` an existing folder without the charts of an earlier drawing
+/// (its `.svg` and `.png` files; nothing else is touched).
+pub fn clear_charts(charts: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(charts)?;
+    for entry in std::fs::read_dir(charts)? {
+        let path = entry?.path();
+        let drawn = path.extension().is_some_and(|e| e == "svg" || e == "png");
+        if drawn && path.is_file() {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
+}
+
+/// Draws every chart that makes sense for the run into `dir/charts`, replacing earlier ones.
 pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
     let charts_dir = dir.join("charts");
-    std::fs::create_dir_all(&charts_dir).map_err(|source| ReportError::Io {
+    clear_charts(&charts_dir).map_err(|source| ReportError::Write {
         path: charts_dir.clone(),
         source,
     })?;
@@ -455,7 +469,7 @@ pub fn write(dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
     let report = build(&data, dir, opts)?;
     let io = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| ReportError::Io { path, source }
+        move |source| ReportError::Write { path, source }
     };
     std::fs::write(dir.join("report.md"), markdown(&data, &report))
         .map_err(io(&dir.join("report.md")))?;
