@@ -1,18 +1,12 @@
 //! Criterion benches: one group per dataset, one `BenchmarkId` per strategy variant,
 //! throughput in puzzles. Public lists are sampled when SUDOKU_BENCH_DATASETS points
-//! at them. The `harness` groups compare a bare solve loop with the harness.
+//! at them. The harness's own cost is `benches/overhead.rs`.
 
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
-use sudoku_bench::export::csv::CsvSink;
 use sudoku_bench::format::{read_path, read_str, ReadOptions};
-use sudoku_bench::harness::{
-    self, BenchDataset, BenchOptions, Budget, Contender, Selection, Silent,
-};
 use sudoku_bench::solver::{Limits, Mode, Solver, SolverId};
 use sudoku_bench::Grid;
 
@@ -100,82 +94,6 @@ fn solvers(c: &mut Criterion) {
     }
 }
 
-fn bench_dataset(puzzles: &[Grid]) -> BenchDataset {
-    let text: String = puzzles
-        .iter()
-        .map(|g| {
-            sudoku_bench::format::write_line(
-                g,
-                &sudoku_bench::format::Alphabet::default_for(g.geometry()),
-            ) + "\n"
-        })
-        .collect();
-    let ds = read_str("bench", &text, &ReadOptions::default()).unwrap();
-    BenchDataset::prepare(ds, 0, String::new(), &Selection::default())
-}
-
-/// Harness overhead: a bare loop against `harness::run` streaming `results.csv`,
-/// 1 thread, over the whole 17-clue list; and the harness at 1 against 2 threads on
-/// hard puzzles. Each run writes a new file, as every real run does: rewriting one
-/// file would time ext4 discarding the previous run's blocks, not the harness.
-fn harness_overhead(c: &mut Criterion) {
-    let Some(clue17) = public("puzzles2_17_clue", 1) else {
-        return;
-    };
-    let hard = public("puzzles6_forum_hardest_1106", 1).expect("hardest list");
-    let dir = tempfile::tempdir().unwrap();
-    let results = dir.path().join("results.csv");
-    let fresh = || {
-        let _ = std::fs::remove_file(&results);
-    };
-    let run = |ds: &BenchDataset, threads: usize| {
-        let opts = BenchOptions {
-            threads,
-            mode: Mode::Unique,
-            budget: Budget::StrategyDefault,
-            time_limit: None,
-            warmup: 0,
-            repeat: 1,
-        };
-        let mut sink = CsvSink::create(&results).unwrap();
-        let cancel = Arc::new(AtomicBool::new(false));
-        harness::run(
-            &[Contender::from_id(SolverId::FASTEST)],
-            std::slice::from_ref(ds),
-            &opts,
-            &cancel,
-            &mut sink,
-            &Silent,
-        )
-        .unwrap()
-    };
-    let mut g = c.benchmark_group("harness_17_clue");
-    g.throughput(Throughput::Elements(clue17.len() as u64));
-    g.sample_size(10);
-    g.measurement_time(Duration::from_secs(8));
-    g.bench_function("bare-loop", |b| {
-        b.iter(|| solve_all(SolverId::FASTEST, &clue17))
-    });
-    let ds = bench_dataset(&clue17);
-    g.bench_function("harness-1-thread", |b| {
-        b.iter_batched(fresh, |()| run(&ds, 1), BatchSize::PerIteration)
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("harness_hardest_threads");
-    g.throughput(Throughput::Elements(hard.len() as u64 * 4));
-    g.sample_size(10);
-    g.measurement_time(Duration::from_secs(5));
-    let many: Vec<Grid> = (0..4).flat_map(|_| hard.iter().cloned()).collect();
-    let ds = bench_dataset(&many);
-    for threads in [1, 2] {
-        g.bench_with_input(BenchmarkId::new("harness", threads), &threads, |b, &t| {
-            b.iter_batched(fresh, |()| run(&ds, t), BatchSize::PerIteration)
-        });
-    }
-    g.finish();
-}
-
 /// Generator speed: 9x9 minimal puzzles, one thread (compare: the `sudoku` crate's ~7,000/s).
 fn generator(c: &mut Criterion) {
     use sudoku_bench::generate::{generate_indexed, GenerateOptions};
@@ -195,5 +113,5 @@ fn generator(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, solvers, harness_overhead, generator);
+criterion_group!(benches, solvers, generator);
 criterion_main!(benches);
