@@ -180,6 +180,30 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
         ok
     }
 
+    /// Places a digit that a single forces, telling the tracer why. False on a contradiction.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn place_single<T: Tracer>(
+        t: &Tables,
+        work: &mut Pending,
+        b: &mut Board<N, NN>,
+        c: usize,
+        d: u8,
+        reason: Reason,
+        depth: usize,
+        ctl: &mut Control<'_, T>,
+    ) -> bool {
+        if T::ENABLED {
+            ctl.tracer.event(Event::Place {
+                depth,
+                cell: c,
+                digit: d,
+                reason,
+            });
+        }
+        Self::place(t, work, b, c, d, true)
+    }
+
     /// Fills singles until none is left. False on a contradiction.
     fn propagate<T: Tracer>(&mut self, depth: usize, ctl: &mut Control<'_, T>) -> bool {
         let (t, work, b) = (self.t, &mut self.work, &mut self.boards[depth]);
@@ -204,15 +228,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                     return false;
                 }
                 let d = m.trailing_zeros() as u8 + 1;
-                if T::ENABLED {
-                    ctl.tracer.event(Event::Place {
-                        depth,
-                        cell: p,
-                        digit: d,
-                        reason: Reason::NakedSingle,
-                    });
-                }
-                if !Self::place(t, work, b, p, d, true) {
+                if !Self::place_single(t, work, b, p, d, Reason::NakedSingle, depth, ctl) {
                     return false;
                 }
             }
@@ -350,15 +366,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                 return false; // an earlier placement in this unit took the digit's only place
             };
             let d = bit.trailing_zeros() as u8 + 1;
-            if T::ENABLED {
-                ctl.tracer.event(Event::Place {
-                    depth,
-                    cell: c,
-                    digit: d,
-                    reason: Reason::HiddenSingle,
-                });
-            }
-            if !Self::place(t, work, b, c, d, true) {
+            if !Self::place_single(t, work, b, c, d, Reason::HiddenSingle, depth, ctl) {
                 return false;
             }
         }
