@@ -210,15 +210,6 @@ fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<RowStatus, String> {
     if outcome.solutions.len() >= 2 && outcome.solutions[0] == outcome.solutions[1] {
         return Err("reported the same solution twice".into());
     }
-    let status = match outcome.status {
-        Status::Unique => RowStatus::Unique,
-        Status::Multiple => RowStatus::Multiple,
-        Status::Solved => RowStatus::Solved,
-        Status::None => RowStatus::None,
-        Status::Budget => RowStatus::Budget,
-        Status::Cancelled => RowStatus::Cancelled,
-        Status::Invalid => RowStatus::Invalid,
-    };
     let found = outcome.solutions.len() as u64;
     match outcome.status {
         Status::Unique | Status::Solved if found != 1 || outcome.solution_count != 1 => {
@@ -263,7 +254,7 @@ fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<RowStatus, String> {
             }
         ));
     }
-    Ok(status)
+    Ok(outcome.status.into())
 }
 
 /// Runs every contender over every dataset, dataset by dataset.
@@ -316,7 +307,6 @@ fn run_phase(
             .with_cancel(cancel.clone())
     };
     let shared_limits = limits_now();
-    let solve = &*c.solve;
     // Warm-up: untimed, unrecorded.
     pool.install(|| {
         ds.puzzles
@@ -324,7 +314,7 @@ fn run_phase(
             .take(opts.warmup)
             .filter(|p| !p.invalid)
             .for_each(|p| {
-                let _ = catch_unwind(AssertUnwindSafe(|| solve(&p.grid, &limits_now())));
+                let _ = catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, &limits_now())));
             })
     });
     let rows = ds.puzzles.len() as u64 * opts.repeat as u64;
@@ -357,7 +347,8 @@ fn run_phase(
                                     None => &shared_limits,
                                 };
                                 let t0 = Instant::now();
-                                let out = catch_unwind(AssertUnwindSafe(|| solve(&p.grid, limits)));
+                                let out =
+                                    catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, limits)));
                                 let t1 = Instant::now();
                                 (out.map_err(panic_message), (t1 - t0).as_nanos() as u64, t1)
                             };

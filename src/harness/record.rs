@@ -1,5 +1,6 @@
 //! The flat records the harness produces: one per solved puzzle, one summary per phase.
 
+use crate::solver::Status;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -25,6 +26,21 @@ pub enum RowStatus {
     Wrong,
     /// The strategy panicked (see `detail`).
     Error,
+}
+
+impl From<Status> for RowStatus {
+    /// The solver's own verdict, before the harness checks it.
+    fn from(s: Status) -> RowStatus {
+        match s {
+            Status::Unique => RowStatus::Unique,
+            Status::Multiple => RowStatus::Multiple,
+            Status::Solved => RowStatus::Solved,
+            Status::None => RowStatus::None,
+            Status::Budget => RowStatus::Budget,
+            Status::Cancelled => RowStatus::Cancelled,
+            Status::Invalid => RowStatus::Invalid,
+        }
+    }
 }
 
 impl RowStatus {
