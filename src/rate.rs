@@ -138,15 +138,7 @@ pub fn rate(puzzle: &Grid, permutations: u32) -> Rating {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{read_str, ReadOptions};
-
-    fn grid(s: &str) -> Grid {
-        read_str("t", s, &ReadOptions::default())
-            .unwrap()
-            .puzzles
-            .remove(0)
-            .grid
-    }
+    use crate::format::test_grid as grid;
 
     #[test]
     fn ratings_are_reproducible_and_ordered() {

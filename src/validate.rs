@@ -161,16 +161,10 @@ fn passes<const B: usize>(given: &[u8], found: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{read_str, ReadOptions};
+    use crate::format::test_grid as grid;
 
     const SOLVED: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-    fn grid(s: &str) -> Grid {
-        read_str("t", s, &ReadOptions::default()).unwrap().puzzles[0]
-            .grid
-            .clone()
-    }
 
     #[test]
     fn reports_unit_digit_and_cells() {

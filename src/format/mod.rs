@@ -506,5 +506,15 @@ pub fn write_block(grid: &Grid, alphabet: &Alphabet) -> String {
     out
 }
 
+/// The first puzzle of some text, for tests.
+#[cfg(test)]
+pub(crate) fn test_grid(text: &str) -> Grid {
+    read_str("t", text, &ReadOptions::default())
+        .expect("a test puzzle")
+        .puzzles
+        .remove(0)
+        .grid
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::format::{read_str, ReadOptions};
+use crate::format::test_grid as grid;
 use crate::grid::Geometry;
 use crate::validate::check_solution;
 use std::time::Duration;
@@ -11,14 +11,6 @@ const HARD_ANSWER: &str =
 /// Seed 000's easy puzzle: naked and hidden singles alone solve it.
 const EASY: &str =
     ".9.6..3...3..5..285.1..27....61.8..2.1.....3.8..5.96....97..4.314..2..9...8..6.7.";
-
-fn grid(s: &str) -> Grid {
-    read_str("t", s, &ReadOptions::default())
-        .unwrap()
-        .puzzles
-        .remove(0)
-        .grid
-}
 
 /// Every strategy that finishes the hard seed puzzle within a small budget.
 fn complete_strategies() -> impl Iterator<Item = SolverId> {
