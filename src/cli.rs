@@ -582,6 +582,35 @@ fn new_run_dir(parent: &Path) -> Result<PathBuf> {
     }
 }
 
+/// Refuses a folder that holds an earlier run, or with `force` removes that run's
+/// files and charts (nothing else in the folder).
+fn replace_earlier_run(dir: &Path, force: bool) -> Result<()> {
+    let earlier: Vec<_> = sudoku_bench::export::run_files()
+        .into_iter()
+        .filter(|f| dir.join(f).exists())
+        .collect();
+    if earlier.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        bail!(
+            "{} already holds a run ({}); choose another --out, or pass --force to replace it",
+            dir.display(),
+            earlier.join(", ")
+        );
+    }
+    for f in earlier {
+        let path = dir.join(f);
+        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+    }
+    let charts = dir.join("charts");
+    if charts.is_dir() {
+        sudoku_bench::report::clear_charts(&charts)
+            .with_context(|| format!("cannot clear {}", charts.display()))?;
+    }
+    Ok(())
+}
+
 fn bench(args: BenchArgs) -> Result<ExitCode> {
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -634,29 +663,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
         }
         None => new_run_dir(Path::new("reports"))?,
     };
-    let earlier: Vec<_> = export::run_files()
-        .into_iter()
-        .filter(|f| out_dir.join(f).exists())
-        .collect();
-    if !earlier.is_empty() {
-        if !args.force {
-            bail!(
-                "{} already holds a run ({}); choose another --out, or pass --force to replace it",
-                out_dir.display(),
-                earlier.join(", ")
-            );
-        }
-        for f in earlier {
-            let path = out_dir.join(f);
-            std::fs::remove_file(&path)
-                .with_context(|| format!("cannot remove {}", path.display()))?;
-        }
-        let charts = out_dir.join("charts");
-        if charts.is_dir() {
-            sudoku_bench::report::clear_charts(&charts)
-                .with_context(|| format!("cannot clear {}", charts.display()))?;
-        }
-    }
+    replace_earlier_run(&out_dir, args.force)?;
 
     let options = RunOptions {
         solvers: solvers.iter().map(|s| s.name().to_string()).collect(),
