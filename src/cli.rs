@@ -244,9 +244,9 @@ enum ModeArg {
 struct SolveArgs {
     /// Puzzle file or folder; `-` or nothing reads standard input.
     input: Option<PathBuf>,
-    /// Strategy or variant (see `sudoku-bench solvers`).
-    #[arg(long, default_value = SolverId::FASTEST.name(), value_parser = solver_name)]
-    solver: SolverId,
+    /// Strategy or variant (see `sudoku-bench solvers`); default: the fastest for each size.
+    #[arg(long, value_parser = solver_name)]
+    solver: Option<SolverId>,
     /// What to look for.
     #[arg(long, value_enum, default_value = "unique")]
     mode: ModeArg,
@@ -332,12 +332,22 @@ pub fn run() -> Result<ExitCode> {
         Command::Solvers => {
             let mut out = std::io::stdout().lock();
             for s in SolverId::ALL {
-                let mark = if s.is_default_variant() {
-                    ""
+                let e = s.entry();
+                let sizes = if e.sizes == sudoku_bench::solver::ALL_SIZES {
+                    "all sizes".to_string()
                 } else {
-                    "  (variant)"
+                    e.sizes
+                        .iter()
+                        .map(|n| format!("{n}x{n}"))
+                        .collect::<Vec<_>>()
+                        .join(",")
                 };
-                writeln!(out, "{:<24} {}{mark}", s.name(), s.description())?;
+                let mark = if s.is_default_variant() {
+                    String::new()
+                } else {
+                    format!("  (variant of {})", e.family)
+                };
+                writeln!(out, "{:<24} {:<10} {}{mark}", e.name, sizes, e.description)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -368,6 +378,24 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         if ds.skipped > 0 {
             eprintln!("{}: skipped {} bad entries", ds.source, ds.skipped);
         }
+        let solver = args
+            .solver
+            .unwrap_or_else(|| SolverId::fastest_for(ds.geometry));
+        if !solver.supports(ds.geometry) {
+            eprintln!(
+                "note: {solver} handles {} only: skipped the {} puzzles of {} ({})",
+                solver
+                    .sizes()
+                    .iter()
+                    .map(|n| format!("{n}x{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                ds.puzzles.len(),
+                ds.source,
+                ds.geometry
+            );
+            continue;
+        }
         let limits_for = || {
             Limits::new(mode)
                 .with_node_budget(args.node_budget)
@@ -376,9 +404,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         if args.trace {
             let puzzle = &ds.puzzles[0];
             let mut log = TraceLog::default();
-            let outcome = args
-                .solver
-                .solve_traced(&puzzle.grid, &limits_for(), &mut log);
+            let outcome = solver.solve_traced(&puzzle.grid, &limits_for(), &mut log);
             write_result(&mut out, &outcome, ds, args.pretty, mode)?;
             out.flush()?;
             let mut err = std::io::stderr().lock();
@@ -405,7 +431,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
             let outcomes: Vec<_> = pool.install(|| {
                 chunk
                     .par_iter()
-                    .map(|p| args.solver.solve_checked(&p.grid, &limits_for()))
+                    .map(|p| solver.solve_checked(&p.grid, &limits_for()))
                     .collect()
             });
             for outcome in &outcomes {
@@ -756,6 +782,7 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     info.interrupted = result.interrupted;
     info.wrong = result.wrong();
     info.errors = result.errors();
+    info.skipped = result.skipped.clone();
     let report = RunReport {
         info,
         summary: result.summary.clone(),
@@ -763,6 +790,9 @@ fn bench(args: BenchArgs) -> Result<ExitCode> {
     export::write_all(&out_dir, &report)?;
     if !args.quiet {
         println!("{}", export::markdown::summary_table(&report.summary));
+    }
+    for k in &result.skipped {
+        eprintln!("note: {k}");
     }
     if !args.no_report {
         let r = sudoku_bench::report::write(&out_dir, &args.report.options()?)

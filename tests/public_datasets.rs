@@ -6,7 +6,7 @@ mod common;
 use rayon::prelude::*;
 use std::time::Instant;
 use sudoku_bench::format::{read_path, ReadOptions};
-use sudoku_bench::solver::{Limits, Mode, Solver, SolverId, Status};
+use sudoku_bench::solver::{Band, Isa, Limits, Mode, Solver, SolverId, Status};
 use sudoku_bench::{Grid, Puzzle};
 
 #[test]
@@ -120,4 +120,44 @@ fn all_strategies_agree_on_public_puzzles() {
     let sample: Vec<Puzzle> = clue17.puzzles.iter().step_by(24).cloned().collect();
     assert!(sample.len() >= 2000);
     agree("17_clue", &sample);
+}
+
+/// `band` on every puzzle of the three lists: the same verdict and solution as
+/// `dlx`, and every instruction-set path this machine runs makes exactly the
+/// same search as the portable one (outcome and counters).
+#[test]
+fn band_agrees_with_dlx_on_every_public_puzzle_on_every_path() {
+    let Some(dir) = common::shared_datasets("band_agrees_with_dlx_on_every_public_puzzle") else {
+        return;
+    };
+    let paths = Isa::available();
+    eprintln!("band paths on this machine: {paths:?}");
+    for file in [
+        "puzzles2_17_clue",
+        "puzzles3_magictour_top1465",
+        "puzzles6_forum_hardest_1106",
+    ] {
+        let ds = common::load(&dir.join(file));
+        let limits = Limits::new(Mode::Count(2));
+        let guesses: u64 = ds
+            .puzzles
+            .par_iter()
+            .map(|p| {
+                let want = SolverId::Dlx.solve(&p.grid, &limits);
+                let portable = Band { isa: Isa::Portable }.solve(&p.grid, &limits);
+                assert_eq!(portable.status, Status::Unique, "{file}:{}", p.line);
+                assert_eq!(portable.solutions, want.solutions, "{file}:{}", p.line);
+                for &isa in &paths {
+                    let out = Band { isa }.solve(&p.grid, &limits);
+                    assert_eq!(out, portable, "{isa:?} on {file}:{}", p.line);
+                }
+                portable.counters.guesses
+            })
+            .sum();
+        eprintln!(
+            "{file}: band agrees on all {} puzzles; {:.2} guesses per puzzle",
+            ds.puzzles.len(),
+            guesses as f64 / ds.puzzles.len() as f64
+        );
+    }
 }

@@ -179,6 +179,12 @@ impl Exporter for SummaryMarkdown {
         }
         s.push_str("\n## Summary\n\n");
         s.push_str(&summary_table(&run.summary));
+        if !i.skipped.is_empty() {
+            s.push_str("\nNot run (size not handled):\n\n");
+            for k in &i.skipped {
+                let _ = writeln!(s, "- {k}");
+            }
+        }
         s.push_str("\n## Datasets\n\n");
         let rows: Vec<Vec<String>> = i
             .datasets

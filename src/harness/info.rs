@@ -65,6 +65,9 @@ pub struct RunInfo {
     pub errors: u64,
     /// The datasets, with size and checksum.
     pub datasets: Vec<DatasetInfo>,
+    /// Strategy × dataset pairs not run: the strategy does not handle the size.
+    #[serde(default)]
+    pub skipped: Vec<super::Skipped>,
 }
 
 /// The current time, RFC 3339 UTC to the second.
@@ -122,6 +125,7 @@ impl RunInfo {
             wrong: 0,
             errors: 0,
             datasets,
+            skipped: Vec::new(),
         }
     }
 }

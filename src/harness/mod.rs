@@ -12,10 +12,10 @@ pub mod summary;
 
 pub use info::{RunInfo, RunOptions};
 pub use prepare::{BenchDataset, BenchPuzzle, DatasetInfo, Selection};
-pub use record::{PuzzleRecord, RowStatus, SummaryRow};
+pub use record::{PuzzleRecord, RowStatus, Skipped, SummaryRow};
 
 use crate::format::write_line_into;
-use crate::grid::Grid;
+use crate::grid::{Geometry, Grid};
 use crate::solver::{Limits, Mode, Outcome, Solver, SolverId, Status};
 use crate::validate::check_solution;
 use rayon::prelude::*;
@@ -38,6 +38,8 @@ pub struct Contender {
     pub variant: String,
     /// Node budget applied unless the run sets one.
     pub default_budget: Option<u64>,
+    /// Grid sides handled (4, 9, 16, 25); datasets of other sizes are skipped.
+    pub sizes: Vec<usize>,
     solve: Arc<SolveFn>,
 }
 
@@ -48,8 +50,14 @@ impl Contender {
             strategy: id.strategy().to_string(),
             variant: id.name().to_string(),
             default_budget: id.default_node_budget(),
+            sizes: id.sizes().to_vec(),
             solve: Arc::new(move |g, l| id.solve(g, l)),
         }
+    }
+
+    /// True when the contender handles grids of this geometry.
+    pub fn supports(&self, g: Geometry) -> bool {
+        self.sizes.contains(&g.side())
     }
 
     /// Solves one puzzle: the very call the harness times.
@@ -63,6 +71,7 @@ impl Contender {
             strategy: strategy.to_string(),
             variant: variant.to_string(),
             default_budget: None,
+            sizes: crate::solver::ALL_SIZES.to_vec(),
             solve,
         }
     }
@@ -123,6 +132,8 @@ impl Observer for Silent {}
 pub struct RunResult {
     /// One row per strategy variant and dataset, in run order.
     pub summary: Vec<SummaryRow>,
+    /// Strategy × dataset pairs not run because the strategy does not handle the size.
+    pub skipped: Vec<Skipped>,
     /// True when the cancel flag stopped the run early.
     pub interrupted: bool,
 }
@@ -271,10 +282,15 @@ pub fn run(
         .build()
         .map_err(io::Error::other)?;
     let mut summary = Vec::new();
+    let mut skipped = Vec::new();
     'outer: for ds in datasets {
         for c in contenders {
             if cancel.load(Ordering::Relaxed) {
                 break 'outer;
+            }
+            if !c.supports(ds.geometry) {
+                skipped.push(Skipped::new(c, ds));
+                continue;
             }
             summary.push(run_phase(&pool, c, ds, opts, cancel, sink, observer)?);
             observer.phase_done(summary.last().expect("just pushed"));
@@ -282,6 +298,7 @@ pub fn run(
     }
     Ok(RunResult {
         summary,
+        skipped,
         interrupted: cancel.load(Ordering::Relaxed),
     })
 }

@@ -3,7 +3,7 @@
 
 use crate::format::{Alphabet, Dataset};
 use crate::generate::stream;
-use crate::grid::Grid;
+use crate::grid::{Geometry, Grid};
 use crate::transform::Transform;
 use crate::validate::find_conflict;
 use serde::{Deserialize, Serialize};
@@ -47,6 +47,8 @@ pub struct BenchDataset {
     pub name: String,
     /// Alphabet for writing puzzles.
     pub alphabet: Alphabet,
+    /// Grid size of every puzzle.
+    pub geometry: Geometry,
     /// The puzzles, in file order.
     pub puzzles: Vec<BenchPuzzle>,
     /// Facts for `run.json`.
@@ -142,6 +144,7 @@ impl BenchDataset {
             },
             name: ds.name,
             alphabet: ds.alphabet,
+            geometry,
             puzzles,
         }
     }

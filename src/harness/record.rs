@@ -167,3 +167,42 @@ pub struct SummaryRow {
     /// Wall time of this strategy over this dataset, seconds.
     pub wall_s: f64,
 }
+
+/// A strategy × dataset pair a run left out: the strategy does not handle the size.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// Variant name.
+    pub variant: String,
+    /// Dataset name.
+    pub dataset: String,
+    /// The dataset's grid size, like `16x16`.
+    pub size: String,
+    /// The sizes the strategy handles, like `9x9`.
+    pub handles: String,
+}
+
+impl Skipped {
+    pub(crate) fn new(c: &super::Contender, ds: &super::BenchDataset) -> Skipped {
+        Skipped {
+            variant: c.variant.clone(),
+            dataset: ds.name.clone(),
+            size: ds.geometry.name(),
+            handles: c
+                .sizes
+                .iter()
+                .map(|n| format!("{n}x{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} skipped on {} ({}): it handles {} only",
+            self.variant, self.dataset, self.size, self.handles
+        )
+    }
+}

@@ -374,6 +374,7 @@ fn fixed_report() -> crate::export::RunReport {
         interrupted: false,
         wrong: 1,
         errors: 0,
+        skipped: Vec::new(),
         datasets: vec![DatasetInfo {
             name: "tiny".into(),
             source: "embedded:tiny".into(),
@@ -406,4 +407,58 @@ fn summary_writers_snapshot() {
     let json = String::from_utf8(crate::export::json::RunJson.render(&report).unwrap()).unwrap();
     let back: RunInfo = serde_json::from_str(&json).unwrap();
     assert_eq!(back, report.info);
+}
+
+#[test]
+fn sizes_a_strategy_does_not_handle_are_skipped_not_failed() {
+    let named = |name: &str, text: &str| {
+        let ds = read_str(name, text, &ReadOptions::default()).unwrap();
+        BenchDataset::prepare(ds, 0, String::new(), &Selection::default())
+    };
+    let small = named(
+        "small",
+        include_str!("../../datasets/reference/sizes-4x4.txt"),
+    );
+    let nine = named(
+        "nine",
+        include_str!("../../datasets/reference/seeds-9x9.txt"),
+    );
+    let mut sink = Collect(Vec::new());
+    let cancel = Arc::new(AtomicBool::new(false));
+    let r = run(
+        &[
+            Contender::from_id(SolverId::Band),
+            Contender::from_id(SolverId::Dlx),
+        ],
+        &[small.clone(), nine.clone()],
+        &opts(1),
+        &cancel,
+        &mut sink,
+        &Silent,
+    )
+    .unwrap();
+    // band runs on 9x9 only; dlx on both; nothing is an error row.
+    let phases: Vec<(&str, &str)> = r
+        .summary
+        .iter()
+        .map(|s| (s.variant.as_str(), s.dataset.as_str()))
+        .collect();
+    assert_eq!(
+        phases,
+        vec![
+            ("dlx", small.name.as_str()),
+            ("band", nine.name.as_str()),
+            ("dlx", nine.name.as_str())
+        ]
+    );
+    assert_eq!(r.errors() + r.wrong(), 0);
+    assert_eq!(r.skipped.len(), 1);
+    let k = &r.skipped[0];
+    assert_eq!((k.variant.as_str(), k.size.as_str()), ("band", "4x4"));
+    assert_eq!(k.handles, "9x9");
+    assert!(k.to_string().contains("handles 9x9 only"), "{k}");
+    assert!(sink
+        .0
+        .iter()
+        .all(|row| !(row.variant.as_ref() == "band" && row.dataset.as_ref() == small.name)));
 }

@@ -7,6 +7,7 @@
 //! [`Solver::count_up_to`]) is provided on top of it.
 
 mod backtracking;
+mod band;
 mod bitset_mrv;
 mod dlx;
 mod naive_exact_cover;
@@ -14,13 +15,14 @@ pub(crate) mod tables;
 pub mod trace;
 
 pub use backtracking::Backtracking;
+pub use band::{Band, Isa};
 pub(crate) use bitset_mrv::solvable_without;
 pub use bitset_mrv::{BitsetMrv, Singles};
 pub use dlx::{ColumnRule, Dlx};
 pub use naive_exact_cover::NaiveExactCover;
 pub use trace::{Event, NoTrace, Reason, TraceLog, Tracer};
 
-use crate::grid::Grid;
+use crate::grid::{Geometry, Grid};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -257,7 +259,7 @@ impl<'a, T: Tracer> Control<'a, T> {
             self.stop = Some(Stop::Budget);
             return false;
         }
-        if self.counters.nodes % CHECK_INTERVAL == 0 {
+        if self.counters.nodes.is_multiple_of(CHECK_INTERVAL) {
             return self.check_clock();
         }
         true
@@ -302,6 +304,12 @@ impl<'a, T: Tracer> Control<'a, T> {
             return false;
         }
         true
+    }
+
+    /// Stops a search that cannot handle this puzzle (a size the strategy does
+    /// not support); it is reported as [`Status::Budget`].
+    pub fn give_up(&mut self) {
+        self.stop = Some(Stop::Budget);
     }
 
     /// True once the search must unwind.
@@ -370,127 +378,196 @@ pub trait Solver {
     }
 }
 
-/// Every selectable strategy and variant: the closed registry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SolverId {
-    /// Seed 000's DFS over the exact-cover matrix, with the dead-column prune.
-    NaiveExactCover,
-    /// Seed 000's DFS exactly, without any prune.
-    NaiveExactCoverPure,
-    /// Row-major cell backtracking, digits in increasing order (seeds 002, 003).
-    Backtracking,
-    /// Bitsets + MRV only (seed 002's state compression).
-    BitsetMrvPlain,
-    /// Bitsets + MRV + repeated naked singles (seed 004).
-    BitsetMrvNaked,
-    /// Bitsets + MRV + naked and hidden singles.
-    BitsetMrv,
-    /// Bitsets + MRV + naked and hidden singles + locked candidates.
-    BitsetMrvLocked,
-    /// Knuth's Algorithm X with dancing links, smallest column first (seed 001).
-    Dlx,
-    /// Dancing links taking the leftmost live column.
-    DlxFirstColumn,
+/// Grid sides every strategy handles unless its entry says otherwise.
+pub const ALL_SIZES: &[usize] = &[4, 9, 16, 25];
+
+/// Everything the registry knows of one variant.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// Stable name (used on the command line and in CSV files).
+    pub name: &'static str,
+    /// The strategy family (the name of its default variant).
+    pub family: &'static str,
+    /// Grid sides handled (4, 9, 16, 25); other sizes are skipped with a note.
+    pub sizes: &'static [usize],
+    /// Per-puzzle node budget the harness applies by default (slow strategies only).
+    pub default_budget: Option<u64>,
+    /// One-line description.
+    pub description: &'static str,
 }
 
-macro_rules! dispatch {
-    ($id:expr, $s:ident => $body:expr) => {
-        match $id {
-            SolverId::NaiveExactCover => {
-                let $s = NaiveExactCover { prune: true };
-                $body
+/// The registry: one entry per variant, with every fact about it. Adding a
+/// strategy is its file plus one entry here.
+macro_rules! registry {
+    ($(
+        $(#[$doc:meta])*
+        $id:ident => {
+            name: $name:literal,
+            family: $family:literal,
+            sizes: $sizes:expr,
+            budget: $budget:expr,
+            solver: $solver:expr,
+            about: $about:literal $(,)?
+        }
+    ),* $(,)?) => {
+        /// Every selectable strategy and variant: the closed registry.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum SolverId {
+            $($(#[$doc])* $id,)*
+        }
+
+        impl SolverId {
+            /// Every entry of the registry, in listing order.
+            pub const ALL: &'static [SolverId] = &[$(SolverId::$id,)*];
+
+            /// This variant's entry.
+            pub fn entry(self) -> &'static Entry {
+                match self {
+                    $(SolverId::$id => &Entry {
+                        name: $name,
+                        family: $family,
+                        sizes: $sizes,
+                        default_budget: $budget,
+                        description: $about,
+                    },)*
+                }
             }
-            SolverId::NaiveExactCoverPure => {
-                let $s = NaiveExactCover { prune: false };
-                $body
-            }
-            SolverId::Backtracking => {
-                let $s = Backtracking;
-                $body
-            }
-            SolverId::BitsetMrvPlain => {
-                let $s = BitsetMrv {
-                    singles: Singles::None,
-                };
-                $body
-            }
-            SolverId::BitsetMrvNaked => {
-                let $s = BitsetMrv {
-                    singles: Singles::Naked,
-                };
-                $body
-            }
-            SolverId::BitsetMrv => {
-                let $s = BitsetMrv {
-                    singles: Singles::NakedAndHidden,
-                };
-                $body
-            }
-            SolverId::BitsetMrvLocked => {
-                let $s = BitsetMrv {
-                    singles: Singles::NakedHiddenLocked,
-                };
-                $body
-            }
-            SolverId::Dlx => {
-                let $s = Dlx {
-                    rule: ColumnRule::Smallest,
-                };
-                $body
-            }
-            SolverId::DlxFirstColumn => {
-                let $s = Dlx {
-                    rule: ColumnRule::First,
-                };
-                $body
+        }
+
+        /// The registry dispatches to the strategy each entry names.
+        impl Solver for SolverId {
+            fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
+                match self {
+                    $(SolverId::$id => $solver.search(puzzle, ctl),)*
+                }
             }
         }
     };
 }
 
-impl SolverId {
-    /// Every entry of the registry.
-    pub const ALL: &'static [SolverId] = &[
-        SolverId::NaiveExactCover,
-        SolverId::NaiveExactCoverPure,
-        SolverId::Backtracking,
-        SolverId::BitsetMrvPlain,
-        SolverId::BitsetMrvNaked,
-        SolverId::BitsetMrv,
-        SolverId::BitsetMrvLocked,
-        SolverId::Dlx,
-        SolverId::DlxFirstColumn,
-    ];
+registry! {
+    /// Seed 000's DFS over the exact-cover matrix, with the dead-column prune.
+    NaiveExactCover => {
+        name: "naive-exact-cover",
+        family: "naive-exact-cover",
+        sizes: ALL_SIZES,
+        budget: Some(2_000_000),
+        solver: NaiveExactCover { prune: true },
+        about: "DFS over the exact-cover matrix in row order, backtracking once a column can no longer be covered (seed 000)",
+    },
+    /// Seed 000's DFS exactly, without any prune.
+    NaiveExactCoverPure => {
+        name: "naive-exact-cover-pure",
+        family: "naive-exact-cover",
+        sizes: ALL_SIZES,
+        budget: Some(2_000_000),
+        solver: NaiveExactCover { prune: false },
+        about: "seed 000's DFS over the exact-cover matrix exactly, with no prune (blows up)",
+    },
+    /// Row-major cell backtracking, digits in increasing order (seeds 002, 003).
+    Backtracking => {
+        name: "backtracking",
+        family: "backtracking",
+        sizes: ALL_SIZES,
+        budget: Some(2_000_000),
+        solver: Backtracking,
+        about: "cell backtracking: empty cells row-major, digits ascending, row/column/box check (seeds 002, 003)",
+    },
+    /// Bitsets + MRV only (seed 002's state compression).
+    BitsetMrvPlain => {
+        name: "bitset-mrv-plain",
+        family: "bitset-mrv",
+        sizes: ALL_SIZES,
+        budget: None,
+        solver: BitsetMrv { singles: Singles::None },
+        about: "row/column/box bitsets, branch on the cell with fewest candidates (seed 002)",
+    },
+    /// Bitsets + MRV + repeated naked singles (seed 004).
+    BitsetMrvNaked => {
+        name: "bitset-mrv-naked",
+        family: "bitset-mrv",
+        sizes: ALL_SIZES,
+        budget: None,
+        solver: BitsetMrv { singles: Singles::Naked },
+        about: "cell candidate bitsets, repeated naked singles, then MRV branching (seed 004)",
+    },
+    /// Bitsets + MRV + naked and hidden singles.
+    BitsetMrv => {
+        name: "bitset-mrv",
+        family: "bitset-mrv",
+        sizes: ALL_SIZES,
+        budget: None,
+        solver: BitsetMrv { singles: Singles::NakedAndHidden },
+        about: "cell candidate bitsets, naked and hidden singles, then MRV branching",
+    },
+    /// Bitsets + MRV + naked and hidden singles + locked candidates.
+    BitsetMrvLocked => {
+        name: "bitset-mrv-locked",
+        family: "bitset-mrv",
+        sizes: ALL_SIZES,
+        budget: None,
+        solver: BitsetMrv { singles: Singles::NakedHiddenLocked },
+        about: "bitset-mrv plus locked candidates (pointing and claiming) before branching",
+    },
+    /// Knuth's Algorithm X with dancing links, smallest column first (seed 001).
+    Dlx => {
+        name: "dlx",
+        family: "dlx",
+        sizes: ALL_SIZES,
+        budget: None,
+        solver: Dlx { rule: ColumnRule::Smallest },
+        about: "Knuth's Algorithm X with dancing links, smallest column first (seed 001)",
+    },
+    /// Dancing links taking the leftmost live column.
+    DlxFirstColumn => {
+        name: "dlx-first-column",
+        family: "dlx",
+        sizes: ALL_SIZES,
+        // No column heuristic: fine on 9x9, explodes on 25x25.
+        budget: Some(5_000_000),
+        solver: Dlx { rule: ColumnRule::First },
+        about: "dancing links, leftmost live column first",
+    },
+    /// Band bitboards with triads, singles and the best instruction set the processor has.
+    Band => {
+        name: "band",
+        family: "band",
+        sizes: &[9],
+        budget: None,
+        solver: Band { isa: Isa::Auto },
+        about: "9x9 band bitboards (27-bit word per digit and band): triads, singles, branching on a digit's band configuration; AVX2/AVX-512 when present",
+    },
+    /// The band solver's portable path (no instruction-set extensions).
+    BandPortable => {
+        name: "band-portable",
+        family: "band",
+        sizes: &[9],
+        budget: None,
+        solver: Band { isa: Isa::Portable },
+        about: "band with the portable scalar kernels only (same decisions and counters)",
+    },
+}
 
-    /// The fastest strategy: the default of `solve`.
-    pub const FASTEST: SolverId = SolverId::BitsetMrvLocked;
+impl SolverId {
+    /// The fastest strategy (9x9): `solve`'s default there.
+    pub const FASTEST: SolverId = SolverId::Band;
+
+    /// The fastest strategy for a grid size: `solve`'s default.
+    pub fn fastest_for(g: Geometry) -> SolverId {
+        [SolverId::FASTEST, SolverId::BitsetMrvLocked]
+            .into_iter()
+            .find(|s| s.supports(g))
+            .unwrap_or(SolverId::BitsetMrv)
+    }
 
     /// Stable name (used on the command line and in CSV files).
     pub fn name(self) -> &'static str {
-        match self {
-            SolverId::NaiveExactCover => "naive-exact-cover",
-            SolverId::NaiveExactCoverPure => "naive-exact-cover-pure",
-            SolverId::Backtracking => "backtracking",
-            SolverId::BitsetMrvPlain => "bitset-mrv-plain",
-            SolverId::BitsetMrvNaked => "bitset-mrv-naked",
-            SolverId::BitsetMrv => "bitset-mrv",
-            SolverId::BitsetMrvLocked => "bitset-mrv-locked",
-            SolverId::Dlx => "dlx",
-            SolverId::DlxFirstColumn => "dlx-first-column",
-        }
+        self.entry().name
     }
 
     /// The strategy family this variant belongs to (the name of its default variant).
     pub fn strategy(self) -> &'static str {
-        match self {
-            SolverId::NaiveExactCover | SolverId::NaiveExactCoverPure => "naive-exact-cover",
-            SolverId::Backtracking => "backtracking",
-            SolverId::BitsetMrvPlain
-            | SolverId::BitsetMrvNaked
-            | SolverId::BitsetMrv
-            | SolverId::BitsetMrvLocked => "bitset-mrv",
-            SolverId::Dlx | SolverId::DlxFirstColumn => "dlx",
-        }
+        self.entry().family
     }
 
     /// True for the default variant of each strategy.
@@ -500,17 +577,17 @@ impl SolverId {
 
     /// One-line description.
     pub fn description(self) -> &'static str {
-        match self {
-            SolverId::NaiveExactCover => "DFS over the exact-cover matrix in row order, backtracking once a column can no longer be covered (seed 000)",
-            SolverId::NaiveExactCoverPure => "seed 000's DFS over the exact-cover matrix exactly, with no prune (blows up)",
-            SolverId::Backtracking => "cell backtracking: empty cells row-major, digits ascending, row/column/box check (seeds 002, 003)",
-            SolverId::BitsetMrvPlain => "row/column/box bitsets, branch on the cell with fewest candidates (seed 002)",
-            SolverId::BitsetMrvNaked => "cell candidate bitsets, repeated naked singles, then MRV branching (seed 004)",
-            SolverId::BitsetMrv => "cell candidate bitsets, naked and hidden singles, then MRV branching",
-            SolverId::BitsetMrvLocked => "bitset-mrv plus locked candidates (pointing and claiming) before branching",
-            SolverId::Dlx => "Knuth's Algorithm X with dancing links, smallest column first (seed 001)",
-            SolverId::DlxFirstColumn => "dancing links, leftmost live column first",
-        }
+        self.entry().description
+    }
+
+    /// Grid sides this variant handles.
+    pub fn sizes(self) -> &'static [usize] {
+        self.entry().sizes
+    }
+
+    /// True when this variant handles grids of this geometry.
+    pub fn supports(self, g: Geometry) -> bool {
+        self.sizes().contains(&g.side())
     }
 
     /// Looks a name up in the registry.
@@ -520,13 +597,7 @@ impl SolverId {
 
     /// The per-puzzle node budget the harness applies by default (slow strategies only).
     pub fn default_node_budget(self) -> Option<u64> {
-        match self {
-            SolverId::NaiveExactCover | SolverId::NaiveExactCoverPure => Some(2_000_000),
-            SolverId::Backtracking => Some(2_000_000),
-            // No column heuristic: fine on 9x9, explodes on 25x25.
-            SolverId::DlxFirstColumn => Some(5_000_000),
-            _ => None,
-        }
+        self.entry().default_budget
     }
 
     /// Validates the givens first (conflict → [`Status::Invalid`]), then solves.
@@ -535,13 +606,6 @@ impl SolverId {
             return Outcome::invalid();
         }
         self.solve(puzzle, limits)
-    }
-}
-
-/// The registry dispatches to the strategy each entry names.
-impl Solver for SolverId {
-    fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
-        dispatch!(*self, s => s.search(puzzle, ctl))
     }
 }
 

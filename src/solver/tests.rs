@@ -70,7 +70,10 @@ fn first_mode_stops_at_one_solution() {
 #[test]
 fn counting_the_empty_4x4_gives_288() {
     let empty = Grid::empty(Geometry::new(2).unwrap());
-    for s in SolverId::ALL {
+    for s in SolverId::ALL
+        .iter()
+        .filter(|s| s.supports(empty.geometry()))
+    {
         assert_eq!(s.count_up_to(&empty, 1000), 288, "{s}");
         let out = s.solve(&empty, &Limits::new(Mode::Count(1000)));
         assert_eq!(out.status, Status::Multiple, "{s}");
@@ -274,7 +277,7 @@ fn trace_matches_untraced_search_and_records_decisions() {
                     Event::Place {
                         reason: Reason::Guess,
                         ..
-                    }
+                    } | Event::Confine { .. }
                 )
             })
             .count();

@@ -41,6 +41,15 @@ pub enum Event {
         /// Why.
         reason: Reason,
     },
+    /// A guess that confines a digit to some cells (a band configuration) without placing it.
+    Confine {
+        /// Search depth.
+        depth: usize,
+        /// The digit.
+        digit: u8,
+        /// Row-major cells it is confined to.
+        cells: Vec<usize>,
+    },
     /// A dead end: the search returns to depth `depth`.
     Backtrack {
         /// Depth returned to.
@@ -166,6 +175,21 @@ impl fmt::Display for Display<'_> {
                     "",
                     cell(*c),
                     self.alphabet.encode(*digit),
+                    indent = depth * 2
+                )
+            }
+            Event::Confine {
+                depth,
+                digit,
+                cells,
+            } => {
+                let at: Vec<String> = cells.iter().map(|&c| cell(c)).collect();
+                write!(
+                    f,
+                    "{:indent$}confine {} to {} (guess)",
+                    "",
+                    self.alphabet.encode(*digit),
+                    at.join(" "),
                     indent = depth * 2
                 )
             }
