@@ -180,20 +180,28 @@ const PERMUTATIONS: [u32; 6] = {
     out
 };
 
-/// For a 9-bit triad pattern (bit `3r + k`: row `r` has a candidate in box `k`),
-/// the triads that lie on a permutation inside the pattern.
+/// The permutations inside a 9-bit triad pattern (bit `3r + k`: row `r` has a
+/// candidate in box `k`): the union of their triads, and how many there are.
+const fn fit(x: u32) -> (u16, u8) {
+    let (mut union, mut count) = (0u16, 0u8);
+    let mut i = 0;
+    while i < 6 {
+        let p = PERMUTATIONS[i];
+        if x & p == p {
+            union |= p as u16;
+            count += 1;
+        }
+        i += 1;
+    }
+    (union, count)
+}
+
+/// The triads that lie on a permutation inside a 9-bit triad pattern.
 static FEASIBLE: [u16; 512] = {
     let mut t = [0u16; 512];
     let mut x = 0;
     while x < 512 {
-        let mut i = 0;
-        while i < 6 {
-            let p = PERMUTATIONS[i];
-            if x as u32 & p == p {
-                t[x] |= p as u16;
-            }
-            i += 1;
-        }
+        t[x] = fit(x as u32).0;
         x += 1;
     }
     t
@@ -204,14 +212,7 @@ static COMPLEX: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut x = 0;
     while x < 512 {
-        let f = FEASIBLE[x];
-        let mut bit = 0;
-        while bit < 9 {
-            if f >> bit & 1 != 0 {
-                t[x] |= 7 << (9 * (bit / 3) + 3 * (bit % 3));
-            }
-            bit += 1;
-        }
+        t[x] = triad_cells(FEASIBLE[x] as u32);
         x += 1;
     }
     t
@@ -222,14 +223,7 @@ static CONFIGS: [u8; 512] = {
     let mut t = [0u8; 512];
     let mut x = 0;
     while x < 512 {
-        let mut i = 0;
-        while i < 6 {
-            let p = PERMUTATIONS[i];
-            if x as u32 & p == p {
-                t[x] += 1;
-            }
-            i += 1;
-        }
+        t[x] = fit(x as u32).1;
         x += 1;
     }
     t
@@ -275,12 +269,13 @@ fn triads(a: u32) -> usize {
 
 /// The band cells of the triads in a 9-bit pattern.
 #[inline(always)]
-fn triad_cells(t: u32) -> u32 {
-    let mut m = 0;
-    for bit in 0..9 {
+const fn triad_cells(t: u32) -> u32 {
+    let (mut m, mut bit) = (0, 0);
+    while bit < 9 {
         if t >> bit & 1 != 0 {
             m |= 7 << (9 * (bit / 3) + 3 * (bit % 3));
         }
+        bit += 1;
     }
     m
 }
