@@ -43,7 +43,7 @@ the sets `sudoku-bench bench` runs by default; they are compiled into the binary
 
 Mean guesses: `sudoku-bench rate` (mean `guesses` of `bitset-mrv` over 8 seeded
 symmetry permutations). Bands: easy = 0 (naked and hidden singles solve it),
-medium at most 1.5 or solved by singles and locked candidates, hard at most 6,
+medium at most 1.5 or solved without a guess by `bitset-mrv-locked` or `band`, hard at most 6,
 extreme above 6; so every strategy needs a guess on hard and extreme puzzles.
 
 | set | size | puzzles | clues | mean guesses | how it was made |

@@ -176,8 +176,8 @@ struct GenerateArgs {
     #[arg(long)]
     no_answer: bool,
     /// Keep only puzzles of a difficulty band (by mean guesses of bitset-mrv over 8
-    /// symmetry permutations): easy = 0 (singles solve it); medium ≤ 1.5 or solved by
-    /// singles and locked candidates; hard ≤ 6; extreme > 6.
+    /// symmetry permutations): easy = 0 (singles solve it); medium ≤ 1.5 or solved without
+    /// a guess by `bitset-mrv-locked` or `band`; hard ≤ 6; extreme > 6.
     #[arg(long, value_parser = ["easy", "medium", "hard", "extreme"])]
     band: Option<String>,
     /// Keep only puzzles with at least this many mean guesses.

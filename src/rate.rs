@@ -28,14 +28,16 @@ pub struct Rating {
     pub nodes: f64,
     /// Naked and hidden singles alone solve the puzzle.
     pub singles: bool,
-    /// Singles and locked candidates solve it (`bitset-mrv-locked` makes no guess).
-    pub locked: bool,
+    /// A stronger strategy's propagation alone solves it: `bitset-mrv-locked`
+    /// (singles and locked candidates) or, on 9×9, `band` (triad rules) makes no guess.
+    pub propagation: bool,
 }
 
 /// Named difficulty bands, by mean guesses `g` of [`REFERENCE`]: easy `g = 0`
-/// (singles solve it); medium `0 < g ≤ 1.5`, or any puzzle that singles and
-/// locked candidates solve; hard `1.5 < g ≤ 6`; extreme `g > 6`. So hard and
-/// extreme puzzles need a guess from every strategy of the workbench.
+/// (singles solve it); medium `0 < g ≤ 1.5`, or any puzzle some strategy's
+/// propagation solves without a guess ([`Rating::propagation`]); hard
+/// `1.5 < g ≤ 6`; extreme `g > 6`. So hard and extreme puzzles need a guess
+/// from every strategy of the workbench.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Band {
@@ -88,7 +90,7 @@ impl Band {
                 r.guesses > lo && r.guesses <= hi
             })
             .unwrap_or(Band::Extreme);
-        if r.locked && by_guesses > Band::Medium {
+        if r.propagation && by_guesses > Band::Medium {
             Band::Medium
         } else {
             by_guesses
@@ -122,16 +124,13 @@ pub fn rate(puzzle: &Grid, permutations: u32) -> Rating {
         guesses += c.guesses;
         nodes += c.nodes;
     }
-    let locked = singles
-        || SolverId::BitsetMrvLocked
-            .solve(puzzle, &limits)
-            .counters
-            .no_guess();
+    let no_guess = |s: SolverId| s.supports(g) && s.solve(puzzle, &limits).counters.no_guess();
+    let propagation = singles || no_guess(SolverId::BitsetMrvLocked) || no_guess(SolverId::Band);
     Rating {
         guesses: guesses as f64 / k as f64,
         nodes: nodes as f64 / k as f64,
         singles,
-        locked,
+        propagation,
     }
 }
 
@@ -162,7 +161,7 @@ mod tests {
                 guesses: g,
                 nodes: 1.0,
                 singles: g == 0.0,
-                locked: g == 0.0,
+                propagation: g == 0.0,
             })
         };
         assert_eq!(at(0.0), Band::Easy);
@@ -179,7 +178,7 @@ mod tests {
                 guesses: g,
                 nodes: 1.0,
                 singles: false,
-                locked: true,
+                propagation: true,
             })
         };
         assert_eq!(locked(9.0), Band::Medium);

@@ -8,11 +8,14 @@
 //! places the digit there (hidden singles of rows and, through the triads, of
 //! boxes), clearing that cell from the other digits and its column from the
 //! other two bands. The same triad table applied to columns × bands of a
-//! stack gives the column constraints. Naked singles come from bit-sliced
-//! candidate counts. A branch follows tdoku's heuristic: the band with the fewest
-//! triad configurations over its open digits, then its digit with the fewest,
-//! one alternative per configuration; a cell is branched on only when every
-//! digit's configuration is settled.
+//! stack gives the column constraints. Across digits, the three cells of a triad
+//! (row or column) hold exactly three digits: a triad only three digits can
+//! reach takes all three, and one with three digits settled in it refuses the
+//! rest (tdoku's cardinality rule). Naked singles come from bit-sliced
+//! candidate counts. A branch follows tdoku's heuristic: the band with the
+//! fewest triad configurations over its open digits, then its digit with the
+//! fewest, one alternative per configuration; a cell is branched on only when
+//! every digit's configuration is settled.
 //! Only changed words are revisited, and the whole state is 192 bytes copied at
 //! each guess: nothing is allocated while solving.
 //!
@@ -218,6 +221,17 @@ static COMPLEX: [u32; 512] = {
     t
 };
 
+/// The band cells of each 9-bit triad pattern.
+static CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = triad_cells(x as u32);
+        x += 1;
+    }
+    t
+};
+
 /// How many permutations fit in a 9-bit triad pattern (0 to 6).
 static CONFIGS: [u8; 512] = {
     let mut t = [0u8; 512];
@@ -228,6 +242,84 @@ static CONFIGS: [u8; 512] = {
     }
     t
 };
+
+/// The triads of a 9-bit pattern whose row has no other triad (bit `3r + k`).
+static SETTLED: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut r = 0;
+        while r < 3 {
+            let g = (x >> (3 * r)) & 7;
+            if g == 1 || g == 2 || g == 4 {
+                t[x] |= (g << (3 * r)) as u16;
+            }
+            r += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// For each triad `3r + k` of a 9-bit pattern: the other triads of row `r` and of box `k`.
+const TRIAD_PEERS: [u16; 9] = {
+    let mut t = [0u16; 9];
+    let mut e = 0;
+    while e < 9 {
+        let (r, k) = (e / 3, e % 3);
+        t[e] = ((7 << (3 * r)) | (0x49 << k)) as u16 & !(1 << e);
+        e += 1;
+    }
+    t
+};
+
+/// The exactly-three rule: the three cells of a triad hold three different
+/// digits. Given each digit's feasible triads in one band or stack (9-bit
+/// patterns), returns per digit the triads it loses, or `None` when some triad
+/// can no longer be filled or is claimed by four digits. A triad that only
+/// three digits can reach takes all three; a triad three digits are settled in
+/// refuses the others.
+#[inline(always)]
+fn exactly_three(t: &[u32; 9]) -> Option<[u32; 9]> {
+    let (mut g1, mut g2, mut g3, mut g4) = (0, 0, 0, 0);
+    let (mut s1, mut s2, mut s3, mut s4) = (0, 0, 0, 0);
+    let mut settled = [0u32; 9];
+    for d in 0..9 {
+        let x = t[d];
+        g4 |= g3 & x;
+        g3 |= g2 & x;
+        g2 |= g1 & x;
+        g1 |= x;
+        let s = SETTLED[x as usize] as u32;
+        settled[d] = s;
+        s4 |= s3 & s;
+        s3 |= s2 & s;
+        s2 |= s1 & s;
+        s1 |= s;
+    }
+    if g3 != 0x1ff || s4 != 0 {
+        return None;
+    }
+    let only_three = g3 & !g4;
+    let full = s3;
+    let mut lose = [0u32; 9];
+    if only_three == full {
+        // Every triad reachable by exactly three digits already has them settled.
+        return Some(lose);
+    }
+    for d in 0..9 {
+        let x = t[d];
+        let mut l = full & !settled[d];
+        let mut forced = x & only_three & !settled[d];
+        while forced != 0 {
+            let e = forced.trailing_zeros() as usize;
+            forced &= forced - 1;
+            l |= TRIAD_PEERS[e] as u32;
+        }
+        lose[d] = l & x;
+    }
+    Some(lose)
+}
 
 /// Whole rows of a band for a 3-bit row mask.
 static ROWS: [u32; 8] = {
@@ -306,12 +398,19 @@ trait Kernels {
     fn counts(cand: &[u32; 40]) -> Counts;
     /// Clears `cells` of band `b` from every digit but `d`; returns the changed words as bits `4d' + b`.
     fn clear_others(cand: &mut [u32; 40], d: usize, b: usize, cells: u32) -> u64;
+    /// The 9-bit triad pattern of a band word, as [`triads`].
+    fn triads(a: u32) -> usize;
 }
 
 /// The scalar kernels.
 struct Scalar;
 
 impl Kernels for Scalar {
+    #[inline(always)]
+    fn triads(a: u32) -> usize {
+        triads(a)
+    }
+
     #[inline(always)]
     fn counts(cand: &[u32; 40]) -> Counts {
         let mut c = Counts::default();
@@ -406,7 +505,7 @@ impl State {
     ) -> Option<u64> {
         let (d, b) = (i / 4, i % 4);
         let mut a = self.cand[i];
-        a &= COMPLEX[triads(a)];
+        a &= COMPLEX[K::triads(a)];
         if a == 0 {
             return None;
         }
@@ -475,6 +574,52 @@ impl State {
         Some(dirty)
     }
 
+    /// The exactly-three rule on every row triad (per band) and column triad
+    /// (per stack). Returns the changed words, or `None` on a contradiction.
+    #[inline(always)]
+    fn triad_rule<K: Kernels>(&mut self) -> Option<u64> {
+        let mut dirty = 0;
+        let mut cols = [[0u32; 3]; 9];
+        for b in 0..3 {
+            let mut t = [0u32; 9];
+            for (d, (x, c)) in t.iter_mut().zip(&mut cols).enumerate() {
+                let a = self.cand[4 * d + b];
+                *x = K::triads(a) as u32;
+                c[b] = column_set(a);
+            }
+            let lose = exactly_three(&t)?;
+            for (d, &l) in lose.iter().enumerate() {
+                if l != 0 {
+                    let j = 4 * d + b;
+                    self.cand[j] &= !CELLS[l as usize];
+                    dirty |= 1 << j;
+                }
+            }
+        }
+        for s in 0..3 {
+            let sh = 3 * s;
+            let mut t = [0u32; 9];
+            for d in 0..9 {
+                let c = &cols[d];
+                t[d] = (c[0] >> sh & 7) | (c[1] >> sh & 7) << 3 | (c[2] >> sh & 7) << 6;
+            }
+            let lose = exactly_three(&t)?;
+            for (d, &l) in lose.iter().enumerate() {
+                if l != 0 {
+                    for b in 0..3 {
+                        let m = l >> (3 * b) & 7;
+                        if m != 0 {
+                            let j = 4 * d + b;
+                            self.cand[j] &= !columns(m << sh);
+                            dirty |= 1 << j;
+                        }
+                    }
+                }
+            }
+        }
+        Some(dirty)
+    }
+
     /// Propagates until nothing changes. False on a contradiction.
     #[inline(always)]
     fn propagate<K: Kernels, T: Tracer>(
@@ -526,8 +671,13 @@ impl State {
                     None => return false,
                 }
             }
-            if dirty == 0 {
-                return true;
+            if dirty != 0 {
+                continue;
+            }
+            match self.triad_rule::<K>() {
+                Some(0) => return true,
+                Some(more) => dirty = more,
+                None => return false,
             }
         }
     }
@@ -571,16 +721,14 @@ impl State {
     /// fewest triad configurations over its open digits, then its open digit
     /// with the fewest. `None` when every open digit is down to one configuration.
     #[inline(always)]
-    fn choose_config(&self) -> Option<(usize, usize, u32)> {
+    fn choose_config<K: Kernels>(&self) -> Option<(usize, usize, u32)> {
         let mut best: Option<(usize, usize, u32)> = None;
         let mut best_total = u32::MAX;
         for b in 0..3 {
             let mut total = 0;
             let mut pick: Option<(usize, u32)> = None;
-            // Only two-way configurations are branched on: without the triads'
-            // exactly-three rule, wider configuration guesses thrash (an empty grid).
             for d in 0..9 {
-                let n = CONFIGS[triads(self.cand[4 * d + b])] as u32;
+                let n = CONFIGS[K::triads(self.cand[4 * d + b])] as u32;
                 if n > 1 {
                     total += n;
                     if pick.is_none_or(|(_, m)| n < m) {
@@ -595,7 +743,7 @@ impl State {
                 }
             }
         }
-        best.filter(|&(_, _, n)| n == 2)
+        best
     }
 
     /// The candidate digits of cell `p` of band `b`, as bit `d`.
@@ -650,13 +798,13 @@ macro_rules! search {
                 return;
             }
             {
-                if let Some((d, b, options)) = st.choose_config() {
+                if let Some((d, b, options)) = st.choose_config::<$k>() {
                     ctl.branch(options);
                     if T::ENABLED {
                         ctl.tracer.event(Event::Branch { depth, cell: None, options });
                     }
                     let i = 4 * d + b;
-                    let t = triads(st.cand[i]) as u32;
+                    let t = <$k>::triads(st.cand[i]) as u32;
                     let cells_of = |mask: u32| {
                         (0..27).filter(move |p| mask >> p & 1 != 0).map(move |p| 27 * b + p)
                     };
@@ -792,6 +940,12 @@ mod x86 {
         fn clear_others(cand: &mut [u32; 40], d: usize, b: usize, cells: u32) -> u64 {
             Scalar::clear_others(cand, d, b, cells)
         }
+
+        #[inline(always)]
+        fn triads(a: u32) -> usize {
+            // SAFETY: BMI2 is part of this path's features (see `Avx2::counts`).
+            unsafe { _pext_u32(a | a >> 1 | a >> 2, 0x124_9249) as usize }
+        }
     }
 
     /// Every word as a lane: AVX-512 (16 lanes of 32 bits, mask registers).
@@ -801,6 +955,11 @@ mod x86 {
         #[inline(always)]
         fn counts(cand: &[u32; 40]) -> Counts {
             Avx2::counts(cand)
+        }
+
+        #[inline(always)]
+        fn triads(a: u32) -> usize {
+            Avx2::triads(a)
         }
 
         #[inline(always)]
@@ -854,6 +1013,43 @@ mod tests {
         assert_eq!(FEASIBLE[0b111_001_001], 0);
         assert_eq!(COMPLEX[0b111_001_001], 0);
         assert_eq!(COMPLEX[0x1ff], BAND);
+    }
+
+    #[test]
+    fn exactly_three_forces_and_refuses() {
+        // Nothing known: every digit may use every triad; nothing changes.
+        assert_eq!(exactly_three(&[0x1ff; 9]), Some([0; 9]));
+        // Triad 0 (row 0, box 0) is reachable by digits 0, 1, 2 only: each takes
+        // it, losing the rest of row 0 and of box 0.
+        let mut t = [0x1ff; 9];
+        for x in &mut t[3..] {
+            *x = 0x1fe;
+        }
+        let lose = exactly_three(&t).unwrap();
+        for l in &lose[..3] {
+            assert_eq!(*l, TRIAD_PEERS[0] as u32);
+            assert_eq!(*l, 0b001_001_110);
+        }
+        assert!(lose[3..].iter().all(|&l| l == 0));
+        // Digits 0, 1, 2 settled in triad 0 (their row 0 has no other triad):
+        // digit 3 loses it.
+        let mut t = [0x1ff; 9];
+        for x in &mut t[..3] {
+            *x = 0b110_110_001;
+        }
+        let lose = exactly_three(&t).unwrap();
+        assert!(lose[..3].iter().all(|&l| l == 0));
+        assert!(lose[3..].iter().all(|&l| l == 1));
+        // Only two digits reach triad 0, or four are settled there: a contradiction.
+        let mut t = [0x1fe; 9];
+        t[0] = 0x1ff;
+        t[1] = 0x1ff;
+        assert_eq!(exactly_three(&t), None);
+        let mut t = [0x1ff; 9];
+        for x in &mut t[..4] {
+            *x = 0b110_110_001;
+        }
+        assert_eq!(exactly_three(&t), None);
     }
 
     #[test]
