@@ -40,7 +40,7 @@ enum Command {
 #[derive(clap::Args, Clone)]
 struct ReportChoices {
     /// The two strategy variants of the head-to-head chart, like `dlx,bitset-mrv`
-    /// (default: the two fastest of the run).
+    /// (default: on each dataset, the two fastest that ran on it).
     #[arg(long, value_delimiter = ',', num_args = 1)]
     compare: Vec<String>,
     /// The strategy variant of the hardness chart (default: the fastest of the run).

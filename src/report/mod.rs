@@ -12,7 +12,9 @@ pub use load::{load, Point, ReportError, RunData};
 use crate::export::markdown::{summary_cells, summary_table, SUMMARY_HEADER};
 use crate::harness::SummaryRow;
 use crate::solver::SolverId;
-use charts::{render, Cactus, Distribution, Hardness, HeadToHead, Metric, Rendered, Throughput};
+use charts::{
+    render, Cactus, Distribution, Hardness, HeadToHead, Metric, Rendered, SearchCost, Throughput,
+};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
@@ -105,6 +107,22 @@ pub fn clear_charts(charts: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Mean search nodes per puzzle and solver µs per node of variant `v` on dataset
+/// `di`, over its solved, timed rows; `None` without any (or without nodes).
+fn node_costs(data: &RunData, di: usize, v: usize) -> Option<(f64, f64)> {
+    let (mut n, mut nodes, mut ns) = (0u64, 0u64, 0u64);
+    for p in data
+        .points
+        .iter()
+        .filter(|p| p.dataset == di && p.variant == v && p.status.is_solved() && p.solve_ns > 0)
+    {
+        n += 1;
+        nodes += p.nodes;
+        ns += p.solve_ns;
+    }
+    (n > 0 && nodes > 0).then(|| (nodes as f64 / n as f64, ns as f64 / 1e3 / nodes as f64))
 }
 
 /// Draws every chart that makes sense for the run into `dir/charts`, replacing earlier ones.
@@ -221,61 +239,113 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         }
     }
 
-    // 4. Head to head.
-    let ranked = fastest(&data.summary);
-    let pair = opts
-        .compare
-        .clone()
-        .or_else(|| (ranked.len() >= 2).then(|| (ranked[0].clone(), ranked[1].clone())));
-    match pair {
-        None => out
-            .skipped
-            .push("Head to head: skipped, the run has only one strategy.".into()),
-        Some((a, b)) => {
-            let find = |n: &str| data.variants.iter().position(|v| v == n);
-            match (find(&a), find(&b)) {
-                (Some(ai), Some(bi)) if ai != bi => {
-                    for (di, dname) in data.datasets.iter().enumerate() {
-                        let time_of = |v: usize| -> HashMap<u64, f64> {
-                            data.points
-                                .iter()
-                                .filter(|p| {
-                                    p.dataset == di
-                                        && p.variant == v
-                                        && p.repeat == 0
-                                        && p.status.is_solved()
-                                        && p.solve_ns > 0
-                                })
-                                .map(|p| (p.puzzle, us(p)))
-                                .collect()
-                        };
-                        let (ta, tb) = (time_of(ai), time_of(bi));
-                        let mut points: Vec<(u64, f64, f64)> = ta
-                            .iter()
-                            .filter_map(|(k, &x)| tb.get(k).map(|&y| (*k, x, y)))
-                            .collect();
-                        points.sort_by_key(|p| p.0);
-                        if points.is_empty() {
-                            out.skipped.push(format!("Head to head on {dname}: skipped, no puzzle solved by both {a} and {b}."));
-                            continue;
-                        }
-                        let chart = HeadToHead {
-                            dataset: dname.clone(),
-                            a: (a.clone(), color_of(ai)),
-                            b: (b.clone(), color_of(bi)),
-                            points: points.into_iter().map(|p| (p.1, p.2)).collect(),
-                        };
-                        draw(render(&chart, &charts_dir), "head-to-head", &mut out)?;
-                    }
-                }
-                _ => out.skipped.push(format!(
-                    "Head to head: skipped, {a} and {b} are not two strategies of this run."
-                )),
+    // 4. Search size against cost per node, per dataset (only where nodes were counted).
+    for (di, dname) in data.datasets.iter().enumerate() {
+        let mut points = Vec::new();
+        for &v in &order {
+            if let Some((per_puzzle, per_node)) = node_costs(data, di, v) {
+                points.push((data.variants[v].clone(), color_of(v), per_puzzle, per_node));
             }
+        }
+        if points.len() < 2 {
+            out.skipped.push(format!(
+                "Search size and cost per node on {dname}: skipped, fewer than two strategies solved a puzzle of it."
+            ));
+        } else {
+            let chart = SearchCost {
+                dataset: dname.clone(),
+                points,
+            };
+            draw(render(&chart, &charts_dir), "search-cost", &mut out)?;
         }
     }
 
-    // 5. Hardness.
+    // 5. Head to head: the pair asked for, or on each dataset its two fastest variants.
+    let ranked = fastest(&data.summary);
+    let find = |n: &str| data.variants.iter().position(|v| v == n);
+    let pair_for = |dname: &str| -> Result<(usize, usize), String> {
+        match &opts.compare {
+            Some((a, b)) => match (find(a), find(b)) {
+                (Some(ai), Some(bi)) if ai != bi => Ok((ai, bi)),
+                _ => Err(format!(
+                    "Head to head: skipped, {a} and {b} are not two strategies of this run."
+                )),
+            },
+            None => {
+                let mut rows: Vec<&SummaryRow> = data
+                    .summary
+                    .iter()
+                    .filter(|r| r.dataset == dname && r.puzzles_per_sec > 0.0)
+                    .collect();
+                rows.sort_by(|x, y| {
+                    y.puzzles_per_sec
+                        .total_cmp(&x.puzzles_per_sec)
+                        .then(x.variant.cmp(&y.variant))
+                });
+                match rows
+                    .iter()
+                    .filter_map(|r| find(&r.variant))
+                    .collect::<Vec<_>>()[..]
+                {
+                    [ai, bi, ..] => Ok((ai, bi)),
+                    _ => Err(format!(
+                        "Head to head on {dname}: skipped, only one strategy ran on it."
+                    )),
+                }
+            }
+        }
+    };
+    if data.variants.len() < 2 {
+        out.skipped
+            .push("Head to head: skipped, the run has only one strategy.".into());
+    } else {
+        for (di, dname) in data.datasets.iter().enumerate() {
+            let (ai, bi) = match pair_for(dname) {
+                Ok(p) => p,
+                Err(note) => {
+                    if !out.skipped.contains(&note) {
+                        out.skipped.push(note);
+                    }
+                    continue;
+                }
+            };
+            let (a, b) = (&data.variants[ai], &data.variants[bi]);
+            let time_of = |v: usize| -> HashMap<u64, f64> {
+                data.points
+                    .iter()
+                    .filter(|p| {
+                        p.dataset == di
+                            && p.variant == v
+                            && p.repeat == 0
+                            && p.status.is_solved()
+                            && p.solve_ns > 0
+                    })
+                    .map(|p| (p.puzzle, us(p)))
+                    .collect()
+            };
+            let (ta, tb) = (time_of(ai), time_of(bi));
+            let mut points: Vec<(u64, f64, f64)> = ta
+                .iter()
+                .filter_map(|(k, &x)| tb.get(k).map(|&y| (*k, x, y)))
+                .collect();
+            points.sort_by_key(|p| p.0);
+            if points.is_empty() {
+                out.skipped.push(format!(
+                    "Head to head on {dname}: skipped, no puzzle solved by both {a} and {b}."
+                ));
+                continue;
+            }
+            let chart = HeadToHead {
+                dataset: dname.clone(),
+                a: (a.clone(), color_of(ai)),
+                b: (b.clone(), color_of(bi)),
+                points: points.into_iter().map(|p| (p.1, p.2)).collect(),
+            };
+            draw(render(&chart, &charts_dir), "head-to-head", &mut out)?;
+        }
+    }
+
+    // 6. Hardness.
     let variant = opts
         .hardness_variant
         .clone()

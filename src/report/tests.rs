@@ -46,6 +46,7 @@ fn every_chart_names_its_strategies_and_axes() {
             "throughput",
             "cactus-tiny",
             "distribution-tiny",
+            "search-cost-tiny",
             "head-to-head-tiny",
             "hardness"
         ]
@@ -55,6 +56,7 @@ fn every_chart_names_its_strategies_and_axes() {
         ("throughput", "puzzles per second"),
         ("cactus-tiny", "puzzles solved"),
         ("distribution-tiny", "share of puzzles finished"),
+        ("search-cost-tiny", "search nodes per puzzle"),
         ("head-to-head-tiny", "time per puzzle, µs"),
         ("hardness", "guesses + 1"),
     ];
@@ -75,7 +77,12 @@ fn every_chart_names_its_strategies_and_axes() {
         );
         assert!(!c.caption.is_empty());
     }
-    for chart in ["throughput", "cactus-tiny", "distribution-tiny"] {
+    for chart in [
+        "throughput",
+        "cactus-tiny",
+        "distribution-tiny",
+        "search-cost-tiny",
+    ] {
         let svg = &report.charts.iter().find(|c| c.name == chart).unwrap().svg;
         for v in ["dlx", "bitset-mrv", "backtracking"] {
             assert!(
@@ -98,6 +105,59 @@ fn every_chart_names_its_strategies_and_axes() {
         .unwrap()
         .title
         .contains("dlx"));
+}
+
+#[test]
+fn search_cost_is_nodes_per_solved_puzzle_and_time_per_node() {
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 12);
+    let data = load(&dir).unwrap();
+    let dlx = data.variants.iter().position(|v| v == "dlx").unwrap();
+    // dlx: puzzles 0..=10 solved (11 is a budget row), nodes 10 + i, time 1000 (i + 1) ns.
+    let (per_puzzle, per_node) = node_costs(&data, 0, dlx).unwrap();
+    assert!((per_puzzle - 165.0 / 11.0).abs() < 1e-9, "{per_puzzle}");
+    assert!((per_node - 66.0 / 165.0).abs() < 1e-9, "{per_node}");
+    assert_eq!(node_costs(&data, 1, dlx), None, "no such dataset");
+}
+
+#[test]
+fn head_to_head_takes_each_datasets_own_two_fastest() {
+    // `band`-like: the fastest variant ran on one dataset only; the other dataset
+    // still gets its head to head, between the two that ran on it.
+    let dir = tempfile::tempdir().unwrap();
+    let mut results = format!("{HEADER}\n");
+    let mut summary = format!("{SUMMARY_HEADER}\n");
+    for (v, dataset, rate) in [
+        ("fast", "nine", 900.0),
+        ("dlx", "nine", 300.0),
+        ("bitset-mrv", "nine", 600.0),
+        ("dlx", "sixteen", 20.0),
+        ("bitset-mrv", "sixteen", 10.0),
+    ] {
+        for i in 0..3 {
+            results.push_str(&format!(
+                "{v},{v},{dataset},{i},0,{},unique,1,5,1,{},1,\n",
+                ".".repeat(81),
+                1000 + i
+            ));
+        }
+        summary.push_str(&format!(
+            "{v},{v},{dataset},1,3,3,0,0,0,{rate},1,1,1,1,1,1.0,0.0,0.1\n"
+        ));
+    }
+    std::fs::write(dir.path().join("results.csv"), results).unwrap();
+    std::fs::write(dir.path().join("summary.csv"), summary).unwrap();
+    let report = write(dir.path(), &ReportOptions::default()).unwrap();
+    let title = |name: &str| {
+        report
+            .charts
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("{name} missing; skipped: {:?}", report.skipped))
+            .title
+            .clone()
+    };
+    assert!(title("head-to-head-nine").starts_with("fast vs bitset-mrv"));
+    assert!(title("head-to-head-sixteen").starts_with("dlx vs bitset-mrv"));
 }
 
 #[test]
@@ -190,7 +250,7 @@ fn single_strategy_or_single_puzzle_runs_still_draw() {
 
     let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 1);
     let report = write(&dir, &ReportOptions::default()).unwrap();
-    assert_eq!(report.charts.len(), 5, "{:?}", report.skipped);
+    assert_eq!(report.charts.len(), 6, "{:?}", report.skipped);
 
     let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 3);
     let opts = ReportOptions {

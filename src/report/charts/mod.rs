@@ -5,12 +5,14 @@ mod cactus;
 mod distribution;
 mod hardness;
 mod head_to_head;
+mod search_cost;
 mod throughput;
 
 pub use cactus::Cactus;
 pub use distribution::Distribution;
 pub use hardness::{Hardness, Metric};
 pub use head_to_head::HeadToHead;
+pub use search_cost::SearchCost;
 pub use throughput::Throughput;
 
 use plotters::coord::Shift;

@@ -1,0 +1,88 @@
+//! Why the fast are fast: each variant's search size against its cost per node on one dataset.
+
+use super::{color, compact, err, frame, log_range, Chart, FONT};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// One point per variant: mean nodes per puzzle and mean time per node.
+pub struct SearchCost {
+    /// The dataset.
+    pub dataset: String,
+    /// `(variant name, palette index, nodes per puzzle, µs per node)`.
+    pub points: Vec<(String, usize, f64, f64)>,
+}
+
+impl Chart for SearchCost {
+    fn name(&self) -> String {
+        format!("search-cost-{}", crate::report::slug(&self.dataset))
+    }
+    fn title(&self) -> String {
+        format!("Search size and cost per node: {}", self.dataset)
+    }
+    fn caption(&self) -> String {
+        format!(
+            "Each dot is a strategy on {}: the search nodes it needed per puzzle (mean) against its solver \
+             time per node; time per puzzle is their product, so the grey diagonals are equal time per \
+             puzzle and a strategy is fast by searching less (left), by spending less per node (down), or both.",
+            self.dataset
+        )
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let x = log_range(self.points.iter().map(|p| p.2));
+        let y = log_range(self.points.iter().map(|p| p.3));
+        let mut chart = frame(root, &self.title())
+            .build_cartesian_2d(x.clone().log_scale(), y.clone().log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("search nodes per puzzle, mean (log)")
+            .y_desc("solver time per node, µs (log)")
+            .x_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| compact(*v))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        // Diagonals of equal time per puzzle (x · y = t), clipped to the plot, at each power of ten.
+        let (lo, hi) = (x.start * y.start, x.end * y.end);
+        let mut t = 10f64.powi(lo.log10().ceil() as i32);
+        while t <= hi {
+            let (x0, x1) = ((t / y.end).max(x.start), (t / y.start).min(x.end));
+            if x0 < x1 {
+                let line = PathElement::new(vec![(x0, t / x0), (x1, t / x1)], BLACK.mix(0.3));
+                chart.plotting_area().draw(&line).map_err(err)?;
+                let style = (FONT, 12).into_font().color(&BLACK.mix(0.55));
+                let label = Text::new(format!("{} µs/puzzle", compact(t)), (4, 2), style);
+                chart
+                    .plotting_area()
+                    .draw(&(EmptyElement::at((x0, t / x0)) + label))
+                    .map_err(err)?;
+            }
+            t *= 10.0;
+        }
+        for (name, ci, nodes, cost) in &self.points {
+            let c = color(*ci);
+            let p = (*nodes, *cost);
+            chart
+                .plotting_area()
+                .draw(&Circle::new(p, 6, c.filled()))
+                .map_err(err)?;
+            // Names of dots near the right edge go on their left, inside the plot.
+            let right = (nodes / x.start).ln() > 0.7 * (x.end / x.start).ln();
+            let style = (FONT, 14).into_font().color(&BLACK);
+            let label = if right {
+                let style = style.pos(Pos::new(HPos::Right, VPos::Center));
+                Text::new(name.clone(), (-9, 0), style)
+            } else {
+                let style = style.pos(Pos::new(HPos::Left, VPos::Center));
+                Text::new(name.clone(), (9, 0), style)
+            };
+            chart
+                .plotting_area()
+                .draw(&(EmptyElement::at(p) + label))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
