@@ -797,45 +797,43 @@ macro_rules! search {
                 ctl.solution(|| st.grid());
                 return;
             }
-            {
-                if let Some((d, b, options)) = st.choose_config::<$k>() {
-                    ctl.branch(options);
-                    if T::ENABLED {
-                        ctl.tracer.event(Event::Branch { depth, cell: None, options });
-                    }
-                    let i = 4 * d + b;
-                    let t = <$k>::triads(st.cand[i]) as u32;
-                    let cells_of = |mask: u32| {
-                        (0..27).filter(move |p| mask >> p & 1 != 0).map(move |p| 27 * b + p)
-                    };
-                    let mut left = options;
-                    for p in PERMUTATIONS {
-                        if t & p != p {
-                            continue;
-                        }
-                        left -= 1;
-                        let mask = triad_cells(p);
-                        if T::ENABLED {
-                            ctl.tracer.event(Event::Confine {
-                                depth,
-                                digit: d as u8 + 1,
-                                cells: cells_of(st.cand[i] & mask).collect(),
-                            });
-                        }
-                        if left == 0 {
-                            st.cand[i] &= mask;
-                            $node(st, 1 << i, ctl, depth + 1);
-                            return;
-                        }
-                        let mut child = *st;
-                        child.cand[i] &= mask;
-                        $node(&mut child, 1 << i, ctl, depth + 1);
-                        if ctl.stopped() {
-                            return;
-                        }
-                    }
-                    return;
+            if let Some((d, b, options)) = st.choose_config::<$k>() {
+                ctl.branch(options);
+                if T::ENABLED {
+                    ctl.tracer.event(Event::Branch { depth, cell: None, options });
                 }
+                let i = 4 * d + b;
+                let t = <$k>::triads(st.cand[i]) as u32;
+                let cells_of = |mask: u32| {
+                    (0..27).filter(move |p| mask >> p & 1 != 0).map(move |p| 27 * b + p)
+                };
+                let mut left = options;
+                for p in PERMUTATIONS {
+                    if t & p != p {
+                        continue;
+                    }
+                    left -= 1;
+                    let mask = triad_cells(p);
+                    if T::ENABLED {
+                        ctl.tracer.event(Event::Confine {
+                            depth,
+                            digit: d as u8 + 1,
+                            cells: cells_of(st.cand[i] & mask).collect(),
+                        });
+                    }
+                    if left == 0 {
+                        st.cand[i] &= mask;
+                        $node(st, 1 << i, ctl, depth + 1);
+                        return;
+                    }
+                    let mut child = *st;
+                    child.cand[i] &= mask;
+                    $node(&mut child, 1 << i, ctl, depth + 1);
+                    if ctl.stopped() {
+                        return;
+                    }
+                }
+                return;
             }
             let (b, p) = st.choose::<$k>();
             let mut rest = st.digits(b, p);
