@@ -189,3 +189,30 @@ fn generate_is_reproducible_and_refuses_the_impossible() {
         .failure()
         .stderr(predicate::str::contains("fewest possible is 17"));
 }
+
+#[test]
+fn alphabet_takes_names_and_ranges() {
+    // Seed 001's 16x16 in letters A-P: the range and the name read it alike.
+    let file = reference("seed001-16x16-letters.txt");
+    let run = |alphabet: &str| {
+        bin()
+            .args(["solve", "--alphabet", alphabet, &file])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let by_name = run("letters");
+    assert!(String::from_utf8_lossy(&by_name).starts_with("unique\t"));
+    assert_eq!(run("A-P"), by_name);
+    assert_eq!(run("a-p"), by_name);
+    bin()
+        .args(["solve", "--alphabet", "A-Z", &file])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("unknown alphabet \"A-Z\"")
+                .and(predicate::str::contains("1-9A-G")),
+        );
+}

@@ -3,6 +3,7 @@
 pub mod csv;
 pub mod json;
 pub mod markdown;
+pub mod run_dir;
 
 use crate::harness::{RunInfo, SummaryRow};
 use std::io;

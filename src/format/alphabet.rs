@@ -21,14 +21,48 @@ impl AlphabetKind {
     /// Names accepted on the command line.
     pub const NAMES: &'static [&'static str] = &["auto", "digits", "letters", "hex"];
 
-    /// Parses a name from [`AlphabetKind::NAMES`].
+    /// Symbol ranges accepted on the command line, each naming its family:
+    /// `digits` (`1-4`, `1-9`, `1-9A-G`, `1-9A-P`), `letters` (`A-D`, `A-I`, `A-P`,
+    /// `A-Y`) and `hex` (`0-9A-F`).
+    pub const RANGES: &'static [(&'static str, AlphabetKind)] = &[
+        ("1-4", AlphabetKind::Digits),
+        ("1-9", AlphabetKind::Digits),
+        ("1-9A-G", AlphabetKind::Digits),
+        ("1-9A-P", AlphabetKind::Digits),
+        ("A-D", AlphabetKind::Letters),
+        ("A-I", AlphabetKind::Letters),
+        ("A-P", AlphabetKind::Letters),
+        ("A-Y", AlphabetKind::Letters),
+        ("0-9A-F", AlphabetKind::Hex),
+    ];
+
+    /// Parses a name from [`AlphabetKind::NAMES`] or a range from
+    /// [`AlphabetKind::RANGES`] (letters in either case).
     pub fn from_name(name: &str) -> Option<AlphabetKind> {
-        Some(match name.to_ascii_lowercase().as_str() {
+        let range = Self::RANGES
+            .iter()
+            .find(|(r, _)| r.eq_ignore_ascii_case(name.trim()));
+        if let Some(&(_, kind)) = range {
+            return Some(kind);
+        }
+        Some(match name.trim().to_ascii_lowercase().as_str() {
             "auto" => AlphabetKind::Auto,
             "digits" => AlphabetKind::Digits,
             "letters" => AlphabetKind::Letters,
             "hex" => AlphabetKind::Hex,
             _ => return None,
+        })
+    }
+
+    /// Parses `--alphabet`: a name or a range, or an error listing both.
+    pub fn parse(s: &str) -> Result<AlphabetKind, String> {
+        Self::from_name(s).ok_or_else(|| {
+            let ranges: Vec<&str> = Self::RANGES.iter().map(|r| r.0).collect();
+            format!(
+                "unknown alphabet {s:?}, expected a name ({}) or a range ({})",
+                Self::NAMES.join(", "),
+                ranges.join(", ")
+            )
         })
     }
 }
@@ -191,5 +225,29 @@ mod tests {
         assert_eq!(a.encode(10), 'A');
         let a = Alphabet::detect(g(25), AlphabetKind::Auto, "AB.Y").unwrap();
         assert_eq!(a.encode(1), 'A');
+    }
+
+    #[test]
+    fn every_range_is_the_alphabet_of_its_family_at_one_size() {
+        for &(range, kind) in AlphabetKind::RANGES {
+            // "1-9A-G" spelled out: 1..=9 then A..=G.
+            let b = range.as_bytes();
+            let spelled: String = b
+                .chunks(3)
+                .flat_map(|c| (c[0]..=c[2]).map(char::from))
+                .collect();
+            let side = spelled.len();
+            let a = Alphabet::new(g(side), kind).unwrap();
+            let written: String = (1..=side as u8).map(|d| a.encode(d)).collect();
+            assert_eq!(written, spelled, "{range}");
+            assert_eq!(AlphabetKind::from_name(&range.to_lowercase()), Some(kind));
+            assert_eq!(AlphabetKind::parse(range), Ok(kind));
+        }
+        assert_eq!(AlphabetKind::parse("letters"), Ok(AlphabetKind::Letters));
+        let err = AlphabetKind::parse("A-Z").unwrap_err();
+        assert!(
+            err.contains("\"A-Z\"") && err.contains("1-9A-G") && err.contains("hex"),
+            "{err}"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! Cactus plot: per-puzzle times sorted ascending against puzzles solved.
 
-use super::{color, compact, err, frame, labelled_line, legend, log_range, Chart, FONT};
+use super::{color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -31,7 +31,7 @@ impl Chart for Cactus {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let y = log_range(self.lines.iter().flat_map(|l| l.2.iter().copied()));
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(0.0..(self.puzzles.max(1) as f64 * 1.02), y.log_scale())
+            .build_cartesian_2d(0.0..(self.puzzles.max(1) as f64 * 1.02), log_axis(y))
             .map_err(err)?;
         chart
             .configure_mesh()

@@ -1,6 +1,6 @@
 //! Distribution of per-puzzle times: an ECDF per variant on a log time axis.
 
-use super::{color, compact, err, frame, labelled_line, legend, log_range, Chart, FONT};
+use super::{color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -29,7 +29,7 @@ impl Chart for Distribution {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let x = log_range(self.lines.iter().flat_map(|l| l.2.iter().copied()));
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(x.log_scale(), 0.0..1.02)
+            .build_cartesian_2d(log_axis(x), 0.0..1.02)
             .map_err(err)?;
         chart
             .configure_mesh()

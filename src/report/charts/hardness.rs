@@ -1,6 +1,6 @@
 //! What makes a puzzle hard: time against guesses (or nodes) per puzzle for one variant.
 
-use super::{color, compact, err, frame, legend, log_range, Chart, FONT};
+use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -49,7 +49,7 @@ impl Chart for Hardness {
         let x = log_range(self.series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
         let y = log_range(self.series.iter().flat_map(|s| s.1.iter().map(|p| p.1)));
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(x.log_scale(), y.log_scale())
+            .build_cartesian_2d(log_axis(x), log_axis(y))
             .map_err(err)?;
         chart
             .configure_mesh()

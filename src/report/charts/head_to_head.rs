@@ -1,6 +1,6 @@
 //! Head to head: per-puzzle time of one variant against another, log-log, with the diagonal.
 
-use super::{color, compact, err, frame, log_range, Chart, FONT};
+use super::{color, compact, err, frame, log_axis, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -38,7 +38,7 @@ impl Chart for HeadToHead {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let r = log_range(self.points.iter().flat_map(|&(x, y)| [x, y]));
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(r.clone().log_scale(), r.clone().log_scale())
+            .build_cartesian_2d(log_axis(r.clone()), log_axis(r.clone()))
             .map_err(err)?;
         chart
             .configure_mesh()

@@ -15,6 +15,7 @@ pub use head_to_head::HeadToHead;
 pub use search_cost::SearchCost;
 pub use throughput::Throughput;
 
+use plotters::coord::combinators::{BindKeyPoints, LogCoord, WithKeyPoints};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -139,6 +140,36 @@ pub fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     (lo / 2.0)..(hi * 2.0)
 }
 
+/// A log axis over `r` with the grid every log chart shares: bold lines and
+/// labels at 1, 2 and 5 times the powers of ten (only at the powers of ten when
+/// the range spans more than three decades), light lines at the other whole
+/// multiples; so no stretch of the axis gets denser lines than another.
+pub fn log_axis(r: std::ops::Range<f64>) -> WithKeyPoints<LogCoord<f64>> {
+    let (lo, hi) = (r.start, r.end);
+    let labelled: &[u32] = if hi / lo > 1e3 { &[1] } else { &[1, 2, 5] };
+    let (mut bold, mut light) = (Vec::new(), Vec::new());
+    let mut decade = 10f64.powi(lo.log10().floor() as i32);
+    while decade <= hi {
+        for m in 1..10u32 {
+            let v = decade * m as f64;
+            if (lo..=hi).contains(&v) {
+                if labelled.contains(&m) {
+                    bold.push(v);
+                } else {
+                    light.push(v);
+                }
+            }
+        }
+        decade *= 10.0;
+    }
+    if bold.len() < 2 {
+        // A narrow range: every whole multiple gets a label.
+        bold.append(&mut light);
+        bold.sort_by(f64::total_cmp);
+    }
+    r.log_scale().with_key_points(bold).with_light_points(light)
+}
+
 /// Formats a value on a log axis compactly (1, 10, 100, 1k, 10k, 1M).
 pub fn compact(v: f64) -> String {
     let a = v.abs();
@@ -202,4 +233,46 @@ pub fn legend<
         .label_font((FONT, 14))
         .draw()
         .map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_axes_have_even_grids() {
+        for (lo, hi) in [
+            (1.6, 150.0),
+            (4.0, 220.0),
+            (0.3, 9e5),
+            (80.0, 110.0),
+            (2e3, 4e6),
+        ] {
+            let axis = log_axis(lo..hi);
+            let (bold, light) = (axis.bold_points(), axis.light_points());
+            assert!(bold.len() >= 2, "{lo}..{hi}: {bold:?}");
+            let all: Vec<f64> = bold.iter().chain(light).copied().collect();
+            for v in &all {
+                assert!((lo..=hi).contains(v), "{lo}..{hi}: {v} outside");
+                // Every line sits on a whole multiple of a power of ten.
+                let m = v / 10f64.powf(v.log10().floor());
+                assert!((m - m.round()).abs() < 1e-9, "{lo}..{hi}: {v}");
+            }
+            // At most nine lines per decade, never a dense band.
+            for d in (lo.log10().floor() as i32)..=(hi.log10().ceil() as i32) {
+                let inside = all
+                    .iter()
+                    .filter(|v| (10f64.powi(d)..10f64.powi(d + 1)).contains(*v))
+                    .count();
+                assert!(inside <= 9, "{lo}..{hi}: {inside} lines in 1e{d}");
+            }
+            if hi / lo > 10.0 {
+                // Labels at 1, 2, 5 × 10^k only.
+                for v in bold {
+                    let m = (v / 10f64.powf(v.log10().floor())).round() as u32;
+                    assert!([1, 2, 5].contains(&m), "{lo}..{hi}: label at {v}");
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! Why the fast are fast: each variant's search size against its cost per node on one dataset.
 
-use super::{color, compact, err, frame, log_range, Chart, FONT};
+use super::{color, compact, err, frame, log_axis, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -32,7 +32,7 @@ impl Chart for SearchCost {
         let x = log_range(self.points.iter().map(|p| p.2));
         let y = log_range(self.points.iter().map(|p| p.3));
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(x.clone().log_scale(), y.clone().log_scale())
+            .build_cartesian_2d(log_axis(x.clone()), log_axis(y.clone()))
             .map_err(err)?;
         chart
             .configure_mesh()

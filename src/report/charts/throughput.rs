@@ -1,6 +1,6 @@
 //! Puzzles per second per strategy variant, grouped by dataset, log scale.
 
-use super::{color, compact, err, frame, legend, log_range, Chart, FONT};
+use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -29,7 +29,7 @@ impl Chart for Throughput {
         let y = log_range(self.bars.iter().map(|b| b.2));
         let floor = y.start;
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(-0.5..d - 0.5, y.log_scale())
+            .build_cartesian_2d(-0.5..d - 0.5, log_axis(y))
             .map_err(err)?;
         let names = self.datasets.clone();
         chart

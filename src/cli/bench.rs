@@ -1,0 +1,306 @@
+//! `sudoku-bench bench`: run strategies over datasets, write the run folder.
+
+use super::options::*;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+use sudoku_bench::harness;
+use sudoku_bench::solver::{Mode, SolverId};
+
+#[derive(clap::Args)]
+pub(super) struct BenchArgs {
+    /// Strategies or variants, comma-separated or repeated; `all` for every variant
+    /// (default: each strategy's default variant).
+    #[arg(long, value_delimiter = ',')]
+    solver: Vec<String>,
+    /// Embedded dataset names, puzzle files or folders, comma-separated or repeated
+    /// (default: every embedded dataset).
+    #[arg(long, value_delimiter = ',')]
+    dataset: Vec<String>,
+    /// Worker threads (default: all cores; 1 gives the cleanest per-puzzle times).
+    #[arg(long, value_parser = positive::<usize>)]
+    threads: Option<usize>,
+    /// What each solve looks for; `unique` stops at the second solution, as tdoku does.
+    #[arg(long, value_enum, default_value = "unique")]
+    mode: ModeArg,
+    /// With `--mode count`: stop counting here.
+    #[arg(long, default_value_t = 1_000_000, value_parser = positive::<u64>)]
+    count_limit: u64,
+    /// Per-puzzle node budget: a number, or `none`. Default: each slow strategy's own budget
+    /// (naive and backtracking 2,000,000 nodes; dlx-first-column 5,000,000), none for the others.
+    #[arg(long)]
+    node_budget: Option<String>,
+    /// Per-puzzle time limit, like `100ms` or `2s` (a run out counts as `budget`).
+    #[arg(long, value_parser = parse_duration)]
+    time_limit: Option<Duration>,
+    /// Puzzles solved untimed before each strategy's timed pass over a dataset.
+    #[arg(long, default_value_t = 20)]
+    warmup: usize,
+    /// Timed passes over each dataset.
+    #[arg(long, default_value_t = 1, value_parser = positive::<u32>)]
+    repeat: u32,
+    /// Run only the first N puzzles of each dataset (after --sample).
+    #[arg(long, value_parser = positive::<usize>)]
+    limit: Option<usize>,
+    /// Run a random sample of N puzzles of each dataset (file order kept; see --seed).
+    #[arg(long, value_parser = positive::<usize>)]
+    sample: Option<usize>,
+    /// Seed for --sample and --permute.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Apply a random symmetry (digit relabelling, row/column swaps within bands and stacks,
+    /// band/stack swaps, transpose) to each puzzle, seeded, the same for every strategy.
+    #[arg(long)]
+    permute: bool,
+    /// Run folder (default: reports/run-<UTC time>). A folder that already holds a run
+    /// is refused unless --force.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Replace the run already in --out: its results, summaries, run.json, report and charts.
+    #[arg(long)]
+    force: bool,
+    /// No progress bar and no summary table on the terminal.
+    #[arg(long)]
+    quiet: bool,
+    /// Do not draw charts and the report at the end.
+    #[arg(long)]
+    no_report: bool,
+    #[command(flatten)]
+    report: ReportChoices,
+    #[command(flatten)]
+    input_args: InputArgs,
+}
+
+/// The progress bar, advanced in steps of 256 rows so the writer thread stays cheap.
+pub(super) struct Bar {
+    bar: indicatif::ProgressBar,
+    pending: std::cell::Cell<u64>,
+}
+
+impl harness::Observer for Bar {
+    fn phase_started(&self, variant: &str, dataset: &str, rows: u64) {
+        self.pending.set(0);
+        self.bar.set_position(0);
+        self.bar.set_length(rows);
+        self.bar.set_message(format!("{variant} on {dataset}"));
+    }
+    fn row_done(&self, _: &harness::PuzzleRecord) {
+        let n = self.pending.get() + 1;
+        if n >= 256 {
+            self.bar.inc(n);
+            self.pending.set(0);
+        } else {
+            self.pending.set(n);
+        }
+    }
+    fn phase_done(&self, _: &harness::SummaryRow) {
+        self.bar.inc(self.pending.replace(0));
+    }
+}
+
+pub(super) fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
+    if names.is_empty() {
+        return Ok(SolverId::ALL
+            .iter()
+            .copied()
+            .filter(|s| s.is_default_variant())
+            .collect());
+    }
+    let mut out = Vec::new();
+    for n in names {
+        if n == "all" {
+            out.extend(SolverId::ALL.iter().copied());
+        } else {
+            out.push(solver_name(n).map_err(anyhow::Error::msg)?);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|s| seen.insert(*s));
+    Ok(out)
+}
+
+pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use sudoku_bench::export::{self, csv::CsvSink, RunReport};
+    use sudoku_bench::harness::{BenchOptions, Budget, Contender, RunInfo, RunOptions, Selection};
+
+    let solvers = resolve_solvers(&args.solver)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let budget = match args.node_budget.as_deref() {
+        None => Budget::StrategyDefault,
+        Some("none") => Budget::Unlimited,
+        Some(n) => Budget::Nodes(n.parse().map_err(|_| {
+            anyhow::anyhow!("--node-budget {n:?}: expected a number of nodes or `none`")
+        })?),
+    };
+    let mode = match args.mode {
+        ModeArg::First => Mode::First,
+        ModeArg::Unique => Mode::Unique,
+        ModeArg::Count => Mode::Count(args.count_limit),
+    };
+    let sel = Selection {
+        sample: args.sample,
+        limit: args.limit,
+        permute: args.permute,
+        seed: args.seed,
+    };
+    let read_opts = args.input_args.read_options()?;
+    let specs: Vec<String> = if args.dataset.is_empty() {
+        sudoku_bench::datasets::EMBEDDED
+            .iter()
+            .map(|e| e.name.to_string())
+            .collect()
+    } else {
+        args.dataset.clone()
+    };
+    let mut datasets = Vec::new();
+    for spec in &specs {
+        let found = sudoku_bench::datasets::resolve(spec, &read_opts, &sel)
+            .with_context(|| format!("dataset {spec:?}"))?;
+        datasets.extend(found);
+    }
+    let out_dir = match &args.out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            dir.clone()
+        }
+        None => sudoku_bench::export::run_dir::new_run_dir(Path::new("reports"))?,
+    };
+    sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
+
+    let options = RunOptions {
+        solvers: solvers.iter().map(|s| s.name().to_string()).collect(),
+        datasets: datasets.iter().map(|d| d.name.clone()).collect(),
+        threads,
+        mode: mode.to_string(),
+        node_budget: match budget {
+            Budget::StrategyDefault => "strategy-default".into(),
+            Budget::Unlimited => "none".into(),
+            Budget::Nodes(n) => n.to_string(),
+        },
+        time_limit_ms: args.time_limit.map(|t| t.as_secs_f64() * 1e3),
+        warmup: args.warmup,
+        repeat: args.repeat,
+        limit: args.limit,
+        sample: args.sample,
+        seed: args.seed,
+        permute: args.permute,
+    };
+    let mut info = RunInfo::new(
+        options,
+        std::env::args().collect(),
+        datasets.iter().map(|d| d.info.clone()).collect(),
+    );
+    // run.json first, so an interrupted run still says what it was.
+    export::write_all(
+        &out_dir,
+        &RunReport {
+            info: info.clone(),
+            summary: Vec::new(),
+        },
+    )?;
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let cancel = cancel.clone();
+        let _ = ctrlc::set_handler(move || {
+            if cancel.swap(true, Ordering::SeqCst) {
+                std::process::exit(130); // a second Ctrl-C: leave now
+            }
+            eprintln!("\ninterrupted: finishing the puzzles in flight and writing what was measured (Ctrl-C again to quit now)");
+        });
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    if args.quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    } else {
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg:32} [{bar:30}] {pos}/{len} ({per_sec}, eta {eta})",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+    }
+    let contenders: Vec<Contender> = solvers.iter().map(|&s| Contender::from_id(s)).collect();
+    let opts = BenchOptions {
+        threads,
+        mode,
+        budget,
+        time_limit: args.time_limit,
+        warmup: args.warmup,
+        repeat: args.repeat,
+    };
+    let results_path = out_dir.join("results.csv");
+    let mut sink = CsvSink::create(&results_path)
+        .with_context(|| format!("cannot create {}", results_path.display()))?;
+    let show = !args.quiet && std::io::stderr().is_terminal();
+    let observer: Box<dyn harness::Observer> = if show {
+        Box::new(Bar {
+            bar: bar.clone(),
+            pending: Default::default(),
+        })
+    } else {
+        Box::new(harness::Silent)
+    };
+    let result = harness::run(
+        &contenders,
+        &datasets,
+        &opts,
+        &cancel,
+        &mut sink,
+        observer.as_ref(),
+    )
+    .with_context(|| format!("writing {}", results_path.display()))?;
+    bar.finish_and_clear();
+    drop(sink);
+
+    info.finished = harness::info::now_rfc3339();
+    info.interrupted = result.interrupted;
+    info.wrong = result.wrong();
+    info.errors = result.errors();
+    info.skipped = result.skipped.clone();
+    let report = RunReport {
+        info,
+        summary: result.summary.clone(),
+    };
+    export::write_all(&out_dir, &report)?;
+    if !args.quiet {
+        println!("{}", export::markdown::summary_table(&report.summary));
+    }
+    for k in &result.skipped {
+        eprintln!("note: {k}");
+    }
+    if !args.no_report {
+        let r = sudoku_bench::report::write(&out_dir, &args.report.options()?)
+            .with_context(|| format!("drawing the report in {}", out_dir.display()))?;
+        if !args.quiet {
+            super::report::print_report_result(&out_dir, &r);
+        }
+    } else if !args.quiet {
+        println!("results in {}", out_dir.display());
+    }
+    if report.info.wrong > 0 || report.info.errors > 0 {
+        eprintln!(
+            "FAILED: {} wrong answers and {} strategy errors (rows with status wrong/error in {})",
+            report.info.wrong,
+            report.info.errors,
+            results_path.display()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    if result.interrupted {
+        eprintln!(
+            "interrupted: {} keeps every row measured so far",
+            results_path.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,53 @@
+//! Command-line interface: clap structs turned into the library's plain options,
+//! one file per command; option groups shared by several commands live in `options`.
+
+mod bench;
+mod generate;
+mod options;
+mod rate;
+mod report;
+mod solve;
+mod solvers;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "sudoku-bench",
+    version,
+    about = "A workbench for comparing Sudoku-solving algorithms"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve puzzles and print one line per puzzle: status, a tab, the first solution.
+    Solve(solve::SolveArgs),
+    /// List the strategies and their variants.
+    Solvers,
+    /// Generate puzzles with a unique solution, reproducibly from a seed.
+    Generate(generate::GenerateArgs),
+    /// Run strategies over datasets in parallel, check every answer, write CSV and a summary.
+    Bench(bench::BenchArgs),
+    /// Rate puzzles: mean guesses and nodes over symmetry permutations, singles, band (CSV out).
+    Rate(rate::RateArgs),
+    /// Draw charts and write report.md and a self-contained report.html from a saved run folder.
+    Report(report::ReportArgs),
+}
+
+/// Runs the command line; the error's chain is printed by `main`.
+pub fn run() -> Result<ExitCode> {
+    match Cli::parse().command {
+        Command::Solve(args) => solve::run(args),
+        Command::Solvers => solvers::run(),
+        Command::Generate(args) => generate::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Rate(args) => rate::run(args),
+        Command::Report(args) => report::run(args),
+    }
+}

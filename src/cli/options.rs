@@ -1,0 +1,129 @@
+//! Option groups and value parsers shared by several commands.
+
+use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
+use std::time::Duration;
+use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
+use sudoku_bench::solver::SolverId;
+
+#[derive(clap::Args, Clone)]
+pub(super) struct ReportChoices {
+    /// The two strategy variants of the head-to-head chart, like `dlx,bitset-mrv`
+    /// (default: on each dataset, the two fastest that ran on it).
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    compare: Vec<String>,
+    /// The strategy variant of the hardness chart (default: the fastest of the run).
+    #[arg(long)]
+    hardness_solver: Option<String>,
+    /// The hardness chart's x axis.
+    #[arg(long, default_value = "guesses", value_parser = ["guesses", "nodes"])]
+    hardness_metric: String,
+}
+
+impl ReportChoices {
+    pub(super) fn options(&self) -> Result<sudoku_bench::report::ReportOptions> {
+        use sudoku_bench::report::{charts::Metric, ReportOptions};
+        let compare = match self.compare.as_slice() {
+            [] => None,
+            [a, b] => Some((a.clone(), b.clone())),
+            other => bail!("--compare takes two strategy variants, got {}", other.len()),
+        };
+        Ok(ReportOptions {
+            compare,
+            hardness_variant: self.hardness_solver.clone(),
+            metric: if self.hardness_metric == "nodes" {
+                Metric::Nodes
+            } else {
+                Metric::Guesses
+            },
+        })
+    }
+}
+
+/// Options shared by every command that reads puzzles.
+#[derive(clap::Args, Clone)]
+pub(super) struct InputArgs {
+    /// Input format (`auto` detects it from the content).
+    #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(Format::NAMES))]
+    format: String,
+    /// Symbol alphabet for 16x16 and 25x25 grids, by name or by range: `digits` (`1-9A-G`, `1-9A-P`),
+    /// `letters` (`A-P`, `A-Y`), `hex` (`0-9A-F`); `auto` decides from the input.
+    #[arg(long, default_value = "auto", value_parser = AlphabetKind::parse)]
+    alphabet: AlphabetKind,
+    /// Skip bad entries (and say how many) instead of failing.
+    #[arg(long)]
+    skip_invalid: bool,
+}
+
+impl InputArgs {
+    pub(super) fn read_options(&self) -> Result<ReadOptions> {
+        Ok(ReadOptions {
+            format: Format::from_name(&self.format).map_err(anyhow::Error::msg)?,
+            alphabet: self.alphabet,
+            skip_invalid: self.skip_invalid,
+            ..ReadOptions::default()
+        })
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(super) enum ModeArg {
+    /// Stop at the first solution.
+    First,
+    /// Stop at the second solution (tells unique from multiple).
+    Unique,
+    /// Count solutions up to --count-limit.
+    Count,
+}
+
+pub(super) fn solver_name(s: &str) -> Result<SolverId, String> {
+    SolverId::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = SolverId::ALL.iter().map(|s| s.name()).collect();
+        format!("unknown solver {s:?}, expected one of {}", names.join(", "))
+    })
+}
+
+/// Parses a whole number of at least 1.
+pub(super) fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(n) if n != T::default() => Ok(n),
+        _ => Err("expected a whole number of 1 or more".to_string()),
+    }
+}
+
+/// Parses `250ms`, `2s`, `1.5s`, `3m` or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let value: f64 = num.parse().map_err(|_| {
+        format!("invalid duration {s:?}, expected a number and a unit such as 500ms, 2s or 1m")
+    })?;
+    let secs = match unit {
+        "ns" => value / 1e9,
+        "us" | "µs" => value / 1e6,
+        "ms" => value / 1e3,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} in {s:?}, expected ns, us, ms, s, m or h"
+            ))
+        }
+    };
+    if !(secs.is_finite() && secs >= 0.0) {
+        return Err(format!("invalid duration {s:?}"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+pub(super) fn build_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t);
+    }
+    b.build().context("cannot start the worker threads")
+}

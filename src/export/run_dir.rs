@@ -1,0 +1,100 @@
+//! Run folders: claiming a new one, or replacing the run an existing one holds.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Why a run folder could not be claimed or cleared.
+#[derive(Debug, thiserror::Error)]
+pub enum RunDirError {
+    /// The folder (or its parent) could not be created.
+    #[error("cannot create {}", path.display())]
+    Create {
+        /// The folder.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// The folder holds an earlier run and replacing it was not asked for.
+    #[error(
+        "{} already holds a run ({}); choose another --out, or pass --force to replace it",
+        path.display(),
+        files.join(", ")
+    )]
+    Occupied {
+        /// The folder.
+        path: PathBuf,
+        /// The run files found in it.
+        files: Vec<&'static str>,
+    },
+    /// A file of the earlier run could not be removed.
+    #[error("cannot remove {}", path.display())]
+    Remove {
+        /// The file or folder.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+}
+
+/// The name of a run started now: `run-YYYYMMDD-HHMMSS` (UTC).
+pub fn run_id() -> String {
+    let t = crate::harness::info::now_rfc3339();
+    format!(
+        "run-{}",
+        t.trim_end_matches('Z')
+            .replace([':', '-'], "")
+            .replace('T', "-")
+    )
+}
+
+/// Claims a new folder `parent/run-<UTC time>` (`-2`, `-3`, ... when runs start in
+/// the same second); creating it is the claim, so two runs never share one.
+pub fn new_run_dir(parent: &Path) -> Result<PathBuf, RunDirError> {
+    std::fs::create_dir_all(parent).map_err(|source| RunDirError::Create {
+        path: parent.to_path_buf(),
+        source,
+    })?;
+    let id = run_id();
+    let mut dir = parent.join(&id);
+    let mut k = 1;
+    loop {
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                k += 1;
+                dir = parent.join(format!("{id}-{k}"));
+            }
+            Err(source) => return Err(RunDirError::Create { path: dir, source }),
+        }
+    }
+}
+
+/// Refuses a folder that holds an earlier run, or with `force` removes that run's
+/// files and charts (nothing else in the folder).
+pub fn replace_earlier_run(dir: &Path, force: bool) -> Result<(), RunDirError> {
+    let earlier: Vec<_> = super::run_files()
+        .into_iter()
+        .filter(|f| dir.join(f).exists())
+        .collect();
+    if earlier.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        return Err(RunDirError::Occupied {
+            path: dir.to_path_buf(),
+            files: earlier,
+        });
+    }
+    for f in earlier {
+        let path = dir.join(f);
+        std::fs::remove_file(&path).map_err(|source| RunDirError::Remove { path, source })?;
+    }
+    let charts = dir.join("charts");
+    if charts.is_dir() {
+        crate::report::clear_charts(&charts).map_err(|source| RunDirError::Remove {
+            path: charts,
+            source,
+        })?;
+    }
+    Ok(())
+}
