@@ -33,6 +33,8 @@ fn harness_run(ds: &BenchDataset, threads: usize, results: &Path) -> f64 {
         time_limit: None,
         warmup: 0,
         repeat: 1,
+        schedule: harness::Schedule::Sequential,
+        reference: None,
     };
     let cancel = Arc::new(AtomicBool::new(false));
     let t = Instant::now();

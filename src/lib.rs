@@ -15,6 +15,7 @@ pub mod harness;
 pub mod rate;
 pub mod report;
 pub mod solver;
+pub mod stats;
 pub mod transform;
 pub mod validate;
 

@@ -1,7 +1,7 @@
 //! `sudoku-bench bench`: run strategies over datasets, write the run folder.
 
 use super::options::*;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -37,9 +37,16 @@ pub(super) struct BenchArgs {
     /// Puzzles solved untimed before each strategy's timed pass over a dataset.
     #[arg(long, default_value_t = 20)]
     warmup: usize,
-    /// Timed passes over each dataset.
+    /// Timed passes over each dataset; the summary takes each puzzle's median time over them.
     #[arg(long, default_value_t = 1, value_parser = positive::<u32>)]
     repeat: u32,
+    /// `interleaved`: every strategy solves each block of 64 puzzles in turn (rotating who
+    /// goes first), so machine drift hits all alike; `sequential`: one strategy after another.
+    #[arg(long, default_value = "interleaved", value_parser = ["interleaved", "sequential"])]
+    schedule: String,
+    /// The variant the relative-speed columns compare with (default: each dataset's fastest).
+    #[arg(long)]
+    reference: Option<String>,
     /// Run only the first N puzzles of each dataset (after --sample).
     #[arg(long, value_parser = positive::<usize>)]
     limit: Option<usize>,
@@ -125,7 +132,9 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     use sudoku_bench::export::{self, csv::CsvSink, RunReport};
-    use sudoku_bench::harness::{BenchOptions, Budget, Contender, RunInfo, RunOptions, Selection};
+    use sudoku_bench::harness::{
+        BenchOptions, Budget, Contender, RunInfo, RunOptions, Schedule, Selection,
+    };
 
     let solvers = resolve_solvers(&args.solver)?;
     let threads = args
@@ -174,6 +183,20 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     };
     sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
 
+    if let Some(r) = &args.reference {
+        if !solvers.iter().any(|s| s.name() == r) {
+            let names: Vec<&str> = solvers.iter().map(|s| s.name()).collect();
+            bail!(
+                "--reference {r} is not a strategy of this run ({})",
+                names.join(", ")
+            );
+        }
+    }
+    let schedule = if args.schedule == "sequential" {
+        Schedule::Sequential
+    } else {
+        Schedule::Interleaved
+    };
     let options = RunOptions {
         solvers: solvers.iter().map(|s| s.name().to_string()).collect(),
         datasets: datasets.iter().map(|d| d.name.clone()).collect(),
@@ -187,6 +210,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         time_limit_ms: args.time_limit.map(|t| t.as_secs_f64() * 1e3),
         warmup: args.warmup,
         repeat: args.repeat,
+        schedule: schedule.name().to_string(),
         limit: args.limit,
         sample: args.sample,
         seed: args.seed,
@@ -230,6 +254,8 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     let contenders: Vec<Contender> = solvers.iter().map(|&s| Contender::from_id(s)).collect();
     let opts = BenchOptions {
+        schedule,
+        reference: args.reference.clone(),
         threads,
         mode,
         budget,
@@ -273,6 +299,14 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     export::write_all(&out_dir, &report)?;
     if !args.quiet {
         println!("{}", export::markdown::summary_table(&report.summary));
+        let relative = export::markdown::relative_table(&report.summary);
+        if !relative.is_empty() {
+            println!("Relative speed\n\n{relative}");
+            for line in export::markdown::sentences(&report.summary) {
+                println!("{}", line.replace('`', ""));
+            }
+            println!();
+        }
     }
     for k in &result.skipped {
         eprintln!("note: {k}");

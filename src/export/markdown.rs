@@ -130,6 +130,133 @@ pub fn summary_table(rows: &[SummaryRow]) -> String {
     table(&SUMMARY_HEADER, &body, &right)
 }
 
+/// A ratio like `2.47×`.
+fn times(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}×")
+    } else if x >= 10.0 {
+        format!("{x:.1}×")
+    } else {
+        format!("{x:.2}×")
+    }
+}
+
+/// Column heads of the relative-speed table.
+pub const RELATIVE_HEADER: [&str; 8] = [
+    "dataset",
+    "variant",
+    "reference",
+    "speed",
+    "95% CI",
+    "faster on %",
+    "median µs",
+    "95% CI",
+];
+
+/// One row of the relative-speed table as display cells (the first three are text);
+/// `None` for a row that was not compared.
+pub fn relative_cells(r: &SummaryRow) -> Option<[String; 8]> {
+    if r.reference.is_empty() {
+        return None;
+    }
+    let interval = |lo: Option<f64>, hi: Option<f64>, f: fn(f64) -> String| match (lo, hi) {
+        (Some(lo), Some(hi)) => format!("{}–{}", f(lo), f(hi)),
+        _ => "-".into(),
+    };
+    Some([
+        r.dataset.clone(),
+        r.variant.clone(),
+        r.reference.clone(),
+        r.speed.map_or("-".into(), times),
+        interval(r.speed_lo, r.speed_hi, times),
+        r.faster_pct.map_or("-".into(), |p| format!("{p:.0}")),
+        num(r.median_us),
+        interval(r.median_lo_us, r.median_hi_us, num),
+    ])
+}
+
+/// The relative-speed table: per dataset, each variant's speed against the
+/// dataset's reference with its 95% interval, the share of puzzles it was faster
+/// on, and its median with its interval. Empty when no row was compared.
+pub fn relative_table(rows: &[SummaryRow]) -> String {
+    let body: Vec<Vec<String>> = rows
+        .iter()
+        .filter_map(relative_cells)
+        .map(|c| c.to_vec())
+        .collect();
+    if body.is_empty() {
+        return String::new();
+    }
+    let right: Vec<bool> = (0..RELATIVE_HEADER.len()).map(|i| i >= 3).collect();
+    table(&RELATIVE_HEADER, &body, &right)
+}
+
+/// What the speed columns mean, in one sentence.
+pub const RELATIVE_NOTE: &str = "Speed: the geometric mean, over the puzzles both solved, of the reference's time over the variant's (2× = twice as fast), with a 95% bootstrap interval; the median's interval is from order statistics.";
+
+/// One sentence per dataset with two or more compared variants: who is fastest
+/// and by how much against the runner-up, and whether that is inside the noise.
+pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
+    let mut datasets: Vec<&str> = Vec::new();
+    for r in rows {
+        if !datasets.contains(&r.dataset.as_str()) {
+            datasets.push(&r.dataset);
+        }
+    }
+    let mut out = Vec::new();
+    for d in datasets {
+        let mut here: Vec<&SummaryRow> = rows
+            .iter()
+            .filter(|r| r.dataset == d && r.speed.is_some())
+            .collect();
+        if here.len() < 2 {
+            continue;
+        }
+        here.sort_by(|a, b| b.speed.unwrap_or(0.0).total_cmp(&a.speed.unwrap_or(0.0)));
+        let (best, next) = (here[0], here[1]);
+        // Each speed is against the same reference, so best/next is their ratio; its
+        // interval is read from the runner-up's own interval when the best is the
+        // reference, and from the best's otherwise.
+        let (ratio, lo, hi, faster) = if best.variant == best.reference {
+            let s = next.speed.unwrap_or(1.0);
+            (
+                1.0 / s,
+                next.speed_hi.map(|h| 1.0 / h),
+                next.speed_lo.map(|l| 1.0 / l),
+                next.faster_pct.map(|p| 100.0 - p),
+            )
+        } else {
+            (
+                best.speed.unwrap_or(1.0) / next.speed.unwrap_or(1.0),
+                None,
+                None,
+                None,
+            )
+        };
+        let ci = match (lo, hi) {
+            (Some(lo), Some(hi)) => format!(" (95% CI {}–{}", times(lo), times(hi)),
+            _ => " (".into(),
+        };
+        let ci = match faster {
+            Some(p) if ci.len() > 2 => format!("{ci}, faster on {p:.0}% of puzzles)"),
+            Some(p) => format!("{ci}faster on {p:.0}% of puzzles)"),
+            None if ci.len() > 2 => format!("{ci})"),
+            None => String::new(),
+        };
+        let noise = match (lo, hi) {
+            (Some(lo), Some(_)) if lo <= 1.0 => "; the difference is inside the noise",
+            _ => "",
+        };
+        out.push(format!(
+            "`{}` is {} faster than `{}` on {d}{ci}{noise}.",
+            best.variant,
+            times(ratio),
+            next.variant
+        ));
+    }
+    out
+}
+
 /// `summary.md`: the run's metadata and the summary table.
 pub struct SummaryMarkdown;
 
@@ -177,8 +304,21 @@ impl Exporter for SummaryMarkdown {
                 i.wrong, i.errors
             );
         }
+        let said = sentences(&run.summary);
+        if !said.is_empty() {
+            s.push('\n');
+            for line in said {
+                let _ = writeln!(s, "- {line}");
+            }
+        }
         s.push_str("\n## Summary\n\n");
         s.push_str(&summary_table(&run.summary));
+        let relative = relative_table(&run.summary);
+        if !relative.is_empty() {
+            s.push_str("\n## Relative speed\n\n");
+            s.push_str(&relative);
+            let _ = writeln!(s, "\n{RELATIVE_NOTE}");
+        }
         if !i.skipped.is_empty() {
             s.push_str("\nNot run (size not handled):\n\n");
             for k in &i.skipped {
@@ -213,5 +353,50 @@ impl Exporter for SummaryMarkdown {
             &[false, false, true, true, false, false],
         ));
         Ok(s.into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(variant: &str, speed: f64, lo: f64, hi: f64, faster: f64) -> SummaryRow {
+        SummaryRow {
+            dataset: "top1465".into(),
+            variant: variant.into(),
+            reference: "bitset-mrv".into(),
+            speed: Some(speed),
+            speed_lo: Some(lo),
+            speed_hi: Some(hi),
+            faster_pct: Some(faster),
+            ..SummaryRow::default()
+        }
+    }
+
+    #[test]
+    fn sentences_say_who_is_faster_and_whether_it_is_noise() {
+        let rows = [
+            row("bitset-mrv", 1.0, 1.0, 1.0, 0.0),
+            row("dlx", 0.4, 0.38, 0.42, 1.0),
+        ];
+        assert_eq!(
+            sentences(&rows),
+            ["`bitset-mrv` is 2.50× faster than `dlx` on top1465 (95% CI 2.38×–2.63×, faster on 99% of puzzles)."]
+        );
+        let close = [
+            row("bitset-mrv", 1.0, 1.0, 1.0, 0.0),
+            row("dlx", 0.99, 0.95, 1.03, 48.0),
+        ];
+        let said = sentences(&close);
+        assert!(
+            said[0].ends_with("the difference is inside the noise."),
+            "{said:?}"
+        );
+        let table = relative_table(&rows);
+        assert!(
+            table.contains("0.40×") && table.contains("0.38×–0.42×"),
+            "{table}"
+        );
+        assert!(relative_table(&[SummaryRow::default()]).is_empty());
     }
 }

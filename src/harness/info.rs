@@ -22,6 +22,9 @@ pub struct RunOptions {
     pub warmup: usize,
     /// Timed passes.
     pub repeat: u32,
+    /// `interleaved` or `sequential` (runs saved before schedules existed were sequential).
+    #[serde(default = "sequential")]
+    pub schedule: String,
     /// `--limit`.
     pub limit: Option<usize>,
     /// `--sample`.
@@ -30,6 +33,10 @@ pub struct RunOptions {
     pub seed: u64,
     /// Random symmetry transforms applied.
     pub permute: bool,
+}
+
+fn sequential() -> String {
+    "sequential".into()
 }
 
 /// Everything `run.json` holds.

@@ -103,6 +103,34 @@ pub struct BenchOptions {
     pub warmup: usize,
     /// Timed passes over each dataset.
     pub repeat: u32,
+    /// How contenders take turns over a dataset.
+    pub schedule: Schedule,
+    /// The variant the speed columns compare with (default: each dataset's fastest).
+    pub reference: Option<String>,
+}
+
+/// How contenders take turns over a dataset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// The dataset is cut into blocks of [`Schedule::BLOCK`] puzzles; every
+    /// contender solves a block, in an order that rotates from block to block,
+    /// before the next block starts. Machine drift then hits all contenders alike.
+    Interleaved,
+    /// Each contender runs its whole pass (every repeat) before the next starts.
+    Sequential,
+}
+
+impl Schedule {
+    /// Puzzles per block of the interleaved schedule.
+    pub const BLOCK: usize = 64;
+
+    /// The name used on the command line and in `run.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Interleaved => "interleaved",
+            Schedule::Sequential => "sequential",
+        }
+    }
 }
 
 /// Receives every record as it is measured.
@@ -283,18 +311,34 @@ pub fn run(
         .map_err(io::Error::other)?;
     let mut summary = Vec::new();
     let mut skipped = Vec::new();
-    'outer: for ds in datasets {
-        for c in contenders {
-            if cancel.load(Ordering::Relaxed) {
-                break 'outer;
-            }
-            if !c.supports(ds.geometry) {
-                skipped.push(Skipped::new(c, ds));
-                continue;
-            }
-            summary.push(run_phase(&pool, c, ds, opts, cancel, sink, observer)?);
-            observer.phase_done(summary.last().expect("just pushed"));
+    for ds in datasets {
+        if cancel.load(Ordering::Relaxed) {
+            break;
         }
+        let mut here = Vec::new();
+        for c in contenders {
+            if c.supports(ds.geometry) {
+                here.push(c);
+            } else {
+                skipped.push(Skipped::new(c, ds));
+            }
+        }
+        let mut rows = Vec::new();
+        match opts.schedule {
+            Schedule::Interleaved => {
+                rows = run_dataset(&pool, &here, ds, opts, cancel, sink, observer)?;
+            }
+            Schedule::Sequential => {
+                for c in here {
+                    if cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    rows.extend(run_dataset(&pool, &[c], ds, opts, cancel, sink, observer)?);
+                }
+            }
+        }
+        relate(&mut rows, opts.reference.as_deref());
+        summary.extend(rows.into_iter().map(|r| r.0));
     }
     Ok(RunResult {
         summary,
@@ -303,102 +347,219 @@ pub fn run(
     })
 }
 
-fn run_phase(
-    pool: &rayon::ThreadPool,
-    c: &Contender,
-    ds: &BenchDataset,
-    opts: &BenchOptions,
-    cancel: &Arc<AtomicBool>,
-    sink: &mut dyn RecordSink,
-    observer: &dyn Observer,
-) -> io::Result<SummaryRow> {
+/// A contender's summary row over one dataset with its per-puzzle solved times
+/// (`(puzzle index, median ns)`, by puzzle).
+type PhaseResult = (SummaryRow, Vec<(u64, u64)>);
+
+/// Fills the speed columns of one dataset's rows (each with its per-puzzle
+/// solved times): against `reference` when it ran here, else the fastest.
+fn relate(rows: &mut [PhaseResult], reference: Option<&str>) {
+    if rows.len() < 2 {
+        return; // nothing to compare with
+    }
+    let chosen = reference.and_then(|name| rows.iter().position(|r| r.0.variant == name));
+    let fastest = || {
+        (0..rows.len())
+            .filter(|&i| rows[i].0.puzzles_per_sec > 0.0)
+            .max_by(|&a, &b| {
+                rows[a]
+                    .0
+                    .puzzles_per_sec
+                    .total_cmp(&rows[b].0.puzzles_per_sec)
+            })
+    };
+    let Some(r) = chosen.or_else(fastest) else {
+        return;
+    };
+    let name = rows[r].0.variant.clone();
+    let base = rows[r].1.clone();
+    for (row, times) in rows.iter_mut() {
+        row.reference = name.clone();
+        if let Some(s) = crate::stats::speed(&base, times) {
+            row.speed = Some(s.ratio.value);
+            row.speed_lo = Some(s.ratio.lo);
+            row.speed_hi = Some(s.ratio.hi);
+            row.faster_pct = Some(s.faster_pct);
+        }
+    }
+}
+
+/// The limits of one contender's solves: its node budget, the run's time limit
+/// (a deadline from now) and the cancel flag.
+fn limits_for(c: &Contender, opts: &BenchOptions, cancel: &Arc<AtomicBool>) -> Limits {
     let budget = match opts.budget {
         Budget::StrategyDefault => c.default_budget,
         Budget::Unlimited => None,
         Budget::Nodes(n) => Some(n),
     };
-    let limits_now = || {
-        Limits::new(opts.mode)
-            .with_node_budget(budget)
-            .with_deadline(opts.time_limit.map(|t| Instant::now() + t))
-            .with_cancel(cancel.clone())
-    };
-    let shared_limits = limits_now();
+    Limits::new(opts.mode)
+        .with_node_budget(budget)
+        .with_deadline(opts.time_limit.map(|t| Instant::now() + t))
+        .with_cancel(cancel.clone())
+}
+
+/// Runs `cs` over one dataset: warm-up per contender, then every repeat, block by
+/// block, each block solved by every contender in turn (the first to go rotates).
+/// One contender makes one block of the whole dataset. Returns a summary row per
+/// contender, with its per-puzzle solved times (median over repeats).
+fn run_dataset(
+    pool: &rayon::ThreadPool,
+    cs: &[&Contender],
+    ds: &BenchDataset,
+    opts: &BenchOptions,
+    cancel: &Arc<AtomicBool>,
+    sink: &mut dyn RecordSink,
+    observer: &dyn Observer,
+) -> io::Result<Vec<PhaseResult>> {
+    if cs.is_empty() {
+        return Ok(Vec::new());
+    }
     // Warm-up: untimed, unrecorded.
-    pool.install(|| {
-        ds.puzzles
-            .par_iter()
-            .take(opts.warmup)
-            .filter(|p| !p.invalid)
-            .for_each(|p| {
-                let _ = catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, &limits_now())));
-            })
-    });
-    let rows = ds.puzzles.len() as u64 * opts.repeat as u64;
-    observer.phase_started(&c.variant, &ds.name, rows);
+    for c in cs {
+        pool.install(|| {
+            ds.puzzles
+                .par_iter()
+                .take(opts.warmup)
+                .filter(|p| !p.invalid)
+                .for_each(|p| {
+                    let limits = limits_for(c, opts, cancel);
+                    let _ = catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, &limits)));
+                })
+        });
+    }
+    let n = ds.puzzles.len();
+    let names: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
+    observer.phase_started(
+        &names.join(", "),
+        &ds.name,
+        (n * cs.len()) as u64 * opts.repeat as u64,
+    );
+    let block = if cs.len() == 1 {
+        n.max(1)
+    } else {
+        Schedule::BLOCK
+    };
+    let blocks = n.div_ceil(block);
+    let mut builders = vec![summary::SummaryBuilder::default(); cs.len()];
+    let mut walls = vec![Duration::ZERO; cs.len()];
+    let mut turn = 0;
+    'passes: for repeat in 0..opts.repeat {
+        for k in 0..blocks {
+            let slots = k * block..((k + 1) * block).min(n);
+            for j in 0..cs.len() {
+                if cancel.load(Ordering::Relaxed) {
+                    break 'passes;
+                }
+                let ci = (turn + j) % cs.len();
+                let part = Part {
+                    c: cs[ci],
+                    ds,
+                    slots: slots.clone(),
+                    repeat,
+                };
+                walls[ci] +=
+                    run_block(pool, &part, opts, cancel, sink, observer, &mut builders[ci])?;
+            }
+            turn += 1;
+        }
+    }
+    let rows = cs
+        .iter()
+        .zip(builders)
+        .zip(walls)
+        .map(|((c, b), wall)| {
+            let times = b.per_puzzle(true);
+            let row = b.finish(
+                &c.strategy,
+                &c.variant,
+                &ds.name,
+                opts.threads,
+                wall.as_secs_f64(),
+            );
+            observer.phase_done(&row);
+            (row, times)
+        })
+        .collect();
+    Ok(rows)
+}
+
+/// One contender's share of one pass: a range of a dataset's puzzles.
+struct Part<'a> {
+    c: &'a Contender,
+    ds: &'a BenchDataset,
+    slots: std::ops::Range<usize>,
+    repeat: u32,
+}
+
+/// Solves one part on the pool, records every row, and returns its wall time.
+fn run_block(
+    pool: &rayon::ThreadPool,
+    part: &Part<'_>,
+    opts: &BenchOptions,
+    cancel: &Arc<AtomicBool>,
+    sink: &mut dyn RecordSink,
+    observer: &dyn Observer,
+    builder: &mut summary::SummaryBuilder,
+) -> io::Result<Duration> {
+    let (c, ds, repeat) = (part.c, part.ds, part.repeat);
+    let shared_limits = limits_for(c, opts, cancel);
     let (tx, rx) = sync_channel::<Vec<Measured>>(256);
-    let mut builder = summary::SummaryBuilder::default();
     let mut failure: Option<io::Error> = None;
     let wall = std::thread::scope(|scope| {
         let workers = scope.spawn(|| {
             let started = Instant::now();
             pool.install(|| {
-                for repeat in 0..opts.repeat {
-                    (0..ds.puzzles.len()).into_par_iter().for_each_init(
-                        || Batch::new(tx.clone()),
-                        |batch, slot| {
-                            if cancel.load(Ordering::Relaxed) {
-                                return;
-                            }
-                            let p = &ds.puzzles[slot];
-                            let (outcome, ns, now) = if p.invalid {
-                                (Ok(Outcome::invalid()), 0, Instant::now())
-                            } else {
-                                // A deadline is per puzzle; otherwise the limits never change.
-                                let own;
-                                let limits = match opts.time_limit {
-                                    Some(_) => {
-                                        own = limits_now();
-                                        &own
-                                    }
-                                    None => &shared_limits,
-                                };
-                                let t0 = Instant::now();
-                                let out =
-                                    catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, limits)));
-                                let t1 = Instant::now();
-                                (out.map_err(panic_message), (t1 - t0).as_nanos() as u64, t1)
+                part.slots.clone().into_par_iter().for_each_init(
+                    || Batch::new(tx.clone()),
+                    |batch, slot| {
+                        if cancel.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        let p = &ds.puzzles[slot];
+                        let (outcome, ns, now) = if p.invalid {
+                            (Ok(Outcome::invalid()), 0, Instant::now())
+                        } else {
+                            // A deadline is per puzzle; otherwise the limits never change.
+                            let own;
+                            let limits = match opts.time_limit {
+                                Some(_) => {
+                                    own = limits_for(c, opts, cancel);
+                                    &own
+                                }
+                                None => &shared_limits,
                             };
-                            // Outside the timed region: check, and keep only what the record needs.
-                            let (status, detail, counters, solutions) = match outcome {
-                                Err(msg) => (
-                                    RowStatus::Error,
-                                    format!("panicked: {msg}"),
-                                    Default::default(),
-                                    0,
-                                ),
-                                Ok(o) => match check(p, &o) {
-                                    Ok(s) => (s, String::new(), o.counters, o.solution_count),
-                                    Err(why) => {
-                                        (RowStatus::Wrong, why, o.counters, o.solution_count)
-                                    }
-                                },
-                            };
-                            batch.push(
-                                Measured {
-                                    slot,
-                                    repeat,
-                                    status,
-                                    detail,
-                                    counters,
-                                    solutions,
-                                    ns,
-                                },
-                                now,
-                            );
-                        },
-                    );
-                }
+                            let t0 = Instant::now();
+                            let out = catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, limits)));
+                            let t1 = Instant::now();
+                            (out.map_err(panic_message), (t1 - t0).as_nanos() as u64, t1)
+                        };
+                        // Outside the timed region: check, and keep only what the record needs.
+                        let (status, detail, counters, solutions) = match outcome {
+                            Err(msg) => (
+                                RowStatus::Error,
+                                format!("panicked: {msg}"),
+                                Default::default(),
+                                0,
+                            ),
+                            Ok(o) => match check(p, &o) {
+                                Ok(s) => (s, String::new(), o.counters, o.solution_count),
+                                Err(why) => (RowStatus::Wrong, why, o.counters, o.solution_count),
+                            },
+                        };
+                        batch.push(
+                            Measured {
+                                slot,
+                                repeat,
+                                status,
+                                detail,
+                                counters,
+                                solutions,
+                                ns,
+                            },
+                            now,
+                        );
+                    },
+                );
             });
             drop(tx);
             started.elapsed()
@@ -467,13 +628,7 @@ fn run_phase(
         return Err(e);
     }
     sink.flush()?;
-    Ok(builder.finish(
-        &c.strategy,
-        &c.variant,
-        &ds.name,
-        opts.threads,
-        wall.as_secs_f64(),
-    ))
+    Ok(wall)
 }
 
 #[cfg(test)]

@@ -128,7 +128,7 @@ impl PuzzleRecord {
 }
 
 /// One row of `summary.csv`: a strategy variant over one dataset.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
     /// Strategy family.
     pub strategy: String,
@@ -150,7 +150,7 @@ pub struct SummaryRow {
     pub errors: u64,
     /// Rows per second of wall time for this strategy and dataset.
     pub puzzles_per_sec: f64,
-    /// Mean time per puzzle, µs.
+    /// Mean time per puzzle, µs (each puzzle's median over its repeats; so are the quantiles).
     pub mean_us: f64,
     /// Median time per puzzle, µs.
     pub median_us: f64,
@@ -166,6 +166,35 @@ pub struct SummaryRow {
     pub no_guess_pct: f64,
     /// Wall time of this strategy over this dataset, seconds.
     pub wall_s: f64,
+    /// 95% interval of the median, µs (order statistics).
+    #[serde(default)]
+    pub median_lo_us: Option<f64>,
+    /// Upper end of that interval, µs.
+    #[serde(default)]
+    pub median_hi_us: Option<f64>,
+    /// 95% interval of the 90th percentile, µs.
+    #[serde(default)]
+    pub p90_lo_us: Option<f64>,
+    /// Upper end of that interval, µs.
+    #[serde(default)]
+    pub p90_hi_us: Option<f64>,
+    /// The variant the speed columns compare with: the dataset's fastest (highest
+    /// puzzles/s) unless the run chose one; empty when nothing was compared.
+    #[serde(default)]
+    pub reference: String,
+    /// Speed against the reference: the geometric mean, over the puzzles both
+    /// solved, of reference time / this variant's time (2 = twice as fast).
+    #[serde(default)]
+    pub speed: Option<f64>,
+    /// 95% bootstrap interval of `speed`, lower end.
+    #[serde(default)]
+    pub speed_lo: Option<f64>,
+    /// Upper end.
+    #[serde(default)]
+    pub speed_hi: Option<f64>,
+    /// Share of those puzzles on which this variant took less time than the reference, %.
+    #[serde(default)]
+    pub faster_pct: Option<f64>,
 }
 
 /// A strategy × dataset pair a run left out: the strategy does not handle the size.

@@ -30,6 +30,8 @@ fn opts(threads: usize) -> BenchOptions {
         time_limit: None,
         warmup: 1,
         repeat: 1,
+        schedule: Schedule::Interleaved,
+        reference: None,
     }
 }
 
@@ -159,6 +161,168 @@ fn records_and_summary_describe_the_run() {
         "{}",
         s.no_guess_pct
     );
+}
+
+/// Three contenders (the same fast strategy under three names) over 150 puzzles,
+/// twice: the records, in the order the sink got them.
+fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
+    let text = include_str!("../../datasets/easy-9x9.txt");
+    let sel = Selection {
+        limit: Some(150),
+        ..Selection::default()
+    };
+    let ds = dataset(text, &sel);
+    let cs: Vec<Contender> = ["a", "b", "c"]
+        .iter()
+        .map(|n| {
+            let solve: Arc<SolveFn> =
+                Arc::new(|g: &Grid, l: &Limits| SolverId::BitsetMrv.solve(g, l));
+            Contender::custom(n, n, solve)
+        })
+        .collect();
+    let o = BenchOptions {
+        repeat: 2,
+        schedule,
+        ..opts(2)
+    };
+    let mut sink = Collect(Vec::new());
+    let cancel = Arc::new(AtomicBool::new(false));
+    let r = run(
+        &cs,
+        std::slice::from_ref(&ds),
+        &o,
+        &cancel,
+        &mut sink,
+        &Silent,
+    )
+    .unwrap();
+    assert_eq!(r.summary.len(), 3);
+    assert!(r
+        .summary
+        .iter()
+        .all(|s| s.puzzles == 300 && s.solved == 300));
+    (ds, sink.0)
+}
+
+/// Runs of consecutive records by the same contender: (variant, [(puzzle, repeat)]).
+fn segments(rows: &[PuzzleRecord]) -> Vec<(String, Vec<(u64, u32)>)> {
+    let mut out: Vec<(String, Vec<(u64, u32)>)> = Vec::new();
+    for r in rows {
+        match out.last_mut() {
+            Some((v, keys)) if *v == *r.variant => keys.push((r.puzzle_index, r.repeat)),
+            _ => out.push((r.variant.to_string(), vec![(r.puzzle_index, r.repeat)])),
+        }
+    }
+    out
+}
+
+#[test]
+fn interleaving_rotates_contenders_block_by_block() {
+    let (ds, rows) = three_way(Schedule::Interleaved);
+    let segs = segments(&rows);
+    // 150 puzzles in blocks of 64, 64 and 22; three contenders; two repeats.
+    assert_eq!(
+        segs.len(),
+        2 * 3 * 3,
+        "{:?}",
+        segs.iter().map(|s| &s.0).collect::<Vec<_>>()
+    );
+    let names = ["a", "b", "c"];
+    for (turn, chunk) in segs.chunks(3).enumerate() {
+        let (repeat, block) = ((turn / 3) as u32, turn % 3);
+        let slots = block * Schedule::BLOCK..((block + 1) * Schedule::BLOCK).min(150);
+        let mut want: Vec<(u64, u32)> = slots.map(|i| (ds.puzzles[i].index, repeat)).collect();
+        want.sort();
+        for (j, (variant, keys)) in chunk.iter().enumerate() {
+            // The first to go rotates from block to block.
+            assert_eq!(variant, names[(turn + j) % 3], "turn {turn}");
+            let mut got = keys.clone();
+            got.sort();
+            assert_eq!(got, want, "turn {turn}, {variant}");
+        }
+    }
+    // Every contender solved every puzzle exactly once per repeat.
+    let mut all: Vec<(&str, u64, u32)> = rows
+        .iter()
+        .map(|r| (&*r.variant, r.puzzle_index, r.repeat))
+        .collect();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 3 * 150 * 2);
+}
+
+#[test]
+fn the_sequential_schedule_runs_one_contender_after_another() {
+    let (_, rows) = three_way(Schedule::Sequential);
+    let segs = segments(&rows);
+    let order: Vec<&str> = segs.iter().map(|s| s.0.as_str()).collect();
+    assert_eq!(order, ["a", "b", "c"]);
+    assert!(segs.iter().all(|s| s.1.len() == 300));
+}
+
+#[test]
+fn speed_columns_compare_with_the_fastest_or_the_chosen_reference() {
+    // `slow` solves like `fast`, then waits 200 µs: about 0.2× or less against it.
+    let text = include_str!("../../datasets/easy-9x9.txt");
+    let ds = dataset(
+        text,
+        &Selection {
+            limit: Some(40),
+            ..Selection::default()
+        },
+    );
+    let fast: Arc<SolveFn> = Arc::new(|g: &Grid, l: &Limits| SolverId::BitsetMrv.solve(g, l));
+    let slow: Arc<SolveFn> = Arc::new(|g: &Grid, l: &Limits| {
+        let t = Instant::now();
+        let out = SolverId::BitsetMrv.solve(g, l);
+        while t.elapsed() < Duration::from_micros(200) {}
+        out
+    });
+    let cs = [
+        Contender::custom("slow", "slow", slow),
+        Contender::custom("fast", "fast", fast),
+    ];
+    let go = |reference: Option<&str>| {
+        let o = BenchOptions {
+            reference: reference.map(String::from),
+            ..opts(1)
+        };
+        let mut sink = Collect(Vec::new());
+        let cancel = Arc::new(AtomicBool::new(false));
+        run(
+            &cs,
+            std::slice::from_ref(&ds),
+            &o,
+            &cancel,
+            &mut sink,
+            &Silent,
+        )
+        .unwrap()
+        .summary
+    };
+    let rows = go(None);
+    let by = |rows: &[SummaryRow], v: &str| rows.iter().find(|r| r.variant == v).unwrap().clone();
+    let (s, f) = (by(&rows, "slow"), by(&rows, "fast"));
+    assert_eq!(
+        (s.reference.as_str(), f.reference.as_str()),
+        ("fast", "fast")
+    );
+    assert_eq!((f.speed, f.faster_pct), (Some(1.0), Some(0.0)));
+    let (lo, v, hi) = (s.speed_lo.unwrap(), s.speed.unwrap(), s.speed_hi.unwrap());
+    assert!(lo <= v && v <= hi && hi < 0.5, "{lo} {v} {hi}");
+    assert_eq!(s.faster_pct, Some(0.0));
+    assert!(s.median_lo_us.unwrap() <= s.median_us && s.median_us <= s.median_hi_us.unwrap());
+    // Chosen reference: the fast one is then the faster of the two by the same ratio.
+    let rows = go(Some("slow"));
+    let f = by(&rows, "fast");
+    assert_eq!(f.reference, "slow");
+    assert!(
+        f.speed.unwrap() > 2.0 && f.faster_pct == Some(100.0),
+        "{f:?}"
+    );
+    // One contender: nothing to compare.
+    let (r, _) = run_one(cs[1].clone(), &ds, &opts(1));
+    assert!(r.summary[0].reference.is_empty() && r.summary[0].speed.is_none());
 }
 
 #[test]

@@ -211,6 +211,28 @@ impl Field<'_> {
         }
     }
 
+    /// A column that older runs lack: `None` when absent or empty.
+    fn opt_text(&self, name: &str) -> Option<&str> {
+        let i = *self.table.index.get(name)?;
+        self.record.get(i).filter(|t| !t.trim().is_empty())
+    }
+
+    /// A number in a column that older runs lack, or left empty: `None`.
+    fn opt_num<T: std::str::FromStr>(
+        &self,
+        name: &str,
+        expected: &str,
+    ) -> Result<Option<T>, ReportError> {
+        match self.opt_text(name) {
+            None => Ok(None),
+            Some(t) => t
+                .trim()
+                .parse()
+                .map(Some)
+                .map_err(|_| self.bad(name, t, expected)),
+        }
+    }
+
     fn num<T: std::str::FromStr>(&self, name: &str, expected: &str) -> Result<T, ReportError> {
         let t = self.text(name)?;
         t.trim().parse().map_err(|_| self.bad(name, t, expected))
@@ -305,6 +327,15 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
             guesses_per_puzzle: f.num("guesses_per_puzzle", n)?,
             no_guess_pct: f.num("no_guess_pct", n)?,
             wall_s: f.num("wall_s", n)?,
+            median_lo_us: f.opt_num("median_lo_us", n)?,
+            median_hi_us: f.opt_num("median_hi_us", n)?,
+            p90_lo_us: f.opt_num("p90_lo_us", n)?,
+            p90_hi_us: f.opt_num("p90_hi_us", n)?,
+            reference: f.opt_text("reference").unwrap_or_default().to_string(),
+            speed: f.opt_num("speed", n)?,
+            speed_lo: f.opt_num("speed_lo", n)?,
+            speed_hi: f.opt_num("speed_hi", n)?,
+            faster_pct: f.opt_num("faster_pct", n)?,
         });
         Ok(())
     })?;

@@ -9,7 +9,10 @@ pub mod load;
 
 pub use load::{load, Point, ReportError, RunData};
 
-use crate::export::markdown::{summary_cells, summary_table, SUMMARY_HEADER};
+use crate::export::markdown::{
+    relative_cells, relative_table, sentences, summary_cells, summary_table, RELATIVE_HEADER,
+    RELATIVE_NOTE, SUMMARY_HEADER,
+};
 use crate::harness::SummaryRow;
 use crate::solver::SolverId;
 use charts::{
@@ -452,6 +455,19 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
     for l in metadata_lines(data) {
         let _ = writeln!(s, "- {l}");
     }
+    let said = sentences(&data.summary);
+    if !said.is_empty() {
+        s.push_str("\n## In short\n\n");
+        for l in said {
+            let _ = writeln!(s, "- {l}");
+        }
+    }
+    let relative = relative_table(&data.summary);
+    if !relative.is_empty() {
+        s.push_str("\n## Relative speed\n\n");
+        s.push_str(&relative);
+        let _ = writeln!(s, "\n{RELATIVE_NOTE}");
+    }
     s.push_str("\n## Summary\n\n");
     s.push_str(&summary_table(&data.summary));
     s.push_str("\n## Charts\n");
@@ -490,7 +506,33 @@ pub fn html(data: &RunData, report: &Report) -> String {
     for l in metadata_lines(data) {
         let _ = writeln!(s, "<li>{}</li>", esc(&l));
     }
-    s.push_str("</ul>\n<h2>Summary</h2>\n<table>\n<tr>");
+    s.push_str("</ul>\n");
+    let said = sentences(&data.summary);
+    if !said.is_empty() {
+        s.push_str("<h2>In short</h2>\n<ul>\n");
+        for l in said {
+            let _ = writeln!(s, "<li>{}</li>", esc(&l.replace('`', "")));
+        }
+        s.push_str("</ul>\n");
+    }
+    let relative: Vec<[String; 8]> = data.summary.iter().filter_map(relative_cells).collect();
+    if !relative.is_empty() {
+        s.push_str("<h2>Relative speed</h2>\n<table>\n<tr>");
+        for h in RELATIVE_HEADER {
+            let _ = write!(s, "<th>{}</th>", esc(h));
+        }
+        s.push_str("</tr>\n");
+        for cells in &relative {
+            s.push_str("<tr>");
+            for (i, c) in cells.iter().enumerate() {
+                let class = if i >= 3 { " class=\"n\"" } else { "" };
+                let _ = write!(s, "<td{class}>{}</td>", esc(c));
+            }
+            s.push_str("</tr>\n");
+        }
+        let _ = writeln!(s, "</table>\n<p>{}</p>", esc(RELATIVE_NOTE));
+    }
+    s.push_str("<h2>Summary</h2>\n<table>\n<tr>");
     for h in SUMMARY_HEADER {
         let _ = write!(s, "<th>{}</th>", esc(h));
     }
