@@ -47,17 +47,18 @@ impl RecordSink for Collect {
 }
 
 fn run_one(c: Contender, ds: &BenchDataset, o: &BenchOptions) -> (RunResult, Vec<PuzzleRecord>) {
+    run_many(&[c], ds, o)
+}
+
+/// Runs `cs` over `ds`: the result and the records in the order the sink got them.
+fn run_many(
+    cs: &[Contender],
+    ds: &BenchDataset,
+    o: &BenchOptions,
+) -> (RunResult, Vec<PuzzleRecord>) {
     let mut sink = Collect(Vec::new());
     let cancel = Arc::new(AtomicBool::new(false));
-    let r = run(
-        &[c],
-        std::slice::from_ref(ds),
-        o,
-        &cancel,
-        &mut sink,
-        &Silent,
-    )
-    .unwrap();
+    let r = run(cs, std::slice::from_ref(ds), o, &cancel, &mut sink, &Silent).unwrap();
     (r, sink.0)
 }
 
@@ -185,23 +186,13 @@ fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
         schedule,
         ..opts(2)
     };
-    let mut sink = Collect(Vec::new());
-    let cancel = Arc::new(AtomicBool::new(false));
-    let r = run(
-        &cs,
-        std::slice::from_ref(&ds),
-        &o,
-        &cancel,
-        &mut sink,
-        &Silent,
-    )
-    .unwrap();
+    let (r, rows) = run_many(&cs, &ds, &o);
     assert_eq!(r.summary.len(), 3);
     assert!(r
         .summary
         .iter()
         .all(|s| s.puzzles == 300 && s.solved == 300));
-    (ds, sink.0)
+    (ds, rows)
 }
 
 /// Runs of consecutive records by the same contender: (variant, [(puzzle, repeat)]).
@@ -287,18 +278,7 @@ fn speed_columns_compare_with_the_fastest_or_the_chosen_reference() {
             reference: reference.map(String::from),
             ..opts(1)
         };
-        let mut sink = Collect(Vec::new());
-        let cancel = Arc::new(AtomicBool::new(false));
-        run(
-            &cs,
-            std::slice::from_ref(&ds),
-            &o,
-            &cancel,
-            &mut sink,
-            &Silent,
-        )
-        .unwrap()
-        .summary
+        run_many(&cs, &ds, &o).0.summary
     };
     let rows = go(None);
     let by = |rows: &[SummaryRow], v: &str| rows.iter().find(|r| r.variant == v).unwrap().clone();
