@@ -233,15 +233,17 @@ pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
                 None,
             )
         };
-        let ci = match (lo, hi) {
-            (Some(lo), Some(hi)) => format!(" (95% CI {}–{}", times(lo), times(hi)),
-            _ => " (".into(),
-        };
-        let ci = match faster {
-            Some(p) if ci.len() > 2 => format!("{ci}, faster on {p:.0}% of puzzles)"),
-            Some(p) => format!("{ci}faster on {p:.0}% of puzzles)"),
-            None if ci.len() > 2 => format!("{ci})"),
-            None => String::new(),
+        let mut said = Vec::new();
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            said.push(format!("95% CI {}–{}", times(lo), times(hi)));
+        }
+        if let Some(p) = faster {
+            said.push(format!("faster on {p:.0}% of puzzles"));
+        }
+        let ci = if said.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", said.join(", "))
         };
         let noise = match (lo, hi) {
             (Some(lo), Some(_)) if lo <= 1.0 => "; the difference is inside the noise",

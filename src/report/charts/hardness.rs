@@ -1,6 +1,6 @@
 //! What makes a puzzle hard: time against guesses (or nodes) per puzzle for one variant.
 
-use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, FONT};
+use super::{color, err, frame, legend, log_axis, log_log_mesh, log_range, Chart};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -51,19 +51,11 @@ impl Chart for Hardness {
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(log_axis(x), log_axis(y))
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(match self.metric {
-                Metric::Guesses => "guesses + 1 (log)",
-                Metric::Nodes => "search nodes (log)",
-            })
-            .y_desc("time per puzzle, µs (log)")
-            .x_label_formatter(&|v| compact(*v))
-            .y_label_formatter(&|v| compact(*v))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .draw()
-            .map_err(err)?;
+        let x_desc = match self.metric {
+            Metric::Guesses => "guesses + 1 (log)",
+            Metric::Nodes => "search nodes (log)",
+        };
+        log_log_mesh(&mut chart, x_desc, "time per puzzle, µs (log)")?;
         for (i, (name, pts)) in self.series.iter().enumerate() {
             // Datasets take the palette from its far end, away from the strategy colours.
             let c = color(9 - i % 10);

@@ -1,6 +1,6 @@
 //! Head to head: per-puzzle time of one variant against another, log-log, with the diagonal.
 
-use super::{color, compact, err, frame, log_axis, log_range, Chart, FONT};
+use super::{color, err, frame, log_axis, log_log_mesh, log_range, Chart};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -40,16 +40,11 @@ impl Chart for HeadToHead {
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(log_axis(r.clone()), log_axis(r.clone()))
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(format!("{} time per puzzle, µs (log)", self.a.0))
-            .y_desc(format!("{} time per puzzle, µs (log)", self.b.0))
-            .x_label_formatter(&|v| compact(*v))
-            .y_label_formatter(&|v| compact(*v))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .draw()
-            .map_err(err)?;
+        log_log_mesh(
+            &mut chart,
+            &format!("{} time per puzzle, µs (log)", self.a.0),
+            &format!("{} time per puzzle, µs (log)", self.b.0),
+        )?;
         chart
             .draw_series(LineSeries::new(
                 vec![(r.start, r.start), (r.end, r.end)],

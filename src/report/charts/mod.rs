@@ -170,6 +170,27 @@ pub fn log_axis(r: std::ops::Range<f64>) -> WithKeyPoints<LogCoord<f64>> {
     r.log_scale().with_key_points(bold).with_light_points(light)
 }
 
+/// The coordinates of a chart with two [`log_axis`] axes.
+pub type LogLog = Cartesian2d<WithKeyPoints<LogCoord<f64>>, WithKeyPoints<LogCoord<f64>>>;
+
+/// Draws the grid, labels and axis names of a chart with two log axes.
+pub fn log_log_mesh<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, LogLog>,
+    x_desc: &str,
+    y_desc: &str,
+) -> Result<(), String> {
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&|v| compact(*v))
+        .y_label_formatter(&|v| compact(*v))
+        .label_style((FONT, 14))
+        .axis_desc_style((FONT, 16))
+        .draw()
+        .map_err(err)
+}
+
 /// Formats a value on a log axis compactly (1, 10, 100, 1k, 10k, 1M).
 pub fn compact(v: f64) -> String {
     let a = v.abs();

@@ -1,6 +1,6 @@
 //! Why the fast are fast: each variant's search size against its cost per node on one dataset.
 
-use super::{color, compact, err, frame, log_axis, log_range, Chart, FONT};
+use super::{color, compact, err, frame, log_axis, log_log_mesh, log_range, Chart, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -34,16 +34,11 @@ impl Chart for SearchCost {
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(log_axis(x.clone()), log_axis(y.clone()))
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc("search nodes per puzzle, mean (log)")
-            .y_desc("solver time per node, µs (log)")
-            .x_label_formatter(&|v| compact(*v))
-            .y_label_formatter(&|v| compact(*v))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .draw()
-            .map_err(err)?;
+        log_log_mesh(
+            &mut chart,
+            "search nodes per puzzle, mean (log)",
+            "solver time per node, µs (log)",
+        )?;
         // Diagonals of equal time per puzzle (x · y = t), clipped to the plot, at each power of ten.
         let (lo, hi) = (x.start * y.start, x.end * y.end);
         let mut t = 10f64.powi(lo.log10().ceil() as i32);
