@@ -16,7 +16,8 @@ use crate::export::markdown::{
 use crate::harness::SummaryRow;
 use crate::solver::SolverId;
 use charts::{
-    render, Cactus, Distribution, Hardness, HeadToHead, Metric, Rendered, SearchCost, Throughput,
+    render, Cactus, Distribution, Hardness, HeadToHead, Metric, RelativeSpeed, Rendered,
+    SearchCost, Throughput,
 };
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -92,6 +93,10 @@ fn fastest(summary: &[SummaryRow]) -> Vec<String> {
         .collect();
     v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
     v.into_iter().map(|(k, _)| k.to_string()).collect()
+}
+
+fn find_variant(data: &RunData, name: &str) -> Option<usize> {
+    data.variants.iter().position(|v| v == name)
 }
 
 fn us(p: &Point) -> f64 {
@@ -183,7 +188,36 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         draw(render(&chart, &charts_dir), "throughput", &mut out)?;
     }
 
-    // 2 and 3, per dataset: cactus and distribution.
+    // 2. Relative speed with its interval, per dataset where two or more variants ran.
+    let mut datasets: Vec<&str> = Vec::new();
+    for r in &data.summary {
+        if !datasets.contains(&r.dataset.as_str()) {
+            datasets.push(&r.dataset);
+        }
+    }
+    for dname in datasets {
+        let mut rows: Vec<(String, usize, f64, f64, f64)> = Vec::new();
+        let mut reference = String::new();
+        for r in data.summary.iter().filter(|r| r.dataset == dname) {
+            if let (Some(s), Some(lo), Some(hi)) = (r.speed, r.speed_lo, r.speed_hi) {
+                let v = find_variant(data, &r.variant);
+                rows.push((r.variant.clone(), v.map_or(0, color_of), s, lo, hi));
+                reference = r.reference.clone();
+            }
+        }
+        if rows.len() < 2 {
+            continue; // one strategy: nothing to relate
+        }
+        rows.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+        let chart = RelativeSpeed {
+            dataset: dname.to_string(),
+            reference,
+            rows,
+        };
+        draw(render(&chart, &charts_dir), "relative-speed", &mut out)?;
+    }
+
+    // 3 and 4, per dataset: cactus and distribution.
     for (di, dname) in data.datasets.iter().enumerate() {
         let mut cactus = Vec::new();
         let mut dist = Vec::new();
@@ -242,7 +276,7 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         }
     }
 
-    // 4. Search size against cost per node, per dataset (only where nodes were counted).
+    // 5. Search size against cost per node, per dataset (only where nodes were counted).
     for (di, dname) in data.datasets.iter().enumerate() {
         let mut points = Vec::new();
         for &v in &order {
@@ -263,9 +297,9 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         }
     }
 
-    // 5. Head to head: the pair asked for, or on each dataset its two fastest variants.
+    // 6. Head to head: the pair asked for, or on each dataset its two fastest variants.
     let ranked = fastest(&data.summary);
-    let find = |n: &str| data.variants.iter().position(|v| v == n);
+    let find = |n: &str| find_variant(data, n);
     let pair_for = |dname: &str| -> Result<(usize, usize), String> {
         match &opts.compare {
             Some((a, b)) => match (find(a), find(b)) {
@@ -348,12 +382,12 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         }
     }
 
-    // 6. Hardness.
+    // 7. Hardness.
     let variant = opts
         .hardness_variant
         .clone()
         .or_else(|| ranked.first().cloned());
-    match variant.and_then(|n| data.variants.iter().position(|v| *v == n).map(|i| (n, i))) {
+    match variant.and_then(|n| find_variant(data, &n).map(|i| (n, i))) {
         None => out
             .skipped
             .push("What makes a puzzle hard: skipped, no such strategy in this run.".into()),
@@ -500,7 +534,7 @@ pub fn html(data: &RunData, report: &Report) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>sudoku-bench report</title>\n<style>\n\
          body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}\n\
          table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 6px}\n\
-         td.n{text-align:right}th{background:#f3f3f3}figure{margin:2em 0}figcaption{color:#444;margin-top:.4em}\n\
+         td.n{text-align:right}th{background:#f3f3f3;cursor:pointer}th[aria-sort=ascending]::after{content:\" ▲\"}th[aria-sort=descending]::after{content:\" ▼\"}figure{margin:2em 0}figcaption{color:#444;margin-top:.4em}\n\
          svg{max-width:100%;height:auto}\n</style>\n</head>\n<body>\n<h1>sudoku-bench report</h1>\n<ul>\n",
     );
     for l in metadata_lines(data) {
@@ -515,41 +549,39 @@ pub fn html(data: &RunData, report: &Report) -> String {
         }
         s.push_str("</ul>\n");
     }
-    let relative: Vec<[String; 8]> = data.summary.iter().filter_map(relative_cells).collect();
-    if !relative.is_empty() {
-        s.push_str("<h2>Relative speed</h2>\n<table>\n<tr>");
-        for h in RELATIVE_HEADER {
-            let _ = write!(s, "<th>{}</th>", esc(h));
-        }
-        s.push_str("</tr>\n");
-        for cells in &relative {
-            s.push_str("<tr>");
-            for (i, c) in cells.iter().enumerate() {
-                let class = if i >= 3 { " class=\"n\"" } else { "" };
-                let _ = write!(s, "<td{class}>{}</td>", esc(c));
-            }
-            s.push_str("</tr>\n");
-        }
-        let _ = writeln!(s, "</table>\n<p>{}</p>", esc(RELATIVE_NOTE));
-    }
-    s.push_str("<h2>Summary</h2>\n<table>\n<tr>");
-    for h in SUMMARY_HEADER {
-        let _ = write!(s, "<th>{}</th>", esc(h));
-    }
-    s.push_str("</tr>\n");
+    let relative: Vec<Vec<String>> = data
+        .summary
+        .iter()
+        .filter_map(relative_cells)
+        .map(|c| c.to_vec())
+        .collect();
+    let mut datasets: Vec<&str> = Vec::new();
     for r in &data.summary {
-        s.push_str("<tr>");
-        for (i, c) in summary_cells(r).iter().enumerate() {
-            let _ = write!(
-                s,
-                "<td{}>{}</td>",
-                if i >= 2 { " class=\"n\"" } else { "" },
-                esc(c)
-            );
+        if !datasets.contains(&r.dataset.as_str()) {
+            datasets.push(&r.dataset);
         }
-        s.push_str("</tr>\n");
     }
-    s.push_str("</table>\n<h2>Charts</h2>\n");
+    if datasets.len() > 1 {
+        // Shown by the script only: with scripts off every row is there anyway.
+        s.push_str("<p id=\"dataset-filter\" hidden><label>Show dataset <select>\n<option value=\"\">all</option>\n");
+        for d in &datasets {
+            let _ = writeln!(s, "<option>{}</option>", esc(d));
+        }
+        s.push_str("</select></label> (click a column head to sort)</p>\n");
+    }
+    if !relative.is_empty() {
+        s.push_str("<h2>Relative speed</h2>\n");
+        html_table(&mut s, "relative", &RELATIVE_HEADER, &relative, 3);
+        let _ = writeln!(s, "<p>{}</p>", esc(RELATIVE_NOTE));
+    }
+    s.push_str("<h2>Summary</h2>\n");
+    let summary: Vec<Vec<String>> = data
+        .summary
+        .iter()
+        .map(|r| summary_cells(r).to_vec())
+        .collect();
+    html_table(&mut s, "summary", &SUMMARY_HEADER, &summary, 2);
+    s.push_str("<h2>Charts</h2>\n");
     for c in &report.charts {
         let svg = c.svg.trim_start_matches(|ch| ch != '<');
         let svg = svg
@@ -571,8 +603,90 @@ pub fn html(data: &RunData, report: &Report) -> String {
         }
         s.push_str("</ul>\n");
     }
-    s.push_str("</body>\n</html>\n");
+    let _ = write!(s, "<script>\n{SORT_SCRIPT}</script>\n</body>\n</html>\n");
     s
+}
+
+/// Sorts `table.sortable` by a click (or Enter) on a column head, numbers by their
+/// `data-v`, and shows the dataset filter, which hides rows of other datasets.
+const SORT_SCRIPT: &str = r#"document.querySelectorAll('table.sortable').forEach(function (t) {
+  var heads = t.querySelectorAll('th');
+  heads.forEach(function (th, i) {
+    th.tabIndex = 0;
+    function sort() {
+      var up = th.getAttribute('aria-sort') !== 'ascending';
+      heads.forEach(function (h) { h.removeAttribute('aria-sort'); });
+      th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+      var key = function (r) { var c = r.cells[i]; return c.hasAttribute('data-v') ? parseFloat(c.getAttribute('data-v')) : c.textContent; };
+      var rows = Array.prototype.slice.call(t.tBodies[0].rows);
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b);
+        var d = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));
+        return up ? d : -d;
+      });
+      rows.forEach(function (r) { t.tBodies[0].appendChild(r); });
+    }
+    th.addEventListener('click', sort);
+    th.addEventListener('keydown', function (e) { if (e.key === 'Enter') sort(); });
+  });
+});
+var filter = document.getElementById('dataset-filter');
+if (filter) {
+  filter.hidden = false;
+  filter.querySelector('select').addEventListener('change', function () {
+    var d = this.value;
+    document.querySelectorAll('tr[data-dataset]').forEach(function (r) {
+      r.hidden = d !== '' && r.getAttribute('data-dataset') !== d;
+    });
+  });
+}
+"#;
+
+/// The number a cell sorts by: its first number, thousands separators dropped
+/// (`1,234` → 1234, `2.40×–2.60×` → 2.4); a cell without one (`-`) sorts first.
+fn sort_value(cell: &str) -> String {
+    let digits: String = cell
+        .chars()
+        .skip_while(|c| !(c.is_ascii_digit() || *c == '-' || *c == '.'))
+        .filter(|c| *c != ',')
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '-' || *c == 'e')
+        .collect();
+    match digits.parse::<f64>() {
+        Ok(v) if v.is_finite() => v.to_string(),
+        _ => "-Infinity".into(),
+    }
+}
+
+/// A sortable table whose first column is the dataset; columns from `numeric_from` on are numbers.
+fn html_table(
+    s: &mut String,
+    id: &str,
+    header: &[&str],
+    rows: &[Vec<String>],
+    numeric_from: usize,
+) {
+    let _ = write!(s, "<table id=\"{id}\" class=\"sortable\">\n<thead><tr>");
+    for h in header {
+        let _ = write!(s, "<th>{}</th>", esc(h));
+    }
+    s.push_str("</tr></thead>\n<tbody>\n");
+    for cells in rows {
+        let _ = write!(s, "<tr data-dataset=\"{}\">", esc(&cells[0]));
+        for (i, c) in cells.iter().enumerate() {
+            if i >= numeric_from {
+                let _ = write!(
+                    s,
+                    "<td class=\"n\" data-v=\"{}\">{}</td>",
+                    sort_value(c),
+                    esc(c)
+                );
+            } else {
+                let _ = write!(s, "<td>{}</td>", esc(c));
+            }
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</tbody>\n</table>\n");
 }
 
 /// Reads a run folder and writes its charts, `report.md` and `report.html`.

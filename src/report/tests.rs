@@ -1,5 +1,5 @@
 use super::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const HEADER: &str = "strategy,variant,dataset,puzzle_index,repeat,puzzle,status,solutions,nodes,guesses,solve_ns,threads,detail";
 const SUMMARY_HEADER: &str = "strategy,variant,dataset,threads,puzzles,solved,budget,wrong,errors,puzzles_per_sec,mean_us,median_us,p90_us,p99_us,max_us,guesses_per_puzzle,no_guess_pct,wall_s";
@@ -170,9 +170,12 @@ fn html_embeds_every_chart_and_references_nothing_outside() {
         assert!(html.contains(&format!("<figure id=\"{}\">", c.name)));
         assert!(html.contains(&esc(&c.caption)));
     }
-    for bad in ["<link", "<script", "src=", "href=", "url(", "@import"] {
+    for bad in ["<link", "<script src", "src=", "href=", "url(", "@import"] {
         assert!(!html.contains(bad), "report.html holds {bad}");
     }
+    // One inline script, after everything it works on.
+    assert_eq!(html.matches("<script>").count(), 1);
+    assert!(html.find("<script>") > html.rfind("</table>"));
     // The only URLs are XML namespace names inside the SVGs, which are never fetched.
     let urls = html.matches("http").count();
     let namespaces = html.matches("xmlns=\"http://www.w3.org/2000/svg\"").count()
@@ -259,4 +262,109 @@ fn single_strategy_or_single_puzzle_runs_still_draw() {
     };
     let report = write(&dir, &opts).unwrap();
     assert!(report.skipped.iter().any(|n| n.contains("quantum")));
+}
+
+/// The summary of `run_dir` with the relative-speed columns filled: `speeds` gives
+/// each variant's `(speed, lo, hi)` against the first.
+fn with_speeds(dir: &Path, speeds: &[(f64, f64, f64)]) {
+    let path = dir.join("summary.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut out = String::new();
+    for (i, line) in text.lines().enumerate() {
+        if i == 0 {
+            out.push_str(&format!(
+                "{line},reference,speed,speed_lo,speed_hi,faster_pct\n"
+            ));
+        } else {
+            let (s, lo, hi) = speeds[i - 1];
+            out.push_str(&format!("{line},dlx,{s},{lo},{hi},50\n"));
+        }
+    }
+    std::fs::write(&path, out).unwrap();
+}
+
+#[test]
+fn relative_speed_is_drawn_with_whiskers_around_the_reference() {
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv", "backtracking"], 6);
+    with_speeds(
+        &dir,
+        &[(1.0, 1.0, 1.0), (2.5, 2.2, 2.9), (0.04, 0.03, 0.05)],
+    );
+    let report = write(&dir, &ReportOptions::default()).unwrap();
+    let c = report
+        .charts
+        .iter()
+        .find(|c| c.name == "relative-speed-tiny")
+        .unwrap_or_else(|| panic!("no relative-speed chart: {:?}", report.skipped));
+    assert!(c.svg.contains("speed relative to dlx"));
+    for v in ["dlx", "bitset-mrv", "backtracking"] {
+        assert!(
+            c.svg.contains(&format!("\n{v}\n</text>")),
+            "{v} has no row label"
+        );
+    }
+    // Fastest on top: the y position of each row's label grows with slowness.
+    let y_of = |v: &str| -> f64 {
+        let end = c.svg.find(&format!("\n{v}\n</text>")).unwrap();
+        let tag = &c.svg[c.svg[..end].rfind("<text").unwrap()..end];
+        let y = tag.split(" y=\"").nth(1).unwrap();
+        y[..y.find('"').unwrap()].parse().unwrap()
+    };
+    assert!(y_of("bitset-mrv") < y_of("dlx") && y_of("dlx") < y_of("backtracking"));
+    // Without a second strategy there is nothing to relate.
+    let (_keep, one) = run_dir(&["dlx"], 6);
+    with_speeds(&one, &[(1.0, 1.0, 1.0)]);
+    let report = write(&one, &ReportOptions::default()).unwrap();
+    assert!(!report
+        .charts
+        .iter()
+        .any(|c| c.name.starts_with("relative-speed")));
+}
+
+#[test]
+fn html_tables_sort_by_number_and_filter_by_dataset() {
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 6);
+    with_speeds(&dir, &[(1.0, 1.0, 1.0), (2.5, 2.2, 2.9)]);
+    // A second dataset, so the filter has something to choose.
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let extra = summary.lines().nth(1).unwrap().replace(",tiny,", ",other,");
+    std::fs::write(dir.join("summary.csv"), format!("{summary}{extra}\n")).unwrap();
+    write(&dir, &ReportOptions::default()).unwrap();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    for id in ["summary", "relative"] {
+        let start = html
+            .find(&format!("<table id=\"{id}\" class=\"sortable\">"))
+            .unwrap();
+        let table = &html[start..start + html[start..].find("</table>").unwrap()];
+        assert!(
+            table.contains("<thead>") && table.contains("<tbody>"),
+            "{id}"
+        );
+        // Every numeric cell carries the number it sorts by, equal to what it shows.
+        let mut cells = 0;
+        for cell in table.split("<td class=\"n\" data-v=\"").skip(1) {
+            let (v, rest) = cell.split_once("\">").unwrap();
+            let shown = &rest[..rest.find("</td>").unwrap()];
+            let v: f64 = v.parse().unwrap_or_else(|_| panic!("{id}: data-v {v:?}"));
+            let first: String = shown
+                .chars()
+                .filter(|c| *c != ',')
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            if let Ok(x) = first.parse::<f64>() {
+                assert_eq!(v, x, "{id}: {shown:?}");
+            }
+            cells += 1;
+        }
+        assert!(cells > 0, "{id} has no numeric cells");
+        assert!(table.contains("<tr data-dataset=\"tiny\">"));
+    }
+    assert!(html.contains("<tr data-dataset=\"other\">"));
+    // The filter is hidden until the script shows it, and lists each dataset once.
+    assert!(html.contains("<p id=\"dataset-filter\" hidden>"));
+    assert_eq!(html.matches("<option>tiny</option>").count(), 1);
+    assert_eq!(html.matches("<option>other</option>").count(), 1);
+    assert_eq!(sort_value("1,234"), "1234");
+    assert_eq!(sort_value("2.40×–2.60×"), "2.4");
+    assert_eq!(sort_value("-"), "-Infinity");
 }

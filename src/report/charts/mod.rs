@@ -5,6 +5,7 @@ mod cactus;
 mod distribution;
 mod hardness;
 mod head_to_head;
+mod relative;
 mod search_cost;
 mod throughput;
 
@@ -12,6 +13,7 @@ pub use cactus::Cactus;
 pub use distribution::Distribution;
 pub use hardness::{Hardness, Metric};
 pub use head_to_head::HeadToHead;
+pub use relative::RelativeSpeed;
 pub use search_cost::SearchCost;
 pub use throughput::Throughput;
 
@@ -206,8 +208,12 @@ pub fn compact(v: f64) -> String {
 fn trim(v: f64) -> String {
     let s = if v >= 10.0 {
         format!("{v:.0}")
-    } else {
+    } else if v == 0.0 || v.abs() >= 0.01 {
         format!("{v:.2}")
+    } else {
+        // Two significant digits below 0.01 (0.005, 0.0025), never "0".
+        let places = (-v.abs().log10().floor()) as usize + 1;
+        format!("{v:.places$}")
     };
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -259,6 +265,22 @@ pub fn legend<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compact_labels_keep_small_values() {
+        let cases = [
+            (0.002, "0.002"),
+            (0.005, "0.005"),
+            (0.0025, "0.0025"),
+            (0.01, "0.01"),
+            (0.5, "0.5"),
+            (2.0, "2"),
+            (1500.0, "1.5k"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(compact(v), want);
+        }
+    }
 
     #[test]
     fn log_axes_have_even_grids() {
