@@ -40,6 +40,10 @@ pub(super) struct BenchArgs {
     /// Timed passes over each dataset; the summary takes each puzzle's median time over them.
     #[arg(long, default_value_t = 1, value_parser = positive::<u32>)]
     repeat: u32,
+    /// Keep making passes over each dataset, for each strategy, until its timed passes add
+    /// up to this much wall time (like `2s`); at least --repeat passes are made.
+    #[arg(long, value_parser = parse_duration)]
+    min_time: Option<Duration>,
     /// `interleaved`: every strategy solves each block of 64 puzzles in turn (rotating who
     /// goes first), so machine drift hits all alike; `sequential`: one strategy after another.
     #[arg(long, default_value = "interleaved", value_parser = ["interleaved", "sequential"])]
@@ -91,6 +95,9 @@ impl harness::Observer for Bar {
         self.bar.set_position(0);
         self.bar.set_length(rows);
         self.bar.set_message(format!("{variant} on {dataset}"));
+    }
+    fn rows_added(&self, rows: u64) {
+        self.bar.inc_length(rows);
     }
     fn row_done(&self, _: &harness::PuzzleRecord) {
         let n = self.pending.get() + 1;
@@ -210,6 +217,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         time_limit_ms: args.time_limit.map(|t| t.as_secs_f64() * 1e3),
         warmup: args.warmup,
         repeat: args.repeat,
+        min_time_ms: args.min_time.map(|t| t.as_secs_f64() * 1e3),
         schedule: schedule.name().to_string(),
         limit: args.limit,
         sample: args.sample,
@@ -262,6 +270,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         time_limit: args.time_limit,
         warmup: args.warmup,
         repeat: args.repeat,
+        min_time: args.min_time,
     };
     let results_path = out_dir.join("results.csv");
     let mut sink = CsvSink::create(&results_path)

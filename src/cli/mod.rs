@@ -33,7 +33,7 @@ enum Command {
     /// Generate puzzles with a unique solution, reproducibly from a seed.
     Generate(generate::GenerateArgs),
     /// Run strategies over datasets in parallel, check every answer, write CSV and a summary.
-    Bench(bench::BenchArgs),
+    Bench(Box<bench::BenchArgs>),
     /// Rate puzzles: mean guesses and nodes over symmetry permutations, singles, band (CSV out).
     Rate(rate::RateArgs),
     /// Draw charts and write report.md and a self-contained report.html from a saved run folder.
@@ -46,7 +46,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Solve(args) => solve::run(args),
         Command::Solvers => solvers::run(),
         Command::Generate(args) => generate::run(args),
-        Command::Bench(args) => bench::run(args),
+        Command::Bench(args) => bench::run(*args),
         Command::Rate(args) => rate::run(args),
         Command::Report(args) => report::run(args),
     }

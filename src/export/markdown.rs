@@ -287,18 +287,7 @@ impl Exporter for SummaryMarkdown {
             "- {}, {} cores, worker threads: {}, {}",
             i.cpu_model, i.cores, i.options.threads, i.os
         );
-        let _ =
-            writeln!(
-            s,
-            "- mode {}, node budget {}, time limit {}, warmup {}, repeat {}, permute {}, seed {}",
-            i.options.mode,
-            i.options.node_budget,
-            i.options.time_limit_ms.map_or("none".into(), |t| format!("{t} ms")),
-            i.options.warmup,
-            i.options.repeat,
-            i.options.permute,
-            i.options.seed
-        );
+        let _ = writeln!(s, "- {}", i.options.describe());
         if i.wrong > 0 || i.errors > 0 {
             let _ = writeln!(
                 s,

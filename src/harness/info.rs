@@ -20,8 +20,11 @@ pub struct RunOptions {
     pub time_limit_ms: Option<f64>,
     /// Untimed puzzles before each timed pass.
     pub warmup: usize,
-    /// Timed passes.
+    /// Timed passes (at least).
     pub repeat: u32,
+    /// `--min-time` in milliseconds: more passes until each contender's timed work reaches it.
+    #[serde(default)]
+    pub min_time_ms: Option<f64>,
     /// `interleaved` or `sequential` (runs saved before schedules existed were sequential).
     #[serde(default = "sequential")]
     pub schedule: String,
@@ -33,6 +36,25 @@ pub struct RunOptions {
     pub seed: u64,
     /// Random symmetry transforms applied.
     pub permute: bool,
+}
+
+impl RunOptions {
+    /// The measuring options in one line, for reports: mode, budget, limits, passes.
+    pub fn describe(&self) -> String {
+        let ms = |t: Option<f64>| t.map_or("none".into(), |t| format!("{t} ms"));
+        format!(
+            "mode {}, node budget {}, time limit {}, warmup {}, repeat {}, min time {}, schedule {}, permute {}, seed {}",
+            self.mode,
+            self.node_budget,
+            ms(self.time_limit_ms),
+            self.warmup,
+            self.repeat,
+            ms(self.min_time_ms),
+            self.schedule,
+            self.permute,
+            self.seed
+        )
+    }
 }
 
 fn sequential() -> String {

@@ -101,8 +101,11 @@ pub struct BenchOptions {
     pub time_limit: Option<Duration>,
     /// Puzzles solved untimed before each strategy's timed pass.
     pub warmup: usize,
-    /// Timed passes over each dataset.
+    /// Timed passes over each dataset (at least).
     pub repeat: u32,
+    /// More passes over a dataset, for each contender, until its timed passes
+    /// add up to at least this much wall time.
+    pub min_time: Option<Duration>,
     /// How contenders take turns over a dataset.
     pub schedule: Schedule,
     /// The variant the speed columns compare with (default: each dataset's fastest).
@@ -145,6 +148,8 @@ pub trait RecordSink {
 pub trait Observer {
     /// A strategy starts on a dataset with `rows` timed solves.
     fn phase_started(&self, _variant: &str, _dataset: &str, _rows: u64) {}
+    /// `rows` more timed solves were added to the phase (`--min-time` asked for another pass).
+    fn rows_added(&self, _rows: u64) {}
     /// One row is done.
     fn row_done(&self, _r: &PuzzleRecord) {}
     /// The phase is done.
@@ -443,7 +448,23 @@ fn run_dataset(
     let mut builders = vec![summary::SummaryBuilder::default(); cs.len()];
     let mut walls = vec![Duration::ZERO; cs.len()];
     let mut turn = 0;
-    'passes: for repeat in 0..opts.repeat {
+    // Who takes part in a pass: everyone for the first `repeat` passes, then
+    // (with --min-time) those whose timed passes are still short of it.
+    let wants_more = |ci: usize, walls: &[Duration], repeat: u32| {
+        repeat < opts.repeat || opts.min_time.is_some_and(|t| n > 0 && walls[ci] < t)
+    };
+    let mut repeat = 0;
+    'passes: loop {
+        let taking: Vec<bool> = (0..cs.len())
+            .map(|ci| wants_more(ci, &walls, repeat))
+            .collect();
+        let extra = taking.iter().filter(|t| **t).count();
+        if extra == 0 {
+            break;
+        }
+        if repeat >= opts.repeat {
+            observer.rows_added((n * extra) as u64);
+        }
         for k in 0..blocks {
             let slots = k * block..((k + 1) * block).min(n);
             for j in 0..cs.len() {
@@ -451,6 +472,9 @@ fn run_dataset(
                     break 'passes;
                 }
                 let ci = (turn + j) % cs.len();
+                if !taking[ci] {
+                    continue;
+                }
                 let part = Part {
                     c: cs[ci],
                     ds,
@@ -462,6 +486,7 @@ fn run_dataset(
             }
             turn += 1;
         }
+        repeat += 1;
     }
     let rows = cs
         .iter()

@@ -30,6 +30,7 @@ fn opts(threads: usize) -> BenchOptions {
         time_limit: None,
         warmup: 1,
         repeat: 1,
+        min_time: None,
         schedule: Schedule::Interleaved,
         reference: None,
     }
@@ -605,4 +606,71 @@ fn sizes_a_strategy_does_not_handle_are_skipped_not_failed() {
         .0
         .iter()
         .all(|row| !(row.variant.as_ref() == "band" && row.dataset.as_ref() == small.name)));
+}
+
+#[test]
+fn min_time_adds_passes_until_each_contender_has_done_enough() {
+    // 8 puzzles, one thread: `slow` spends about 2 ms a pass, `quick` about 0.4 ms.
+    let text = include_str!("../../datasets/easy-9x9.txt");
+    let ds = dataset(
+        text,
+        &Selection {
+            limit: Some(8),
+            ..Selection::default()
+        },
+    );
+    let waiting = |us: u64| -> Arc<SolveFn> {
+        Arc::new(move |g: &Grid, l: &Limits| {
+            let out = SolverId::BitsetMrv.solve(g, l);
+            std::thread::sleep(Duration::from_micros(us));
+            out
+        })
+    };
+    let cs = [
+        Contender::custom("slow", "slow", waiting(250)),
+        Contender::custom("quick", "quick", waiting(50)),
+    ];
+    let o = BenchOptions {
+        repeat: 2,
+        min_time: Some(Duration::from_millis(6)),
+        ..opts(1)
+    };
+    let (r, rows) = run_many(&cs, &ds, &o);
+    let passes = |v: &str| {
+        rows.iter()
+            .filter(|r| &*r.variant == v)
+            .map(|r| r.repeat + 1)
+            .max()
+            .unwrap()
+    };
+    let (slow, quick) = (passes("slow"), passes("quick"));
+    assert!(quick > slow, "quick made {quick} passes, slow {slow}");
+    for s in &r.summary {
+        let n = passes(&s.variant);
+        assert!(n >= 2, "{}: fewer passes than --repeat", s.variant);
+        assert!(s.wall_s >= 0.006, "{}: {} s", s.variant, s.wall_s);
+        assert_eq!(s.puzzles, 8 * n as u64);
+        // A pass beyond --repeat only while short of the minimum: the timed work
+        // before the last pass (never more than its wall time) was under 6 ms.
+        if n > 2 {
+            let before: u64 = rows
+                .iter()
+                .filter(|r| *r.variant == *s.variant && r.repeat + 1 < n)
+                .map(|r| r.solve_ns)
+                .sum();
+            assert!(
+                before < 6_000_000,
+                "{}: {before} ns before its last pass",
+                s.variant
+            );
+        }
+    }
+    // Every pass covers every puzzle once.
+    let mut keys: Vec<(&str, u64, u32)> = rows
+        .iter()
+        .map(|r| (&*r.variant, r.puzzle_index, r.repeat))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), rows.len());
 }

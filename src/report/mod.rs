@@ -435,6 +435,12 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
     Ok(out)
 }
 
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+}
+
 fn metadata_lines(data: &RunData) -> Vec<String> {
     let Some(i) = &data.info else {
         return vec!["run.json is missing: no metadata.".into()];
@@ -454,18 +460,7 @@ fn metadata_lines(data: &RunData) -> Vec<String> {
             "Machine: {}, {} cores, {}; worker threads: {}.",
             i.cpu_model, i.cores, i.os, i.options.threads
         ),
-        format!(
-            "Mode {}, node budget {}, time limit {}, warmup {}, repeat {}, permute {}, seed {}.",
-            i.options.mode,
-            i.options.node_budget,
-            i.options
-                .time_limit_ms
-                .map_or("none".into(), |t| format!("{t} ms")),
-            i.options.warmup,
-            i.options.repeat,
-            i.options.permute,
-            i.options.seed
-        ),
+        format!("{}.", upper_first(&i.options.describe())),
         format!(
             "Datasets: {}.",
             i.datasets
