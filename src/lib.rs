@@ -5,6 +5,7 @@
 //! - [`solver`]: the [`solver::Solver`] contract and the closed registry [`solver::SolverId`].
 #![warn(missing_docs)]
 
+pub mod compare;
 pub mod datasets;
 pub mod error;
 pub mod export;

@@ -128,6 +128,46 @@ pub fn speed(reference: &[(u64, u64)], times: &[(u64, u64)]) -> Option<Speed> {
     })
 }
 
+/// Speed of `times` against `reference` when the two were measured on different
+/// puzzles (or differently permuted ones): the ratio of their geometric means,
+/// reference over `times`, with a 95% interval from resampling each side on its
+/// own (above [`BOOTSTRAP_MAX`] values a side, the normal interval of the
+/// difference of mean logs). `None` when either side is empty.
+pub fn unpaired_speed(reference: &[u64], times: &[u64]) -> Option<Estimate> {
+    if reference.is_empty() || times.is_empty() {
+        return None;
+    }
+    let logs = |v: &[u64]| -> Vec<f64> { v.iter().map(|&t| (t.max(1) as f64).ln()).collect() };
+    let (a, b) = (logs(reference), logs(times));
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let value = mean(&a) - mean(&b);
+    let (lo, hi) = if a.len().max(b.len()) <= BOOTSTRAP_MAX {
+        let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+        let mut draw = |v: &[f64]| -> f64 {
+            (0..v.len())
+                .map(|_| v[rng.gen_range(0..v.len())])
+                .sum::<f64>()
+                / v.len() as f64
+        };
+        let mut stats: Vec<f64> = (0..RESAMPLES).map(|_| draw(&a) - draw(&b)).collect();
+        stats.sort_by(f64::total_cmp);
+        let at = |q: f64| stats[((q * RESAMPLES as f64) as usize).min(RESAMPLES - 1)];
+        (at(0.025), at(0.975))
+    } else {
+        let var = |v: &[f64]| {
+            let m = mean(v);
+            v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() as f64 - 1.0).max(1.0)
+        };
+        let half = 1.96 * (var(&a) / a.len() as f64 + var(&b) / b.len() as f64).sqrt();
+        (value - half, value + half)
+    };
+    Some(Estimate {
+        value: value.exp(),
+        lo: lo.exp(),
+        hi: hi.exp(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +241,23 @@ mod tests {
             "{e:?}"
         );
         assert_eq!(quantile(&[], 0.5), None);
+    }
+}
+
+#[cfg(test)]
+mod unpaired {
+    use super::*;
+
+    #[test]
+    fn unpaired_speed_is_the_ratio_of_geometric_means() {
+        let a: Vec<u64> = (1..=200).map(|i| 1000 + 37 * (i % 11)).collect();
+        let b: Vec<u64> = a.iter().map(|t| t * 2).collect();
+        let e = unpaired_speed(&b, &a).unwrap();
+        assert!((e.value - 2.0).abs() < 1e-9, "{e:?}");
+        assert!(e.lo < 2.0 && e.hi > 2.0 && e.hi / e.lo < 1.1, "{e:?}");
+        // The same side twice: exactly 1, and an interval around it.
+        let same = unpaired_speed(&a, &a).unwrap();
+        assert!((same.value - 1.0).abs() < 1e-12 && same.lo < 1.0 && same.hi > 1.0);
+        assert_eq!(unpaired_speed(&[], &a), None);
     }
 }

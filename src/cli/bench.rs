@@ -77,6 +77,15 @@ pub(super) struct BenchArgs {
     /// Do not draw charts and the report at the end.
     #[arg(long)]
     no_report: bool,
+    /// Save this run as baseline NAME in reports/baselines/ (replacing one of that name).
+    #[arg(long, value_name = "NAME")]
+    save_baseline: Option<String>,
+    /// Compare this run with baseline NAME (or a run folder) when it ends; exit 1 on a regression.
+    #[arg(long, value_name = "NAME")]
+    baseline: Option<String>,
+    /// With --baseline: changes smaller than this count as noise, like `3%` or `0.03`.
+    #[arg(long, default_value = "3%", value_parser = parse_fraction)]
+    noise_threshold: f64,
     #[command(flatten)]
     report: ReportChoices,
     #[command(flatten)]
@@ -144,6 +153,15 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     };
 
     let solvers = resolve_solvers(&args.solver)?;
+    // Checked before the run, so a typo does not cost a whole run.
+    let baselines = Path::new(sudoku_bench::compare::baseline::ROOT);
+    let baseline_dir = match &args.baseline {
+        Some(b) => Some(sudoku_bench::compare::baseline::resolve(b, baselines)?),
+        None => None,
+    };
+    if let Some(name) = &args.save_baseline {
+        sudoku_bench::compare::baseline::check_name(name)?;
+    }
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -329,6 +347,30 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     } else if !args.quiet {
         println!("results in {}", out_dir.display());
     }
+    let mut regressed = false;
+    if let (Some(dir), Some(label)) = (&baseline_dir, &args.baseline) {
+        use sudoku_bench::compare;
+        let c = compare::compare(
+            compare::load_side(dir, label)?,
+            compare::load_side(&out_dir, &out_dir.display().to_string())?,
+            args.noise_threshold,
+        )?;
+        if !args.quiet {
+            println!();
+        }
+        regressed =
+            super::compare::finish(&c, &out_dir.join("compare"), args.quiet)? != ExitCode::SUCCESS;
+    }
+    if let Some(name) = &args.save_baseline {
+        if result.interrupted {
+            eprintln!("note: baseline {name} not saved: the run was interrupted");
+        } else {
+            let dir = sudoku_bench::compare::baseline::save(&out_dir, baselines, name)?;
+            if !args.quiet {
+                println!("baseline {name} saved in {}", dir.display());
+            }
+        }
+    }
     if report.info.wrong > 0 || report.info.errors > 0 {
         eprintln!(
             "FAILED: {} wrong answers and {} strategy errors (rows with status wrong/error in {})",
@@ -344,6 +386,13 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             results_path.display()
         );
         return Ok(ExitCode::from(130));
+    }
+    if regressed {
+        eprintln!(
+            "REGRESSED against baseline {}: see the comparison above",
+            args.baseline.as_deref().unwrap_or("")
+        );
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

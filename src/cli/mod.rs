@@ -2,6 +2,7 @@
 //! one file per command; option groups shared by several commands live in `options`.
 
 mod bench;
+mod compare;
 mod generate;
 mod options;
 mod rate;
@@ -36,6 +37,9 @@ enum Command {
     Bench(Box<bench::BenchArgs>),
     /// Rate puzzles: mean guesses and nodes over symmetry permutations, singles, band (CSV out).
     Rate(rate::RateArgs),
+    /// Compare a run or baseline with another: change in time with its 95% interval,
+    /// change in search size, a verdict per strategy and dataset (exit 1 on a regression).
+    Compare(compare::CompareArgs),
     /// Draw charts and write report.md and a self-contained report.html from a saved run folder.
     Report(report::ReportArgs),
 }
@@ -49,5 +53,6 @@ pub fn run() -> Result<ExitCode> {
         Command::Bench(args) => bench::run(*args),
         Command::Rate(args) => rate::run(args),
         Command::Report(args) => report::run(args),
+        Command::Compare(args) => compare::run(args),
     }
 }

@@ -91,6 +91,22 @@ pub(super) fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> R
     }
 }
 
+/// Parses a share written `3%` or `0.03` (0 to 1).
+pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let v = match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
+        None => t.parse::<f64>(),
+    }
+    .map_err(|_| format!("{s:?}: expected a share such as 3% or 0.03"))?;
+    if !(0.0..1.0).contains(&v) {
+        return Err(format!(
+            "{s:?}: expected a share from 0% to below 100% (3% or 0.03)"
+        ));
+    }
+    Ok(v)
+}
+
 /// Parses `250ms`, `2s`, `1.5s`, `3m` or a bare number of seconds.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();

@@ -131,7 +131,7 @@ pub fn summary_table(rows: &[SummaryRow]) -> String {
 }
 
 /// A ratio like `2.47×`.
-fn times(x: f64) -> String {
+pub fn times(x: f64) -> String {
     if x >= 100.0 {
         format!("{x:.0}×")
     } else if x >= 10.0 {

@@ -43,13 +43,7 @@ impl Chart for Distribution {
             .map_err(err)?;
         for (name, ci, times) in &self.lines {
             let c = color(*ci);
-            let n = times.len().max(1) as f64;
-            let mut pts = Vec::with_capacity(times.len() * 2);
-            for (i, &t) in times.iter().enumerate() {
-                pts.push((t, i as f64 / n));
-                pts.push((t, (i + 1) as f64 / n));
-            }
-            labelled_line(&mut chart, name, c, pts)?;
+            labelled_line(&mut chart, name, c, super::ecdf(times))?;
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)
     }

@@ -2,6 +2,7 @@
 //! Each chart is drawn to SVG (kept as text for the HTML report) and to PNG.
 
 mod cactus;
+mod compare;
 mod distribution;
 mod hardness;
 mod head_to_head;
@@ -10,6 +11,7 @@ mod search_cost;
 mod throughput;
 
 pub use cactus::Cactus;
+pub use compare::{BeforeAfter, RatioDistribution};
 pub use distribution::Distribution;
 pub use hardness::{Hardness, Metric};
 pub use head_to_head::HeadToHead;
@@ -222,6 +224,48 @@ fn trim(v: f64) -> String {
     }
 }
 
+/// The y-label formatter of a chart with one row per name, the first at the top
+/// (rows sit at y = 0 … n−1, bottom up).
+pub fn row_label(names: &[String]) -> impl Fn(&f64) -> String + '_ {
+    let n = names.len() as f64;
+    move |y: &f64| {
+        let i = y.round();
+        if (y - i).abs() > 1e-6 || i < 0.0 || i >= n {
+            return String::new();
+        }
+        names[(n - 1.0 - i) as usize].clone()
+    }
+}
+
+/// Most points a curve is drawn from, whatever the number of puzzles.
+pub const CURVE_POINTS: usize = 2000;
+
+/// The step curve of an empirical distribution of `sorted` values: `(value,
+/// share at or below it)`. Up to [`CURVE_POINTS`] / 2 values every step is
+/// drawn; beyond, the curve goes through [`CURVE_POINTS`] evenly spaced
+/// quantiles (first and last included), which a chart cannot tell apart from
+/// every point.
+pub fn ecdf(sorted: &[f64]) -> Vec<(f64, f64)> {
+    let n = sorted.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    if n <= CURVE_POINTS / 2 {
+        let mut pts = Vec::with_capacity(2 * n);
+        for (i, &t) in sorted.iter().enumerate() {
+            pts.push((t, i as f64 / n as f64));
+            pts.push((t, (i + 1) as f64 / n as f64));
+        }
+        return pts;
+    }
+    (0..CURVE_POINTS)
+        .map(|k| {
+            let i = k * (n - 1) / (CURVE_POINTS - 1);
+            (sorted[i], (i + 1) as f64 / n as f64)
+        })
+        .collect()
+}
+
 /// Draws one strategy's line with its legend entry (a short stroke in its colour).
 pub fn labelled_line<'a, DB, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
@@ -265,6 +309,24 @@ pub fn legend<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn curves_are_bounded_and_keep_their_ends() {
+        let small: Vec<f64> = (1..=10).map(f64::from).collect();
+        let pts = ecdf(&small);
+        assert_eq!(pts.len(), 20);
+        assert_eq!((pts[0], pts[19]), ((1.0, 0.0), (10.0, 1.0)));
+        let big: Vec<f64> = (1..=1_000_000).map(f64::from).collect();
+        let pts = ecdf(&big);
+        assert_eq!(pts.len(), CURVE_POINTS);
+        assert_eq!(pts[0].0, 1.0);
+        assert_eq!(*pts.last().unwrap(), (1e6, 1.0));
+        // Each point lies on the full curve: share = rank / n.
+        for &(v, share) in &pts {
+            assert!((share - v / 1e6).abs() < 1e-12, "{v} {share}");
+        }
+        assert!(ecdf(&[]).is_empty());
+    }
 
     #[test]
     fn compact_labels_keep_small_values() {

@@ -47,16 +47,8 @@ impl Chart for RelativeSpeed {
             .y_label_area_size(150)
             .build_cartesian_2d(log_axis(x.clone()), -0.5..n - 0.5)
             .map_err(err)?;
-        // Row 0 at the top.
         let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
-        let label = |y: &f64| {
-            let i = y.round();
-            if (y - i).abs() > 1e-6 || i < 0.0 {
-                return String::new();
-            }
-            let row = (n - 1.0 - i) as usize;
-            names.get(row).cloned().unwrap_or_default()
-        };
+        let label = super::row_label(&names);
         chart
             .configure_mesh()
             .disable_y_mesh()

@@ -1,0 +1,68 @@
+//! `sudoku-bench compare`: a run or baseline against another, with verdicts.
+
+use super::options::parse_fraction;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use sudoku_bench::compare::{self, baseline, Comparison};
+
+#[derive(clap::Args)]
+pub(super) struct CompareArgs {
+    /// The reference: a run folder, or the name of a baseline in reports/baselines/.
+    baseline: String,
+    /// The run measured against it: a run folder or a baseline name.
+    current: String,
+    /// Changes smaller than this count as noise, like `3%` or `0.03`.
+    #[arg(long, default_value = "3%", value_parser = parse_fraction)]
+    noise_threshold: f64,
+    /// Where to write compare.md, compare.csv, compare.json and charts/
+    /// (default: CURRENT/compare).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// No table on the terminal.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub(super) fn run(args: CompareArgs) -> Result<ExitCode> {
+    let root = Path::new(baseline::ROOT);
+    let base_dir = baseline::resolve(&args.baseline, root)?;
+    let cur_dir = baseline::resolve(&args.current, root)?;
+    let out = args.out.unwrap_or_else(|| cur_dir.join("compare"));
+    let c = compare::compare(
+        compare::load_side(&base_dir, &args.baseline)?,
+        compare::load_side(&cur_dir, &args.current)?,
+        args.noise_threshold,
+    )?;
+    finish(&c, &out, args.quiet)
+}
+
+/// Writes a comparison's files, prints it, and gives the exit code: 1 when
+/// something regressed.
+pub(super) fn finish(c: &Comparison, out: &Path, quiet: bool) -> Result<ExitCode> {
+    compare::write::write(c, out)
+        .with_context(|| format!("writing the comparison to {}", out.display()))?;
+    for w in &c.warnings {
+        eprintln!("warning: {w}");
+    }
+    if !quiet {
+        println!(
+            "Compared with {} (noise threshold ±{:.1}%)\n",
+            c.baseline.label,
+            100.0 * c.threshold
+        );
+        println!("{}", compare::write::table_text(c));
+        for l in compare::write::sentences(c) {
+            println!("{l}");
+        }
+        for n in &c.notes {
+            println!("note: {n}");
+        }
+        println!("comparison in {}", out.join("compare.md").display());
+    }
+    Ok(if c.regressed() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,440 @@
+//! Comparing two saved runs (run folders or baselines): per strategy variant and
+//! dataset, the change in time with its 95% interval, the change in search size,
+//! and a verdict against a noise threshold.
+//!
+//! Times are paired by puzzle when both runs solved the same puzzles the same
+//! way (same dataset checksum, same permutation); otherwise the geometric means
+//! are compared as independent samples.
+
+pub mod baseline;
+pub mod write;
+
+use crate::harness::RunInfo;
+use crate::report::{load, ReportError, RunData};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Why two runs cannot be compared.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// A run folder does not read.
+    #[error(transparent)]
+    Load(#[from] ReportError),
+    /// A run folder has no `run.json`, so its datasets cannot be checked.
+    #[error("{}: run.json is missing, so its datasets and mode cannot be checked", dir.display())]
+    NoInfo {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// The runs looked for different things.
+    #[error("not comparable: the baseline ran mode {baseline}, the current run mode {current}")]
+    Mode {
+        /// The baseline's mode.
+        baseline: String,
+        /// The current run's mode.
+        current: String,
+    },
+    /// No strategy variant ran on the same dataset in both.
+    #[error("not comparable: no strategy variant ran on the same dataset in both runs{}", detail_list(.details))]
+    Nothing {
+        /// Why each candidate dropped out.
+        details: Vec<String>,
+    },
+    /// A baseline or folder name does not resolve.
+    #[error("{0}")]
+    NotFound(String),
+    /// A baseline cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file or folder.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn detail_list(details: &[String]) -> String {
+    if details.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", details.join("; "))
+    }
+}
+
+/// What became of one (variant, dataset) from baseline to current.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Faster beyond the threshold, the whole interval included.
+    Improved,
+    /// Slower beyond the threshold (the whole interval), or more wrong answers or errors.
+    Regressed,
+    /// Neither.
+    WithinNoise,
+}
+
+impl Verdict {
+    /// The word written in tables.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Improved => "improved",
+            Verdict::Regressed => "regressed",
+            Verdict::WithinNoise => "within noise",
+        }
+    }
+}
+
+/// One strategy variant on one dataset, baseline against current.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompareRow {
+    /// Strategy variant.
+    pub variant: String,
+    /// Dataset.
+    pub dataset: String,
+    /// True when times were paired by puzzle.
+    pub paired: bool,
+    /// Puzzles compared: paired puzzles solved in both, or (unpaired) the larger side.
+    pub puzzles: usize,
+    /// Baseline median µs over its solved puzzles (each puzzle's median over repeats).
+    pub base_median_us: f64,
+    /// Current median µs, likewise.
+    pub cur_median_us: f64,
+    /// Current speed over baseline speed (above 1: faster now), geometric mean of per-puzzle ratios.
+    pub speed: f64,
+    /// Lower end of its 95% interval.
+    pub speed_lo: f64,
+    /// Upper end of its 95% interval.
+    pub speed_hi: f64,
+    /// Change in time per puzzle, % (the inverse of `speed`, minus one).
+    pub time_change_pct: f64,
+    /// Share of paired puzzles solved faster now, % (`None` unpaired).
+    pub faster_pct: Option<f64>,
+    /// Baseline guesses per puzzle (over the compared puzzles).
+    pub base_guesses: f64,
+    /// Current guesses per puzzle.
+    pub cur_guesses: f64,
+    /// Baseline nodes per puzzle.
+    pub base_nodes: f64,
+    /// Current nodes per puzzle.
+    pub cur_nodes: f64,
+    /// True when the search itself changed: guesses or nodes differ on a paired puzzle.
+    pub search_changed: bool,
+    /// Puzzles solved correctly in the baseline.
+    pub base_solved: u64,
+    /// Puzzles solved correctly now.
+    pub cur_solved: u64,
+    /// Wrong answers and errors in the baseline.
+    pub base_failed: u64,
+    /// Wrong answers and errors now.
+    pub cur_failed: u64,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Per-puzzle time ratios, current over baseline, sorted (paired rows only; for charts).
+    #[serde(skip)]
+    pub ratios: Vec<f64>,
+}
+
+/// A run as a comparison sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Side {
+    /// How the user named it (a baseline name or a folder).
+    pub label: String,
+    /// `run.json`.
+    pub info: RunInfo,
+}
+
+/// Two runs compared.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// The reference.
+    pub baseline: Side,
+    /// The run measured against it.
+    pub current: Side,
+    /// The noise threshold, as a fraction (0.03 = 3%).
+    pub threshold: f64,
+    /// Differences between the two runs' machines or settings that weaken the comparison.
+    pub warnings: Vec<String>,
+    /// Variants or datasets in only one run, or left out, with why.
+    pub notes: Vec<String>,
+    /// One row per variant and dataset present in both.
+    pub rows: Vec<CompareRow>,
+}
+
+impl Comparison {
+    /// True when some row regressed: what makes `compare` exit 1.
+    pub fn regressed(&self) -> bool {
+        self.rows.iter().any(|r| r.verdict == Verdict::Regressed)
+    }
+}
+
+/// One puzzle of one variant: its median time over repeats and what it found.
+#[derive(Clone, Copy, Debug)]
+struct PuzzleStat {
+    puzzle: u64,
+    ns: u64,
+    solved: bool,
+    failed: bool,
+    nodes: u64,
+    guesses: u64,
+}
+
+/// Each (variant, dataset)'s puzzles, by puzzle index.
+fn per_puzzle(data: &RunData) -> HashMap<(String, String), Vec<PuzzleStat>> {
+    let mut groups: HashMap<(usize, usize), Vec<&crate::report::Point>> = HashMap::new();
+    for p in &data.points {
+        groups.entry((p.variant, p.dataset)).or_default().push(p);
+    }
+    groups
+        .into_iter()
+        .map(|((v, d), mut rows)| {
+            rows.sort_by_key(|p| (p.puzzle, p.repeat));
+            let stats = rows
+                .chunk_by(|a, b| a.puzzle == b.puzzle)
+                .map(|g| {
+                    let mut ns: Vec<u64> = g.iter().map(|p| p.solve_ns).collect();
+                    ns.sort_unstable();
+                    PuzzleStat {
+                        puzzle: g[0].puzzle,
+                        ns: crate::harness::summary::quantile(&ns, 0.5),
+                        solved: g.iter().all(|p| p.status.is_solved()),
+                        failed: g.iter().any(|p| {
+                            matches!(
+                                p.status,
+                                crate::harness::RowStatus::Wrong | crate::harness::RowStatus::Error
+                            )
+                        }),
+                        nodes: g[0].nodes,
+                        guesses: g[0].guesses,
+                    }
+                })
+                .collect();
+            ((data.variants[v].clone(), data.datasets[d].clone()), stats)
+        })
+        .collect()
+}
+
+/// A run folder read for comparing: its data and `run.json`.
+pub fn load_side(dir: &Path, label: &str) -> Result<(Side, RunData), CompareError> {
+    let data = load(dir)?;
+    let info = data
+        .info
+        .clone()
+        .ok_or_else(|| CompareError::NoInfo { dir: dir.into() })?;
+    Ok((
+        Side {
+            label: label.to_string(),
+            info,
+        },
+        data,
+    ))
+}
+
+fn median_us(stats: &[&PuzzleStat]) -> f64 {
+    let mut ns: Vec<u64> = stats.iter().map(|s| s.ns).collect();
+    ns.sort_unstable();
+    crate::harness::summary::quantile(&ns, 0.5) as f64 / 1e3
+}
+
+/// Compares `current` with `baseline` (the reference); `threshold` is the noise
+/// threshold as a fraction.
+pub fn compare(
+    (baseline, base_data): (Side, RunData),
+    (current, cur_data): (Side, RunData),
+    threshold: f64,
+) -> Result<Comparison, CompareError> {
+    let (bo, co) = (&baseline.info.options, &current.info.options);
+    if bo.mode != co.mode {
+        return Err(CompareError::Mode {
+            baseline: bo.mode.clone(),
+            current: co.mode.clone(),
+        });
+    }
+    let mut warnings = Vec::new();
+    let (bi, ci) = (&baseline.info, &current.info);
+    let mut differs = |what: &str, b: String, c: String| {
+        if b != c {
+            warnings.push(format!("{what} differs: {b} in the baseline, {c} now"));
+        }
+    };
+    differs("CPU", bi.cpu_model.clone(), ci.cpu_model.clone());
+    differs("core count", bi.cores.to_string(), ci.cores.to_string());
+    differs(
+        "worker threads",
+        bo.threads.to_string(),
+        co.threads.to_string(),
+    );
+    differs(
+        "node budget",
+        bo.node_budget.clone(),
+        co.node_budget.clone(),
+    );
+    differs(
+        "time limit",
+        format!("{:?} ms", bo.time_limit_ms),
+        format!("{:?} ms", co.time_limit_ms),
+    );
+    let same_permutation = bo.permute == co.permute && (!bo.permute || bo.seed == co.seed);
+
+    let base = per_puzzle(&base_data);
+    let cur = per_puzzle(&cur_data);
+    let checksum = |info: &RunInfo, name: &str| {
+        info.datasets
+            .iter()
+            .find(|d| d.name == name)
+            .map(|d| d.sha256.clone())
+    };
+    let mut notes = Vec::new();
+    let mut details = Vec::new();
+    let mut rows = Vec::new();
+    // In the current run's order.
+    for r in &cur_data.summary {
+        let key = (r.variant.clone(), r.dataset.clone());
+        let (Some(b), Some(c)) = (base.get(&key), cur.get(&key)) else {
+            notes.push(format!(
+                "{} on {}: not in the baseline",
+                r.variant, r.dataset
+            ));
+            continue;
+        };
+        let (bs, cs) = (checksum(bi, &r.dataset), checksum(ci, &r.dataset));
+        if bs.is_none() || bs != cs {
+            let why = format!(
+                "{}: the dataset's checksum differs ({} in the baseline, {} now)",
+                r.dataset,
+                short(bs.as_deref()),
+                short(cs.as_deref())
+            );
+            if !details.contains(&why) {
+                details.push(why.clone());
+                notes.push(why);
+            }
+            continue;
+        }
+        rows.push(compare_one(&key, b, c, same_permutation, threshold));
+    }
+    for r in &base_data.summary {
+        if !cur_data
+            .summary
+            .iter()
+            .any(|c| c.variant == r.variant && c.dataset == r.dataset)
+        {
+            notes.push(format!(
+                "{} on {}: not in the current run",
+                r.variant, r.dataset
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return Err(CompareError::Nothing { details });
+    }
+    Ok(Comparison {
+        baseline,
+        current,
+        threshold,
+        warnings,
+        notes,
+        rows,
+    })
+}
+
+fn short(sha: Option<&str>) -> String {
+    sha.map_or("none".into(), |s| format!("{}…", &s[..s.len().min(12)]))
+}
+
+fn compare_one(
+    (variant, dataset): &(String, String),
+    base: &[PuzzleStat],
+    cur: &[PuzzleStat],
+    paired: bool,
+    threshold: f64,
+) -> CompareRow {
+    let solved = |v: &[PuzzleStat]| v.iter().filter(|s| s.solved).count() as u64;
+    let failed = |v: &[PuzzleStat]| v.iter().filter(|s| s.failed).count() as u64;
+    let mut search_changed = false;
+    let mut ratios = Vec::new();
+    let (compared_base, compared_cur): (Vec<&PuzzleStat>, Vec<&PuzzleStat>);
+    let (speed, faster_pct, puzzles) = if paired {
+        let by_puzzle: HashMap<u64, &PuzzleStat> = base.iter().map(|s| (s.puzzle, s)).collect();
+        let pairs: Vec<(&PuzzleStat, &PuzzleStat)> = cur
+            .iter()
+            .filter_map(|c| by_puzzle.get(&c.puzzle).map(|b| (*b, c)))
+            .filter(|(b, c)| b.solved && c.solved)
+            .collect();
+        search_changed = pairs
+            .iter()
+            .any(|(b, c)| b.nodes != c.nodes || b.guesses != c.guesses);
+        let mut base_times: Vec<(u64, u64)> = pairs.iter().map(|p| (p.0.puzzle, p.0.ns)).collect();
+        let mut cur_times: Vec<(u64, u64)> = pairs.iter().map(|p| (p.1.puzzle, p.1.ns)).collect();
+        base_times.sort_unstable();
+        cur_times.sort_unstable();
+        let s = crate::stats::speed(&base_times, &cur_times);
+        ratios = pairs
+            .iter()
+            .map(|(b, c)| c.ns.max(1) as f64 / b.ns.max(1) as f64)
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        compared_base = pairs.iter().map(|p| p.0).collect();
+        compared_cur = pairs.iter().map(|p| p.1).collect();
+        (s.map(|s| s.ratio), s.map(|s| s.faster_pct), pairs.len())
+    } else {
+        compared_base = base.iter().filter(|s| s.solved).collect();
+        compared_cur = cur.iter().filter(|s| s.solved).collect();
+        let ns = |v: &[&PuzzleStat]| -> Vec<u64> { v.iter().map(|s| s.ns).collect() };
+        (
+            crate::stats::unpaired_speed(&ns(&compared_base), &ns(&compared_cur)),
+            None,
+            compared_base.len().max(compared_cur.len()),
+        )
+    };
+    let mean = |v: &[&PuzzleStat], f: fn(&PuzzleStat) -> u64| {
+        if v.is_empty() {
+            0.0
+        } else {
+            v.iter().map(|s| f(s)).sum::<u64>() as f64 / v.len() as f64
+        }
+    };
+    let (base_failed, cur_failed) = (failed(base), failed(cur));
+    let s = speed.unwrap_or(crate::stats::Estimate {
+        value: f64::NAN,
+        lo: f64::NAN,
+        hi: f64::NAN,
+    });
+    // Slower beyond the threshold means the whole interval below 1/(1+t) in speed,
+    // that is, time grown by more than t; faster likewise.
+    let verdict = if cur_failed > base_failed || s.hi < 1.0 / (1.0 + threshold) {
+        Verdict::Regressed
+    } else if s.lo > 1.0 + threshold {
+        Verdict::Improved
+    } else {
+        Verdict::WithinNoise
+    };
+    CompareRow {
+        variant: variant.clone(),
+        dataset: dataset.clone(),
+        paired,
+        puzzles,
+        base_median_us: median_us(&compared_base),
+        cur_median_us: median_us(&compared_cur),
+        speed: s.value,
+        speed_lo: s.lo,
+        speed_hi: s.hi,
+        time_change_pct: 100.0 * (1.0 / s.value - 1.0),
+        faster_pct,
+        base_guesses: mean(&compared_base, |s| s.guesses),
+        cur_guesses: mean(&compared_cur, |s| s.guesses),
+        base_nodes: mean(&compared_base, |s| s.nodes),
+        cur_nodes: mean(&compared_cur, |s| s.nodes),
+        search_changed,
+        base_solved: solved(base),
+        cur_solved: solved(cur),
+        base_failed,
+        cur_failed,
+        verdict,
+        ratios,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,218 @@
+use super::*;
+use crate::harness::{DatasetInfo, RunOptions};
+
+/// Writes a run folder: `variants` over dataset `tiny` (checksum `sha`), 200
+/// puzzles, two repeats; puzzle i takes `ns(variant index, i)`.
+fn run_folder(dir: &Path, sha: &str, mode: &str, ns: impl Fn(usize, u64) -> u64) {
+    std::fs::create_dir_all(dir).unwrap();
+    let variants = ["fast", "slow"];
+    let mut results = String::from(
+        "strategy,variant,dataset,puzzle_index,repeat,puzzle,status,solutions,nodes,guesses,solve_ns,threads,detail\n",
+    );
+    let mut summary = String::from("strategy,variant,dataset,threads,puzzles,solved,budget,wrong,errors,puzzles_per_sec,mean_us,median_us,p90_us,p99_us,max_us,guesses_per_puzzle,no_guess_pct,wall_s\n");
+    for (k, v) in variants.iter().enumerate() {
+        for repeat in 0..2 {
+            for i in 0..200u64 {
+                results.push_str(&format!(
+                    "{v},{v},tiny,{i},{repeat},-,unique,1,{},{},{},1,\n",
+                    10 + i % 7,
+                    i % 3,
+                    ns(k, i) + repeat
+                ));
+            }
+        }
+        summary.push_str(&format!(
+            "{v},{v},tiny,1,400,400,0,0,0,1000,1,1,1,1,1,1,0,0.4\n"
+        ));
+    }
+    std::fs::write(dir.join("results.csv"), results).unwrap();
+    std::fs::write(dir.join("summary.csv"), summary).unwrap();
+    let mut info = crate::harness::RunInfo::new(
+        RunOptions {
+            solvers: variants.iter().map(|v| v.to_string()).collect(),
+            datasets: vec!["tiny".into()],
+            threads: 1,
+            mode: mode.into(),
+            ..RunOptions::default()
+        },
+        vec![],
+        vec![DatasetInfo {
+            name: "tiny".into(),
+            source: "embedded:tiny".into(),
+            size: "9x9".into(),
+            bytes: 1,
+            sha256: sha.into(),
+            puzzles_in_source: 200,
+            puzzles_run: 200,
+        }],
+    );
+    info.finished = info.started.clone();
+    std::fs::write(dir.join("run.json"), serde_json::to_string(&info).unwrap()).unwrap();
+}
+
+/// Uneven but fixed times: 5–50 µs, slow 3× fast.
+fn times(k: usize, i: u64) -> u64 {
+    (5_000 + (i * 7919) % 45_000) * (1 + 2 * k as u64)
+}
+
+fn side(dir: &Path) -> (Side, RunData) {
+    load_side(dir, &dir.display().to_string()).unwrap()
+}
+
+#[test]
+fn a_run_against_itself_is_within_noise_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a");
+    run_folder(&a, "aa", "unique", times);
+    let c = compare(side(&a), side(&a), 0.03).unwrap();
+    assert_eq!(c.rows.len(), 2);
+    for r in &c.rows {
+        assert_eq!(r.verdict, Verdict::WithinNoise, "{r:?}");
+        assert!(r.paired);
+        assert_eq!((r.speed, r.speed_lo, r.speed_hi), (1.0, 1.0, 1.0));
+        assert!(!r.search_changed);
+        assert_eq!(r.puzzles, 200);
+    }
+    assert!(!c.regressed());
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
+
+#[test]
+fn a_baseline_20_percent_faster_is_a_20_percent_regression() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, cur) = (tmp.path().join("base"), tmp.path().join("cur"));
+    run_folder(&base, "aa", "unique", |k, i| times(k, i) * 8 / 10);
+    run_folder(&cur, "aa", "unique", times);
+    let c = compare(side(&base), side(&cur), 0.03).unwrap();
+    for r in &c.rows {
+        assert_eq!(r.verdict, Verdict::Regressed, "{r:?}");
+        assert!((r.speed - 0.8).abs() < 0.005, "{r:?}");
+        assert!(r.speed_lo <= r.speed && r.speed <= r.speed_hi && r.speed_hi < 0.81);
+        assert!((r.time_change_pct - 25.0).abs() < 0.5, "{r:?}");
+        assert_eq!(r.faster_pct, Some(0.0));
+        assert_eq!(r.ratios.len(), 200);
+    }
+    assert!(c.regressed());
+    // The other way round: improved.
+    let c = compare(side(&cur), side(&base), 0.03).unwrap();
+    assert!(c.rows.iter().all(|r| r.verdict == Verdict::Improved));
+    assert!(!c.regressed());
+    // A 2% change is inside a 3% threshold, outside a 1% one.
+    run_folder(&base, "aa", "unique", |k, i| times(k, i) * 100 / 102);
+    let c = compare(side(&base), side(&cur), 0.03).unwrap();
+    assert!(c.rows.iter().all(|r| r.verdict == Verdict::WithinNoise));
+    let c = compare(side(&base), side(&cur), 0.01).unwrap();
+    assert!(c.rows.iter().all(|r| r.verdict == Verdict::Regressed));
+}
+
+#[test]
+fn different_datasets_or_modes_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b, m) = (
+        tmp.path().join("a"),
+        tmp.path().join("b"),
+        tmp.path().join("m"),
+    );
+    run_folder(&a, "aa", "unique", times);
+    run_folder(&b, "bb", "unique", times);
+    run_folder(&m, "aa", "first", times);
+    let e = compare(side(&a), side(&b), 0.03).unwrap_err().to_string();
+    assert!(
+        e.contains("not comparable") && e.contains("checksum differs"),
+        "{e}"
+    );
+    let e = compare(side(&a), side(&m), 0.03).unwrap_err().to_string();
+    assert!(e.contains("mode unique") && e.contains("mode first"), "{e}");
+}
+
+#[test]
+fn other_machines_and_thread_counts_are_warned_about() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    run_folder(&a, "aa", "unique", times);
+    run_folder(&b, "aa", "unique", times);
+    let (base, data) = side(&a);
+    let mut other = base.clone();
+    other.info.cpu_model = "Other CPU".into();
+    other.info.options.threads = 4;
+    let c = compare((other, data), side(&b), 0.03).unwrap();
+    assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+    assert!(c.warnings.iter().any(|w| w.contains("Other CPU")));
+    assert!(c.warnings.iter().any(|w| w.contains("worker threads")));
+}
+
+#[test]
+fn a_changed_search_or_new_wrong_answers_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    run_folder(&a, "aa", "unique", times);
+    run_folder(&b, "aa", "unique", times);
+    // `slow` now guesses more on puzzle 3 and answers puzzle 4 wrongly.
+    let text = std::fs::read_to_string(b.join("results.csv")).unwrap();
+    let text = text
+        .replace(
+            "slow,slow,tiny,3,0,-,unique,1,13,0,",
+            "slow,slow,tiny,3,0,-,unique,1,13,9,",
+        )
+        .replace(
+            "slow,slow,tiny,4,1,-,unique,",
+            "slow,slow,tiny,4,1,-,wrong,",
+        );
+    std::fs::write(b.join("results.csv"), text).unwrap();
+    let c = compare(side(&a), side(&b), 0.03).unwrap();
+    let slow = c.rows.iter().find(|r| r.variant == "slow").unwrap();
+    assert!(slow.search_changed);
+    assert!(slow.cur_guesses > slow.base_guesses);
+    assert_eq!((slow.base_failed, slow.cur_failed), (0, 1));
+    assert_eq!(slow.verdict, Verdict::Regressed);
+    let said = write::sentences(&c).join("\n");
+    assert!(said.contains("wrong answers"), "{said}");
+    let fast = c.rows.iter().find(|r| r.variant == "fast").unwrap();
+    assert_eq!(fast.verdict, Verdict::WithinNoise);
+}
+
+#[test]
+fn a_comparison_writes_its_files_and_charts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    run_folder(&a, "aa", "unique", |k, i| times(k, i) * 8 / 10);
+    run_folder(&b, "aa", "unique", times);
+    let c = compare(side(&a), side(&b), 0.03).unwrap();
+    let out = tmp.path().join("out");
+    write::write(&c, &out).unwrap();
+    let csv = std::fs::read_to_string(out.join("compare.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3);
+    assert!(csv.lines().nth(1).unwrap().ends_with(",regressed"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("compare.json")).unwrap()).unwrap();
+    assert_eq!(json["rows"].as_array().unwrap().len(), 2);
+    assert_eq!(json["rows"][0]["verdict"], "regressed");
+    let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(md.contains("20.0% slower"), "{md}");
+    for chart in ["ratio-distribution-tiny", "before-after-tiny"] {
+        assert!(out.join("charts").join(format!("{chart}.svg")).is_file());
+        assert!(md.contains(&format!("(charts/{chart}.svg)")));
+    }
+}
+
+#[test]
+fn baselines_keep_what_a_comparison_needs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (run, root) = (tmp.path().join("run"), tmp.path().join("baselines"));
+    run_folder(&run, "aa", "unique", times);
+    let dir = baseline::save(&run, &root, "main").unwrap();
+    assert_eq!(baseline::resolve("main", &root).unwrap(), dir);
+    // No puzzle text: smaller than the run's results.
+    let size = |p: &Path| std::fs::metadata(p.join("results.csv")).unwrap().len();
+    assert!(size(&dir) < size(&run));
+    let c = compare(side(&dir), side(&run), 0.03).unwrap();
+    assert!(c
+        .rows
+        .iter()
+        .all(|r| r.verdict == Verdict::WithinNoise && r.speed == 1.0));
+    // Saving again replaces it; bad names and unknown ones are refused with the list.
+    baseline::save(&run, &root, "main").unwrap();
+    assert!(baseline::save(&run, &root, "../up").is_err());
+    let e = baseline::resolve("nope", &root).unwrap_err().to_string();
+    assert!(e.contains("baselines: main"), "{e}");
+}

@@ -1,0 +1,327 @@
+//! A comparison's files: `compare.md`, `compare.csv`, `compare.json` and its
+//! charts, all from the finished [`Comparison`].
+
+use super::{CompareError, CompareRow, Comparison, Verdict};
+use crate::export::markdown::{num, table, times};
+use crate::report::charts::{render, BeforeAfter, RatioDistribution, Rendered};
+use std::fmt::Write;
+use std::path::Path;
+
+/// Column heads of the comparison table.
+pub const HEADER: [&str; 10] = [
+    "dataset",
+    "variant",
+    "before µs",
+    "after µs",
+    "speed",
+    "95% CI",
+    "time",
+    "faster on %",
+    "guesses",
+    "verdict",
+];
+
+fn pct(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.1}%")
+    } else {
+        "-".into()
+    }
+}
+
+fn ratio(x: f64) -> String {
+    if x.is_finite() {
+        times(x)
+    } else {
+        "-".into()
+    }
+}
+
+/// One row as display cells.
+pub fn cells(r: &CompareRow) -> [String; 10] {
+    let guesses = if (r.base_guesses - r.cur_guesses).abs() < 1e-9 {
+        num(r.cur_guesses)
+    } else {
+        format!("{} → {}", num(r.base_guesses), num(r.cur_guesses))
+    };
+    [
+        r.dataset.clone(),
+        r.variant.clone(),
+        num(r.base_median_us),
+        num(r.cur_median_us),
+        ratio(r.speed),
+        format!("{}–{}", ratio(r.speed_lo), ratio(r.speed_hi)),
+        pct(r.time_change_pct),
+        r.faster_pct.map_or("-".into(), |p| format!("{p:.0}")),
+        guesses,
+        r.verdict.word().to_string(),
+    ]
+}
+
+/// The comparison table (markdown, lined up for a terminal too).
+pub fn table_text(c: &Comparison) -> String {
+    let rows: Vec<Vec<String>> = c.rows.iter().map(|r| cells(r).to_vec()).collect();
+    let right: Vec<bool> = (0..HEADER.len()).map(|i| (2..8).contains(&i)).collect();
+    table(&HEADER, &rows, &right)
+}
+
+/// One sentence per row that is not within noise, or a single one saying all are.
+pub fn sentences(c: &Comparison) -> Vec<String> {
+    let t = 100.0 * c.threshold;
+    let mut out = Vec::new();
+    for r in &c.rows {
+        let interval = format!(
+            "speed {} of the baseline's, 95% CI {}–{}",
+            ratio(r.speed),
+            ratio(r.speed_lo),
+            ratio(r.speed_hi)
+        );
+        let mut line = match r.verdict {
+            Verdict::WithinNoise => continue_if_quiet(r, t, &interval),
+            Verdict::Improved => Some(format!(
+                "{} on {}: improved, {:.1}% faster ({interval}).",
+                r.variant,
+                r.dataset,
+                100.0 * (r.speed - 1.0)
+            )),
+            Verdict::Regressed if r.cur_failed > r.base_failed => Some(format!(
+                "{} on {}: regressed, {} wrong answers or errors now against {} in the baseline.",
+                r.variant, r.dataset, r.cur_failed, r.base_failed
+            )),
+            Verdict::Regressed => Some(format!(
+                "{} on {}: regressed, {:.1}% slower ({interval}; time per puzzle {}).",
+                r.variant,
+                r.dataset,
+                100.0 * (1.0 - r.speed),
+                pct(r.time_change_pct)
+            )),
+        };
+        if let Some(l) = &mut line {
+            if r.search_changed {
+                let _ = write!(
+                    l,
+                    " The search itself changed: {} → {} guesses and {} → {} nodes per puzzle.",
+                    num(r.base_guesses),
+                    num(r.cur_guesses),
+                    num(r.base_nodes),
+                    num(r.cur_nodes)
+                );
+            }
+            out.push(l.clone());
+        }
+    }
+    if out.is_empty() {
+        out.push(format!(
+            "Every strategy and dataset is within noise (no change beyond ±{t:.0}% that its 95% interval confirms)."
+        ));
+    }
+    out
+}
+
+/// A within-noise row is worth a sentence only when its search changed.
+fn continue_if_quiet(r: &CompareRow, t: f64, interval: &str) -> Option<String> {
+    r.search_changed.then(|| {
+        format!(
+            "{} on {}: within noise (±{t:.0}%; {interval}).",
+            r.variant, r.dataset
+        )
+    })
+}
+
+/// `compare.csv`: one row per variant and dataset, every number unrounded.
+pub fn csv_text(c: &Comparison) -> Result<String, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "variant",
+        "dataset",
+        "paired",
+        "puzzles",
+        "base_median_us",
+        "cur_median_us",
+        "speed",
+        "speed_lo",
+        "speed_hi",
+        "time_change_pct",
+        "faster_pct",
+        "base_guesses",
+        "cur_guesses",
+        "base_nodes",
+        "cur_nodes",
+        "search_changed",
+        "base_solved",
+        "cur_solved",
+        "base_failed",
+        "cur_failed",
+        "verdict",
+    ])?;
+    let f = |x: f64| {
+        if x.is_finite() {
+            x.to_string()
+        } else {
+            String::new()
+        }
+    };
+    for r in &c.rows {
+        w.write_record([
+            r.variant.clone(),
+            r.dataset.clone(),
+            r.paired.to_string(),
+            r.puzzles.to_string(),
+            f(r.base_median_us),
+            f(r.cur_median_us),
+            f(r.speed),
+            f(r.speed_lo),
+            f(r.speed_hi),
+            f(r.time_change_pct),
+            r.faster_pct.map_or(String::new(), f),
+            f(r.base_guesses),
+            f(r.cur_guesses),
+            f(r.base_nodes),
+            f(r.cur_nodes),
+            r.search_changed.to_string(),
+            r.base_solved.to_string(),
+            r.cur_solved.to_string(),
+            r.base_failed.to_string(),
+            r.cur_failed.to_string(),
+            r.verdict.word().to_string(),
+        ])?;
+    }
+    let bytes = w.into_inner().map_err(|e| e.into_error())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn describe(side: &super::Side) -> String {
+    let i = &side.info;
+    format!(
+        "{}: commit {}, started {}, {} ({} cores), {} threads",
+        side.label, i.git_commit, i.started, i.cpu_model, i.cores, i.options.threads
+    )
+}
+
+/// `compare.md`: the two runs, warnings, sentences, the table and the charts.
+pub fn markdown(c: &Comparison, charts: &[Rendered]) -> String {
+    let mut s = String::from("# sudoku-bench comparison\n\n");
+    let _ = writeln!(s, "- Baseline (the reference) {}", describe(&c.baseline));
+    let _ = writeln!(s, "- Current {}", describe(&c.current));
+    let _ = writeln!(
+        s,
+        "- Noise threshold ±{:.1}%: a change counts only when its whole 95% interval lies beyond it.",
+        100.0 * c.threshold
+    );
+    for w in &c.warnings {
+        let _ = writeln!(s, "- **Warning:** {w}");
+    }
+    s.push_str("\n## In short\n\n");
+    for l in sentences(c) {
+        let _ = writeln!(s, "- {l}");
+    }
+    s.push_str("\n## By strategy and dataset\n\n");
+    s.push_str(&table_text(c));
+    s.push_str("\nSpeed: the geometric mean, over the puzzles solved in both runs, of the baseline's time over the current time (above 1×: faster now), with a 95% bootstrap interval; unpaired rows (puzzles permuted differently) compare the two geometric means instead.\n");
+    if !c.notes.is_empty() {
+        s.push_str("\n## Not compared\n\n");
+        for n in &c.notes {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
+    if !charts.is_empty() {
+        s.push_str("\n## Charts\n");
+        for ch in charts {
+            let _ = write!(
+                s,
+                "\n### {}\n\n![{}](charts/{}.svg)\n\n{}\n",
+                ch.title, ch.title, ch.name, ch.caption
+            );
+        }
+    }
+    s
+}
+
+/// The charts of a comparison, per dataset: per-puzzle time ratio distribution
+/// (paired rows) and before/after medians.
+pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError> {
+    let charts_dir = dir.join("charts");
+    crate::report::clear_charts(&charts_dir).map_err(|source| CompareError::Write {
+        path: charts_dir.clone(),
+        source,
+    })?;
+    let mut variants: Vec<&str> = Vec::new();
+    let mut datasets: Vec<&str> = Vec::new();
+    for r in &c.rows {
+        if !variants.contains(&r.variant.as_str()) {
+            variants.push(&r.variant);
+        }
+        if !datasets.contains(&r.dataset.as_str()) {
+            datasets.push(&r.dataset);
+        }
+    }
+    let color = |v: &str| variants.iter().position(|x| *x == v).unwrap_or(0);
+    let mut out = Vec::new();
+    let draw = |r: Result<Rendered, String>, out: &mut Vec<Rendered>| {
+        r.map(|ch| out.push(ch))
+            .map_err(|message| CompareError::Write {
+                path: charts_dir.clone(),
+                source: std::io::Error::other(message),
+            })
+    };
+    for d in datasets {
+        let rows: Vec<&CompareRow> = c.rows.iter().filter(|r| r.dataset == d).collect();
+        let lines: Vec<(String, usize, Vec<f64>)> = rows
+            .iter()
+            .filter(|r| !r.ratios.is_empty())
+            .map(|r| (r.variant.clone(), color(&r.variant), r.ratios.clone()))
+            .collect();
+        if !lines.is_empty() {
+            let chart = RatioDistribution {
+                dataset: d.to_string(),
+                threshold: c.threshold,
+                lines,
+            };
+            draw(render(&chart, &charts_dir), &mut out)?;
+        }
+        let chart = BeforeAfter {
+            dataset: d.to_string(),
+            rows: rows
+                .iter()
+                .map(|r| {
+                    (
+                        r.variant.clone(),
+                        color(&r.variant),
+                        r.base_median_us,
+                        r.cur_median_us,
+                    )
+                })
+                .collect(),
+        };
+        draw(render(&chart, &charts_dir), &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Writes `compare.md`, `compare.csv`, `compare.json` and `charts/` into `dir`.
+pub fn write(c: &Comparison, dir: &Path) -> Result<(), CompareError> {
+    let io = |path: std::path::PathBuf| move |source| CompareError::Write { path, source };
+    std::fs::create_dir_all(dir).map_err(io(dir.to_path_buf()))?;
+    let charts = charts(c, dir)?;
+    let files = [
+        ("compare.md", markdown(c, &charts)),
+        (
+            "compare.csv",
+            csv_text(c).map_err(|e| CompareError::Write {
+                path: dir.join("compare.csv"),
+                source: std::io::Error::other(e),
+            })?,
+        ),
+        (
+            "compare.json",
+            serde_json::to_string_pretty(c).map_err(|e| CompareError::Write {
+                path: dir.join("compare.json"),
+                source: std::io::Error::other(e),
+            })? + "\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).map_err(io(dir.join(name)))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! The charts of a comparison between two runs.
+
+use super::{color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, FONT};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Per-puzzle time ratios (current over baseline) as one distribution per variant.
+pub struct RatioDistribution {
+    /// The dataset.
+    pub dataset: String,
+    /// The noise threshold, a fraction: shaded around 1×.
+    pub threshold: f64,
+    /// `(variant, palette index, sorted ratios)`.
+    pub lines: Vec<(String, usize, Vec<f64>)>,
+}
+
+impl Chart for RatioDistribution {
+    fn name(&self) -> String {
+        format!("ratio-distribution-{}", crate::report::slug(&self.dataset))
+    }
+    fn title(&self) -> String {
+        format!(
+            "Per-puzzle time ratio, current / baseline: {}",
+            self.dataset
+        )
+    }
+    fn caption(&self) -> String {
+        format!(
+            "For each strategy on {}, the share of puzzles whose time now is at most a given multiple of \
+             their baseline time (log scale; left of 1× is faster now). The shaded band is the ±{:.0}% noise \
+             threshold; a curve that crosses 1× at 50% has not changed in the typical puzzle.",
+            self.dataset,
+            100.0 * self.threshold
+        )
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let x = log_range(self.lines.iter().flat_map(|l| l.2.iter().copied()).chain([
+            1.0 / (1.0 + self.threshold) / 1.5,
+            (1.0 + self.threshold) * 1.5,
+        ]));
+        let mut chart = frame(root, &self.title())
+            .build_cartesian_2d(log_axis(x), 0.0..1.02)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("time now / baseline time, per puzzle (log)")
+            .y_desc("share of puzzles")
+            .x_label_formatter(&|v| format!("{}×", compact(*v)))
+            .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        let (lo, hi) = (1.0 / (1.0 + self.threshold), 1.0 + self.threshold);
+        let area = chart.plotting_area();
+        area.draw(&Rectangle::new(
+            [(lo, 0.0), (hi, 1.02)],
+            BLACK.mix(0.08).filled(),
+        ))
+        .map_err(err)?;
+        area.draw(&PathElement::new(
+            vec![(1.0, 0.0), (1.0, 1.02)],
+            BLACK.mix(0.6),
+        ))
+        .map_err(err)?;
+        for (name, ci, ratios) in &self.lines {
+            labelled_line(&mut chart, name, color(*ci), super::ecdf(ratios))?;
+        }
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
+    }
+}
+
+/// Each variant's median time in the baseline (hollow) and now (filled).
+pub struct BeforeAfter {
+    /// The dataset.
+    pub dataset: String,
+    /// `(variant, palette index, baseline median µs, current median µs)`, top row first.
+    pub rows: Vec<(String, usize, f64, f64)>,
+}
+
+impl Chart for BeforeAfter {
+    fn name(&self) -> String {
+        format!("before-after-{}", crate::report::slug(&self.dataset))
+    }
+    fn title(&self) -> String {
+        format!("Median time before and after: {}", self.dataset)
+    }
+    fn caption(&self) -> String {
+        format!(
+            "Each strategy's median time per puzzle on {} in the baseline (hollow circle) and now (filled), \
+             joined by a line (log scale; left is faster).",
+            self.dataset
+        )
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let x = log_range(self.rows.iter().flat_map(|r| [r.2, r.3]));
+        let n = self.rows.len().max(1) as f64;
+        let mut chart = frame(root, &self.title())
+            .y_label_area_size(150)
+            .build_cartesian_2d(log_axis(x), -0.5..n - 0.5)
+            .map_err(err)?;
+        let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
+        let label = super::row_label(&names);
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(self.rows.len() + 2)
+            .y_label_formatter(&label)
+            .x_label_formatter(&|v| compact(*v))
+            .x_desc("median time per puzzle, µs (log)")
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        for (i, (_, ci, before, after)) in self.rows.iter().enumerate() {
+            let y = n - 1.0 - i as f64;
+            let c = color(*ci);
+            let area = chart.plotting_area();
+            area.draw(&PathElement::new(
+                vec![(*before, y), (*after, y)],
+                c.stroke_width(2),
+            ))
+            .map_err(err)?;
+            area.draw(&Circle::new((*before, y), 6, c.stroke_width(2)))
+                .map_err(err)?;
+            area.draw(&Circle::new((*after, y), 6, c.filled()))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}

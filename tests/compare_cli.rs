@@ -1,0 +1,155 @@
+//! `sudoku-bench compare` and `bench --save-baseline / --baseline`, end to end.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+
+fn bin(cwd: &Path) -> Command {
+    let mut c = Command::cargo_bin("sudoku-bench").unwrap();
+    c.current_dir(cwd);
+    c
+}
+
+/// A two-strategy run of the embedded easy set into `cwd/NAME`, saved as baseline `save` if given.
+fn bench(cwd: &Path, name: &str, dataset: &str, save: Option<&str>) {
+    let mut args = vec![
+        "bench",
+        "--quiet",
+        "--no-report",
+        "--threads",
+        "1",
+        "--solver",
+        "bitset-mrv,dlx",
+        "--dataset",
+        dataset,
+        "--out",
+        name,
+    ];
+    if let Some(s) = save {
+        args.extend(["--save-baseline", s]);
+    }
+    bin(cwd).args(&args).assert().success();
+}
+
+/// Rewrites every `solve_ns` of a run's results.csv through `f`.
+fn scale_times(results: &Path, f: impl Fn(u64) -> u64) {
+    let mut r = csv::Reader::from_path(results).unwrap();
+    let header = r.headers().unwrap().clone();
+    let at = header.iter().position(|h| h == "solve_ns").unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    let mut w = csv::Writer::from_path(results).unwrap();
+    w.write_record(&header).unwrap();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == at {
+                    f(c.parse().unwrap()).to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        w.write_record(&cells).unwrap();
+    }
+    w.flush().unwrap();
+}
+
+#[test]
+fn a_run_compared_with_itself_is_within_noise_and_exits_0() {
+    let tmp = tempfile::tempdir().unwrap();
+    bench(tmp.path(), "run", "easy-9x9", Some("main"));
+    assert!(tmp.path().join("reports/baselines/main/run.json").is_file());
+    bin(tmp.path())
+        .args(["compare", "main", "run"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("within noise"))
+        .stdout(predicate::str::contains("regressed").not());
+    for f in ["compare.md", "compare.csv", "compare.json"] {
+        assert!(tmp.path().join("run/compare").join(f).is_file(), "{f}");
+    }
+}
+
+#[test]
+fn a_faster_baseline_is_a_regression_and_exits_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    bench(tmp.path(), "run", "easy-9x9", Some("quick"));
+    // The baseline's times made 20% shorter: the run is 20% slower than it.
+    scale_times(
+        &tmp.path().join("reports/baselines/quick/results.csv"),
+        |ns| ns * 8 / 10,
+    );
+    let out = bin(tmp.path())
+        .args(["compare", "quick", "run", "--out", "cmp"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("bitset-mrv on easy-9x9: regressed, 20.0% slower"),
+        "{text}"
+    );
+    assert!(
+        text.contains("dlx on easy-9x9: regressed, 20.0% slower"),
+        "{text}"
+    );
+    // bench --baseline gates the same way: this run against that baseline.
+    bin(tmp.path())
+        .args([
+            "bench",
+            "--quiet",
+            "--no-report",
+            "--threads",
+            "1",
+            "--solver",
+            "bitset-mrv,dlx",
+            "--dataset",
+            "easy-9x9",
+            "--out",
+            "again",
+            "--baseline",
+            "quick",
+            "--noise-threshold",
+            "50%",
+        ])
+        .assert()
+        .success();
+    assert!(tmp.path().join("again/compare/compare.md").is_file());
+}
+
+#[test]
+fn different_datasets_are_refused_and_unknown_baselines_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    bench(tmp.path(), "easy", "easy-9x9", Some("easy"));
+    bench(tmp.path(), "four", "set-4x4", None);
+    bin(tmp.path())
+        .args(["compare", "easy", "four"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not comparable"));
+    bin(tmp.path())
+        .args(["compare", "nope", "four"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("baselines: easy"));
+    // A typo in --baseline is caught before the run, not after it.
+    bin(tmp.path())
+        .args([
+            "bench",
+            "--quiet",
+            "--dataset",
+            "set-4x4",
+            "--out",
+            "x",
+            "--baseline",
+            "nope",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("baselines: easy"));
+    assert!(!tmp.path().join("x/results.csv").exists());
+}
