@@ -34,6 +34,7 @@ fn harness_run(ds: &BenchDataset, threads: usize, results: &Path) -> f64 {
         warmup: 0,
         repeat: 1,
         min_time: None,
+        block: None,
         schedule: harness::Schedule::Sequential,
         reference: None,
     };

@@ -44,7 +44,7 @@ pub(super) struct BenchArgs {
     /// up to this much wall time (like `2s`); at least --repeat passes are made.
     #[arg(long, value_parser = parse_duration)]
     min_time: Option<Duration>,
-    /// `interleaved`: every strategy solves each block of 64 puzzles in turn (rotating who
+    /// `interleaved`: every strategy solves each block of puzzles in turn (rotating who
     /// goes first), so machine drift hits all alike; `sequential`: one strategy after another.
     #[arg(long, default_value = "interleaved", value_parser = ["interleaved", "sequential"])]
     schedule: String,
@@ -289,6 +289,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         warmup: args.warmup,
         repeat: args.repeat,
         min_time: args.min_time,
+        block: None,
     };
     let results_path = out_dir.join("results.csv");
     let mut sink = CsvSink::create(&results_path)

@@ -108,6 +108,8 @@ pub struct BenchOptions {
     pub min_time: Option<Duration>,
     /// How contenders take turns over a dataset.
     pub schedule: Schedule,
+    /// Puzzles per interleaved block (default: [`Schedule::block_size`]).
+    pub block: Option<usize>,
     /// The variant the speed columns compare with (default: each dataset's fastest).
     pub reference: Option<String>,
 }
@@ -115,7 +117,7 @@ pub struct BenchOptions {
 /// How contenders take turns over a dataset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
-    /// The dataset is cut into blocks of [`Schedule::BLOCK`] puzzles; every
+    /// The dataset is cut into blocks (see [`Schedule::block_size`]); every
     /// contender solves a block, in an order that rotates from block to block,
     /// before the next block starts. Machine drift then hits all contenders alike.
     Interleaved,
@@ -124,8 +126,23 @@ pub enum Schedule {
 }
 
 impl Schedule {
-    /// Puzzles per block of the interleaved schedule.
-    pub const BLOCK: usize = 64;
+    /// Fewest puzzles in a block of the interleaved schedule.
+    pub const MIN_BLOCK: usize = 32;
+    /// Least work a block gives the fastest contender, so that switching
+    /// contenders (and their cold caches) stays a small share of a block.
+    pub const BLOCK_TIME: Duration = Duration::from_millis(1);
+
+    /// Puzzles per block of `n`, given the fastest contender's time per puzzle
+    /// in warm-up: enough for [`Schedule::BLOCK_TIME`] of its work, at least
+    /// [`Schedule::MIN_BLOCK`] (blocks of 16 to 64 puzzles of top1465 kept
+    /// the spread of five runs' throughput ratio near 2%, against up to 30%
+    /// one strategy after another; sub-microsecond 4×4 puzzles get blocks of
+    /// thousands).
+    pub fn block_size(fastest: Duration, n: usize) -> usize {
+        let per = fastest.as_nanos().max(1);
+        let want = Self::BLOCK_TIME.as_nanos().div_ceil(per) as usize;
+        want.max(Self::MIN_BLOCK).min(n.max(1))
+    }
 
     /// The name used on the command line and in `run.json`.
     pub fn name(self) -> &'static str {
@@ -419,18 +436,24 @@ fn run_dataset(
     if cs.is_empty() {
         return Ok(Vec::new());
     }
-    // Warm-up: untimed, unrecorded.
+    // Warm-up: unrecorded; its wall time per puzzle sizes the blocks.
+    let mut fastest = Duration::MAX;
     for c in cs {
-        pool.install(|| {
+        let started = Instant::now();
+        let solved = pool.install(|| {
             ds.puzzles
                 .par_iter()
                 .take(opts.warmup)
                 .filter(|p| !p.invalid)
-                .for_each(|p| {
+                .map(|p| {
                     let limits = limits_for(c, opts, cancel);
                     let _ = catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, &limits)));
                 })
+                .count()
         });
+        if solved > 0 {
+            fastest = fastest.min(started.elapsed() / solved as u32);
+        }
     }
     let n = ds.puzzles.len();
     let names: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
@@ -442,7 +465,9 @@ fn run_dataset(
     let block = if cs.len() == 1 {
         n.max(1)
     } else {
-        Schedule::BLOCK
+        opts.block
+            .unwrap_or_else(|| Schedule::block_size(fastest, n))
+            .max(1)
     };
     let blocks = n.div_ceil(block);
     let mut builders = vec![summary::SummaryBuilder::default(); cs.len()];
@@ -530,10 +555,13 @@ fn run_block(
     let shared_limits = limits_for(c, opts, cancel);
     let (tx, rx) = sync_channel::<Vec<Measured>>(256);
     let mut failure: Option<io::Error> = None;
-    let wall = std::thread::scope(|scope| {
-        let workers = scope.spawn(|| {
+    let wall = std::sync::Mutex::new(Duration::ZERO);
+    // The workers are a job on the pool; this thread writes the rows they send.
+    // (No thread is started per block: blocks are short under interleaving.)
+    pool.in_place_scope(|scope| {
+        scope.spawn(|_| {
             let started = Instant::now();
-            pool.install(|| {
+            {
                 part.slots.clone().into_par_iter().for_each_init(
                     || Batch::new(tx.clone()),
                     |batch, slot| {
@@ -585,9 +613,9 @@ fn run_block(
                         );
                     },
                 );
-            });
+            }
             drop(tx);
-            started.elapsed()
+            *wall.lock().unwrap_or_else(|e| e.into_inner()) = started.elapsed();
         });
         // One record, refilled for every row: the writer allocates nothing per row.
         let mut record = PuzzleRecord {
@@ -647,8 +675,8 @@ fn run_block(
                 }
             }
         }
-        workers.join().unwrap_or_default()
     });
+    let wall = wall.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(e) = failure {
         return Err(e);
     }

@@ -32,6 +32,7 @@ fn opts(threads: usize) -> BenchOptions {
         repeat: 1,
         min_time: None,
         schedule: Schedule::Interleaved,
+        block: None,
         reference: None,
     }
 }
@@ -185,6 +186,7 @@ fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
     let o = BenchOptions {
         repeat: 2,
         schedule,
+        block: Some(64),
         ..opts(2)
     };
     let (r, rows) = run_many(&cs, &ds, &o);
@@ -222,7 +224,7 @@ fn interleaving_rotates_contenders_block_by_block() {
     let names = ["a", "b", "c"];
     for (turn, chunk) in segs.chunks(3).enumerate() {
         let (repeat, block) = ((turn / 3) as u32, turn % 3);
-        let slots = block * Schedule::BLOCK..((block + 1) * Schedule::BLOCK).min(150);
+        let slots = block * 64..((block + 1) * 64).min(150);
         let mut want: Vec<(u64, u32)> = slots.map(|i| (ds.puzzles[i].index, repeat)).collect();
         want.sort();
         for (j, (variant, keys)) in chunk.iter().enumerate() {
@@ -673,4 +675,20 @@ fn min_time_adds_passes_until_each_contender_has_done_enough() {
     keys.sort();
     keys.dedup();
     assert_eq!(keys.len(), rows.len());
+}
+
+#[test]
+fn blocks_hold_a_millisecond_of_the_fastest_contenders_work() {
+    let us = Duration::from_micros;
+    assert_eq!(
+        Schedule::block_size(us(40), 1465),
+        25.max(Schedule::MIN_BLOCK)
+    );
+    assert_eq!(Schedule::block_size(us(2), 49_151), 500);
+    assert_eq!(Schedule::block_size(Duration::from_nanos(400), 1000), 1000);
+    assert_eq!(
+        Schedule::block_size(Duration::MAX, 500),
+        Schedule::MIN_BLOCK
+    );
+    assert_eq!(Schedule::block_size(us(1), 0), 1);
 }
