@@ -58,6 +58,12 @@ pub enum ParseErrorKind {
     /// A CSV file without the columns it needs.
     #[error("{0}")]
     Csv(String),
+    /// A line longer than any puzzle's, refused before it was read in full.
+    #[error("a line longer than {limit} bytes, expected a puzzle, an answer or a comment (the longest, a 25x25 puzzle with its answer, is 1,251 symbols); is this the right file and --format?")]
+    LineTooLong {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The format could not be told from the content.
     #[error("cannot tell the format: {0}")]
     UnknownFormat(String),

@@ -49,7 +49,7 @@ pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_>) -> io::Result
             Ok(true) => {}
             Err(e) => {
                 if matches!(e.kind(), csv::ErrorKind::Io(_)) {
-                    return Err(io::Error::other(e.to_string()));
+                    return Err(into_io(e));
                 }
                 csv_error(col, e)?;
                 continue;
@@ -115,6 +115,14 @@ pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_>) -> io::Result
     Ok(())
 }
 
+/// The I/O error inside a CSV error (kept whole: it may be an over-long line).
+fn into_io(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(io) => io,
+        other => io::Error::other(format!("{other:?}")),
+    }
+}
+
 fn csv_error(col: &mut Collector<'_>, e: csv::Error) -> io::Result<()> {
     let (line, msg) = match e.kind() {
         csv::ErrorKind::Utf8 { pos, .. } => {
@@ -125,7 +133,7 @@ fn csv_error(col: &mut Collector<'_>, e: csv::Error) -> io::Result<()> {
             );
             return Ok(());
         }
-        csv::ErrorKind::Io(_) => return Err(io::Error::other(e.to_string())),
+        csv::ErrorKind::Io(_) => return Err(into_io(e)),
         _ => (e.position().map_or(1, |p| p.line() as usize), e.to_string()),
     };
     col.error(line, 1, ParseErrorKind::Csv(msg));

@@ -6,6 +6,7 @@
 mod alphabet;
 mod block;
 mod csvfmt;
+mod guard;
 mod line;
 mod lines;
 
@@ -128,12 +129,29 @@ pub fn read_reader<R: Read>(
         path: source_name.into(),
         source,
     };
-    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    // Every byte passes the line guard: an over-long line stops the read at once.
+    let too_long = |e: std::io::Error| match guard::too_long(&e) {
+        Some(t) => LoadError::Invalid {
+            source_name: source_name.to_string(),
+            errors: vec![ParseError {
+                source_name: source_name.to_string(),
+                line: t.line,
+                column: t.limit + 1,
+                kind: ParseErrorKind::LineTooLong { limit: t.limit },
+            }],
+            total: 1,
+        },
+        None => io_err(e),
+    };
+    let mut reader = guard::LineGuard::new(
+        BufReader::with_capacity(1 << 16, reader),
+        guard::MAX_LINE_BYTES,
+    );
     let mut head = Vec::with_capacity(1 << 16);
     (&mut reader)
         .take(1 << 16)
         .read_to_end(&mut head)
-        .map_err(io_err)?;
+        .map_err(too_long)?;
     let format = match opts.format {
         Some(f) => f,
         None => match detect_format(&head) {
@@ -160,7 +178,7 @@ pub fn read_reader<R: Read>(
         Format::Hdu => block::parse(input, &mut collector, true),
         Format::Csv => csvfmt::parse(input, &mut collector),
     }
-    .map_err(io_err)?;
+    .map_err(too_long)?;
     collector.finish(format)
 }
 
