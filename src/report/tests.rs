@@ -368,3 +368,28 @@ fn html_tables_sort_by_number_and_filter_by_dataset() {
     assert_eq!(sort_value("2.40×–2.60×"), "2.4");
     assert_eq!(sort_value("-"), "-Infinity");
 }
+
+#[test]
+fn big_runs_make_small_charts() {
+    // 30,000 puzzles for each of two strategies: every curve is thinned and every
+    // scatter sampled, so no chart grows with the run.
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 30_000);
+    let report = write(&dir, &ReportOptions::default()).unwrap();
+    for c in &report.charts {
+        assert!(c.svg.len() < 1 << 20, "{}: {} bytes", c.name, c.svg.len());
+    }
+    let h2h = report
+        .charts
+        .iter()
+        .find(|c| c.name == "head-to-head-tiny")
+        .unwrap();
+    assert!(
+        h2h.caption
+            .contains("seeded random sample of 5000 of the 29999"),
+        "{}",
+        h2h.caption
+    );
+    assert!(h2h.svg.matches("<circle").count() <= charts::MAX_DOTS + 10);
+    let html = std::fs::metadata(dir.join("report.html")).unwrap().len();
+    assert!(html < 5 << 20, "report.html is {html} bytes");
+}

@@ -43,7 +43,12 @@ impl Chart for Hardness {
                 Metric::Guesses => "guesses (plus one, for the log axis)",
                 Metric::Nodes => "nodes",
             }
-        )
+        ) + &self
+            .series
+            .iter()
+            .filter(|s| s.1.len() > super::MAX_DOTS)
+            .map(|s| format!(" {}: a seeded random sample of {} of its {} puzzles.", s.0, super::MAX_DOTS, s.1.len()))
+            .collect::<String>()
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let x = log_range(self.series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
@@ -60,7 +65,11 @@ impl Chart for Hardness {
             // Datasets take the palette from its far end, away from the strategy colours.
             let c = color(9 - i % 10);
             chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 2, c.mix(0.7).filled())))
+                .draw_series(
+                    super::dots(pts)
+                        .into_iter()
+                        .map(|p| Circle::new(p, 2, c.mix(0.7).filled())),
+                )
                 .map_err(err)?
                 .label(name.clone())
                 .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));

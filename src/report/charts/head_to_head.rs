@@ -33,7 +33,7 @@ impl Chart for HeadToHead {
             above,
             self.points.len(),
             self.a.0
-        )
+        ) + &super::sampled_note(self.points.len())
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let r = log_range(self.points.iter().flat_map(|&(x, y)| [x, y]));
@@ -54,9 +54,9 @@ impl Chart for HeadToHead {
         let c = color(self.b.1);
         chart
             .draw_series(
-                self.points
-                    .iter()
-                    .map(|&p| Circle::new(p, 2, c.mix(0.6).filled())),
+                super::dots(&self.points)
+                    .into_iter()
+                    .map(|p| Circle::new(p, 2, c.mix(0.6).filled())),
             )
             .map_err(err)?;
         Ok(())

@@ -258,12 +258,40 @@ pub fn ecdf(sorted: &[f64]) -> Vec<(f64, f64)> {
         }
         return pts;
     }
-    (0..CURVE_POINTS)
-        .map(|k| {
-            let i = k * (n - 1) / (CURVE_POINTS - 1);
-            (sorted[i], (i + 1) as f64 / n as f64)
-        })
+    thin(n)
+        .map(|i| (sorted[i], (i + 1) as f64 / n as f64))
         .collect()
+}
+
+/// Up to [`CURVE_POINTS`] evenly spaced indices into `0..n`, first and last included.
+pub fn thin(n: usize) -> impl Iterator<Item = usize> {
+    let k = n.min(CURVE_POINTS);
+    (0..k).map(move |j| if k < 2 { 0 } else { j * (n - 1) / (k - 1) })
+}
+
+/// Most dots a scatter plot draws; beyond, a seeded sample of this many.
+pub const MAX_DOTS: usize = 5000;
+
+/// The dots a scatter plot draws: all of them up to [`MAX_DOTS`], else a
+/// seeded random sample of that many (the same data give the same sample), in order.
+pub fn dots<T: Copy>(points: &[T]) -> Vec<T> {
+    use rand::SeedableRng;
+    if points.len() <= MAX_DOTS {
+        return points.to_vec();
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x5EED_D075);
+    let mut idx = rand::seq::index::sample(&mut rng, points.len(), MAX_DOTS).into_vec();
+    idx.sort_unstable();
+    idx.into_iter().map(|i| points[i]).collect()
+}
+
+/// The sentence a scatter plot's caption ends with when it drew a sample.
+pub fn sampled_note(total: usize) -> String {
+    if total > MAX_DOTS {
+        format!(" Drawn from a seeded random sample of {MAX_DOTS} of the {total} puzzles.")
+    } else {
+        String::new()
+    }
 }
 
 /// Draws one strategy's line with its legend entry (a short stroke in its colour).
@@ -326,6 +354,14 @@ mod tests {
             assert!((share - v / 1e6).abs() < 1e-12, "{v} {share}");
         }
         assert!(ecdf(&[]).is_empty());
+        assert_eq!(thin(1).collect::<Vec<_>>(), [0]);
+        assert_eq!(thin(0).count(), 0);
+        let many: Vec<u32> = (0..100_000).collect();
+        let d = dots(&many);
+        assert_eq!(d.len(), MAX_DOTS);
+        assert!(d.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(dots(&many), d, "seeded");
+        assert_eq!(dots(&many[..10]), &many[..10]);
     }
 
     #[test]
