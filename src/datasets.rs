@@ -2,7 +2,8 @@
 //! and resolution of `--dataset` names, files and folders.
 
 use crate::error::LoadError;
-use crate::format::{read_path_or_folder, read_str, ReadOptions};
+use crate::format::{puzzle_files, read_path_capped, read_str, ReadOptions};
+use crate::harness::prepare::WINDOW;
 use crate::harness::prepare::{sha256_file, sha256_hex};
 use crate::harness::{BenchDataset, Selection};
 
@@ -46,6 +47,17 @@ pub fn resolve(
     opts: &ReadOptions,
     sel: &Selection,
 ) -> Result<Vec<BenchDataset>, LoadError> {
+    resolve_windowed(spec, opts, sel, WINDOW)
+}
+
+/// [`resolve`], with files of more than `window` puzzles streamed in windows of
+/// that many (tests use small windows; runs use [`WINDOW`]).
+pub fn resolve_windowed(
+    spec: &str,
+    opts: &ReadOptions,
+    sel: &Selection,
+    window: usize,
+) -> Result<Vec<BenchDataset>, LoadError> {
     if let Some(e) = embedded(spec) {
         let mut ds = read_str(&format!("embedded:{}", e.name), e.text, opts)?;
         ds.name = e.name.to_string();
@@ -64,16 +76,21 @@ pub fn resolve(
             names.join(", "),
         ));
     }
-    let datasets = read_path_or_folder(path, opts)?;
-    datasets
-        .into_iter()
-        .map(|ds| {
-            let file = std::path::PathBuf::from(&ds.source);
-            let (bytes, sha) = sha256_file(&file).map_err(|source| LoadError::Io {
+    // Each file is read and checked once; one larger than a window is read
+    // again, a window at a time, whenever a run uses it.
+    puzzle_files(path)?
+        .iter()
+        .map(|file| {
+            let ds = read_path_capped(file, opts, window)?;
+            let (bytes, sha) = sha256_file(file).map_err(|source| LoadError::Io {
                 path: file.clone(),
                 source,
             })?;
-            Ok(BenchDataset::prepare(ds, bytes, sha, sel))
+            Ok(if ds.puzzles.len() < ds.count {
+                BenchDataset::streamed(ds, file, opts, bytes, sha, sel).with_window(window)
+            } else {
+                BenchDataset::prepare(ds, bytes, sha, sel)
+            })
         })
         .collect()
 }

@@ -59,26 +59,83 @@ fn bootstrap(values: &[f64], stat: impl Fn(&mut [f64]) -> f64) -> (f64, f64) {
 
 /// The geometric mean of positive `ratios` with its 95% interval; `None` when empty.
 pub fn geometric_mean(ratios: &[f64]) -> Option<Estimate> {
-    if ratios.is_empty() {
-        return None;
+    let mut acc = LogMean::default();
+    for &r in ratios {
+        acc.push(r);
     }
-    let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
-    let mean = |v: &mut [f64]| v.iter().sum::<f64>() / v.len() as f64;
-    let value = mean(&mut logs.clone()).exp();
-    let (lo, hi) = if logs.len() <= BOOTSTRAP_MAX {
-        bootstrap(&logs, mean)
-    } else {
-        let n = logs.len() as f64;
-        let m = value.ln();
-        let sd = (logs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-        let half = 1.96 * sd / n.sqrt();
-        (m - half, m + half)
-    };
-    Some(Estimate {
-        value,
-        lo: lo.exp(),
-        hi: hi.exp(),
-    })
+    acc.estimate()
+}
+
+/// A geometric mean built one ratio at a time in bounded memory: the values are
+/// kept for the bootstrap up to [`BOOTSTRAP_MAX`], and past that only their
+/// count and the sums of their logs and squared logs (the normal interval).
+#[derive(Clone, Debug, Default)]
+pub struct LogMean {
+    logs: Vec<f64>,
+    n: usize,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl LogMean {
+    /// Adds one positive ratio.
+    pub fn push(&mut self, ratio: f64) {
+        let l = ratio.ln();
+        self.n += 1;
+        self.sum += l;
+        self.sum_sq += l * l;
+        if self.n <= BOOTSTRAP_MAX {
+            self.logs.push(l);
+        } else if !self.logs.is_empty() {
+            self.logs = Vec::new();
+        }
+    }
+
+    /// Ratios added.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// True before the first ratio.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The geometric mean with its 95% interval; `None` when empty.
+    pub fn estimate(&self) -> Option<Estimate> {
+        if self.n == 0 {
+            return None;
+        }
+        let n = self.n as f64;
+        let m = if self.n <= BOOTSTRAP_MAX {
+            // Summed in order, as the bootstrap's resamples are.
+            self.logs.iter().sum::<f64>() / n
+        } else {
+            self.sum / n
+        };
+        let (lo, hi) = if self.n <= BOOTSTRAP_MAX {
+            let mean = |v: &mut [f64]| v.iter().sum::<f64>() / v.len() as f64;
+            bootstrap(&self.logs, mean)
+        } else {
+            let var = ((self.sum_sq - n * m * m) / (n - 1.0)).max(0.0);
+            let half = 1.96 * var.sqrt() / n.sqrt();
+            (m - half, m + half)
+        };
+        Some(Estimate {
+            value: m.exp(),
+            lo: lo.exp(),
+            hi: hi.exp(),
+        })
+    }
+}
+
+/// The 1-based ranks of the `q` quantile of `n` values (nearest rank) and of
+/// its 95% order-statistic interval (`nq ± 1.96 √(nq(1−q))`), clamped to `1..=n`.
+pub fn quantile_ranks(n: usize, q: f64) -> (usize, usize, usize) {
+    let nf = n as f64;
+    let rank = |r: f64| (r.ceil() as usize).clamp(1, n.max(1));
+    let half = 1.96 * (nf * q * (1.0 - q)).sqrt();
+    (rank(q * nf), rank(q * nf - half), rank(q * nf + half + 1.0))
 }
 
 /// The `q` quantile (nearest rank) of `values` with its 95% order-statistic
@@ -89,43 +146,177 @@ pub fn quantile(values: &[f64], q: f64) -> Option<Estimate> {
     }
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
-    let n = v.len() as f64;
-    let at = |rank: f64| v[(rank.ceil() as usize).clamp(1, v.len()) - 1];
-    let half = 1.96 * (n * q * (1.0 - q)).sqrt();
+    let (r, lo, hi) = quantile_ranks(v.len(), q);
     Some(Estimate {
-        value: at(q * n),
-        lo: at(q * n - half),
-        hi: at(q * n + half + 1.0),
+        value: v[r - 1],
+        lo: v[lo - 1],
+        hi: v[hi - 1],
     })
+}
+
+/// A contender's speed against a reference, built from one stretch of puzzles
+/// after another (each pairing by puzzle), in bounded memory.
+#[derive(Clone, Debug, Default)]
+pub struct SpeedSum {
+    ratios: LogMean,
+    faster: usize,
+}
+
+impl SpeedSum {
+    /// Pairs `(puzzle, ns)` lists, each sorted by puzzle, and adds their ratios.
+    pub fn add(&mut self, reference: &[(u64, u64)], times: &[(u64, u64)]) {
+        let (mut i, mut j) = (0, 0);
+        while i < reference.len() && j < times.len() {
+            let (a, b) = (reference[i], times[j]);
+            match a.0.cmp(&b.0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    // A zero reading (below the clock's resolution) counts as one nanosecond.
+                    let (r, t) = (a.1.max(1) as f64, b.1.max(1) as f64);
+                    self.ratios.push(r / t);
+                    self.faster += usize::from(t < r);
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+    }
+
+    /// The speed so far; `None` without a paired puzzle.
+    pub fn finish(&self) -> Option<Speed> {
+        let ratio = self.ratios.estimate()?;
+        let pairs = self.ratios.len();
+        Some(Speed {
+            ratio,
+            faster_pct: 100.0 * self.faster as f64 / pairs as f64,
+            pairs,
+        })
+    }
 }
 
 /// Pairs two contenders' per-puzzle times by puzzle (`(puzzle, ns)`, sorted by
 /// puzzle) and measures `times` against `reference`; `None` without a common puzzle.
 pub fn speed(reference: &[(u64, u64)], times: &[(u64, u64)]) -> Option<Speed> {
-    let mut ratios = Vec::new();
-    let mut faster = 0;
-    let (mut i, mut j) = (0, 0);
-    while i < reference.len() && j < times.len() {
-        let (a, b) = (reference[i], times[j]);
-        match a.0.cmp(&b.0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                // A zero reading (below the clock's resolution) counts as one nanosecond.
-                let (r, t) = (a.1.max(1) as f64, b.1.max(1) as f64);
-                ratios.push(r / t);
-                faster += usize::from(t < r);
-                i += 1;
-                j += 1;
+    let mut s = SpeedSum::default();
+    s.add(reference, times);
+    s.finish()
+}
+
+/// Values kept exactly by a [`Sketch`]; past this many, a histogram.
+pub const EXACT_MAX: usize = 1 << 20;
+/// Sub-buckets per power of two of a [`Sketch`]'s histogram: values within 1/128 (0.8%).
+const SUB: u32 = 128;
+
+/// Nanosecond readings in bounded memory: exact up to [`EXACT_MAX`] values,
+/// then a log-linear histogram (128 buckets per power of two, so a quantile is
+/// within 0.8% of the exact one), with the count, sum and maximum exact throughout.
+#[derive(Clone, Debug, Default)]
+pub struct Sketch {
+    exact: Vec<u64>,
+    hist: Vec<u64>,
+    n: u64,
+    sum: u128,
+    max: u64,
+    sorted: bool,
+}
+
+fn bucket(v: u64) -> usize {
+    if v < SUB as u64 {
+        return v as usize;
+    }
+    let e = 63 - v.leading_zeros(); // 7 ..= 63
+    let sub = (v >> (e - 7)) as u32 - SUB; // 0 .. 128
+    ((e - 6) * SUB + sub) as usize
+}
+
+/// The middle of bucket `b`'s range.
+fn bucket_value(b: usize) -> u64 {
+    let b = b as u32;
+    if b < SUB {
+        return b as u64;
+    }
+    let (e, sub) = (b / SUB + 6, b % SUB);
+    let lo = ((SUB + sub) as u64) << (e - 7);
+    lo + (1u64 << (e - 7)) / 2
+}
+
+impl Sketch {
+    /// Adds one reading.
+    pub fn push(&mut self, v: u64) {
+        self.n += 1;
+        self.sum += v as u128;
+        self.max = self.max.max(v);
+        if self.hist.is_empty() && self.exact.len() < EXACT_MAX {
+            self.exact.push(v);
+            self.sorted = false;
+            return;
+        }
+        if self.hist.is_empty() {
+            self.hist = vec![0; bucket(u64::MAX) + 1];
+            for x in std::mem::take(&mut self.exact) {
+                self.hist[bucket(x)] += 1;
             }
         }
+        self.hist[bucket(v)] += 1;
     }
-    let ratio = geometric_mean(&ratios)?;
-    Some(Speed {
-        ratio,
-        faster_pct: 100.0 * faster as f64 / ratios.len() as f64,
-        pairs: ratios.len(),
-    })
+
+    /// Readings added.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
+    /// True before the first reading.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Mean of the readings (0 when empty).
+    pub fn mean(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.n as f64
+        }
+    }
+
+    /// The largest reading (0 when empty).
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    /// The reading of 1-based rank `r` (exact, or its bucket's middle).
+    fn at_rank(&mut self, r: usize) -> u64 {
+        if self.hist.is_empty() {
+            if !self.sorted {
+                self.exact.sort_unstable();
+                self.sorted = true;
+            }
+            return self.exact[r - 1];
+        }
+        let mut seen = 0u64;
+        for (b, &c) in self.hist.iter().enumerate() {
+            seen += c;
+            if seen >= r as u64 {
+                return bucket_value(b).min(self.max);
+            }
+        }
+        self.max
+    }
+
+    /// The `q` quantile (nearest rank) with its 95% order-statistic interval;
+    /// `None` when empty.
+    pub fn quantile(&mut self, q: f64) -> Option<Estimate> {
+        if self.n == 0 {
+            return None;
+        }
+        let (r, lo, hi) = quantile_ranks(self.n as usize, q);
+        Some(Estimate {
+            value: self.at_rank(r) as f64,
+            lo: self.at_rank(lo) as f64,
+            hi: self.at_rank(hi) as f64,
+        })
+    }
 }
 
 /// Speed of `times` against `reference` when the two were measured on different
@@ -259,5 +450,56 @@ mod unpaired {
         let same = unpaired_speed(&a, &a).unwrap();
         assert!((same.value - 1.0).abs() < 1e-12 && same.lo < 1.0 && same.hi > 1.0);
         assert_eq!(unpaired_speed(&[], &a), None);
+    }
+}
+
+#[cfg(test)]
+mod sketch {
+    use super::*;
+
+    #[test]
+    fn sketches_are_exact_when_small_and_close_when_large() {
+        let values: Vec<u64> = (0..5000u64).map(|i| 1_000 + (i * 7919) % 90_000).collect();
+        let mut s = Sketch::default();
+        for &v in &values {
+            s.push(v);
+        }
+        let as_f: Vec<f64> = values.iter().map(|&v| v as f64).collect();
+        for q in [0.5, 0.9, 0.99] {
+            assert_eq!(s.quantile(q), quantile(&as_f, q));
+        }
+        // Past EXACT_MAX: a histogram, every quantile within 0.8%.
+        let mut big = Sketch::default();
+        let n = EXACT_MAX as u64 + 100_000;
+        for i in 0..n {
+            big.push(500 + (i * 104_729) % 3_000_000);
+        }
+        assert!(!big.hist.is_empty() && big.exact.is_empty());
+        for q in [0.5, 0.9, 0.99] {
+            let want = 500.0 + q * 3_000_000.0;
+            let got = big.quantile(q).unwrap();
+            assert!(
+                (got.value / want - 1.0).abs() < 0.01,
+                "{q}: {got:?} vs {want}"
+            );
+            assert!(got.lo <= got.value && got.value <= got.hi);
+        }
+        assert_eq!(big.len(), n);
+        assert!(big.max() < 3_000_500);
+        // Every bucket's middle falls back into the bucket.
+        for v in [
+            0u64,
+            1,
+            127,
+            128,
+            129,
+            255,
+            256,
+            1000,
+            123_456_789,
+            u64::MAX / 3,
+        ] {
+            assert_eq!(bucket(bucket_value(bucket(v))), bucket(v), "{v}");
+        }
     }
 }

@@ -42,10 +42,8 @@ pub(super) struct SolveArgs {
 }
 
 pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
-    use rayon::prelude::*;
     let opts = args.input_args.read_options()?;
     let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let datasets = format::read_path_or_folder(&path, &opts)?;
     let mode = match args.mode {
         ModeArg::First => Mode::First,
         ModeArg::Unique => Mode::Unique,
@@ -53,79 +51,127 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     let pool = build_pool(args.threads)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for ds in &datasets {
-        if ds.skipped > 0 {
-            eprintln!("{}: skipped {} bad entries", ds.source, ds.skipped);
-        }
-        let solver = args
-            .solver
-            .unwrap_or_else(|| SolverId::fastest_for(ds.geometry));
-        if !solver.supports(ds.geometry) {
-            eprintln!(
-                "note: {solver} handles {} only: skipped the {} puzzles of {} ({})",
-                solver
-                    .sizes()
-                    .iter()
-                    .map(|n| format!("{n}x{n}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                ds.puzzles.len(),
-                ds.source,
-                ds.geometry
-            );
-            continue;
-        }
-        let limits_for = || {
-            Limits::new(mode)
-                .with_node_budget(args.node_budget)
-                .with_deadline(args.time_limit.map(|t| Instant::now() + t))
+    for file in format::puzzle_files(&path)? {
+        let stdin = file == std::path::Path::new("-");
+        // A file is checked whole first (nothing kept), so a bad entry fails
+        // before any output; standard input cannot be read twice and is checked as it goes.
+        let checked = if stdin {
+            None
+        } else {
+            Some(format::read_path_capped(&file, &opts, 0)?)
         };
-        if args.trace {
-            let puzzle = &ds.puzzles[0];
-            let mut log = TraceLog::default();
-            let outcome = solver.solve_traced(&puzzle.grid, &limits_for(), &mut log);
-            write_result(&mut out, &outcome, ds, args.pretty, mode)?;
-            out.flush()?;
-            let mut err = std::io::stderr().lock();
-            for e in &log.events {
-                let d = trace::Display {
-                    event: e,
-                    side: ds.geometry.side(),
-                    alphabet: &ds.alphabet,
-                };
-                writeln!(err, "{d}")?;
+        let name = if stdin {
+            "<stdin>".to_string()
+        } else {
+            file.display().to_string()
+        };
+        let reader: Box<dyn std::io::Read> = if stdin {
+            Box::new(std::io::stdin().lock())
+        } else {
+            Box::new(std::fs::File::open(&file)?)
+        };
+        let mut failure: Option<anyhow::Error> = None;
+        let mut first = true;
+        let mut each = |chunk: Vec<format::Puzzle>, alphabet: &format::Alphabet| -> bool {
+            let result = solve_chunk(&args, &pool, mode, (&chunk, alphabet), first, &mut out);
+            first = false;
+            match result {
+                Ok(go_on) => go_on,
+                Err(e) => {
+                    failure = Some(e);
+                    false
+                }
             }
-            if log.dropped > 0 {
-                writeln!(err, "... {} more events not shown", log.dropped)?;
-            }
-            writeln!(
-                err,
-                "nodes {} guesses {}",
-                outcome.counters.nodes, outcome.counters.guesses
-            )?;
-            continue;
+        };
+        let ds = format::read_chunks(&name, reader, &opts, 4096, &mut each)?;
+        if let Some(e) = failure {
+            return Err(e);
         }
-        // In chunks: output streams in input order and memory stays bounded.
-        for chunk in ds.puzzles.chunks(4096) {
-            let outcomes: Vec<_> = pool.install(|| {
-                chunk
-                    .par_iter()
-                    .map(|p| solver.solve_checked(&p.grid, &limits_for()))
-                    .collect()
-            });
-            for outcome in &outcomes {
-                write_result(&mut out, outcome, ds, args.pretty, mode)?;
-            }
+        let skipped = checked.as_ref().map_or(ds.skipped, |c| c.skipped);
+        if skipped > 0 {
+            eprintln!("{name}: skipped {skipped} bad entries");
         }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
+/// Solves one chunk of puzzles in parallel and writes the results in input
+/// order; returns false when nothing more should be read (`--trace`, or a
+/// strategy that does not handle the size).
+fn solve_chunk(
+    args: &SolveArgs,
+    pool: &rayon::ThreadPool,
+    mode: Mode,
+    (chunk, alphabet): (&[format::Puzzle], &format::Alphabet),
+    first: bool,
+    out: &mut impl Write,
+) -> Result<bool> {
+    use rayon::prelude::*;
+    let Some(g) = chunk.first().map(|p| p.grid.geometry()) else {
+        return Ok(true);
+    };
+    let solver = args.solver.unwrap_or_else(|| SolverId::fastest_for(g));
+    if !solver.supports(g) {
+        if first {
+            eprintln!(
+                "note: {solver} handles {} only: skipped the {g} puzzles",
+                solver
+                    .sizes()
+                    .iter()
+                    .map(|n| format!("{n}x{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
+        }
+        return Ok(false);
+    }
+    let limits_for = || {
+        Limits::new(mode)
+            .with_node_budget(args.node_budget)
+            .with_deadline(args.time_limit.map(|t| Instant::now() + t))
+    };
+    if args.trace {
+        let puzzle = &chunk[0];
+        let mut log = TraceLog::default();
+        let outcome = solver.solve_traced(&puzzle.grid, &limits_for(), &mut log);
+        write_result(out, &outcome, alphabet, args.pretty, mode)?;
+        out.flush()?;
+        let mut err = std::io::stderr().lock();
+        for e in &log.events {
+            let d = trace::Display {
+                event: e,
+                side: g.side(),
+                alphabet,
+            };
+            writeln!(err, "{d}")?;
+        }
+        if log.dropped > 0 {
+            writeln!(err, "... {} more events not shown", log.dropped)?;
+        }
+        writeln!(
+            err,
+            "nodes {} guesses {}",
+            outcome.counters.nodes, outcome.counters.guesses
+        )?;
+        return Ok(false);
+    }
+    let outcomes: Vec<_> = pool.install(|| {
+        chunk
+            .par_iter()
+            .map(|p| solver.solve_checked(&p.grid, &limits_for()))
+            .collect()
+    });
+    for outcome in &outcomes {
+        write_result(out, outcome, alphabet, args.pretty, mode)?;
+    }
+    Ok(true)
+}
+
 pub(super) fn write_result(
     out: &mut impl Write,
     outcome: &sudoku_bench::Outcome,
-    ds: &sudoku_bench::Dataset,
+    alphabet: &format::Alphabet,
     pretty: bool,
     mode: Mode,
 ) -> Result<()> {
@@ -135,16 +181,8 @@ pub(super) fn write_result(
         _ => String::new(),
     };
     match (outcome.first(), pretty) {
-        (Some(s), false) => writeln!(
-            out,
-            "{word}{count}\t{}",
-            format::write_line(s, &ds.alphabet)
-        )?,
-        (Some(s), true) => writeln!(
-            out,
-            "{word}{count}\n{}",
-            format::write_block(s, &ds.alphabet)
-        )?,
+        (Some(s), false) => writeln!(out, "{word}{count}\t{}", format::write_line(s, alphabet))?,
+        (Some(s), true) => writeln!(out, "{word}{count}\n{}", format::write_block(s, alphabet))?,
         (None, _) => writeln!(out, "{word}{count}\t-")?,
     }
     Ok(())

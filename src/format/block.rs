@@ -58,11 +58,18 @@ struct Row {
     symbols: Vec<(usize, String)>,
 }
 
-pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_>, hdu: bool) -> io::Result<()> {
+pub(crate) fn parse<R: BufRead>(
+    input: R,
+    col: &mut Collector<'_, '_>,
+    hdu: bool,
+) -> io::Result<()> {
     let mut lines = Lines::new(input);
     let mut rows: Vec<Row> = Vec::new();
     let mut last_line = 0;
     while let Some(raw) = lines.next_line()? {
+        if col.stopped() {
+            return Ok(());
+        }
         last_line = raw.number;
         let text = match raw.text {
             Ok(t) => t,
@@ -97,7 +104,7 @@ pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_>, hdu: bool) ->
     Ok(())
 }
 
-fn finish_block(rows: Vec<Row>, end_line: usize, col: &mut Collector<'_>) {
+fn finish_block(rows: Vec<Row>, end_line: usize, col: &mut Collector<'_, '_>) {
     let Some(first) = rows.first() else { return };
     let side = first.symbols.len();
     let Some(geometry) = Geometry::from_side(side) else {

@@ -21,7 +21,7 @@ fn field_column(record: &csv::StringRecord, idx: usize) -> usize {
         .sum::<usize>()
 }
 
-pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_>) -> io::Result<()> {
+pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_, '_>) -> io::Result<()> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .comment(Some(b'#'))
@@ -43,7 +43,7 @@ pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_>) -> io::Result
     };
     let answer_idx = find(&headers, &["solutions", "solution"]);
     let mut record = csv::StringRecord::new();
-    loop {
+    while !col.stopped() {
         match reader.read_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
@@ -123,7 +123,7 @@ fn into_io(e: csv::Error) -> io::Error {
     }
 }
 
-fn csv_error(col: &mut Collector<'_>, e: csv::Error) -> io::Result<()> {
+fn csv_error(col: &mut Collector<'_, '_>, e: csv::Error) -> io::Result<()> {
     let (line, msg) = match e.kind() {
         csv::ErrorKind::Utf8 { pos, .. } => {
             col.error(

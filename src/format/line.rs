@@ -10,9 +10,12 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, ',' | ';' | ':')
 }
 
-pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_>) -> io::Result<()> {
+pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_, '_>) -> io::Result<()> {
     let mut lines = Lines::new(input);
     while let Some(raw) = lines.next_line()? {
+        if col.stopped() {
+            break;
+        }
         let text = match raw.text {
             Ok(t) => t,
             Err(column) => {
@@ -25,7 +28,7 @@ pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_>) -> io::Result
     Ok(())
 }
 
-fn parse_one(text: &str, line: usize, col: &mut Collector<'_>) {
+fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
     let body = text.trim_start();
     if body.is_empty() || body.starts_with('#') {
         return;

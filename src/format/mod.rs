@@ -93,6 +93,8 @@ pub struct Dataset {
     pub puzzles: Vec<Puzzle>,
     /// Entries skipped as bad (with `skip_invalid`).
     pub skipped: usize,
+    /// Puzzles read: `puzzles.len()` when the reader kept them all (see [`read_capped`]).
+    pub count: usize,
 }
 
 /// How to read an input.
@@ -124,6 +126,51 @@ pub fn read_reader<R: Read>(
     source_name: &str,
     reader: R,
     opts: &ReadOptions,
+) -> Result<Dataset, LoadError> {
+    read_keeping(source_name, reader, opts, Keep::All)
+}
+
+/// Reads and checks a whole input, keeping its puzzles only if there are at most
+/// `cap` of them: otherwise the dataset comes back with `puzzles` empty and
+/// `count` set, for reading again in chunks ([`read_chunks`]).
+pub fn read_capped<R: Read>(
+    source_name: &str,
+    reader: R,
+    opts: &ReadOptions,
+    cap: usize,
+) -> Result<Dataset, LoadError> {
+    read_keeping(source_name, reader, opts, Keep::UpTo(cap))
+}
+
+/// Reads puzzles in chunks of up to `chunk`, handing each to `each` as soon as
+/// it is full, with the input's alphabet (so memory holds one chunk, not the input); `each` returns false
+/// to stop reading. A bad entry (without `skip_invalid`) stops the chunks and
+/// is the error returned. The dataset returned has `puzzles` empty.
+pub fn read_chunks<R: Read>(
+    source_name: &str,
+    reader: R,
+    opts: &ReadOptions,
+    chunk: usize,
+    each: &mut dyn FnMut(Vec<Puzzle>, &Alphabet) -> bool,
+) -> Result<Dataset, LoadError> {
+    read_keeping(source_name, reader, opts, Keep::Chunks(chunk.max(1), each))
+}
+
+/// What a reader does with the puzzles it parses.
+pub(crate) enum Keep<'f> {
+    /// Keeps them all.
+    All,
+    /// Keeps up to this many; past that, only counts them.
+    UpTo(usize),
+    /// Hands them on in chunks of this many; the callback says whether to go on.
+    Chunks(usize, &'f mut dyn FnMut(Vec<Puzzle>, &Alphabet) -> bool),
+}
+
+fn read_keeping<R: Read>(
+    source_name: &str,
+    reader: R,
+    opts: &ReadOptions,
+    keep: Keep<'_>,
 ) -> Result<Dataset, LoadError> {
     let io_err = |source| LoadError::Io {
         path: source_name.into(),
@@ -171,7 +218,7 @@ pub fn read_reader<R: Read>(
         },
     };
     let input = BufReader::with_capacity(1 << 16, Cursor::new(head).chain(reader));
-    let mut collector = Collector::new(source_name, opts);
+    let mut collector = Collector::new(source_name, opts, keep);
     match format {
         Format::Line => line::parse(input, &mut collector),
         Format::Block => block::parse(input, &mut collector, false),
@@ -189,6 +236,12 @@ pub fn read_str(source_name: &str, text: &str, opts: &ReadOptions) -> Result<Dat
 
 /// Reads one file; `-` reads standard input.
 pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Dataset, LoadError> {
+    read_path_capped(path, opts, usize::MAX)
+}
+
+/// Reads and checks one file, keeping its puzzles if there are at most `cap`
+/// (see [`read_capped`]); standard input (`-`) is always kept whole.
+pub fn read_path_capped(path: &Path, opts: &ReadOptions, cap: usize) -> Result<Dataset, LoadError> {
     if path == Path::new("-") {
         return read_reader("<stdin>", std::io::stdin().lock(), opts);
     }
@@ -196,7 +249,7 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Dataset, LoadError> 
         path: path.to_path_buf(),
         source,
     })?;
-    let mut ds = read_reader(&path.display().to_string(), file, opts)?;
+    let mut ds = read_capped(&path.display().to_string(), file, opts, cap)?;
     if let Some(stem) = path.file_stem() {
         ds.name = stem.to_string_lossy().into_owned();
     }
@@ -206,8 +259,17 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Dataset, LoadError> 
 /// Reads a file, or every puzzle file of a folder (sorted by name; hidden
 /// files, `README*` and `*.md` are passed over), one dataset per file.
 pub fn read_path_or_folder(path: &Path, opts: &ReadOptions) -> Result<Vec<Dataset>, LoadError> {
+    puzzle_files(path)?
+        .iter()
+        .map(|f| read_path(f, opts))
+        .collect()
+}
+
+/// The puzzle files of a path: the path itself, or a folder's puzzle files
+/// (sorted by name; hidden files, `README*`, `*.md` and `*.json` passed over).
+pub fn puzzle_files(path: &Path) -> Result<Vec<std::path::PathBuf>, LoadError> {
     if !path.is_dir() {
-        return read_path(path, opts).map(|d| vec![d]);
+        return Ok(vec![path.to_path_buf()]);
     }
     let io_err = |source| LoadError::Io {
         path: path.to_path_buf(),
@@ -222,7 +284,7 @@ pub fn read_path_or_folder(path: &Path, opts: &ReadOptions) -> Result<Vec<Datase
         .filter(|p| p.is_file() && is_puzzle_file(p))
         .collect();
     files.sort();
-    files.iter().map(|f| read_path(f, opts)).collect()
+    Ok(files)
 }
 
 fn is_puzzle_file(p: &Path) -> bool {
@@ -311,17 +373,20 @@ fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseErrorKind)> 
 }
 
 /// Collects puzzles and errors for one input, enforcing one size per input.
-pub(crate) struct Collector<'a> {
+pub(crate) struct Collector<'a, 'f> {
     source_name: &'a str,
     opts: &'a ReadOptions,
     geometry: Option<(Geometry, Alphabet)>,
     puzzles: Vec<Puzzle>,
     errors: Vec<ParseError>,
     total_errors: usize,
+    keep: Keep<'f>,
+    count: usize,
+    stopped: bool,
 }
 
-impl<'a> Collector<'a> {
-    fn new(source_name: &'a str, opts: &'a ReadOptions) -> Self {
+impl<'a, 'f> Collector<'a, 'f> {
+    fn new(source_name: &'a str, opts: &'a ReadOptions, keep: Keep<'f>) -> Self {
         Collector {
             source_name,
             opts,
@@ -329,12 +394,24 @@ impl<'a> Collector<'a> {
             puzzles: Vec::new(),
             errors: Vec::new(),
             total_errors: 0,
+            keep,
+            count: 0,
+            stopped: false,
         }
+    }
+
+    /// True when reading should end: the chunk consumer asked so, or a bad
+    /// entry ended a chunked read.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Records an error at a 1-based line and column.
     pub(crate) fn error(&mut self, line: usize, column: usize, kind: ParseErrorKind) {
         self.total_errors += 1;
+        if matches!(self.keep, Keep::Chunks(..)) && !self.opts.skip_invalid {
+            self.stopped = true;
+        }
         if self.errors.len() < self.opts.max_listed_errors.max(1) {
             self.errors.push(ParseError {
                 source_name: self.source_name.to_string(),
@@ -454,10 +531,40 @@ impl<'a> Collector<'a> {
     }
 
     pub(crate) fn push(&mut self, puzzle: Puzzle) {
-        self.puzzles.push(puzzle);
+        self.count += 1;
+        match &mut self.keep {
+            Keep::All => self.puzzles.push(puzzle),
+            Keep::UpTo(cap) => {
+                if self.count <= *cap {
+                    self.puzzles.push(puzzle);
+                } else if !self.puzzles.is_empty() {
+                    self.puzzles = Vec::new();
+                }
+            }
+            Keep::Chunks(n, _) => {
+                let n = *n;
+                self.puzzles.push(puzzle);
+                if self.puzzles.len() >= n {
+                    self.hand_on();
+                }
+            }
+        }
     }
 
-    fn finish(self, format: Format) -> Result<Dataset, LoadError> {
+    /// Hands the chunk held to the consumer (chunked reads only).
+    fn hand_on(&mut self) {
+        if let (Keep::Chunks(n, each), Some((_, alphabet))) = (&mut self.keep, &self.geometry) {
+            let chunk = std::mem::replace(&mut self.puzzles, Vec::with_capacity(*n));
+            if !self.stopped && !chunk.is_empty() && !each(chunk, alphabet) {
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn finish(mut self, format: Format) -> Result<Dataset, LoadError> {
+        if self.total_errors == 0 || self.opts.skip_invalid {
+            self.hand_on();
+        }
         if self.total_errors > 0 && !self.opts.skip_invalid {
             return Err(LoadError::Invalid {
                 source_name: self.source_name.to_string(),
@@ -465,7 +572,7 @@ impl<'a> Collector<'a> {
                 total: self.total_errors,
             });
         }
-        let Some((geometry, alphabet)) = self.geometry.filter(|_| !self.puzzles.is_empty()) else {
+        let Some((geometry, alphabet)) = self.geometry.filter(|_| self.count > 0) else {
             return Err(LoadError::Invalid {
                 source_name: self.source_name.to_string(),
                 errors: vec![ParseError {
@@ -485,6 +592,7 @@ impl<'a> Collector<'a> {
             alphabet,
             puzzles: self.puzzles,
             skipped: self.total_errors,
+            count: self.count,
         })
     }
 }

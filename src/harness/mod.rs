@@ -345,22 +345,8 @@ pub fn run(
                 skipped.push(Skipped::new(c, ds));
             }
         }
-        let mut rows = Vec::new();
-        match opts.schedule {
-            Schedule::Interleaved => {
-                rows = run_dataset(&pool, &here, ds, opts, cancel, sink, observer)?;
-            }
-            Schedule::Sequential => {
-                for c in here {
-                    if cancel.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    rows.extend(run_dataset(&pool, &[c], ds, opts, cancel, sink, observer)?);
-                }
-            }
-        }
-        relate(&mut rows, opts.reference.as_deref());
-        summary.extend(rows.into_iter().map(|r| r.0));
+        let rows = run_dataset(&pool, &here, ds, opts, cancel, sink, observer)?;
+        summary.extend(rows);
     }
     Ok(RunResult {
         summary,
@@ -369,39 +355,52 @@ pub fn run(
     })
 }
 
-/// A contender's summary row over one dataset with its per-puzzle solved times
-/// (`(puzzle index, median ns)`, by puzzle).
-type PhaseResult = (SummaryRow, Vec<(u64, u64)>);
+/// Each contender's speed against each other one, built window by window:
+/// `sums[r][i]` measures contender `i` against contender `r`.
+struct Pairs {
+    sums: Vec<Vec<crate::stats::SpeedSum>>,
+}
 
-/// Fills the speed columns of one dataset's rows (each with its per-puzzle
-/// solved times): against `reference` when it ran here, else the fastest.
-fn relate(rows: &mut [PhaseResult], reference: Option<&str>) {
-    if rows.len() < 2 {
-        return; // nothing to compare with
+impl Pairs {
+    fn new(k: usize) -> Pairs {
+        Pairs {
+            sums: vec![vec![crate::stats::SpeedSum::default(); k]; k],
+        }
     }
-    let chosen = reference.and_then(|name| rows.iter().position(|r| r.0.variant == name));
-    let fastest = || {
-        (0..rows.len())
-            .filter(|&i| rows[i].0.puzzles_per_sec > 0.0)
-            .max_by(|&a, &b| {
-                rows[a]
-                    .0
-                    .puzzles_per_sec
-                    .total_cmp(&rows[b].0.puzzles_per_sec)
-            })
-    };
-    let Some(r) = chosen.or_else(fastest) else {
-        return;
-    };
-    let name = rows[r].0.variant.clone();
-    let base = rows[r].1.clone();
-    for (row, times) in rows.iter_mut() {
-        row.reference = name.clone();
-        if let Some(s) = crate::stats::speed(&base, times) {
-            row.speed = Some(s.ratio.value);
-            row.speed_lo = Some(s.ratio.lo);
-            row.speed_hi = Some(s.ratio.hi);
-            row.faster_pct = Some(s.faster_pct);
+
+    /// Adds one window's per-puzzle solved times of every contender.
+    fn add(&mut self, times: &[Vec<(u64, u64)>]) {
+        for (r, row) in self.sums.iter_mut().enumerate() {
+            for (i, sum) in row.iter_mut().enumerate() {
+                sum.add(&times[r], &times[i]);
+            }
+        }
+    }
+
+    /// Fills the speed columns of one dataset's rows: against `reference` when
+    /// it ran here, else the fastest.
+    fn relate(&self, rows: &mut [SummaryRow], reference: Option<&str>) {
+        if rows.len() < 2 {
+            return; // nothing to compare with
+        }
+        let chosen = reference.and_then(|name| rows.iter().position(|r| r.variant == name));
+        let fastest = || {
+            (0..rows.len())
+                .filter(|&i| rows[i].puzzles_per_sec > 0.0)
+                .max_by(|&a, &b| rows[a].puzzles_per_sec.total_cmp(&rows[b].puzzles_per_sec))
+        };
+        let Some(r) = chosen.or_else(fastest) else {
+            return;
+        };
+        let name = rows[r].variant.clone();
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.reference = name.clone();
+            if let Some(s) = self.sums[r][i].finish() {
+                row.speed = Some(s.ratio.value);
+                row.speed_lo = Some(s.ratio.lo);
+                row.speed_hi = Some(s.ratio.hi);
+                row.faster_pct = Some(s.faster_pct);
+            }
         }
     }
 }
@@ -420,10 +419,12 @@ fn limits_for(c: &Contender, opts: &BenchOptions, cancel: &Arc<AtomicBool>) -> L
         .with_cancel(cancel.clone())
 }
 
-/// Runs `cs` over one dataset: warm-up per contender, then every repeat, block by
-/// block, each block solved by every contender in turn (the first to go rotates).
-/// One contender makes one block of the whole dataset. Returns a summary row per
-/// contender, with its per-puzzle solved times (median over repeats).
+/// Runs `cs` over one dataset, a window of puzzles at a time (the whole set
+/// when it is held in memory): warm-up per contender on the first window; then
+/// in each window every pass, block by block, each block solved by every
+/// contender in turn (the first to go rotates), or with the sequential schedule
+/// one contender's passes after another's. Returns a summary row per contender,
+/// the speed columns filled.
 fn run_dataset(
     pool: &rayon::ThreadPool,
     cs: &[&Contender],
@@ -432,16 +433,132 @@ fn run_dataset(
     cancel: &Arc<AtomicBool>,
     sink: &mut dyn RecordSink,
     observer: &dyn Observer,
-) -> io::Result<Vec<PhaseResult>> {
+) -> io::Result<Vec<SummaryRow>> {
     if cs.is_empty() {
         return Ok(Vec::new());
     }
-    // Warm-up: unrecorded; its wall time per puzzle sizes the blocks.
+    let n = ds.len();
+    let names: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
+    observer.phase_started(
+        &names.join(", "),
+        &ds.name,
+        (n * cs.len()) as u64 * opts.repeat as u64,
+    );
+    let groups: Vec<Vec<usize>> = match opts.schedule {
+        Schedule::Interleaved => vec![(0..cs.len()).collect()],
+        Schedule::Sequential => (0..cs.len()).map(|i| vec![i]).collect(),
+    };
+    let mut builders = vec![summary::SummaryBuilder::default(); cs.len()];
+    let mut walls = vec![Duration::ZERO; cs.len()];
+    let mut pairs = Pairs::new(cs.len());
+    let mut fastest: Option<Duration> = None;
+    let mut turn = 0;
+    ds.for_each_window(&mut |window| {
+        let fastest = *fastest.get_or_insert_with(|| warm_up(pool, cs, window, opts, cancel));
+        // With --min-time, each window takes its share of the minimum.
+        let share = window.len() as f64 / n.max(1) as f64;
+        for group in &groups {
+            let w = window.len();
+            let block = if group.len() == 1 {
+                w.max(1)
+            } else {
+                opts.block
+                    .unwrap_or_else(|| Schedule::block_size(fastest, n))
+                    .max(1)
+            };
+            let mut spent = vec![Duration::ZERO; cs.len()];
+            // Who takes part in a pass: everyone for the first `repeat` passes,
+            // then (with --min-time) those whose timed passes are still short of it.
+            let wants_more = |ci: usize, spent: &[Duration], repeat: u32| {
+                repeat < opts.repeat
+                    || opts
+                        .min_time
+                        .is_some_and(|t| w > 0 && spent[ci] < t.mul_f64(share))
+            };
+            let mut repeat = 0;
+            'passes: loop {
+                let taking: Vec<usize> = group
+                    .iter()
+                    .copied()
+                    .filter(|&ci| wants_more(ci, &spent, repeat))
+                    .collect();
+                if taking.is_empty() {
+                    break;
+                }
+                if repeat >= opts.repeat {
+                    observer.rows_added((w * taking.len()) as u64);
+                }
+                for k in 0..w.div_ceil(block) {
+                    let slots = k * block..((k + 1) * block).min(w);
+                    for j in 0..taking.len() {
+                        if cancel.load(Ordering::Relaxed) {
+                            break 'passes;
+                        }
+                        let ci = taking[(turn + j) % taking.len()];
+                        let part = Part {
+                            c: cs[ci],
+                            ds,
+                            puzzles: &window[slots.clone()],
+                            repeat,
+                        };
+                        spent[ci] += run_block(
+                            pool,
+                            &part,
+                            opts,
+                            cancel,
+                            sink,
+                            observer,
+                            &mut builders[ci],
+                        )?;
+                    }
+                    turn += 1;
+                }
+                repeat += 1;
+            }
+            for (total, s) in walls.iter_mut().zip(&spent) {
+                *total += *s;
+            }
+        }
+        let times: Vec<Vec<(u64, u64)>> = builders.iter_mut().map(|b| b.end_window()).collect();
+        pairs.add(&times);
+        Ok(!cancel.load(Ordering::Relaxed))
+    })?;
+    let mut rows: Vec<SummaryRow> = cs
+        .iter()
+        .zip(builders)
+        .zip(walls)
+        .map(|((c, b), wall)| {
+            b.finish(
+                &c.strategy,
+                &c.variant,
+                &ds.name,
+                opts.threads,
+                wall.as_secs_f64(),
+            )
+        })
+        .collect();
+    pairs.relate(&mut rows, opts.reference.as_deref());
+    for row in &rows {
+        observer.phase_done(row);
+    }
+    Ok(rows)
+}
+
+/// Solves the first `--warmup` puzzles of `window` with each contender,
+/// unrecorded; returns the fastest contender's wall time per puzzle (which
+/// sizes the interleaved blocks), `Duration::MAX` without a warm-up.
+fn warm_up(
+    pool: &rayon::ThreadPool,
+    cs: &[&Contender],
+    window: &[BenchPuzzle],
+    opts: &BenchOptions,
+    cancel: &Arc<AtomicBool>,
+) -> Duration {
     let mut fastest = Duration::MAX;
     for c in cs {
         let started = Instant::now();
         let solved = pool.install(|| {
-            ds.puzzles
+            window
                 .par_iter()
                 .take(opts.warmup)
                 .filter(|p| !p.invalid)
@@ -455,89 +572,14 @@ fn run_dataset(
             fastest = fastest.min(started.elapsed() / solved as u32);
         }
     }
-    let n = ds.puzzles.len();
-    let names: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
-    observer.phase_started(
-        &names.join(", "),
-        &ds.name,
-        (n * cs.len()) as u64 * opts.repeat as u64,
-    );
-    let block = if cs.len() == 1 {
-        n.max(1)
-    } else {
-        opts.block
-            .unwrap_or_else(|| Schedule::block_size(fastest, n))
-            .max(1)
-    };
-    let blocks = n.div_ceil(block);
-    let mut builders = vec![summary::SummaryBuilder::default(); cs.len()];
-    let mut walls = vec![Duration::ZERO; cs.len()];
-    let mut turn = 0;
-    // Who takes part in a pass: everyone for the first `repeat` passes, then
-    // (with --min-time) those whose timed passes are still short of it.
-    let wants_more = |ci: usize, walls: &[Duration], repeat: u32| {
-        repeat < opts.repeat || opts.min_time.is_some_and(|t| n > 0 && walls[ci] < t)
-    };
-    let mut repeat = 0;
-    'passes: loop {
-        let taking: Vec<bool> = (0..cs.len())
-            .map(|ci| wants_more(ci, &walls, repeat))
-            .collect();
-        let extra = taking.iter().filter(|t| **t).count();
-        if extra == 0 {
-            break;
-        }
-        if repeat >= opts.repeat {
-            observer.rows_added((n * extra) as u64);
-        }
-        for k in 0..blocks {
-            let slots = k * block..((k + 1) * block).min(n);
-            for j in 0..cs.len() {
-                if cancel.load(Ordering::Relaxed) {
-                    break 'passes;
-                }
-                let ci = (turn + j) % cs.len();
-                if !taking[ci] {
-                    continue;
-                }
-                let part = Part {
-                    c: cs[ci],
-                    ds,
-                    slots: slots.clone(),
-                    repeat,
-                };
-                walls[ci] +=
-                    run_block(pool, &part, opts, cancel, sink, observer, &mut builders[ci])?;
-            }
-            turn += 1;
-        }
-        repeat += 1;
-    }
-    let rows = cs
-        .iter()
-        .zip(builders)
-        .zip(walls)
-        .map(|((c, b), wall)| {
-            let times = b.per_puzzle(true);
-            let row = b.finish(
-                &c.strategy,
-                &c.variant,
-                &ds.name,
-                opts.threads,
-                wall.as_secs_f64(),
-            );
-            observer.phase_done(&row);
-            (row, times)
-        })
-        .collect();
-    Ok(rows)
+    fastest
 }
 
 /// One contender's share of one pass: a range of a dataset's puzzles.
 struct Part<'a> {
     c: &'a Contender,
     ds: &'a BenchDataset,
-    slots: std::ops::Range<usize>,
+    puzzles: &'a [BenchPuzzle],
     repeat: u32,
 }
 
@@ -562,13 +604,13 @@ fn run_block(
         scope.spawn(|_| {
             let started = Instant::now();
             {
-                part.slots.clone().into_par_iter().for_each_init(
+                (0..part.puzzles.len()).into_par_iter().for_each_init(
                     || Batch::new(tx.clone()),
                     |batch, slot| {
                         if cancel.load(Ordering::Relaxed) {
                             return;
                         }
-                        let p = &ds.puzzles[slot];
+                        let p = &part.puzzles[slot];
                         let (outcome, ns, now) = if p.invalid {
                             (Ok(Outcome::invalid()), 0, Instant::now())
                         } else {
@@ -634,7 +676,7 @@ fn run_block(
             detail: String::new(),
         };
         let fill = |r: &mut PuzzleRecord, m: Measured| {
-            let p = &ds.puzzles[m.slot];
+            let p = &part.puzzles[m.slot];
             r.puzzle_index = p.index;
             r.repeat = m.repeat;
             write_line_into(&mut r.puzzle, &p.grid, &ds.alphabet);

@@ -1,7 +1,7 @@
 //! Datasets as a run sees them: selected (`--limit`, `--sample`), optionally
 //! permuted, givens checked once, with the facts `run.json` records.
 
-use crate::format::{Alphabet, Dataset};
+use crate::format::{Alphabet, Dataset, ReadOptions};
 use crate::generate::stream;
 use crate::grid::{Geometry, Grid};
 use crate::transform::Transform;
@@ -40,7 +40,8 @@ pub struct DatasetInfo {
     pub puzzles_run: u64,
 }
 
-/// A dataset ready to run.
+/// A dataset ready to run: its puzzles in memory, or (a file too large to
+/// hold) read again in windows for each use (see [`BenchDataset::for_each_window`]).
 #[derive(Clone, Debug)]
 pub struct BenchDataset {
     /// Name used in records.
@@ -49,10 +50,240 @@ pub struct BenchDataset {
     pub alphabet: Alphabet,
     /// Grid size of every puzzle.
     pub geometry: Geometry,
-    /// The puzzles, in file order.
+    /// The puzzles, in file order (empty when streamed).
     pub puzzles: Vec<BenchPuzzle>,
     /// Facts for `run.json`.
     pub info: DatasetInfo,
+    /// Where a streamed dataset is read from.
+    streamed: Option<Streamed>,
+}
+
+/// A file read again for each pass, a window at a time.
+#[derive(Clone, Debug)]
+struct Streamed {
+    path: std::path::PathBuf,
+    opts: ReadOptions,
+    sel: Selection,
+    total: usize,
+    window: usize,
+}
+
+/// Most puzzles a run holds at once: a larger file is streamed in windows of this many.
+pub const WINDOW: usize = 1 << 16;
+
+/// Chooses puzzles in one pass, in file order: a seeded selection sample
+/// (Knuth's algorithm S: each puzzle is taken with probability
+/// wanted-left / puzzles-left, so exactly `sample` are taken) then `limit`.
+struct Selector {
+    rng: rand_chacha::ChaCha8Rng,
+    want: usize,
+    total: usize,
+    seen: usize,
+    taken: usize,
+    limit: usize,
+}
+
+impl Selector {
+    fn new(sel: &Selection, total: usize) -> Selector {
+        Selector {
+            rng: stream(sel.seed, u64::MAX),
+            want: sel.sample.unwrap_or(total).min(total),
+            total,
+            seen: 0,
+            taken: 0,
+            limit: sel.limit.unwrap_or(usize::MAX),
+        }
+    }
+
+    /// How many will be taken in all.
+    fn count(&self) -> usize {
+        self.want.min(self.limit)
+    }
+
+    /// Whether the next puzzle is taken.
+    fn take(&mut self) -> bool {
+        use rand::Rng;
+        let left = self.total - self.seen;
+        self.seen += 1;
+        if self.taken >= self.count() || left == 0 {
+            return false;
+        }
+        let chosen =
+            self.want == self.total || self.rng.gen_range(0..left) < self.want - self.taken;
+        self.taken += usize::from(chosen);
+        chosen
+    }
+
+    /// True when nothing more will be taken.
+    fn done(&self) -> bool {
+        self.taken >= self.count()
+    }
+}
+
+/// A puzzle of a run: permuted if asked, its givens checked.
+fn bench_puzzle(
+    p: crate::format::Puzzle,
+    index: usize,
+    g: Geometry,
+    sel: &Selection,
+) -> BenchPuzzle {
+    let (mut grid, mut expected) = (p.grid, p.expected);
+    if sel.permute {
+        let t = Transform::random(g, &mut stream(sel.seed, index as u64));
+        grid = t.apply(&grid);
+        expected = expected.map(|e| t.apply(&e));
+    }
+    let invalid = find_conflict(&grid).is_some();
+    BenchPuzzle {
+        index: index as u64,
+        grid,
+        expected,
+        invalid,
+    }
+}
+
+impl BenchDataset {
+    /// Prepares a dataset read from `source_bytes` (for the checksum and size).
+    pub fn prepare(ds: Dataset, bytes: u64, sha256: String, sel: &Selection) -> BenchDataset {
+        let total = ds.puzzles.len();
+        let geometry = ds.geometry;
+        let mut chooser = Selector::new(sel, total);
+        let mut puzzles: Vec<BenchPuzzle> = Vec::with_capacity(chooser.count());
+        for (i, p) in ds.puzzles.into_iter().enumerate() {
+            if chooser.take() {
+                puzzles.push(bench_puzzle(p, i, geometry, sel));
+            }
+        }
+        BenchDataset {
+            info: DatasetInfo {
+                name: ds.name.clone(),
+                source: ds.source.clone(),
+                size: geometry.name(),
+                bytes,
+                sha256,
+                puzzles_in_source: total as u64,
+                puzzles_run: puzzles.len() as u64,
+            },
+            name: ds.name,
+            alphabet: ds.alphabet,
+            geometry,
+            puzzles,
+            streamed: None,
+        }
+    }
+
+    /// A dataset too large to hold, checked already (`ds` has its `count` and
+    /// no puzzles): each use reads `path` again, a window at a time.
+    pub fn streamed(
+        ds: Dataset,
+        path: &std::path::Path,
+        opts: &ReadOptions,
+        bytes: u64,
+        sha256: String,
+        sel: &Selection,
+    ) -> BenchDataset {
+        let total = ds.count;
+        let run = Selector::new(sel, total).count();
+        BenchDataset {
+            info: DatasetInfo {
+                name: ds.name.clone(),
+                source: ds.source.clone(),
+                size: ds.geometry.name(),
+                bytes,
+                sha256,
+                puzzles_in_source: total as u64,
+                puzzles_run: run as u64,
+            },
+            name: ds.name,
+            alphabet: ds.alphabet,
+            geometry: ds.geometry,
+            puzzles: Vec::new(),
+            streamed: Some(Streamed {
+                path: path.to_path_buf(),
+                opts: opts.clone(),
+                sel: sel.clone(),
+                total,
+                window: WINDOW,
+            }),
+        }
+    }
+
+    /// Streams in windows of `window` puzzles instead of [`WINDOW`] (no
+    /// effect on a dataset held in memory).
+    pub fn with_window(mut self, window: usize) -> BenchDataset {
+        if let Some(st) = &mut self.streamed {
+            st.window = window.max(1);
+        }
+        self
+    }
+
+    /// True when the puzzles are read from the file for each use.
+    pub fn is_streamed(&self) -> bool {
+        self.streamed.is_some()
+    }
+
+    /// Puzzles the run uses.
+    pub fn len(&self) -> usize {
+        match self.streamed {
+            Some(_) => self.info.puzzles_run as usize,
+            None => self.puzzles.len(),
+        }
+    }
+
+    /// True without puzzles.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Hands the run's puzzles to `f` in file order, at most [`WINDOW`] at a
+    /// time: the whole set at once when it is held in memory, else window by
+    /// window from a fresh read of the file. `f` returns false to stop early.
+    pub fn for_each_window(
+        &self,
+        f: &mut dyn FnMut(&[BenchPuzzle]) -> std::io::Result<bool>,
+    ) -> std::io::Result<()> {
+        let Some(st) = &self.streamed else {
+            f(&self.puzzles)?;
+            return Ok(());
+        };
+        let file = std::fs::File::open(&st.path)?;
+        let mut chooser = Selector::new(&st.sel, st.total);
+        let (mut index, mut window) = (0usize, Vec::with_capacity(st.window));
+        let mut failure = None;
+        let g = self.geometry;
+        let mut each = |chunk: Vec<crate::format::Puzzle>, _: &Alphabet| -> bool {
+            for p in chunk {
+                if chooser.take() {
+                    window.push(bench_puzzle(p, index, g, &st.sel));
+                }
+                index += 1;
+                if window.len() == st.window || (chooser.done() && !window.is_empty()) {
+                    match f(&window) {
+                        Ok(true) => window.clear(),
+                        Ok(false) => return false,
+                        Err(e) => {
+                            failure = Some(e);
+                            return false;
+                        }
+                    }
+                }
+                if chooser.done() {
+                    return false;
+                }
+            }
+            true
+        };
+        let name = st.path.display().to_string();
+        crate::format::read_chunks(&name, file, &st.opts, st.window.min(4096), &mut each)
+            .map_err(std::io::Error::other)?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        if !window.is_empty() {
+            f(&window)?;
+        }
+        Ok(())
+    }
 }
 
 /// Which puzzles to run, and how.
@@ -90,62 +321,4 @@ pub fn sha256_file(path: &std::path::Path) -> std::io::Result<(u64, String)> {
             .map(|b| format!("{b:02x}"))
             .collect(),
     ))
-}
-
-impl BenchDataset {
-    /// Prepares a dataset read from `source_bytes` (for the checksum and size).
-    pub fn prepare(ds: Dataset, bytes: u64, sha256: String, sel: &Selection) -> BenchDataset {
-        use rand::seq::index::sample;
-        let total = ds.puzzles.len();
-        let mut chosen: Vec<usize> = match sel.sample {
-            Some(k) if k < total => {
-                let mut rng = stream(sel.seed, u64::MAX);
-                let mut v = sample(&mut rng, total, k).into_vec();
-                v.sort_unstable();
-                v
-            }
-            _ => (0..total).collect(),
-        };
-        if let Some(limit) = sel.limit {
-            chosen.truncate(limit);
-        }
-        let geometry = ds.geometry;
-        // Consume the source in file order, keeping the chosen puzzles (no copies).
-        let mut wanted = chosen.iter().copied().peekable();
-        let mut puzzles: Vec<BenchPuzzle> = Vec::with_capacity(chosen.len());
-        for (i, p) in ds.puzzles.into_iter().enumerate() {
-            if wanted.peek() != Some(&i) {
-                continue;
-            }
-            wanted.next();
-            let (mut grid, mut expected) = (p.grid, p.expected);
-            if sel.permute {
-                let t = Transform::random(geometry, &mut stream(sel.seed, i as u64));
-                grid = t.apply(&grid);
-                expected = expected.map(|e| t.apply(&e));
-            }
-            let invalid = find_conflict(&grid).is_some();
-            puzzles.push(BenchPuzzle {
-                index: i as u64,
-                grid,
-                expected,
-                invalid,
-            });
-        }
-        BenchDataset {
-            info: DatasetInfo {
-                name: ds.name.clone(),
-                source: ds.source.clone(),
-                size: geometry.name(),
-                bytes,
-                sha256,
-                puzzles_in_source: total as u64,
-                puzzles_run: puzzles.len() as u64,
-            },
-            name: ds.name,
-            alphabet: ds.alphabet,
-            geometry,
-            puzzles,
-        }
-    }
 }

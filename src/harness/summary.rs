@@ -1,12 +1,19 @@
 //! Per-phase statistics, accumulated row by row.
 
 use super::record::{PuzzleRecord, RowStatus, SummaryRow};
+use crate::stats::Sketch;
 
-/// Accumulates the rows of one strategy variant over one dataset.
+/// Accumulates the rows of one strategy variant over one dataset, in bounded
+/// memory: rows are held for the current window of puzzles only; at its end
+/// ([`SummaryBuilder::end_window`]) each puzzle's median over its repeats goes
+/// into a [`Sketch`].
 #[derive(Clone, Debug, Default)]
 pub struct SummaryBuilder {
-    /// `(puzzle index, solve ns, solved)` per row.
-    times: Vec<(u64, u64, bool)>,
+    /// `(puzzle index, solve ns, solved)` per row of the current window.
+    window: Vec<(u64, u64, bool)>,
+    /// Each puzzle's median time across repeats, every puzzle.
+    times: Sketch,
+    rows: u64,
     solved: u64,
     budget: u64,
     wrong: u64,
@@ -20,31 +27,15 @@ pub fn quantile(sorted: &[u64], q: f64) -> u64 {
     if sorted.is_empty() {
         return 0;
     }
-    let rank = (q * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
-impl SummaryRow {
-    /// A row holding only the intervals of the median and p90 of `times` (ns).
-    fn intervals(times: &[u64]) -> SummaryRow {
-        let us: Vec<f64> = times.iter().map(|&t| t as f64 / 1e3).collect();
-        let median = crate::stats::quantile(&us, 0.5);
-        let p90 = crate::stats::quantile(&us, 0.9);
-        SummaryRow {
-            median_lo_us: median.map(|e| e.lo),
-            median_hi_us: median.map(|e| e.hi),
-            p90_lo_us: p90.map(|e| e.lo),
-            p90_hi_us: p90.map(|e| e.hi),
-            ..SummaryRow::default()
-        }
-    }
+    sorted[crate::stats::quantile_ranks(sorted.len(), q).0 - 1]
 }
 
 impl SummaryBuilder {
     /// Adds one row.
     pub fn add(&mut self, r: &PuzzleRecord) {
-        self.times
+        self.window
             .push((r.puzzle_index, r.solve_ns, r.status.is_solved()));
+        self.rows += 1;
         match r.status {
             s if s.is_solved() => self.solved += 1,
             s if s.is_budget() => self.budget += 1,
@@ -57,39 +48,45 @@ impl SummaryBuilder {
         }
     }
 
-    /// Each puzzle's median time over its rows (its repeats), by puzzle index;
-    /// with `solved_only`, over its solved rows, leaving out puzzles never solved.
-    pub fn per_puzzle(&self, solved_only: bool) -> Vec<(u64, u64)> {
-        let mut rows: Vec<(u64, u64)> = self
-            .times
-            .iter()
-            .filter(|t| t.2 || !solved_only)
-            .map(|t| (t.0, t.1))
-            .collect();
+    /// Ends a window of puzzles: each puzzle's median time over its rows (its
+    /// repeats) joins the summary's times, and the window's solved puzzles come
+    /// back as `(puzzle index, median ns)` over their solved rows, by puzzle
+    /// index, for pairing with other contenders.
+    pub fn end_window(&mut self) -> Vec<(u64, u64)> {
+        let mut rows = std::mem::take(&mut self.window);
         rows.sort_unstable();
-        rows.chunk_by(|a, b| a.0 == b.0)
-            .map(|g| {
-                let ns: Vec<u64> = g.iter().map(|x| x.1).collect();
-                (g[0].0, quantile(&ns, 0.5))
-            })
-            .collect()
+        let mut solved = Vec::new();
+        for g in rows.chunk_by(|a, b| a.0 == b.0) {
+            let all: Vec<u64> = g.iter().map(|x| x.1).collect();
+            self.times.push(quantile(&all, 0.5));
+            let ok: Vec<u64> = g.iter().filter(|x| x.2).map(|x| x.1).collect();
+            if !ok.is_empty() {
+                solved.push((g[0].0, quantile(&ok, 0.5)));
+            }
+        }
+        solved
     }
 
     /// The summary row, given the phase's identity and wall time. Time statistics
     /// are over each puzzle's median across repeats.
     pub fn finish(
-        self,
+        mut self,
         strategy: &str,
         variant: &str,
         dataset: &str,
         threads: usize,
         wall_s: f64,
     ) -> SummaryRow {
-        let mut times: Vec<u64> = self.per_puzzle(false).into_iter().map(|t| t.1).collect();
-        times.sort_unstable();
-        let n = self.times.len() as u64;
-        let us = |ns: u64| ns as f64 / 1e3;
+        if !self.window.is_empty() {
+            self.end_window();
+        }
+        let n = self.rows;
         let per = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+        let us =
+            |e: Option<crate::stats::Estimate>| e.map(|e| (e.value / 1e3, e.lo / 1e3, e.hi / 1e3));
+        let median = us(self.times.quantile(0.5));
+        let p90 = us(self.times.quantile(0.9));
+        let p99 = us(self.times.quantile(0.99));
         SummaryRow {
             strategy: strategy.to_string(),
             variant: variant.to_string(),
@@ -101,19 +98,19 @@ impl SummaryBuilder {
             wrong: self.wrong,
             errors: self.errors,
             puzzles_per_sec: if wall_s > 0.0 { n as f64 / wall_s } else { 0.0 },
-            mean_us: if times.is_empty() {
-                0.0
-            } else {
-                times.iter().sum::<u64>() as f64 / times.len() as f64 / 1e3
-            },
-            median_us: us(quantile(&times, 0.5)),
-            p90_us: us(quantile(&times, 0.9)),
-            p99_us: us(quantile(&times, 0.99)),
-            max_us: us(times.last().copied().unwrap_or(0)),
+            mean_us: self.times.mean() / 1e3,
+            median_us: median.map_or(0.0, |m| m.0),
+            p90_us: p90.map_or(0.0, |m| m.0),
+            p99_us: p99.map_or(0.0, |m| m.0),
+            max_us: self.times.max() as f64 / 1e3,
             guesses_per_puzzle: per(self.guesses),
             no_guess_pct: 100.0 * per(self.no_guess),
             wall_s,
-            ..SummaryRow::intervals(&times)
+            median_lo_us: median.map(|m| m.1),
+            median_hi_us: median.map(|m| m.2),
+            p90_lo_us: p90.map(|m| m.1),
+            p90_hi_us: p90.map(|m| m.2),
+            ..SummaryRow::default()
         }
     }
 }
@@ -162,11 +159,7 @@ mod tests {
             b.add(&row(p, ns, RowStatus::Unique));
         }
         b.add(&row(2, 7_000, RowStatus::Budget));
-        assert_eq!(
-            b.per_puzzle(false),
-            vec![(0, 20_000), (1, 5_000), (2, 7_000)]
-        );
-        assert_eq!(b.per_puzzle(true), vec![(0, 20_000), (1, 5_000)]);
+        assert_eq!(b.end_window(), vec![(0, 20_000), (1, 5_000)]);
         let s = b.finish("s", "s", "d", 1, 1.0);
         assert_eq!(s.puzzles, 7);
         assert_eq!((s.median_us, s.max_us), (7.0, 20.0));

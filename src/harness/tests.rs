@@ -692,3 +692,88 @@ fn blocks_hold_a_millisecond_of_the_fastest_contenders_work() {
     );
     assert_eq!(Schedule::block_size(us(1), 0), 1);
 }
+
+/// Every record of a run as `(variant, puzzle, repeat, status, nodes, guesses, puzzle text)`, sorted.
+fn keys(rows: &[PuzzleRecord]) -> Vec<(String, u64, u32, RowStatus, u64, u64, String)> {
+    let mut k: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.variant.to_string(),
+                r.puzzle_index,
+                r.repeat,
+                r.status,
+                r.nodes,
+                r.guesses,
+                r.puzzle.clone(),
+            )
+        })
+        .collect();
+    k.sort();
+    k
+}
+
+#[test]
+fn a_streamed_dataset_runs_exactly_like_one_in_memory() {
+    // 300 puzzles in a file, streamed in windows of 64 or held whole.
+    let text: String = include_str!("../../datasets/easy-9x9.txt")
+        .lines()
+        .chain(include_str!("../../datasets/hard-9x9.txt").lines())
+        .take(300)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mixed.txt");
+    std::fs::write(&file, &text).unwrap();
+    let spec = file.to_str().unwrap();
+    let cs = [
+        Contender::from_id(SolverId::BitsetMrv),
+        Contender::from_id(SolverId::Dlx),
+    ];
+    let selections = [
+        Selection::default(),
+        Selection {
+            sample: Some(70),
+            seed: 3,
+            ..Selection::default()
+        },
+        Selection {
+            limit: Some(130),
+            ..Selection::default()
+        },
+        Selection {
+            permute: true,
+            seed: 5,
+            sample: Some(200),
+            limit: Some(150),
+        },
+    ];
+    for sel in selections {
+        for schedule in [Schedule::Interleaved, Schedule::Sequential] {
+            let o = BenchOptions {
+                repeat: 2,
+                schedule,
+                ..opts(2)
+            };
+            let read = |window| {
+                crate::datasets::resolve_windowed(spec, &ReadOptions::default(), &sel, window)
+                    .unwrap()
+                    .remove(0)
+            };
+            let (held, streamed) = (read(1 << 16), read(64));
+            assert!(!held.is_streamed() && streamed.is_streamed());
+            assert_eq!(held.info, streamed.info);
+            let (a, rows_a) = run_many(&cs, &held, &o);
+            let (b, rows_b) = run_many(&cs, &streamed, &o);
+            assert_eq!(keys(&rows_a), keys(&rows_b), "{sel:?} {schedule:?}");
+            assert_eq!(rows_a.len(), 2 * 2 * held.len());
+            for (x, y) in a.summary.iter().zip(&b.summary) {
+                assert_eq!(
+                    (x.puzzles, x.solved, x.guesses_per_puzzle, &x.reference),
+                    (y.puzzles, y.solved, y.guesses_per_puzzle, &y.reference)
+                );
+                assert!(y.speed.is_some(), "{sel:?}: no speed for {}", y.variant);
+            }
+        }
+    }
+}
