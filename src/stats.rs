@@ -285,14 +285,27 @@ impl Sketch {
         self.max
     }
 
-    /// The reading of 1-based rank `r` (exact, or its bucket's middle).
-    fn at_rank(&mut self, r: usize) -> u64 {
+    /// Sorts the readings held exactly, so that [`Sketch::at_rank`] reads them in place.
+    pub fn seal(&mut self) {
+        if !self.sorted {
+            self.exact.sort_unstable();
+            self.sorted = true;
+        }
+    }
+
+    /// The reading of 1-based rank `r` (exact, or its bucket's middle); 0 when empty.
+    pub fn at_rank(&self, r: usize) -> u64 {
+        if self.n == 0 {
+            return 0;
+        }
+        let r = r.clamp(1, self.n as usize);
         if self.hist.is_empty() {
-            if !self.sorted {
-                self.exact.sort_unstable();
-                self.sorted = true;
+            if self.sorted {
+                return self.exact[r - 1];
             }
-            return self.exact[r - 1];
+            let mut v = self.exact.clone();
+            v.sort_unstable();
+            return v[r - 1];
         }
         let mut seen = 0u64;
         for (b, &c) in self.hist.iter().enumerate() {
@@ -310,6 +323,7 @@ impl Sketch {
         if self.n == 0 {
             return None;
         }
+        self.seal();
         let (r, lo, hi) = quantile_ranks(self.n as usize, q);
         Some(Estimate {
             value: self.at_rank(r) as f64,

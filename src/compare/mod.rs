@@ -10,7 +10,7 @@ pub mod baseline;
 pub mod write;
 
 use crate::harness::RunInfo;
-use crate::report::{load, ReportError, RunData};
+use crate::report::{load_points, ReportError, RunData};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -217,7 +217,7 @@ fn per_puzzle(data: &RunData) -> HashMap<(String, String), Vec<PuzzleStat>> {
 
 /// A run folder read for comparing: its data and `run.json`.
 pub fn load_side(dir: &Path, label: &str) -> Result<(Side, RunData), CompareError> {
-    let data = load(dir)?;
+    let data = load_points(dir)?;
     let info = data
         .info
         .clone()

@@ -299,8 +299,10 @@ fn speed_columns_compare_with_the_fastest_or_the_chosen_reference() {
     let rows = go(Some("slow"));
     let f = by(&rows, "fast");
     assert_eq!(f.reference, "slow");
+    // 200 µs apart on every puzzle: faster nearly everywhere (a preempted solve
+    // on a busy machine may lose one or two).
     assert!(
-        f.speed.unwrap() > 2.0 && f.faster_pct == Some(100.0),
+        f.speed.unwrap() > 2.0 && f.faster_pct.unwrap() >= 95.0,
         "{f:?}"
     );
     // One contender: nothing to compare.
@@ -768,9 +770,10 @@ fn a_streamed_dataset_runs_exactly_like_one_in_memory() {
             assert_eq!(keys(&rows_a), keys(&rows_b), "{sel:?} {schedule:?}");
             assert_eq!(rows_a.len(), 2 * 2 * held.len());
             for (x, y) in a.summary.iter().zip(&b.summary) {
+                // (The reference, the faster by wall time, may differ between two runs.)
                 assert_eq!(
-                    (x.puzzles, x.solved, x.guesses_per_puzzle, &x.reference),
-                    (y.puzzles, y.solved, y.guesses_per_puzzle, &y.reference)
+                    (x.puzzles, x.solved, x.guesses_per_puzzle),
+                    (y.puzzles, y.solved, y.guesses_per_puzzle)
                 );
                 assert!(y.speed.is_some(), "{sel:?}: no speed for {}", y.variant);
             }

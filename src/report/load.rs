@@ -103,7 +103,8 @@ pub struct Point {
     pub solve_ns: u64,
 }
 
-/// A run read back from disk.
+/// A run read back from disk, in memory that does not grow with the run:
+/// `results.csv` is summed up per strategy variant and dataset as it is read.
 #[derive(Clone, Debug)]
 pub struct RunData {
     /// Metadata, when `run.json` is present.
@@ -114,8 +115,57 @@ pub struct RunData {
     pub variants: Vec<String>,
     /// Dataset names, in first-seen order.
     pub datasets: Vec<String>,
-    /// Every row of `results.csv`.
+    /// Per variant and dataset, in first-seen order.
+    pub series: Vec<Series>,
+    /// Every row of `results.csv`, only when asked for ([`load_points`]).
     pub points: Vec<Point>,
+    /// Per dataset, its puzzle count when the series keep only a sample of it.
+    pub sampled: Vec<Option<u64>>,
+}
+
+/// One strategy variant's rows on one dataset, summed up.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    /// Index into [`RunData::variants`].
+    pub variant: usize,
+    /// Index into [`RunData::datasets`].
+    pub dataset: usize,
+    /// Rows.
+    pub rows: u64,
+    /// Solver ns of the solved rows.
+    pub solved: crate::stats::Sketch,
+    /// Solver ns of every row with a reading.
+    pub timed: crate::stats::Sketch,
+    /// Solved rows with a reading: how many, their nodes and their ns.
+    pub cost: (u64, u64, u64),
+    /// The first repeat's rows of a seeded sample of the dataset's puzzles
+    /// (every puzzle up to [`SAMPLE`]; the same puzzles for every variant).
+    pub sample: Vec<Point>,
+}
+
+/// Puzzles per dataset whose rows a report keeps for its scatter plots.
+pub const SAMPLE: u64 = 10_000;
+
+/// A puzzle index hashed (splitmix64), to pick the same sample for every variant.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl RunData {
+    /// Dataset `d`'s puzzle count if its series keep only a sample of its puzzles.
+    pub fn sampled(&self, d: usize) -> Option<u64> {
+        self.sampled.get(d).copied().flatten()
+    }
+
+    /// The series of variant `v` on dataset `d`, if it ran.
+    pub fn series(&self, v: usize, d: usize) -> Option<&Series> {
+        self.series
+            .iter()
+            .find(|s| s.variant == v && s.dataset == d)
+    }
 }
 
 struct Table {
@@ -277,33 +327,40 @@ const SUMMARY_COLUMNS: &[&str] = &[
     "wall_s",
 ];
 
-/// Reads `results.csv`, `summary.csv` and (if present) `run.json` from a run folder.
+/// Reads `results.csv`, `summary.csv` and (if present) `run.json` from a run
+/// folder, summing `results.csv` up (see [`RunData`]).
 pub fn load(dir: &Path) -> Result<RunData, ReportError> {
+    load_with(dir, false)
+}
+
+/// [`load`], keeping every row of `results.csv` as well (memory grows with the run).
+pub fn load_points(dir: &Path) -> Result<RunData, ReportError> {
+    load_with(dir, true)
+}
+
+fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
     let mut data = RunData {
         info: None,
         summary: Vec::new(),
         variants: Vec::new(),
         datasets: Vec::new(),
+        series: Vec::new(),
         points: Vec::new(),
+        sampled: Vec::new(),
     };
-    let mut t = Table::open(&dir.join("results.csv"), RESULT_COLUMNS)?;
-    let (variants, datasets, points) = (&mut data.variants, &mut data.datasets, &mut data.points);
-    t.rows(|f| {
-        let status_text = f.text("status")?;
-        let status: RowStatus = serde_json::from_value(serde_json::Value::String(status_text.to_string()))
-            .map_err(|_| f.bad("status", status_text, "a status word (unique, multiple, solved, none, budget, cancelled, invalid, wrong, error)"))?;
-        points.push(Point {
-            variant: intern(variants, f.text("variant")?),
-            dataset: intern(datasets, f.text("dataset")?),
-            puzzle: f.num("puzzle_index", "a whole number")?,
-            repeat: f.num("repeat", "a whole number")?,
-            status,
-            nodes: f.num("nodes", "a whole number")?,
-            guesses: f.num("guesses", "a whole number")?,
-            solve_ns: f.num("solve_ns", "a whole number of nanoseconds")?,
-        });
-        Ok(())
-    })?;
+    let json_path = dir.join("run.json");
+    if json_path.is_file() {
+        let text = std::fs::read_to_string(&json_path).map_err(|source| ReportError::Io {
+            path: json_path.clone(),
+            source,
+        })?;
+        data.info = Some(serde_json::from_str(&text).map_err(|e| ReportError::Json {
+            path: json_path.clone(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?);
+    }
     let mut t = Table::open(&dir.join("summary.csv"), SUMMARY_COLUMNS)?;
     let summary = &mut data.summary;
     t.rows(|f| {
@@ -339,18 +396,85 @@ pub fn load(dir: &Path) -> Result<RunData, ReportError> {
         });
         Ok(())
     })?;
-    let json_path = dir.join("run.json");
-    if json_path.is_file() {
-        let text = std::fs::read_to_string(&json_path).map_err(|source| ReportError::Io {
-            path: json_path.clone(),
-            source,
-        })?;
-        data.info = Some(serde_json::from_str(&text).map_err(|e| ReportError::Json {
-            path: json_path.clone(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })?);
+    // Puzzles per dataset, to size the sample: run.json's count, else the most rows of a variant.
+    let puzzles_of = |name: &str| -> u64 {
+        data.info
+            .as_ref()
+            .and_then(|i| i.datasets.iter().find(|d| d.name == name))
+            .map(|d| d.puzzles_run)
+            .unwrap_or_else(|| {
+                data.summary
+                    .iter()
+                    .filter(|r| r.dataset == name)
+                    .map(|r| r.puzzles)
+                    .max()
+                    .unwrap_or(0)
+            })
+    };
+    let mut sizes: HashMap<String, u64> = HashMap::new();
+    let mut t = Table::open(&dir.join("results.csv"), RESULT_COLUMNS)?;
+    let (variants, datasets, series, points) = (
+        &mut data.variants,
+        &mut data.datasets,
+        &mut data.series,
+        &mut data.points,
+    );
+    let mut at: HashMap<(usize, usize), usize> = HashMap::new();
+    t.rows(|f| {
+        let status_text = f.text("status")?;
+        let status: RowStatus = serde_json::from_value(serde_json::Value::String(status_text.to_string()))
+            .map_err(|_| f.bad("status", status_text, "a status word (unique, multiple, solved, none, budget, cancelled, invalid, wrong, error)"))?;
+        let dataset_name = f.text("dataset")?;
+        let p = Point {
+            variant: intern(variants, f.text("variant")?),
+            dataset: intern(datasets, dataset_name),
+            puzzle: f.num("puzzle_index", "a whole number")?,
+            repeat: f.num("repeat", "a whole number")?,
+            status,
+            nodes: f.num("nodes", "a whole number")?,
+            guesses: f.num("guesses", "a whole number")?,
+            solve_ns: f.num("solve_ns", "a whole number of nanoseconds")?,
+        };
+        let i = *at.entry((p.variant, p.dataset)).or_insert_with(|| {
+            series.push(Series {
+                variant: p.variant,
+                dataset: p.dataset,
+                ..Series::default()
+            });
+            series.len() - 1
+        });
+        let s = &mut series[i];
+        s.rows += 1;
+        if p.status.is_solved() {
+            s.solved.push(p.solve_ns);
+            if p.solve_ns > 0 {
+                s.cost.0 += 1;
+                s.cost.1 += p.nodes;
+                s.cost.2 += p.solve_ns;
+            }
+        }
+        if p.solve_ns > 0 {
+            s.timed.push(p.solve_ns);
+        }
+        let n = *sizes
+            .entry(dataset_name.to_string())
+            .or_insert_with(|| puzzles_of(dataset_name));
+        if p.repeat == 0 && (n <= SAMPLE || mix(p.puzzle) % n < SAMPLE) {
+            s.sample.push(p.clone());
+        }
+        if keep_points {
+            points.push(p);
+        }
+        Ok(())
+    })?;
+    for s in &mut data.series {
+        s.solved.seal();
+        s.timed.seal();
     }
+    data.sampled = data
+        .datasets
+        .iter()
+        .map(|d| sizes.get(d).copied().filter(|&n| n > SAMPLE))
+        .collect();
     Ok(data)
 }

@@ -7,7 +7,7 @@
 pub mod charts;
 pub mod load;
 
-pub use load::{load, Point, ReportError, RunData};
+pub use load::{load, load_points, Point, ReportError, RunData, Series};
 
 use crate::export::markdown::{
     relative_cells, relative_table, sentences, summary_cells, summary_table, RELATIVE_HEADER,
@@ -120,16 +120,7 @@ pub fn clear_charts(charts: &Path) -> std::io::Result<()> {
 /// Mean search nodes per puzzle and solver µs per node of variant `v` on dataset
 /// `di`, over its solved, timed rows; `None` without any (or without nodes).
 fn node_costs(data: &RunData, di: usize, v: usize) -> Option<(f64, f64)> {
-    let (mut n, mut nodes, mut ns) = (0u64, 0u64, 0u64);
-    for p in data
-        .points
-        .iter()
-        .filter(|p| p.dataset == di && p.variant == v && p.status.is_solved() && p.solve_ns > 0)
-    {
-        n += 1;
-        nodes += p.nodes;
-        ns += p.solve_ns;
-    }
+    let (n, nodes, ns) = data.series(v, di)?.cost;
     (n > 0 && nodes > 0).then(|| (nodes as f64 / n as f64, ns as f64 / 1e3 / nodes as f64))
 }
 
@@ -223,32 +214,18 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         let mut dist = Vec::new();
         let mut puzzles = 0;
         for &v in &order {
-            let rows: Vec<&Point> = data
-                .points
-                .iter()
-                .filter(|p| p.dataset == di && p.variant == v)
-                .collect();
-            if rows.is_empty() {
+            let Some(s) = data.series(v, di) else {
                 continue;
+            };
+            puzzles = puzzles.max(s.rows as usize);
+            let us = |sk: &crate::stats::Sketch| {
+                charts::Curve::from_ranks(sk.len() as usize, |r| sk.at_rank(r) as f64 / 1e3)
+            };
+            if !s.solved.is_empty() {
+                cactus.push((data.variants[v].clone(), color_of(v), us(&s.solved)));
             }
-            puzzles = puzzles.max(rows.len());
-            let mut solved: Vec<f64> = rows
-                .iter()
-                .filter(|p| p.status.is_solved())
-                .map(|p| us(p))
-                .collect();
-            solved.sort_by(f64::total_cmp);
-            let mut all: Vec<f64> = rows
-                .iter()
-                .filter(|p| p.solve_ns > 0)
-                .map(|p| us(p))
-                .collect();
-            all.sort_by(f64::total_cmp);
-            if !solved.is_empty() {
-                cactus.push((data.variants[v].clone(), color_of(v), solved));
-            }
-            if !all.is_empty() {
-                dist.push((data.variants[v].clone(), color_of(v), all));
+            if !s.timed.is_empty() {
+                dist.push((data.variants[v].clone(), color_of(v), us(&s.timed)));
             }
         }
         if cactus.is_empty() {
@@ -348,7 +325,8 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
             };
             let (a, b) = (&data.variants[ai], &data.variants[bi]);
             let time_of = |v: usize| -> HashMap<u64, f64> {
-                data.points
+                data.series(v, di)
+                    .map_or(&[][..], |s| &s.sample[..])
                     .iter()
                     .filter(|p| {
                         p.dataset == di
@@ -377,6 +355,7 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
                 a: (a.clone(), color_of(ai)),
                 b: (b.clone(), color_of(bi)),
                 points: points.into_iter().map(|p| (p.1, p.2)).collect(),
+                population: data.sampled(di),
             };
             draw(render(&chart, &charts_dir), "head-to-head", &mut out)?;
         }
@@ -392,20 +371,16 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
             .skipped
             .push("What makes a puzzle hard: skipped, no such strategy in this run.".into()),
         Some((name, vi)) => {
-            let series: Vec<(String, Vec<(f64, f64)>)> = data
+            let series: Vec<charts::HardnessSeries> = data
                 .datasets
                 .iter()
                 .enumerate()
                 .map(|(di, d)| {
                     let pts = data
-                        .points
+                        .series(vi, di)
+                        .map_or(&[][..], |s| &s.sample[..])
                         .iter()
-                        .filter(|p| {
-                            p.dataset == di
-                                && p.variant == vi
-                                && p.status.is_solved()
-                                && p.solve_ns > 0
-                        })
+                        .filter(|p| p.status.is_solved() && p.solve_ns > 0)
                         .map(|p| {
                             let x = match opts.metric {
                                 Metric::Guesses => p.guesses as f64 + 1.0,
@@ -414,9 +389,9 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
                             (x, us(p))
                         })
                         .collect();
-                    (d.clone(), pts)
+                    (d.clone(), pts, data.sampled(di))
                 })
-                .filter(|(_, pts): &(String, Vec<(f64, f64)>)| !pts.is_empty())
+                .filter(|(_, pts, _): &charts::HardnessSeries| !pts.is_empty())
                 .collect();
             if series.is_empty() {
                 out.skipped.push(format!(

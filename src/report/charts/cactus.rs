@@ -8,8 +8,8 @@ use plotters::prelude::*;
 pub struct Cactus {
     /// Dataset name.
     pub dataset: String,
-    /// `(variant name, palette index, sorted times in µs of solved puzzles)`.
-    pub lines: Vec<(String, usize, Vec<f64>)>,
+    /// `(variant name, palette index, the curve of its solved puzzles' times in µs)`.
+    pub lines: Vec<(String, usize, super::Curve)>,
     /// Puzzles in the dataset (x axis length).
     pub puzzles: usize,
 }
@@ -29,7 +29,7 @@ impl Chart for Cactus {
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let y = log_range(self.lines.iter().flat_map(|l| l.2.iter().copied()));
+        let y = log_range(self.lines.iter().flat_map(|l| l.2.values()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..(self.puzzles.max(1) as f64 * 1.02), log_axis(y))
             .map_err(err)?;
@@ -46,9 +46,7 @@ impl Chart for Cactus {
             .map_err(err)?;
         for (name, ci, times) in &self.lines {
             let c = color(*ci);
-            let pts: Vec<(f64, f64)> = super::thin(times.len())
-                .map(|i| ((i + 1) as f64, times[i]))
-                .collect();
+            let pts: Vec<(f64, f64)> = times.points.iter().map(|&(r, t)| (r as f64, t)).collect();
             labelled_line(&mut chart, name, c, pts.clone())?;
             if pts.len() == 1 {
                 chart

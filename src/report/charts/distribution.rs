@@ -8,8 +8,8 @@ use plotters::prelude::*;
 pub struct Distribution {
     /// Dataset name.
     pub dataset: String,
-    /// `(variant name, palette index, sorted times in µs of every row)`.
-    pub lines: Vec<(String, usize, Vec<f64>)>,
+    /// `(variant name, palette index, the curve of every row's time in µs)`.
+    pub lines: Vec<(String, usize, super::Curve)>,
 }
 
 impl Chart for Distribution {
@@ -27,7 +27,7 @@ impl Chart for Distribution {
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let x = log_range(self.lines.iter().flat_map(|l| l.2.iter().copied()));
+        let x = log_range(self.lines.iter().flat_map(|l| l.2.values()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(log_axis(x), 0.0..1.02)
             .map_err(err)?;
@@ -43,7 +43,7 @@ impl Chart for Distribution {
             .map_err(err)?;
         for (name, ci, times) in &self.lines {
             let c = color(*ci);
-            labelled_line(&mut chart, name, c, super::ecdf(times))?;
+            labelled_line(&mut chart, name, c, times.ecdf())?;
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)
     }

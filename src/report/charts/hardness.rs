@@ -19,9 +19,13 @@ pub struct Hardness {
     pub variant: String,
     /// The x-axis counter.
     pub metric: Metric,
-    /// `(dataset name, points (counter, time µs))`.
-    pub series: Vec<(String, Vec<(f64, f64)>)>,
+    /// `(dataset name, points (counter, time µs), the dataset's puzzle count when the points are a sample)`.
+    pub series: Vec<HardnessSeries>,
 }
+
+/// One dataset of the hardness chart: its name, its dots `(counter, time µs)`,
+/// and its puzzle count when the dots are a sample of it.
+pub type HardnessSeries = (String, Vec<(f64, f64)>, Option<u64>);
 
 impl Chart for Hardness {
     fn name(&self) -> String {
@@ -46,8 +50,14 @@ impl Chart for Hardness {
         ) + &self
             .series
             .iter()
-            .filter(|s| s.1.len() > super::MAX_DOTS)
-            .map(|s| format!(" {}: a seeded random sample of {} of its {} puzzles.", s.0, super::MAX_DOTS, s.1.len()))
+            .map(|s| {
+                let note = super::sampled_note(s.1.len(), s.2);
+                if note.is_empty() {
+                    note
+                } else {
+                    format!(" {}:{note}", s.0)
+                }
+            })
             .collect::<String>()
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
@@ -61,7 +71,7 @@ impl Chart for Hardness {
             Metric::Nodes => "search nodes (log)",
         };
         log_log_mesh(&mut chart, x_desc, "time per puzzle, µs (log)")?;
-        for (i, (name, pts)) in self.series.iter().enumerate() {
+        for (i, (name, pts, _)) in self.series.iter().enumerate() {
             // Datasets take the palette from its far end, away from the strategy colours.
             let c = color(9 - i % 10);
             chart

@@ -14,6 +14,8 @@ pub struct HeadToHead {
     pub b: (String, usize),
     /// `(time of a, time of b)` in µs for puzzles both finished.
     pub points: Vec<(f64, f64)>,
+    /// The dataset's puzzle count when `points` come from a sample of it.
+    pub population: Option<u64>,
 }
 
 impl Chart for HeadToHead {
@@ -33,7 +35,7 @@ impl Chart for HeadToHead {
             above,
             self.points.len(),
             self.a.0
-        ) + &super::sampled_note(self.points.len())
+        ) + &super::sampled_note(self.points.len(), self.population)
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let r = log_range(self.points.iter().flat_map(|&(x, y)| [x, y]));

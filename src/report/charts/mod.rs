@@ -13,7 +13,7 @@ mod throughput;
 pub use cactus::Cactus;
 pub use compare::{BeforeAfter, RatioDistribution};
 pub use distribution::Distribution;
-pub use hardness::{Hardness, Metric};
+pub use hardness::{Hardness, HardnessSeries, Metric};
 pub use head_to_head::HeadToHead;
 pub use relative::RelativeSpeed;
 pub use search_cost::SearchCost;
@@ -240,27 +240,66 @@ pub fn row_label(names: &[String]) -> impl Fn(&f64) -> String + '_ {
 /// Most points a curve is drawn from, whatever the number of puzzles.
 pub const CURVE_POINTS: usize = 2000;
 
-/// The step curve of an empirical distribution of `sorted` values: `(value,
-/// share at or below it)`. Up to [`CURVE_POINTS`] / 2 values every step is
-/// drawn; beyond, the curve goes through [`CURVE_POINTS`] evenly spaced
-/// quantiles (first and last included), which a chart cannot tell apart from
-/// every point.
-pub fn ecdf(sorted: &[f64]) -> Vec<(f64, f64)> {
-    let n = sorted.len();
-    if n == 0 {
-        return Vec::new();
+/// A sorted sample as a chart draws it: its size, and `(1-based rank, value)`
+/// at every rank up to [`CURVE_POINTS`] / 2 values, else at [`CURVE_POINTS`]
+/// evenly spaced ranks (first and last included), which a chart cannot tell
+/// apart from every point.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Curve {
+    /// Values in the sample.
+    pub n: usize,
+    /// `(rank, value)`, by rank.
+    pub points: Vec<(usize, f64)>,
+}
+
+impl Curve {
+    /// The curve of `n` sorted values, `value(rank)` giving the value of a 1-based rank.
+    pub fn from_ranks(n: usize, mut value: impl FnMut(usize) -> f64) -> Curve {
+        let points = if n <= CURVE_POINTS / 2 {
+            (1..=n).map(|r| (r, value(r))).collect()
+        } else {
+            thin(n).map(|i| (i + 1, value(i + 1))).collect()
+        };
+        Curve { n, points }
     }
-    if n <= CURVE_POINTS / 2 {
-        let mut pts = Vec::with_capacity(2 * n);
-        for (i, &t) in sorted.iter().enumerate() {
-            pts.push((t, i as f64 / n as f64));
-            pts.push((t, (i + 1) as f64 / n as f64));
+
+    /// The curve of sorted values held in memory.
+    pub fn from_sorted(sorted: &[f64]) -> Curve {
+        Curve::from_ranks(sorted.len(), |r| sorted[r - 1])
+    }
+
+    /// True without values.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The values drawn.
+    pub fn values(&self) -> impl Iterator<Item = f64> + '_ {
+        self.points.iter().map(|p| p.1)
+    }
+
+    /// The empirical distribution: `(value, share at or below it)`, as steps
+    /// when every value is held.
+    pub fn ecdf(&self) -> Vec<(f64, f64)> {
+        let n = self.n.max(1) as f64;
+        if self.points.len() == self.n {
+            let mut pts = Vec::with_capacity(2 * self.n);
+            for &(r, v) in &self.points {
+                pts.push((v, (r - 1) as f64 / n));
+                pts.push((v, r as f64 / n));
+            }
+            return pts;
         }
-        return pts;
+        self.points
+            .iter()
+            .map(|&(r, v)| (v, r as f64 / n))
+            .collect()
     }
-    thin(n)
-        .map(|i| (sorted[i], (i + 1) as f64 / n as f64))
-        .collect()
+}
+
+/// The step curve of an empirical distribution of `sorted` values (see [`Curve`]).
+pub fn ecdf(sorted: &[f64]) -> Vec<(f64, f64)> {
+    Curve::from_sorted(sorted).ecdf()
 }
 
 /// Up to [`CURVE_POINTS`] evenly spaced indices into `0..n`, first and last included.
@@ -285,12 +324,19 @@ pub fn dots<T: Copy>(points: &[T]) -> Vec<T> {
     idx.into_iter().map(|i| points[i]).collect()
 }
 
-/// The sentence a scatter plot's caption ends with when it drew a sample.
-pub fn sampled_note(total: usize) -> String {
-    if total > MAX_DOTS {
-        format!(" Drawn from a seeded random sample of {MAX_DOTS} of the {total} puzzles.")
-    } else {
-        String::new()
+/// The sentence a scatter plot's caption ends with when it drew a sample:
+/// `points` dots were available out of a dataset of `population` puzzles
+/// (`None`: every puzzle was available).
+pub fn sampled_note(points: usize, population: Option<u64>) -> String {
+    let drawn = points.min(MAX_DOTS);
+    match population {
+        Some(n) if (drawn as u64) < n => format!(
+            " Drawn from a seeded random sample of {drawn} of the {n} puzzles (counts are over the sample)."
+        ),
+        _ if drawn < points => {
+            format!(" Drawn from a seeded random sample of {drawn} of the {points} puzzles.")
+        }
+        _ => String::new(),
     }
 }
 
