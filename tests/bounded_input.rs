@@ -3,35 +3,15 @@
 //! the bytes allocated meanwhile stay small (counted by this test's allocator).
 
 use proptest::prelude::*;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Read;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use sudoku_bench::format::{read_reader, Format, ReadOptions};
 use sudoku_bench::ParseErrorKind;
 
 /// Counts live and peak bytes allocated.
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Ordering::Relaxed) + l.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
-        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
+#[path = "common/counting.rs"]
+mod counting;
+use counting::peak_of;
 
 /// The tests measure one at a time.
 static ONE: Mutex<()> = Mutex::new(());
@@ -72,10 +52,8 @@ fn measure(
         format,
         ..ReadOptions::default()
     };
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let out = read_reader("endless", input, &opts).map(|d| d.puzzles.len());
-    (PEAK.load(Ordering::Relaxed) - base, out)
+    let (out, peak) = peak_of(|| read_reader("endless", input, &opts).map(|d| d.puzzles.len()));
+    (peak, out)
 }
 
 const FORMATS: [Option<Format>; 5] = [

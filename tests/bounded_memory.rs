@@ -3,36 +3,17 @@
 //! allocator). Ignored by default (about a minute on two cores):
 //! `cargo test --release --test bounded_memory -- --ignored --nocapture`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use sudoku_bench::export::csv::CsvSink;
 use sudoku_bench::format::ReadOptions;
 use sudoku_bench::harness::{self, BenchOptions, Budget, Contender, Schedule, Selection};
 use sudoku_bench::solver::{Mode, SolverId};
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Ordering::Relaxed) + l.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
-        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
+#[path = "common/counting.rs"]
+mod counting;
+use counting::peak_of;
 
 /// Peak heap bytes of a run (two strategies, two repeats, permuted, interleaved)
 /// and of its report, over `n` puzzles of the embedded easy set repeated.
@@ -51,56 +32,54 @@ fn peaks(n: usize) -> (usize, usize) {
     }
     let run = dir.path().join("run");
     std::fs::create_dir_all(&run).unwrap();
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let sel = Selection {
-        permute: true,
-        seed: 1,
-        ..Selection::default()
-    };
-    let ds = sudoku_bench::datasets::resolve(file.to_str().unwrap(), &ReadOptions::default(), &sel)
+    let ((), run_peak) = peak_of(|| {
+        let sel = Selection {
+            permute: true,
+            seed: 1,
+            ..Selection::default()
+        };
+        let ds =
+            sudoku_bench::datasets::resolve(file.to_str().unwrap(), &ReadOptions::default(), &sel)
+                .unwrap();
+        assert!(ds[0].is_streamed());
+        let opts = BenchOptions {
+            threads: 2,
+            mode: Mode::Unique,
+            budget: Budget::StrategyDefault,
+            time_limit: None,
+            warmup: 20,
+            repeat: 2,
+            min_time: None,
+            schedule: Schedule::Interleaved,
+            block: None,
+            reference: None,
+        };
+        let cs = [
+            Contender::from_id(SolverId::FASTEST),
+            Contender::from_id(SolverId::BitsetMrv),
+        ];
+        let mut sink = CsvSink::create(&run.join("results.csv")).unwrap();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let result = harness::run(&cs, &ds, &opts, &cancel, &mut sink, &harness::Silent).unwrap();
+        drop(sink);
+        assert_eq!(result.summary[0].puzzles, 2 * n as u64);
+        let info = harness::RunInfo::new(
+            harness::RunOptions::default(),
+            vec![],
+            ds.iter().map(|d| d.info.clone()).collect(),
+        );
+        sudoku_bench::export::write_all(
+            &run,
+            &sudoku_bench::export::RunReport {
+                info,
+                summary: result.summary,
+            },
+        )
         .unwrap();
-    assert!(ds[0].is_streamed());
-    let opts = BenchOptions {
-        threads: 2,
-        mode: Mode::Unique,
-        budget: Budget::StrategyDefault,
-        time_limit: None,
-        warmup: 20,
-        repeat: 2,
-        min_time: None,
-        schedule: Schedule::Interleaved,
-        block: None,
-        reference: None,
-    };
-    let cs = [
-        Contender::from_id(SolverId::FASTEST),
-        Contender::from_id(SolverId::BitsetMrv),
-    ];
-    let mut sink = CsvSink::create(&run.join("results.csv")).unwrap();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let result = harness::run(&cs, &ds, &opts, &cancel, &mut sink, &harness::Silent).unwrap();
-    drop(sink);
-    assert_eq!(result.summary[0].puzzles, 2 * n as u64);
-    let info = harness::RunInfo::new(
-        harness::RunOptions::default(),
-        vec![],
-        ds.iter().map(|d| d.info.clone()).collect(),
-    );
-    sudoku_bench::export::write_all(
-        &run,
-        &sudoku_bench::export::RunReport {
-            info,
-            summary: result.summary,
-        },
-    )
-    .unwrap();
-    drop(ds);
-    let run_peak = PEAK.load(Ordering::Relaxed) - base;
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    sudoku_bench::report::write(&run, &Default::default()).unwrap();
-    (run_peak, PEAK.load(Ordering::Relaxed) - base)
+    });
+    let (_, report_peak) =
+        peak_of(|| sudoku_bench::report::write(&run, &Default::default()).unwrap());
+    (run_peak, report_peak)
 }
 
 #[test]

@@ -95,23 +95,15 @@ impl Chart for BeforeAfter {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let x = log_range(self.rows.iter().flat_map(|r| [r.2, r.3]));
         let n = self.rows.len().max(1) as f64;
-        let mut chart = frame(root, &self.title())
-            .y_label_area_size(150)
-            .build_cartesian_2d(log_axis(x), -0.5..n - 0.5)
-            .map_err(err)?;
         let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
-        let label = super::row_label(&names);
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(self.rows.len() + 2)
-            .y_label_formatter(&label)
-            .x_label_formatter(&|v| compact(*v))
-            .x_desc("median time per puzzle, µs (log)")
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .draw()
-            .map_err(err)?;
+        let chart = super::rows_chart(
+            root,
+            &self.title(),
+            x,
+            &names,
+            &|v| compact(*v),
+            "median time per puzzle, µs (log)",
+        )?;
         for (i, (_, ci, before, after)) in self.rows.iter().enumerate() {
             let y = n - 1.0 - i as f64;
             let c = color(*ci);

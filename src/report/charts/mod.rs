@@ -224,6 +224,39 @@ fn trim(v: f64) -> String {
     }
 }
 
+/// The coordinates of a chart with one row per name and a log x axis.
+pub type Rows = Cartesian2d<WithKeyPoints<LogCoord<f64>>, plotters::coord::types::RangedCoordf64>;
+
+/// A chart with one row per name (the first at the top, at y = n−1) over a log
+/// x axis, its mesh and labels drawn; `x_label` formats the x axis.
+pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    x: std::ops::Range<f64>,
+    names: &[String],
+    x_label: &dyn Fn(&f64) -> String,
+    x_desc: &str,
+) -> Result<ChartContext<'a, DB, Rows>, String> {
+    let n = names.len().max(1) as f64;
+    let mut chart = frame(root, title)
+        .y_label_area_size(150)
+        .build_cartesian_2d(log_axis(x), -0.5..n - 0.5)
+        .map_err(err)?;
+    let label = row_label(names);
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(names.len() + 2)
+        .y_label_formatter(&label)
+        .x_label_formatter(x_label)
+        .x_desc(x_desc)
+        .label_style((FONT, 14))
+        .axis_desc_style((FONT, 16))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
 /// The y-label formatter of a chart with one row per name, the first at the top
 /// (rows sit at y = 0 … n−1, bottom up).
 pub fn row_label(names: &[String]) -> impl Fn(&f64) -> String + '_ {

@@ -1,7 +1,7 @@
 //! Relative speed on one dataset: each variant's paired speed ratio against the
 //! reference, with its 95% confidence interval as whiskers.
 
-use super::{color, compact, err, frame, log_axis, Chart, FONT};
+use super::{color, compact, err, Chart};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -43,26 +43,18 @@ impl Chart for RelativeSpeed {
         }
         let x = (lo / 1.25)..(hi * 1.25);
         let n = self.rows.len().max(1) as f64;
-        let mut chart = frame(root, &self.title())
-            .y_label_area_size(150)
-            .build_cartesian_2d(log_axis(x.clone()), -0.5..n - 0.5)
-            .map_err(err)?;
         let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
-        let label = super::row_label(&names);
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(self.rows.len() + 2)
-            .y_label_formatter(&label)
-            .x_label_formatter(&|v| format!("{}×", compact(*v)))
-            .x_desc(format!(
+        let chart = super::rows_chart(
+            root,
+            &self.title(),
+            x,
+            &names,
+            &|v| format!("{}×", compact(*v)),
+            &format!(
                 "speed relative to {} (log; higher is faster)",
                 self.reference
-            ))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .draw()
-            .map_err(err)?;
+            ),
+        )?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
         chart.plotting_area().draw(&one).map_err(err)?;
         for (i, (_, ci, speed, lo, hi)) in self.rows.iter().enumerate() {
