@@ -2,9 +2,9 @@
 //! and resolution of `--dataset` names, files and folders.
 
 use crate::error::LoadError;
-use crate::format::{puzzle_files, read_path_capped, read_str, ReadOptions};
+use crate::format::{puzzle_files, read_capped, read_str, ReadOptions};
 use crate::harness::prepare::WINDOW;
-use crate::harness::prepare::{sha256_file, sha256_hex};
+use crate::harness::prepare::{sha256_hex, Hashing};
 use crate::harness::{BenchDataset, Selection};
 
 /// A dataset compiled into the binary.
@@ -81,11 +81,17 @@ pub fn resolve_windowed(
     puzzle_files(path)?
         .iter()
         .map(|file| {
-            let ds = read_path_capped(file, opts, window)?;
-            let (bytes, sha) = sha256_file(file).map_err(|source| LoadError::Io {
+            let io = |source| LoadError::Io {
                 path: file.clone(),
                 source,
-            })?;
+            };
+            // Checked and hashed in one read.
+            let mut hashing = Hashing::new(std::fs::File::open(file).map_err(io)?);
+            let mut ds = read_capped(&file.display().to_string(), &mut hashing, opts, window)?;
+            if let Some(stem) = file.file_stem() {
+                ds.name = stem.to_string_lossy().into_owned();
+            }
+            let (bytes, sha) = hashing.finish().map_err(io)?;
             Ok(if ds.puzzles.len() < ds.count {
                 BenchDataset::streamed(ds, file, opts, bytes, sha, sel).with_window(window)
             } else {

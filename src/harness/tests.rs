@@ -765,6 +765,9 @@ fn a_streamed_dataset_runs_exactly_like_one_in_memory() {
             let (held, streamed) = (read(1 << 16), read(64));
             assert!(!held.is_streamed() && streamed.is_streamed());
             assert_eq!(held.info, streamed.info);
+            // Hashed while it was read: the checksum of the file's bytes.
+            assert_eq!(held.info.sha256, prepare::sha256_hex(text.as_bytes()));
+            assert_eq!(held.info.bytes, text.len() as u64);
             let (a, rows_a) = run_many(&cs, &held, &o);
             let (b, rows_b) = run_many(&cs, &streamed, &o);
             assert_eq!(keys(&rows_a), keys(&rows_b), "{sel:?} {schedule:?}");
