@@ -250,6 +250,7 @@ impl BenchDataset {
         let mut chooser = Selector::new(&st.sel, st.total);
         let (mut index, mut window) = (0usize, Vec::with_capacity(st.window));
         let mut failure = None;
+        let mut stopped = false;
         let g = self.geometry;
         let mut each = |chunk: Vec<crate::format::Puzzle>, _: &Alphabet| -> bool {
             for p in chunk {
@@ -258,9 +259,14 @@ impl BenchDataset {
                 }
                 index += 1;
                 if window.len() == st.window || (chooser.done() && !window.is_empty()) {
-                    match f(&window) {
-                        Ok(true) => window.clear(),
-                        Ok(false) => return false,
+                    let go_on = f(&window);
+                    window.clear();
+                    match go_on {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            stopped = true;
+                            return false;
+                        }
                         Err(e) => {
                             failure = Some(e);
                             return false;
@@ -279,7 +285,7 @@ impl BenchDataset {
         if let Some(e) = failure {
             return Err(e);
         }
-        if !window.is_empty() {
+        if !window.is_empty() && !stopped {
             f(&window)?;
         }
         Ok(())

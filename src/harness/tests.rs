@@ -783,3 +783,59 @@ fn a_streamed_dataset_runs_exactly_like_one_in_memory() {
         }
     }
 }
+
+#[test]
+fn an_interrupted_streamed_run_stops_and_keeps_its_rows() {
+    let text: String = include_str!("../../datasets/easy-9x9.txt")
+        .lines()
+        .cycle()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(1000)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.txt");
+    std::fs::write(&file, &text).unwrap();
+    let ds = crate::datasets::resolve_windowed(
+        file.to_str().unwrap(),
+        &ReadOptions::default(),
+        &Selection::default(),
+        64,
+    )
+    .unwrap()
+    .remove(0);
+    assert!(ds.is_streamed());
+    let cancel = Arc::new(AtomicBool::new(false));
+    let solves = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (c2, s2) = (cancel.clone(), solves.clone());
+    // Asks to stop at its 150th solve, as Ctrl-C would.
+    let stopping: Arc<SolveFn> = Arc::new(move |g: &Grid, l: &Limits| {
+        if s2.fetch_add(1, Ordering::SeqCst) == 150 {
+            c2.store(true, Ordering::SeqCst);
+        }
+        SolverId::BitsetMrv.solve(g, l)
+    });
+    let mut sink = Collect(Vec::new());
+    let o = BenchOptions {
+        warmup: 0,
+        ..opts(1)
+    };
+    let r = run(
+        &[Contender::custom("stop", "stop", stopping)],
+        std::slice::from_ref(&ds),
+        &o,
+        &cancel,
+        &mut sink,
+        &Silent,
+    )
+    .unwrap();
+    assert!(r.interrupted);
+    let rows = sink.0.len();
+    // Rows up to the window in flight, none after: no window is run twice or later.
+    assert!((150..=192).contains(&rows), "{rows} rows");
+    assert!(solves.load(Ordering::SeqCst) <= 192);
+    let mut seen: Vec<u64> = sink.0.iter().map(|r| r.puzzle_index).collect();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), rows, "a puzzle recorded twice");
+}
