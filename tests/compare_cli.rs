@@ -10,9 +10,9 @@ fn bin(cwd: &Path) -> Command {
     c
 }
 
-/// A two-strategy run of the embedded easy set into `cwd/NAME`, saved as baseline `save` if given.
-fn bench(cwd: &Path, name: &str, dataset: &str, save: Option<&str>) {
-    let mut args = vec![
+/// The arguments of a two-strategy run of an embedded set into `cwd/NAME`.
+fn bench_args<'a>(name: &'a str, dataset: &'a str) -> Vec<&'a str> {
+    vec![
         "bench",
         "--quiet",
         "--no-report",
@@ -24,7 +24,12 @@ fn bench(cwd: &Path, name: &str, dataset: &str, save: Option<&str>) {
         dataset,
         "--out",
         name,
-    ];
+    ]
+}
+
+/// That run, saved as baseline `save` if given.
+fn bench(cwd: &Path, name: &str, dataset: &str, save: Option<&str>) {
+    let mut args = bench_args(name, dataset);
     if let Some(s) = save {
         args.extend(["--save-baseline", s]);
     }
@@ -98,26 +103,9 @@ fn a_faster_baseline_is_a_regression_and_exits_1() {
         "{text}"
     );
     // bench --baseline gates the same way: this run against that baseline.
-    bin(tmp.path())
-        .args([
-            "bench",
-            "--quiet",
-            "--no-report",
-            "--threads",
-            "1",
-            "--solver",
-            "bitset-mrv,dlx",
-            "--dataset",
-            "easy-9x9",
-            "--out",
-            "again",
-            "--baseline",
-            "quick",
-            "--noise-threshold",
-            "50%",
-        ])
-        .assert()
-        .success();
+    let mut args = bench_args("again", "easy-9x9");
+    args.extend(["--baseline", "quick", "--noise-threshold", "50%"]);
+    bin(tmp.path()).args(&args).assert().success();
     assert!(tmp.path().join("again/compare/compare.md").is_file());
 }
 

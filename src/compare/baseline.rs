@@ -8,18 +8,12 @@ use std::path::{Path, PathBuf};
 /// Where baselines live, relative to the working folder.
 pub const ROOT: &str = "reports/baselines";
 
-/// The columns a baseline keeps of `results.csv`.
-const KEPT: [&str; 9] = [
-    "strategy",
-    "variant",
-    "dataset",
-    "puzzle_index",
-    "repeat",
-    "status",
-    "nodes",
-    "guesses",
-    "solve_ns",
-];
+/// The columns a baseline keeps of `results.csv`: the strategy, and what a report reads.
+fn kept() -> Vec<&'static str> {
+    std::iter::once("strategy")
+        .chain(crate::report::load::RESULT_COLUMNS.iter().copied())
+        .collect()
+}
 
 /// Checks a baseline name: letters, digits, `.`, `_`, `-`, not starting with `.`.
 pub fn check_name(name: &str) -> Result<(), CompareError> {
@@ -61,7 +55,7 @@ pub fn save(run_dir: &Path, root: &Path, name: &str) -> Result<PathBuf, CompareE
     Ok(dir)
 }
 
-/// Streams `results.csv` to `to`, keeping the [`KEPT`] columns.
+/// Streams `results.csv` to `to`, keeping the columns of [`kept`].
 fn copy_results(from: &Path, to: &Path) -> Result<(), CompareError> {
     let read_err = |e: csv::Error| {
         CompareError::Load(crate::report::ReportError::Csv {
@@ -75,19 +69,20 @@ fn copy_results(from: &Path, to: &Path) -> Result<(), CompareError> {
     };
     let mut r = csv::Reader::from_path(from).map_err(read_err)?;
     let header = r.headers().map_err(read_err)?.clone();
+    let kept = kept();
     let mut columns = Vec::new();
-    for k in KEPT {
+    for &k in &kept {
         let i = header.iter().position(|h| h == k).ok_or_else(|| {
             CompareError::Load(crate::report::ReportError::MissingColumn {
                 path: from.to_path_buf(),
                 column: k.to_string(),
-                expected: KEPT.join(", "),
+                expected: kept.join(", "),
             })
         })?;
         columns.push(i);
     }
     let mut w = csv::Writer::from_path(to).map_err(write_err)?;
-    w.write_record(KEPT).map_err(write_err)?;
+    w.write_record(&kept).map_err(write_err)?;
     let mut row = csv::StringRecord::new();
     while r.read_record(&mut row).map_err(read_err)? {
         w.write_record(columns.iter().map(|&i| row.get(i).unwrap_or("")))

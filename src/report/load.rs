@@ -296,7 +296,8 @@ fn intern(names: &mut Vec<String>, name: &str) -> usize {
     })
 }
 
-const RESULT_COLUMNS: &[&str] = &[
+/// The columns of `results.csv` a report reads.
+pub(crate) const RESULT_COLUMNS: &[&str] = &[
     "variant",
     "dataset",
     "puzzle_index",
