@@ -120,10 +120,37 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             used: [[0; N]; 3],
             unsolved: NN as u32,
         };
+        // The root in two sweeps (the same board as placing each given in turn,
+        // without touching every given's peers): the givens' digits per unit,
+        // then each empty cell's candidates from its three units.
         for (c, &d) in puzzle.cells().iter().enumerate() {
-            if d != 0 && !Self::place(t, &mut e.work, &mut root, c, d, false) {
+            if d == 0 {
+                continue;
+            }
+            let bit = 1u32 << (d - 1);
+            let [r, col, bx] = t.rcb[c];
+            let u = &mut root.used;
+            if (u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]) & bit != 0 {
                 ctl.node(); // conflicting givens: the root is a dead end
                 return;
+            }
+            u[0][r as usize] |= bit;
+            u[1][col as usize] |= bit;
+            u[2][bx as usize] |= bit;
+            root.cand[c] = 0;
+            root.value[c] = d;
+            root.unsolved -= 1;
+        }
+        for c in 0..NN {
+            if root.value[c] == 0 {
+                let [r, col, bx] = t.rcb[c];
+                let u = &root.used;
+                root.cand[c] =
+                    Self::FULL & !(u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]);
+                if root.cand[c] == 0 {
+                    ctl.node(); // an empty cell the givens leave no digit: a dead end
+                    return;
+                }
             }
         }
         if let Some((c, d)) = exclude {

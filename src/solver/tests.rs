@@ -110,6 +110,28 @@ fn conflicting_givens_give_no_solution_and_invalid_when_checked() {
 }
 
 #[test]
+fn a_cell_the_givens_leave_no_digit_has_no_solution() {
+    // No two givens conflict, but r1c1 sees 1-8 in its row and 9 in its column.
+    let mut text = String::from(".12345678");
+    text.push('9');
+    text.push_str(&".".repeat(71));
+    let p = grid(&text);
+    assert!(crate::validate::find_conflict(&p).is_none());
+    for s in SolverId::ALL {
+        let out = s.solve(
+            &p,
+            &Limits::new(Mode::Unique).with_node_budget(Some(1_000_000)),
+        );
+        assert!(
+            matches!(out.status, Status::None | Status::Budget),
+            "{s}: {:?}",
+            out.status
+        );
+        assert!(out.solutions.is_empty(), "{s}");
+    }
+}
+
+#[test]
 fn node_budget_is_exact_and_reported() {
     let p = grid(HARD);
     for s in SolverId::ALL {
