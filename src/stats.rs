@@ -44,7 +44,7 @@ pub struct Speed {
 fn bootstrap(values: &[f64], stat: impl Fn(&mut [f64]) -> f64) -> (f64, f64) {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let mut sample = vec![0.0; values.len()];
-    let mut stats: Vec<f64> = (0..RESAMPLES)
+    let stats: Vec<f64> = (0..RESAMPLES)
         .map(|_| {
             for s in sample.iter_mut() {
                 *s = values[rng.gen_range(0..values.len())];
@@ -52,6 +52,11 @@ fn bootstrap(values: &[f64], stat: impl Fn(&mut [f64]) -> f64) -> (f64, f64) {
             stat(&mut sample)
         })
         .collect();
+    percentile_interval(stats)
+}
+
+/// The 2.5% and 97.5% points of [`RESAMPLES`] resampled statistics.
+fn percentile_interval(mut stats: Vec<f64>) -> (f64, f64) {
     stats.sort_by(f64::total_cmp);
     let at = |q: f64| stats[((q * RESAMPLES as f64) as usize).min(RESAMPLES - 1)];
     (at(0.025), at(0.975))
@@ -354,10 +359,7 @@ pub fn unpaired_speed(reference: &[u64], times: &[u64]) -> Option<Estimate> {
                 .sum::<f64>()
                 / v.len() as f64
         };
-        let mut stats: Vec<f64> = (0..RESAMPLES).map(|_| draw(&a) - draw(&b)).collect();
-        stats.sort_by(f64::total_cmp);
-        let at = |q: f64| stats[((q * RESAMPLES as f64) as usize).min(RESAMPLES - 1)];
-        (at(0.025), at(0.975))
+        percentile_interval((0..RESAMPLES).map(|_| draw(&a) - draw(&b)).collect())
     } else {
         let var = |v: &[f64]| {
             let m = mean(v);

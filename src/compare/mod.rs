@@ -339,6 +339,28 @@ pub fn compare(
     })
 }
 
+/// The puzzles solved in both runs, paired (both lists are sorted by puzzle).
+fn solved_in_both<'a>(
+    base: &'a [PuzzleStat],
+    cur: &'a [PuzzleStat],
+) -> Vec<(&'a PuzzleStat, &'a PuzzleStat)> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < base.len() && j < cur.len() {
+        match base[i].puzzle.cmp(&cur[j].puzzle) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                if base[i].solved && cur[j].solved {
+                    out.push((&base[i], &cur[j]));
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
 fn short(sha: Option<&str>) -> String {
     sha.map_or("none".into(), |s| format!("{}…", &s[..s.len().min(12)]))
 }
@@ -356,19 +378,12 @@ fn compare_one(
     let mut ratios = Vec::new();
     let (compared_base, compared_cur): (Vec<&PuzzleStat>, Vec<&PuzzleStat>);
     let (speed, faster_pct, puzzles) = if paired {
-        let by_puzzle: HashMap<u64, &PuzzleStat> = base.iter().map(|s| (s.puzzle, s)).collect();
-        let pairs: Vec<(&PuzzleStat, &PuzzleStat)> = cur
-            .iter()
-            .filter_map(|c| by_puzzle.get(&c.puzzle).map(|b| (*b, c)))
-            .filter(|(b, c)| b.solved && c.solved)
-            .collect();
+        let pairs = solved_in_both(base, cur);
         search_changed = pairs
             .iter()
             .any(|(b, c)| b.nodes != c.nodes || b.guesses != c.guesses);
-        let mut base_times: Vec<(u64, u64)> = pairs.iter().map(|p| (p.0.puzzle, p.0.ns)).collect();
-        let mut cur_times: Vec<(u64, u64)> = pairs.iter().map(|p| (p.1.puzzle, p.1.ns)).collect();
-        base_times.sort_unstable();
-        cur_times.sort_unstable();
+        let base_times: Vec<(u64, u64)> = pairs.iter().map(|p| (p.0.puzzle, p.0.ns)).collect();
+        let cur_times: Vec<(u64, u64)> = pairs.iter().map(|p| (p.1.puzzle, p.1.ns)).collect();
         let s = crate::stats::speed(&base_times, &cur_times);
         ratios = pairs
             .iter()

@@ -2,6 +2,7 @@
 //! charts, all from the finished [`Comparison`].
 
 use super::{CompareError, CompareRow, Comparison, Verdict};
+use crate::export::first_seen;
 use crate::export::markdown::{num, table, times};
 use crate::report::charts::{render, BeforeAfter, RatioDistribution, Rendered};
 use std::fmt::Write;
@@ -245,16 +246,8 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
         path: charts_dir.clone(),
         source,
     })?;
-    let mut variants: Vec<&str> = Vec::new();
-    let mut datasets: Vec<&str> = Vec::new();
-    for r in &c.rows {
-        if !variants.contains(&r.variant.as_str()) {
-            variants.push(&r.variant);
-        }
-        if !datasets.contains(&r.dataset.as_str()) {
-            datasets.push(&r.dataset);
-        }
-    }
+    let variants = first_seen(c.rows.iter().map(|r| r.variant.as_str()));
+    let datasets = first_seen(c.rows.iter().map(|r| r.dataset.as_str()));
     let color = |v: &str| variants.iter().position(|x| *x == v).unwrap_or(0);
     let mut out = Vec::new();
     let draw = |r: Result<Rendered, String>, out: &mut Vec<Rendered>| {

@@ -197,12 +197,7 @@ pub const RELATIVE_NOTE: &str = "Speed: the geometric mean, over the puzzles bot
 /// One sentence per dataset with two or more compared variants: who is fastest
 /// and by how much against the runner-up, and whether that is inside the noise.
 pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
-    let mut datasets: Vec<&str> = Vec::new();
-    for r in rows {
-        if !datasets.contains(&r.dataset.as_str()) {
-            datasets.push(&r.dataset);
-        }
-    }
+    let datasets = super::first_seen(rows.iter().map(|r| r.dataset.as_str()));
     let mut out = Vec::new();
     for d in datasets {
         let mut here: Vec<&SummaryRow> = rows

@@ -18,6 +18,17 @@ pub struct RunReport {
     pub summary: Vec<SummaryRow>,
 }
 
+/// Names in the order they first appear, each once (datasets of a summary, say).
+pub fn first_seen<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for n in names {
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
+}
+
 /// Renders a finished run into one file.
 pub trait Exporter {
     /// File name inside the run folder.

@@ -597,67 +597,66 @@ fn run_block(
     let shared_limits = limits_for(c, opts, cancel);
     let (tx, rx) = sync_channel::<Vec<Measured>>(256);
     let mut failure: Option<io::Error> = None;
-    let wall = std::sync::Mutex::new(Duration::ZERO);
+    let mut wall = Duration::ZERO;
+    let wall_out = &mut wall;
     // The workers are a job on the pool; this thread writes the rows they send.
     // (No thread is started per block: blocks are short under interleaving.)
     pool.in_place_scope(|scope| {
-        scope.spawn(|_| {
+        scope.spawn(move |_| {
             let started = Instant::now();
-            {
-                (0..part.puzzles.len()).into_par_iter().for_each_init(
-                    || Batch::new(tx.clone()),
-                    |batch, slot| {
-                        if cancel.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        let p = &part.puzzles[slot];
-                        let (outcome, ns, now) = if p.invalid {
-                            (Ok(Outcome::invalid()), 0, Instant::now())
-                        } else {
-                            // A deadline is per puzzle; otherwise the limits never change.
-                            let own;
-                            let limits = match opts.time_limit {
-                                Some(_) => {
-                                    own = limits_for(c, opts, cancel);
-                                    &own
-                                }
-                                None => &shared_limits,
-                            };
-                            let t0 = Instant::now();
-                            let out = catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, limits)));
-                            let t1 = Instant::now();
-                            (out.map_err(panic_message), (t1 - t0).as_nanos() as u64, t1)
+            (0..part.puzzles.len()).into_par_iter().for_each_init(
+                || Batch::new(tx.clone()),
+                |batch, slot| {
+                    if cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let p = &part.puzzles[slot];
+                    let (outcome, ns, now) = if p.invalid {
+                        (Ok(Outcome::invalid()), 0, Instant::now())
+                    } else {
+                        // A deadline is per puzzle; otherwise the limits never change.
+                        let own;
+                        let limits = match opts.time_limit {
+                            Some(_) => {
+                                own = limits_for(c, opts, cancel);
+                                &own
+                            }
+                            None => &shared_limits,
                         };
-                        // Outside the timed region: check, and keep only what the record needs.
-                        let (status, detail, counters, solutions) = match outcome {
-                            Err(msg) => (
-                                RowStatus::Error,
-                                format!("panicked: {msg}"),
-                                Default::default(),
-                                0,
-                            ),
-                            Ok(o) => match check(p, &o) {
-                                Ok(s) => (s, String::new(), o.counters, o.solution_count),
-                                Err(why) => (RowStatus::Wrong, why, o.counters, o.solution_count),
-                            },
-                        };
-                        batch.push(
-                            Measured {
-                                slot,
-                                repeat,
-                                status,
-                                detail,
-                                counters,
-                                solutions,
-                                ns,
-                            },
-                            now,
-                        );
-                    },
-                );
-            }
+                        let t0 = Instant::now();
+                        let out = catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, limits)));
+                        let t1 = Instant::now();
+                        (out.map_err(panic_message), (t1 - t0).as_nanos() as u64, t1)
+                    };
+                    // Outside the timed region: check, and keep only what the record needs.
+                    let (status, detail, counters, solutions) = match outcome {
+                        Err(msg) => (
+                            RowStatus::Error,
+                            format!("panicked: {msg}"),
+                            Default::default(),
+                            0,
+                        ),
+                        Ok(o) => match check(p, &o) {
+                            Ok(s) => (s, String::new(), o.counters, o.solution_count),
+                            Err(why) => (RowStatus::Wrong, why, o.counters, o.solution_count),
+                        },
+                    };
+                    batch.push(
+                        Measured {
+                            slot,
+                            repeat,
+                            status,
+                            detail,
+                            counters,
+                            solutions,
+                            ns,
+                        },
+                        now,
+                    );
+                },
+            );
             drop(tx);
-            *wall.lock().unwrap_or_else(|e| e.into_inner()) = started.elapsed();
+            *wall_out = started.elapsed();
         });
         // One record, refilled for every row: the writer allocates nothing per row.
         let mut record = PuzzleRecord {
@@ -718,7 +717,6 @@ fn run_block(
             }
         }
     });
-    let wall = wall.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(e) = failure {
         return Err(e);
     }

@@ -250,7 +250,6 @@ impl BenchDataset {
         let mut chooser = Selector::new(&st.sel, st.total);
         let (mut index, mut window) = (0usize, Vec::with_capacity(st.window));
         let mut failure = None;
-        let mut stopped = false;
         let g = self.geometry;
         let mut each = |chunk: Vec<crate::format::Puzzle>, _: &Alphabet| -> bool {
             for p in chunk {
@@ -263,10 +262,7 @@ impl BenchDataset {
                     window.clear();
                     match go_on {
                         Ok(true) => {}
-                        Ok(false) => {
-                            stopped = true;
-                            return false;
-                        }
+                        Ok(false) => return false,
                         Err(e) => {
                             failure = Some(e);
                             return false;
@@ -285,7 +281,8 @@ impl BenchDataset {
         if let Some(e) = failure {
             return Err(e);
         }
-        if !window.is_empty() && !stopped {
+        // (A window handed on is cleared, so a stopped read leaves none here.)
+        if !window.is_empty() {
             f(&window)?;
         }
         Ok(())

@@ -9,6 +9,7 @@ pub mod load;
 
 pub use load::{load, load_points, Point, ReportError, RunData, Series};
 
+use crate::export::first_seen;
 use crate::export::markdown::{
     relative_cells, relative_table, sentences, summary_cells, summary_table, RELATIVE_HEADER,
     RELATIVE_NOTE, SUMMARY_HEADER,
@@ -151,12 +152,10 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         out.skipped
             .push("Throughput: skipped, summary.csv has no rows.".into());
     } else {
-        let mut datasets: Vec<String> = Vec::new();
-        for r in &data.summary {
-            if !datasets.contains(&r.dataset) {
-                datasets.push(r.dataset.clone());
-            }
-        }
+        let datasets: Vec<String> = first_seen(data.summary.iter().map(|r| r.dataset.as_str()))
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         let variants: Vec<(String, usize)> = order
             .iter()
             .map(|&v| (data.variants[v].clone(), color_of(v)))
@@ -180,12 +179,7 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
     }
 
     // 2. Relative speed with its interval, per dataset where two or more variants ran.
-    let mut datasets: Vec<&str> = Vec::new();
-    for r in &data.summary {
-        if !datasets.contains(&r.dataset.as_str()) {
-            datasets.push(&r.dataset);
-        }
-    }
+    let datasets = first_seen(data.summary.iter().map(|r| r.dataset.as_str()));
     for dname in datasets {
         let mut rows: Vec<(String, usize, f64, f64, f64)> = Vec::new();
         let mut reference = String::new();
@@ -525,12 +519,7 @@ pub fn html(data: &RunData, report: &Report) -> String {
         .filter_map(relative_cells)
         .map(|c| c.to_vec())
         .collect();
-    let mut datasets: Vec<&str> = Vec::new();
-    for r in &data.summary {
-        if !datasets.contains(&r.dataset.as_str()) {
-            datasets.push(&r.dataset);
-        }
-    }
+    let datasets = first_seen(data.summary.iter().map(|r| r.dataset.as_str()));
     if datasets.len() > 1 {
         // Shown by the script only: with scripts off every row is there anyway.
         s.push_str("<p id=\"dataset-filter\" hidden><label>Show dataset <select>\n<option value=\"\">all</option>\n");
