@@ -9,6 +9,7 @@ pub mod compare;
 pub mod datasets;
 pub mod error;
 pub mod export;
+pub mod external;
 pub mod format;
 pub mod generate;
 pub mod grid;

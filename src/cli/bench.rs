@@ -14,6 +14,15 @@ pub(super) struct BenchArgs {
     /// (default: each strategy's default variant).
     #[arg(long, value_delimiter = ',')]
     solver: Vec<String>,
+    /// An outside program as a contender, `NAME=COMMAND` (repeatable): COMMAND is split into
+    /// words as a shell would and run without one, once per worker thread, speaking the
+    /// line protocol (see the README).
+    #[arg(long, value_name = "NAME=COMMAND")]
+    contender: Vec<String>,
+    /// A TOML file of contenders: `[[contender]]` tables with `name`, `command` (a list of
+    /// words), and optional `sizes` and `description`.
+    #[arg(long, value_name = "FILE")]
+    contenders: Option<PathBuf>,
     /// Embedded dataset names, puzzle files or folders, comma-separated or repeated
     /// (default: every embedded dataset).
     #[arg(long, value_delimiter = ',')]
@@ -152,7 +161,13 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         BenchOptions, Budget, Contender, RunInfo, RunOptions, Schedule, Selection,
     };
 
-    let solvers = resolve_solvers(&args.solver)?;
+    let specs_out = super::contender::specs(&args.contender, args.contenders.as_deref())?;
+    // Only outside programs when they are all that was asked for.
+    let solvers = if args.solver.is_empty() && !specs_out.is_empty() {
+        Vec::new()
+    } else {
+        resolve_solvers(&args.solver)?
+    };
     // Checked before the run, so a typo does not cost a whole run.
     let baselines = Path::new(sudoku_bench::compare::baseline::ROOT);
     let baseline_dir = match &args.baseline {
@@ -209,8 +224,12 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
 
     if let Some(r) = &args.reference {
-        if !solvers.iter().any(|s| s.name() == r) {
-            let names: Vec<&str> = solvers.iter().map(|s| s.name()).collect();
+        let names: Vec<&str> = solvers
+            .iter()
+            .map(|s| s.name())
+            .chain(specs_out.iter().map(|c| c.name.as_str()))
+            .collect();
+        if !names.contains(&r.as_str()) {
             bail!(
                 "--reference {r} is not a strategy of this run ({})",
                 names.join(", ")
@@ -241,7 +260,22 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         sample: args.sample,
         seed: args.seed,
         permute: args.permute,
+        contenders: specs_out
+            .iter()
+            .map(|c| format!("{}: {}", c.name, c.command.join(" ")))
+            .collect(),
     };
+    let mut contenders: Vec<Contender> = solvers.iter().map(|&s| Contender::from_id(s)).collect();
+    // Outside programs start now: one that cannot start is an error before anything is measured.
+    for spec in &specs_out {
+        let program = sudoku_bench::external::Program::new(
+            spec.clone(),
+            Some(&out_dir.join("contenders")),
+        )
+        .with_context(|| format!("cannot create {}", out_dir.join("contenders").display()))?;
+        program.start(threads, mode)?;
+        contenders.push(Contender::external(Arc::new(program)));
+    }
     let mut info = RunInfo::new(
         options,
         std::env::args().collect(),
@@ -278,7 +312,6 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             .progress_chars("=> "),
         );
     }
-    let contenders: Vec<Contender> = solvers.iter().map(|&s| Contender::from_id(s)).collect();
     let opts = BenchOptions {
         schedule,
         reference: args.reference.clone(),

@@ -3,6 +3,7 @@
 
 mod bench;
 mod compare;
+mod contender;
 mod generate;
 mod options;
 mod rate;
@@ -40,6 +41,8 @@ enum Command {
     /// Compare a run or baseline with another: change in time with its 95% interval,
     /// change in search size, a verdict per strategy and dataset (exit 1 on a regression).
     Compare(compare::CompareArgs),
+    /// Check an outside program against the line protocol before racing it.
+    Contender(contender::ContenderArgs),
     /// Draw charts and write report.md and a self-contained report.html from a saved run folder.
     Report(report::ReportArgs),
 }
@@ -54,5 +57,6 @@ pub fn run() -> Result<ExitCode> {
         Command::Rate(args) => rate::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Contender(args) => contender::run(args),
     }
 }

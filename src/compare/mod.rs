@@ -112,13 +112,13 @@ pub struct CompareRow {
     /// Share of paired puzzles solved faster now, % (`None` unpaired).
     pub faster_pct: Option<f64>,
     /// Baseline guesses per puzzle (over the compared puzzles).
-    pub base_guesses: f64,
+    pub base_guesses: Option<f64>,
     /// Current guesses per puzzle.
-    pub cur_guesses: f64,
+    pub cur_guesses: Option<f64>,
     /// Baseline nodes per puzzle.
-    pub base_nodes: f64,
+    pub base_nodes: Option<f64>,
     /// Current nodes per puzzle.
-    pub cur_nodes: f64,
+    pub cur_nodes: Option<f64>,
     /// True when the search itself changed: guesses or nodes differ on a paired puzzle.
     pub search_changed: bool,
     /// Puzzles solved correctly in the baseline.
@@ -176,8 +176,8 @@ struct PuzzleStat {
     ns: u64,
     solved: bool,
     failed: bool,
-    nodes: u64,
-    guesses: u64,
+    nodes: Option<u64>,
+    guesses: Option<u64>,
 }
 
 /// Each (variant, dataset)'s puzzles, by puzzle index.
@@ -403,12 +403,10 @@ fn compare_one(
             compared_base.len().max(compared_cur.len()),
         )
     };
-    let mean = |v: &[&PuzzleStat], f: fn(&PuzzleStat) -> u64| {
-        if v.is_empty() {
-            0.0
-        } else {
-            v.iter().map(|s| f(s)).sum::<u64>() as f64 / v.len() as f64
-        }
+    // Over the puzzles that report the counter; none when no puzzle does.
+    let mean = |v: &[&PuzzleStat], f: fn(&PuzzleStat) -> Option<u64>| {
+        let counted: Vec<u64> = v.iter().filter_map(|s| f(s)).collect();
+        (!counted.is_empty()).then(|| counted.iter().sum::<u64>() as f64 / counted.len() as f64)
     };
     let (base_failed, cur_failed) = (failed(base), failed(cur));
     let s = speed.unwrap_or(crate::stats::Estimate {

@@ -38,12 +38,17 @@ fn ratio(x: f64) -> String {
     }
 }
 
+/// A counter's mean, or `-` when the contender does not report it.
+fn opt_num(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), num)
+}
+
 /// One row as display cells.
 pub fn cells(r: &CompareRow) -> [String; 10] {
-    let guesses = if (r.base_guesses - r.cur_guesses).abs() < 1e-9 {
-        num(r.cur_guesses)
+    let guesses = if r.base_guesses == r.cur_guesses {
+        opt_num(r.cur_guesses)
     } else {
-        format!("{} → {}", num(r.base_guesses), num(r.cur_guesses))
+        format!("{} → {}", opt_num(r.base_guesses), opt_num(r.cur_guesses))
     };
     [
         r.dataset.clone(),
@@ -102,10 +107,10 @@ pub fn sentences(c: &Comparison) -> Vec<String> {
                 let _ = write!(
                     l,
                     " The search itself changed: {} → {} guesses and {} → {} nodes per puzzle.",
-                    num(r.base_guesses),
-                    num(r.cur_guesses),
-                    num(r.base_nodes),
-                    num(r.cur_nodes)
+                    opt_num(r.base_guesses),
+                    opt_num(r.cur_guesses),
+                    opt_num(r.base_nodes),
+                    opt_num(r.cur_nodes)
                 );
             }
             out.push(l.clone());
@@ -175,10 +180,10 @@ pub fn csv_text(c: &Comparison) -> Result<String, csv::Error> {
             f(r.speed_hi),
             f(r.time_change_pct),
             r.faster_pct.map_or(String::new(), f),
-            f(r.base_guesses),
-            f(r.cur_guesses),
-            f(r.base_nodes),
-            f(r.cur_nodes),
+            r.base_guesses.map_or(String::new(), f),
+            r.cur_guesses.map_or(String::new(), f),
+            r.base_nodes.map_or(String::new(), f),
+            r.cur_nodes.map_or(String::new(), f),
             r.search_changed.to_string(),
             r.base_solved.to_string(),
             r.cur_solved.to_string(),

@@ -41,6 +41,14 @@ impl<W: io::Write> CsvSink<W> {
         self.writer.write_field(itoa::Buffer::new().format(n))
     }
 
+    /// A number, or an empty field when there is none.
+    fn maybe(&mut self, n: Option<u64>) -> csv::Result<()> {
+        match n {
+            Some(n) => self.number(n),
+            None => self.writer.write_field(""),
+        }
+    }
+
     fn row(&mut self, r: &PuzzleRecord) -> csv::Result<()> {
         self.writer.write_field(&*r.strategy)?;
         self.writer.write_field(&*r.variant)?;
@@ -50,9 +58,10 @@ impl<W: io::Write> CsvSink<W> {
         self.writer.write_field(&r.puzzle)?;
         self.writer.write_field(r.status.word())?;
         self.number(r.solutions)?;
-        self.number(r.nodes)?;
-        self.number(r.guesses)?;
+        self.maybe(r.nodes)?;
+        self.maybe(r.guesses)?;
         self.number(r.solve_ns)?;
+        self.maybe(r.own_ns)?;
         self.number(r.threads)?;
         self.writer.write_field(&r.detail)?;
         self.writer.write_record(None::<&[u8]>)

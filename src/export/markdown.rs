@@ -109,8 +109,10 @@ pub fn summary_cells(r: &SummaryRow) -> [String; 15] {
         num(r.p90_us),
         num(r.p99_us),
         num(r.max_us),
-        num(r.guesses_per_puzzle),
-        format!("{:.1}", r.no_guess_pct),
+        r.guesses_per_puzzle.map(num).unwrap_or_default(),
+        r.no_guess_pct
+            .map(|p| format!("{p:.1}"))
+            .unwrap_or_default(),
     ]
 }
 

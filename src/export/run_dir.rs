@@ -89,6 +89,17 @@ pub fn replace_earlier_run(dir: &Path, force: bool) -> Result<(), RunDirError> {
         let path = dir.join(f);
         std::fs::remove_file(&path).map_err(|source| RunDirError::Remove { path, source })?;
     }
+    // The stderr logs of the earlier run's outside contenders.
+    let logs = dir.join("contenders");
+    if logs.is_dir() {
+        for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.to_string_lossy().ends_with(".stderr.log") {
+                std::fs::remove_file(&path)
+                    .map_err(|source| RunDirError::Remove { path, source })?;
+            }
+        }
+    }
     let charts = dir.join("charts");
     if charts.is_dir() {
         crate::report::clear_charts(&charts).map_err(|source| RunDirError::Remove {

@@ -36,6 +36,9 @@ pub struct RunOptions {
     pub seed: u64,
     /// Random symmetry transforms applied.
     pub permute: bool,
+    /// Outside programs that took part, as `NAME: command words`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contenders: Vec<String>,
 }
 
 impl RunOptions {

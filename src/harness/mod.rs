@@ -29,7 +29,38 @@ use std::time::{Duration, Instant};
 /// A solve function the harness can time.
 pub type SolveFn = dyn Fn(&Grid, &Limits) -> Outcome + Send + Sync;
 
-/// One contender: a registry strategy, or (for tests) any solve function.
+/// How a contender solves: a call in this process, or an outside program.
+#[derive(Clone)]
+pub enum Engine {
+    /// A function the harness calls and times itself.
+    InProcess(Arc<SolveFn>),
+    /// A program spoken to over the line protocol.
+    External(Arc<crate::external::Program>),
+}
+
+/// Where a contender comes from, as tables and charts mark it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A strategy of this workbench.
+    BuiltIn,
+    /// An outside program (`--contender`).
+    External,
+    /// A well-known outside solver shipped for comparison.
+    Reference,
+}
+
+impl Origin {
+    /// The word used in `summary.csv`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Origin::BuiltIn => "built-in",
+            Origin::External => "external",
+            Origin::Reference => "reference",
+        }
+    }
+}
+
+/// One contender: a registry strategy, an outside program, or (for tests) any solve function.
 #[derive(Clone)]
 pub struct Contender {
     /// Strategy family.
@@ -40,7 +71,26 @@ pub struct Contender {
     pub default_budget: Option<u64>,
     /// Grid sides handled (4, 9, 16, 25); datasets of other sizes are skipped.
     pub sizes: Vec<usize>,
-    solve: Arc<SolveFn>,
+    /// Where it comes from.
+    pub origin: Origin,
+    engine: Engine,
+}
+
+/// What became of one puzzle, as a contender's worker reports it.
+#[derive(Debug)]
+pub struct Solved {
+    /// The outcome, or why there is none (a panic, a crashed program, an unreadable answer).
+    pub result: Result<Outcome, String>,
+    /// Time of the solve, ns.
+    pub ns: u64,
+    /// Search nodes, when the contender counts them.
+    pub nodes: Option<u64>,
+    /// Guesses, likewise.
+    pub guesses: Option<u64>,
+    /// The contender's own time measure, when it gives one.
+    pub own_ns: Option<u64>,
+    /// When the answer came.
+    pub at: Instant,
 }
 
 impl Contender {
@@ -51,7 +101,20 @@ impl Contender {
             variant: id.name().to_string(),
             default_budget: id.default_node_budget(),
             sizes: id.sizes().to_vec(),
-            solve: Arc::new(move |g, l| id.solve(g, l)),
+            origin: Origin::BuiltIn,
+            engine: Engine::InProcess(Arc::new(move |g, l| id.solve(g, l))),
+        }
+    }
+
+    /// A contender for an outside program.
+    pub fn external(program: Arc<crate::external::Program>) -> Contender {
+        Contender {
+            strategy: "external".to_string(),
+            variant: program.spec.name.clone(),
+            default_budget: None,
+            sizes: program.spec.sizes.clone(),
+            origin: Origin::External,
+            engine: Engine::External(program),
         }
     }
 
@@ -60,9 +123,13 @@ impl Contender {
         self.sizes.contains(&g.side())
     }
 
-    /// Solves one puzzle: the very call the harness times.
-    pub fn solve(&self, grid: &Grid, limits: &Limits) -> Outcome {
-        (self.solve)(grid, limits)
+    /// Solves one puzzle through the very call the harness times; `None` for an
+    /// outside program (the harness speaks to those a pipeline at a time).
+    pub fn solve(&self, grid: &Grid, limits: &Limits) -> Option<Outcome> {
+        match &self.engine {
+            Engine::InProcess(solve) => Some(solve(grid, limits)),
+            Engine::External(_) => None,
+        }
     }
 
     /// A contender for any solve function (the harness's own tests use a wrong one).
@@ -72,7 +139,68 @@ impl Contender {
             variant: variant.to_string(),
             default_budget: None,
             sizes: crate::solver::ALL_SIZES.to_vec(),
-            solve,
+            origin: Origin::BuiltIn,
+            engine: Engine::InProcess(solve),
+        }
+    }
+
+    /// Solves the puzzles `next` hands out (slots into `puzzles`), reporting
+    /// each through `done`: the one loop a worker runs, for any kind of contender.
+    fn work(
+        &self,
+        puzzles: &[BenchPuzzle],
+        opts: &BenchOptions,
+        cancel: &Arc<AtomicBool>,
+        next: &mut dyn FnMut() -> Option<usize>,
+        done: &mut dyn FnMut(usize, Solved),
+    ) {
+        match &self.engine {
+            Engine::InProcess(solve) => {
+                // A deadline is per puzzle; otherwise the limits never change.
+                let shared = limits_for(self, opts, cancel);
+                while let Some(slot) = next() {
+                    let own;
+                    let limits = match opts.time_limit {
+                        Some(_) => {
+                            own = limits_for(self, opts, cancel);
+                            &own
+                        }
+                        None => &shared,
+                    };
+                    let grid = &puzzles[slot].grid;
+                    let t0 = Instant::now();
+                    let out = catch_unwind(AssertUnwindSafe(|| solve(grid, limits)));
+                    let t1 = Instant::now();
+                    let counters = out.as_ref().map(|o| o.counters).ok();
+                    done(
+                        slot,
+                        Solved {
+                            result: out.map_err(|p| format!("panicked: {}", panic_message(p))),
+                            ns: (t1 - t0).as_nanos() as u64,
+                            nodes: counters.map(|c| c.nodes),
+                            guesses: counters.map(|c| c.guesses),
+                            own_ns: None,
+                            at: t1,
+                        },
+                    );
+                }
+            }
+            Engine::External(program) => {
+                let job = crate::external::Job {
+                    puzzles,
+                    mode: opts.mode,
+                    time_limit: opts.time_limit,
+                    cancel,
+                };
+                program.work(&job, next, done);
+            }
+        }
+    }
+
+    /// Ends the contender's part in a run (outside programs are closed).
+    fn finish(&self) {
+        if let Engine::External(p) = &self.engine {
+            p.shutdown();
         }
     }
 }
@@ -206,9 +334,35 @@ struct Measured {
     repeat: u32,
     status: RowStatus,
     detail: String,
-    counters: crate::solver::Counters,
+    nodes: Option<u64>,
+    guesses: Option<u64>,
     solutions: u64,
     ns: u64,
+    own_ns: Option<u64>,
+}
+
+impl Measured {
+    /// Checks a contender's answer (outside the timed region) and keeps only what the record needs.
+    fn checked(p: &BenchPuzzle, slot: usize, repeat: u32, s: Solved) -> Measured {
+        let (status, detail, solutions) = match s.result {
+            Err(why) => (RowStatus::Error, why, 0),
+            Ok(o) => match check(p, &o) {
+                Ok(st) => (st, String::new(), o.solution_count),
+                Err(why) => (RowStatus::Wrong, why, o.solution_count),
+            },
+        };
+        Measured {
+            slot,
+            repeat,
+            status,
+            detail,
+            nodes: s.nodes,
+            guesses: s.guesses,
+            solutions,
+            ns: s.ns,
+            own_ns: s.own_ns,
+        }
+    }
 }
 
 /// A worker's rows on their way to the writer: sent every [`Batch::ROWS`] rows or
@@ -262,8 +416,9 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "panic with a non-text payload".to_string())
 }
 
-/// Checks one outcome against the puzzle and its expected answer.
-fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<RowStatus, String> {
+/// Checks one outcome against the puzzle and its expected answer: the checks
+/// every contender's answers get. `Err` says what is wrong.
+pub fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<RowStatus, String> {
     for (i, s) in outcome.solutions.iter().enumerate() {
         check_solution(&p.grid, s)
             .map_err(|e| format!("solution {} fails the check: {e}", i + 1))?;
@@ -345,8 +500,11 @@ pub fn run(
                 skipped.push(Skipped::new(c, ds));
             }
         }
-        let rows = run_dataset(&pool, &here, ds, opts, cancel, sink, observer)?;
-        summary.extend(rows);
+        let rows = run_dataset(&pool, &here, ds, opts, cancel, sink, observer);
+        summary.extend(rows?);
+    }
+    for c in contenders {
+        c.finish();
     }
     Ok(RunResult {
         summary,
@@ -555,24 +713,65 @@ fn warm_up(
     cancel: &Arc<AtomicBool>,
 ) -> Duration {
     let mut fastest = Duration::MAX;
+    let some = &window[..opts.warmup.min(window.len())];
     for c in cs {
         let started = Instant::now();
-        let solved = pool.install(|| {
-            window
-                .par_iter()
-                .take(opts.warmup)
-                .filter(|p| !p.invalid)
-                .map(|p| {
-                    let limits = limits_for(c, opts, cancel);
-                    let _ = catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, &limits)));
-                })
-                .count()
+        let solved = std::sync::atomic::AtomicUsize::new(0);
+        pool.install(|| {
+            drive(
+                c,
+                some,
+                opts,
+                cancel,
+                || (),
+                |_, _| {},
+                |_, _, _| {
+                    solved.fetch_add(1, Ordering::Relaxed);
+                },
+            )
         });
+        if let Engine::External(p) = &c.engine {
+            p.forgive(); // the restart limit counts measured puzzles only
+        }
+        let solved = solved.into_inner();
         if solved > 0 {
             fastest = fastest.min(started.elapsed() / solved as u32);
         }
     }
     fastest
+}
+
+/// Runs contender `c` over `puzzles` on the current pool: one worker per
+/// thread, each taking the next puzzle whenever it is free, with its own state
+/// from `init`. Puzzles whose givens conflict go to `invalid` unsolved; every
+/// answer goes to `each`. Stops handing out puzzles when `cancel` is raised.
+fn drive<W>(
+    c: &Contender,
+    puzzles: &[BenchPuzzle],
+    opts: &BenchOptions,
+    cancel: &Arc<AtomicBool>,
+    init: impl Fn() -> W + Sync,
+    invalid: impl Fn(&mut W, usize) + Sync,
+    each: impl Fn(&mut W, usize, Solved) + Sync,
+) {
+    let counter = std::sync::atomic::AtomicUsize::new(0);
+    let workers = opts.threads.max(1).min(puzzles.len());
+    (0..workers).into_par_iter().for_each(|_| {
+        let state = std::cell::RefCell::new(init());
+        let mut next = || loop {
+            let slot = counter.fetch_add(1, Ordering::Relaxed);
+            if slot >= puzzles.len() || cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            if puzzles[slot].invalid {
+                invalid(&mut state.borrow_mut(), slot);
+                continue;
+            }
+            return Some(slot);
+        };
+        let mut done = |slot, solved| each(&mut state.borrow_mut(), slot, solved);
+        c.work(puzzles, opts, cancel, &mut next, &mut done);
+    });
 }
 
 /// One contender's share of one pass: a range of a dataset's puzzles.
@@ -594,7 +793,6 @@ fn run_block(
     builder: &mut summary::SummaryBuilder,
 ) -> io::Result<Duration> {
     let (c, ds, repeat) = (part.c, part.ds, part.repeat);
-    let shared_limits = limits_for(c, opts, cancel);
     let (tx, rx) = sync_channel::<Vec<Measured>>(256);
     let mut failure: Option<io::Error> = None;
     let mut wall = Duration::ZERO;
@@ -604,55 +802,30 @@ fn run_block(
     pool.in_place_scope(|scope| {
         scope.spawn(move |_| {
             let started = Instant::now();
-            (0..part.puzzles.len()).into_par_iter().for_each_init(
+            let puzzles = part.puzzles;
+            drive(
+                c,
+                puzzles,
+                opts,
+                cancel,
                 || Batch::new(tx.clone()),
                 |batch, slot| {
-                    if cancel.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let p = &part.puzzles[slot];
-                    let (outcome, ns, now) = if p.invalid {
-                        (Ok(Outcome::invalid()), 0, Instant::now())
-                    } else {
-                        // A deadline is per puzzle; otherwise the limits never change.
-                        let own;
-                        let limits = match opts.time_limit {
-                            Some(_) => {
-                                own = limits_for(c, opts, cancel);
-                                &own
-                            }
-                            None => &shared_limits,
-                        };
-                        let t0 = Instant::now();
-                        let out = catch_unwind(AssertUnwindSafe(|| c.solve(&p.grid, limits)));
-                        let t1 = Instant::now();
-                        (out.map_err(panic_message), (t1 - t0).as_nanos() as u64, t1)
-                    };
-                    // Outside the timed region: check, and keep only what the record needs.
-                    let (status, detail, counters, solutions) = match outcome {
-                        Err(msg) => (
-                            RowStatus::Error,
-                            format!("panicked: {msg}"),
-                            Default::default(),
-                            0,
-                        ),
-                        Ok(o) => match check(p, &o) {
-                            Ok(s) => (s, String::new(), o.counters, o.solution_count),
-                            Err(why) => (RowStatus::Wrong, why, o.counters, o.solution_count),
-                        },
+                    let s = Solved {
+                        result: Ok(Outcome::invalid()),
+                        ns: 0,
+                        nodes: Some(0),
+                        guesses: Some(0),
+                        own_ns: None,
+                        at: Instant::now(),
                     };
                     batch.push(
-                        Measured {
-                            slot,
-                            repeat,
-                            status,
-                            detail,
-                            counters,
-                            solutions,
-                            ns,
-                        },
-                        now,
+                        Measured::checked(&puzzles[slot], slot, repeat, s),
+                        Instant::now(),
                     );
+                },
+                |batch, slot, s| {
+                    let at = s.at;
+                    batch.push(Measured::checked(&puzzles[slot], slot, repeat, s), at);
                 },
             );
             drop(tx);
@@ -668,9 +841,10 @@ fn run_block(
             puzzle: String::new(),
             status: RowStatus::Unique,
             solutions: 0,
-            nodes: 0,
-            guesses: 0,
+            nodes: None,
+            guesses: None,
             solve_ns: 0,
+            own_ns: None,
             threads: opts.threads,
             detail: String::new(),
         };
@@ -681,9 +855,10 @@ fn run_block(
             write_line_into(&mut r.puzzle, &p.grid, &ds.alphabet);
             r.status = m.status;
             r.solutions = m.solutions;
-            r.nodes = m.counters.nodes;
-            r.guesses = m.counters.guesses;
+            r.nodes = m.nodes;
+            r.guesses = m.guesses;
             r.solve_ns = m.ns;
+            r.own_ns = m.own_ns;
             r.detail = m.detail;
         };
         loop {

@@ -96,12 +96,15 @@ pub struct PuzzleRecord {
     pub status: RowStatus,
     /// Solutions found.
     pub solutions: u64,
-    /// Search nodes visited.
-    pub nodes: u64,
-    /// Branch points with two or more alternatives.
-    pub guesses: u64,
-    /// Time inside the solver, in nanoseconds.
+    /// Search nodes visited (empty when an outside contender does not say).
+    pub nodes: Option<u64>,
+    /// Branch points with two or more alternatives (empty when not reported).
+    pub guesses: Option<u64>,
+    /// Time of the solve as the harness measured it, in nanoseconds.
     pub solve_ns: u64,
+    /// An outside contender's own measure of its time on the puzzle, when it gives one.
+    #[serde(default)]
+    pub own_ns: Option<u64>,
     /// Worker threads of the run.
     pub threads: usize,
     /// Why a row is `wrong` or `error`; empty otherwise.
@@ -110,7 +113,7 @@ pub struct PuzzleRecord {
 
 impl PuzzleRecord {
     /// The columns of `results.csv`, in field order.
-    pub const COLUMNS: [&'static str; 13] = [
+    pub const COLUMNS: [&'static str; 14] = [
         "strategy",
         "variant",
         "dataset",
@@ -122,6 +125,7 @@ impl PuzzleRecord {
         "nodes",
         "guesses",
         "solve_ns",
+        "own_ns",
         "threads",
         "detail",
     ];
@@ -160,10 +164,10 @@ pub struct SummaryRow {
     pub p99_us: f64,
     /// Slowest puzzle, µs.
     pub max_us: f64,
-    /// Mean guesses per puzzle.
-    pub guesses_per_puzzle: f64,
-    /// Share of puzzles solved without a guess, %.
-    pub no_guess_pct: f64,
+    /// Mean guesses per puzzle, over the rows that report guesses (empty when none does).
+    pub guesses_per_puzzle: Option<f64>,
+    /// Share of those rows solved without a guess, %.
+    pub no_guess_pct: Option<f64>,
     /// Wall time of this strategy over this dataset, seconds.
     pub wall_s: f64,
     /// 95% interval of the median, µs (order statistics).

@@ -19,6 +19,8 @@ pub struct SummaryBuilder {
     wrong: u64,
     errors: u64,
     guesses: u64,
+    /// Rows that report their guesses.
+    counted: u64,
     no_guess: u64,
 }
 
@@ -42,9 +44,12 @@ impl SummaryBuilder {
             RowStatus::Wrong => self.wrong += 1,
             _ => self.errors += 1,
         }
-        self.guesses += r.guesses;
-        if r.guesses == 0 && r.status.is_solved() {
-            self.no_guess += 1;
+        if let Some(g) = r.guesses {
+            self.counted += 1;
+            self.guesses += g;
+            if g == 0 && r.status.is_solved() {
+                self.no_guess += 1;
+            }
         }
     }
 
@@ -81,7 +86,8 @@ impl SummaryBuilder {
             self.end_window();
         }
         let n = self.rows;
-        let per = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+        let counted = self.counted;
+        let per = |x: u64| (counted > 0).then(|| x as f64 / counted as f64);
         let us =
             |e: Option<crate::stats::Estimate>| e.map(|e| (e.value / 1e3, e.lo / 1e3, e.hi / 1e3));
         let median = us(self.times.quantile(0.5));
@@ -104,7 +110,7 @@ impl SummaryBuilder {
             p99_us: p99.map_or(0.0, |m| m.0),
             max_us: self.times.max() as f64 / 1e3,
             guesses_per_puzzle: per(self.guesses),
-            no_guess_pct: 100.0 * per(self.no_guess),
+            no_guess_pct: per(self.no_guess).map(|x| 100.0 * x),
             wall_s,
             median_lo_us: median.map(|m| m.1),
             median_hi_us: median.map(|m| m.2),
@@ -142,9 +148,10 @@ mod tests {
             puzzle: String::new(),
             status,
             solutions: 1,
-            nodes: 1,
-            guesses: 0,
+            nodes: Some(1),
+            guesses: Some(0),
             solve_ns: ns,
+            own_ns: None,
             threads: 1,
             detail: String::new(),
         };

@@ -95,10 +95,10 @@ pub struct Point {
     pub repeat: u32,
     /// The row's status.
     pub status: RowStatus,
-    /// Search nodes.
-    pub nodes: u64,
-    /// Guesses.
-    pub guesses: u64,
+    /// Search nodes (none when the contender does not report them).
+    pub nodes: Option<u64>,
+    /// Guesses (likewise).
+    pub guesses: Option<u64>,
     /// Solver time, ns.
     pub solve_ns: u64,
 }
@@ -382,8 +382,8 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             p90_us: f.num("p90_us", n)?,
             p99_us: f.num("p99_us", n)?,
             max_us: f.num("max_us", n)?,
-            guesses_per_puzzle: f.num("guesses_per_puzzle", n)?,
-            no_guess_pct: f.num("no_guess_pct", n)?,
+            guesses_per_puzzle: f.opt_num("guesses_per_puzzle", n)?,
+            no_guess_pct: f.opt_num("no_guess_pct", n)?,
             wall_s: f.num("wall_s", n)?,
             median_lo_us: f.opt_num("median_lo_us", n)?,
             median_hi_us: f.opt_num("median_hi_us", n)?,
@@ -432,8 +432,8 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             puzzle: f.num("puzzle_index", "a whole number")?,
             repeat: f.num("repeat", "a whole number")?,
             status,
-            nodes: f.num("nodes", "a whole number")?,
-            guesses: f.num("guesses", "a whole number")?,
+            nodes: f.opt_num("nodes", "a whole number")?,
+            guesses: f.opt_num("guesses", "a whole number")?,
             solve_ns: f.num("solve_ns", "a whole number of nanoseconds")?,
         };
         let i = *at.entry((p.variant, p.dataset)).or_insert_with(|| {
@@ -448,9 +448,9 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
         s.rows += 1;
         if p.status.is_solved() {
             s.solved.push(p.solve_ns);
-            if p.solve_ns > 0 {
+            if let (true, Some(nodes)) = (p.solve_ns > 0, p.nodes) {
                 s.cost.0 += 1;
-                s.cost.1 += p.nodes;
+                s.cost.1 += nodes;
                 s.cost.2 += p.solve_ns;
             }
         }

@@ -375,12 +375,12 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
                         .map_or(&[][..], |s| &s.sample[..])
                         .iter()
                         .filter(|p| p.status.is_solved() && p.solve_ns > 0)
-                        .map(|p| {
+                        .filter_map(|p| {
                             let x = match opts.metric {
-                                Metric::Guesses => p.guesses as f64 + 1.0,
-                                Metric::Nodes => p.nodes.max(1) as f64,
+                                Metric::Guesses => p.guesses? as f64 + 1.0,
+                                Metric::Nodes => p.nodes?.max(1) as f64,
                             };
-                            (x, us(p))
+                            Some((x, us(p)))
                         })
                         .collect();
                     (d.clone(), pts, data.sampled(di))

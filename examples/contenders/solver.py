@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""A sudoku-bench contender in Python: a small solver speaking the line protocol.
+
+Race it against the built-in strategies:
+
+    sudoku-bench bench --contender "python=python3 examples/contenders/solver.py" --solver bitset-mrv
+
+The protocol (see the README): one puzzle per line on stdin ('.' for a blank,
+digits 1-9 then letters for 16x16, letters A-Y for 25x25); one answer line per
+puzzle on stdout, flushed: `STATUS [SOLUTION] [key=value ...]`. The mode comes
+in SUDOKU_BENCH_MODE: `first`, `unique` or `count:K`.
+
+The solver: candidate bitmasks per cell, naked singles, then branching on the
+cell with the fewest candidates. It counts nodes (states entered) and guesses
+(branch points with two or more candidates), and times itself.
+"""
+
+import math
+import os
+import sys
+import time
+
+
+def symbols_for(side):
+    if side == 25:
+        return "ABCDEFGHIJKLMNOPQRSTUVWXY"
+    return ("123456789" + "ABCDEFGHIJKLMNOP")[:side]
+
+
+class Geometry:
+    def __init__(self, side):
+        self.side = side
+        self.box = math.isqrt(side)
+        self.symbols = symbols_for(side)
+        self.value = {c: i + 1 for i, c in enumerate(self.symbols)}
+        for c in self.symbols:
+            self.value[c.lower()] = self.value[c]
+        n = side * side
+        self.peers = []
+        for cell in range(n):
+            r, c = divmod(cell, side)
+            br, bc = r - r % self.box, c - c % self.box
+            ps = {r * side + k for k in range(side)}
+            ps |= {k * side + c for k in range(side)}
+            ps |= {(br + i) * side + bc + j for i in range(self.box) for j in range(self.box)}
+            ps.discard(cell)
+            self.peers.append(tuple(ps))
+
+
+class Search:
+    def __init__(self, geometry, limit):
+        self.g = geometry
+        self.limit = limit
+        self.full = (1 << geometry.side) - 1
+        self.solutions = []
+        self.count = 0
+        self.nodes = 0
+        self.guesses = 0
+
+    def start(self, cells):
+        """Candidates of every cell from the givens; None if the givens conflict."""
+        cand = [self.full] * len(cells)
+        for cell, d in enumerate(cells):
+            if d and not self.assign(cand, cell, 1 << (d - 1)):
+                return None
+        return cand
+
+    def assign(self, cand, cell, bit):
+        """Places a digit and removes it from the peers, following naked singles."""
+        stack = [(cell, bit)]
+        while stack:
+            cell, bit = stack.pop()
+            if not cand[cell] & bit:
+                return False
+            cand[cell] = bit
+            for p in self.g.peers[cell]:
+                m = cand[p]
+                if m & bit:
+                    m &= ~bit
+                    if not m:
+                        return False
+                    cand[p] = m
+                    if m & (m - 1) == 0:
+                        stack.append((p, m))
+        return True
+
+    def solve(self, cand):
+        self.nodes += 1
+        best, best_count = -1, 99
+        for cell, m in enumerate(cand):
+            if m & (m - 1):
+                k = bin(m).count("1")
+                if k < best_count:
+                    best, best_count = cell, k
+                    if k == 2:
+                        break
+        if best < 0:
+            self.count += 1
+            if not self.solutions:
+                self.solutions.append([m.bit_length() for m in cand])
+            return self.count >= self.limit
+        self.guesses += 1
+        m = cand[best]
+        while m:
+            bit = m & -m
+            m &= m - 1
+            trial = cand[:]
+            if self.assign(trial, best, bit) and self.solve(trial):
+                return True
+        return False
+
+
+def answer(line, mode, limit):
+    text = line.strip()
+    side = math.isqrt(len(text))
+    g = GEOMETRIES.setdefault(side, Geometry(side))
+    cells = [g.value.get(c, 0) for c in text]
+    started = time.perf_counter_ns()
+    s = Search(g, limit)
+    cand = s.start(cells)
+    if cand is not None:
+        s.nodes = 0
+        s.solve(cand)
+    ns = time.perf_counter_ns() - started
+    counters = f"nodes={s.nodes} guesses={s.guesses} ns={ns}"
+    if s.count == 0:
+        return f"none {counters}"
+    grid = "".join(g.symbols[d - 1] for d in s.solutions[0])
+    if s.count >= 2:
+        return f"multiple {grid} {counters}"
+    status = "solved" if mode == "first" else "unique"
+    return f"{status} {grid} {counters}"
+
+
+GEOMETRIES = {}
+
+
+def main():
+    mode = os.environ.get("SUDOKU_BENCH_MODE", "unique")
+    if mode == "first":
+        limit = 1
+    elif mode.startswith("count:"):
+        limit = max(2, int(mode.split(":", 1)[1]))
+    else:
+        limit = 2
+    out = sys.stdout
+    for line in sys.stdin:
+        if line.strip():
+            out.write(answer(line, mode, limit) + "\n")
+            out.flush()
+
+
+if __name__ == "__main__":
+    main()

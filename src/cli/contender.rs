@@ -1,0 +1,84 @@
+//! `sudoku-bench contender check`, and the `--contender` / `--contenders` options of `bench`.
+
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+use sudoku_bench::external::{self, ContenderSpec};
+
+#[derive(clap::Args)]
+pub(super) struct ContenderArgs {
+    #[command(subcommand)]
+    command: ContenderCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum ContenderCommand {
+    /// Run the line protocol against a few known puzzles of each size the program
+    /// claims (one with a solution, several, none) and say what is wrong with its
+    /// answers or framing. Example: `sudoku-bench contender check -- python3 solver.py`.
+    Check(CheckArgs),
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Grid sides the program handles, comma-separated (4, 9, 16, 25).
+    #[arg(long, value_delimiter = ',', default_values_t = [4, 9, 16, 25])]
+    sizes: Vec<usize>,
+    /// How long to wait for each answer, like `10s`.
+    #[arg(long, default_value = "10s", value_parser = super::options::parse_duration)]
+    timeout: Duration,
+    /// The program and its arguments (after `--`).
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    command: Vec<String>,
+}
+
+pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
+    let ContenderCommand::Check(args) = args.command;
+    let dir = tempfile_dir()?;
+    let log = dir.join("stderr.log");
+    let report = external::check::check(&args.command, &args.sizes, args.timeout, &log)?;
+    for f in &report.findings {
+        println!("{} {}", if f.ok { "ok  " } else { "FAIL" }, f.text);
+    }
+    let tail = external::process::stderr_tail(&log, 0);
+    if !tail.is_empty() {
+        println!("its stderr ended with: {tail}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    match report.problems() {
+        0 => {
+            println!("\nno problems: ready for `bench --contender NAME=COMMAND`");
+            Ok(ExitCode::SUCCESS)
+        }
+        n => {
+            println!("\n{n} problem(s)");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// A fresh private folder for the checked program's stderr.
+fn tempfile_dir() -> Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("sudoku-bench-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(dir)
+}
+
+/// The outside contenders of `bench`: each `--contender NAME=COMMAND`, then the
+/// `--contenders` file's; names must differ.
+pub(super) fn specs(args: &[String], file: Option<&Path>) -> Result<Vec<ContenderSpec>> {
+    let mut specs = Vec::new();
+    for a in args {
+        specs.push(external::parse_argument(a)?);
+    }
+    if let Some(f) = file {
+        specs.extend(external::load_file(f)?);
+    }
+    for (i, s) in specs.iter().enumerate() {
+        if specs[..i].iter().any(|t| t.name == s.name) {
+            bail!("two contenders are named {:?}: names must differ", s.name);
+        }
+    }
+    Ok(specs)
+}

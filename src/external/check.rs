@@ -1,0 +1,269 @@
+//! `contender check`: the protocol against a few known puzzles, one at a time,
+//! saying what is wrong with a program's answers or framing.
+
+use super::process::{Process, ReadError};
+use super::{protocol, ContenderError};
+use crate::format::Alphabet;
+use crate::grid::{Geometry, Grid};
+use crate::harness::BenchPuzzle;
+use crate::solver::{Limits, Mode, Solver, SolverId, Status};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// One finding: fine or not, and what was seen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// True when this part of the protocol was followed.
+    pub ok: bool,
+    /// What was checked and seen.
+    pub text: String,
+}
+
+/// Every finding of a check, in order.
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    /// The findings.
+    pub findings: Vec<Finding>,
+}
+
+impl CheckReport {
+    fn ok(&mut self, text: String) {
+        self.findings.push(Finding { ok: true, text });
+    }
+    fn fail(&mut self, text: String) {
+        self.findings.push(Finding { ok: false, text });
+    }
+    /// How many findings are problems.
+    pub fn problems(&self) -> usize {
+        self.findings.iter().filter(|f| !f.ok).count()
+    }
+}
+
+/// A reference puzzle and what a correct answer says (mode `unique`).
+struct Case {
+    what: &'static str,
+    puzzle: BenchPuzzle,
+}
+
+/// The embedded set each size's reference puzzles come from.
+fn source(side: usize) -> &'static str {
+    match side {
+        4 => "set-4x4",
+        16 => "set-16x16",
+        25 => "set-25x25",
+        _ => "hard-9x9",
+    }
+}
+
+fn count(grid: &Grid, k: u64) -> crate::solver::Outcome {
+    SolverId::BitsetMrv.solve(grid, &Limits::new(Mode::Count(k)))
+}
+
+/// Two puzzles with one solution from the size's embedded set, one with
+/// several (cells of a solution blanked until a second solution appears) and
+/// one with none (a first puzzle with one empty cell given a digit no solution has).
+fn cases(side: usize) -> Vec<Case> {
+    let set = crate::datasets::embedded(source(side)).expect("embedded set");
+    let ds = crate::format::read_str(set.name, set.text, &Default::default())
+        .expect("embedded sets parse");
+    let mut out = Vec::new();
+    let unique: Vec<Grid> = ds
+        .puzzles
+        .iter()
+        .map(|p| p.grid.clone())
+        .filter(|g| count(g, 2).status == Status::Unique)
+        .take(2)
+        .collect();
+    let Some(first) = unique.first().cloned() else {
+        return out;
+    };
+    for g in unique {
+        let answer = count(&g, 1).solutions.into_iter().next();
+        out.push(Case {
+            what: "one solution",
+            puzzle: BenchPuzzle {
+                index: 0,
+                grid: g,
+                expected: answer,
+                invalid: false,
+            },
+        });
+    }
+    let solution = count(&first, 1).solutions.remove(0);
+    let mut several = solution.clone();
+    for cell in 0..several.cells().len() {
+        several.set(cell, 0);
+        if cell % 4 == 3 && count(&several, 2).solution_count >= 2 {
+            out.push(Case {
+                what: "several solutions",
+                puzzle: BenchPuzzle {
+                    index: 0,
+                    grid: several,
+                    expected: None,
+                    invalid: false,
+                },
+            });
+            break;
+        }
+    }
+    let g = first.geometry();
+    'cells: for cell in (0..g.cells()).filter(|&c| first.get(c) == 0) {
+        for d in 1..=g.side() as u8 {
+            let mut trial = first.clone();
+            trial.set(cell, d);
+            if d != solution.get(cell)
+                && crate::validate::find_conflict(&trial).is_none()
+                && count(&trial, 1).status == Status::None
+            {
+                out.push(Case {
+                    what: "no solution",
+                    puzzle: BenchPuzzle {
+                        index: 0,
+                        grid: trial,
+                        expected: None,
+                        invalid: false,
+                    },
+                });
+                break 'cells;
+            }
+        }
+    }
+    out
+}
+
+/// Starts `command` in mode `unique` and sends it each size's reference
+/// puzzles one at a time, waiting up to `timeout` for each answer; then closes
+/// its stdin and checks that it prints nothing more and exits.
+/// `Err` only when the program cannot be started at all.
+pub fn check(
+    command: &[String],
+    sizes: &[usize],
+    timeout: Duration,
+    log: &std::path::Path,
+) -> Result<CheckReport, ContenderError> {
+    let start = || {
+        Process::spawn(command, Mode::Unique, Some(log)).map_err(|source| {
+            ContenderError::CannotStart {
+                name: "checked".into(),
+                command: command.join(" "),
+                source,
+            }
+        })
+    };
+    let mut report = CheckReport::default();
+    let mut p = start()?;
+    report.ok(format!(
+        "started {:?} with {}={} and {}=unique",
+        command.join(" "),
+        protocol::PROTOCOL_VAR,
+        protocol::PROTOCOL_VERSION,
+        protocol::MODE_VAR
+    ));
+    let never = AtomicBool::new(false);
+    let mut keys = (false, false, false);
+    for &side in sizes {
+        let Some(g) = Geometry::from_side(side) else {
+            report.fail(format!("size {side} does not exist (4, 9, 16, 25)"));
+            continue;
+        };
+        let alphabet = Alphabet::default_for(g);
+        for case in cases(side) {
+            let name = format!("{} puzzle with {}", g.name(), case.what);
+            let mut line = Vec::new();
+            protocol::puzzle_line(&mut line, &case.puzzle.grid, &alphabet);
+            if let Err(e) = p.send(&line) {
+                report.fail(format!("{name}: could not be written ({e}); restarting it"));
+                p = start()?;
+                continue;
+            }
+            let sent = Instant::now();
+            match p.read_line(Some(sent + timeout), &never) {
+                Ok(text) => {
+                    let took = sent.elapsed();
+                    match protocol::parse_answer(text, &case.puzzle.grid, &alphabet) {
+                        Err(why) => report.fail(format!("{name}: {why}")),
+                        Ok(a) => {
+                            keys.0 |= a.nodes.is_some();
+                            keys.1 |= a.guesses.is_some();
+                            keys.2 |= a.ns.is_some();
+                            match crate::harness::check(&case.puzzle, &a.outcome) {
+                                Ok(s) => report.ok(format!(
+                                    "{name}: {} in {:.1} ms",
+                                    s.word(),
+                                    took.as_secs_f64() * 1e3
+                                )),
+                                Err(why) => report.fail(format!("{name}: wrong: {why}")),
+                            }
+                        }
+                    }
+                }
+                Err(ReadError::Timeout) => {
+                    // Perhaps the answer waits in its buffer: closing stdin tells.
+                    let late = flushed_only_at_exit(p, timeout);
+                    report.fail(match late {
+                        Some(text) => format!(
+                            "{name}: no answer within {timeout:?}, but {} came when stdin closed: flush stdout after every answer line",
+                            protocol::quote(&text)
+                        ),
+                        None => format!("{name}: no answer within {timeout:?} (the run's --time-limit would count it as budget)"),
+                    });
+                    p = start()?;
+                }
+                Err(ReadError::Closed) => {
+                    report.fail(format!(
+                        "{name}: the program ended without answering ({})",
+                        p.ended()
+                    ));
+                    p = start()?;
+                }
+                Err(ReadError::TooLong) => {
+                    report.fail(format!(
+                        "{name}: the answer ran past {} KiB without a line end",
+                        protocol::MAX_ANSWER_BYTES / 1024
+                    ));
+                    p = start()?;
+                }
+                Err(ReadError::Cancelled) | Err(ReadError::Io(_)) => {
+                    report.fail(format!("{name}: its stdout could not be read"));
+                    p = start()?;
+                }
+            }
+        }
+    }
+    let said: Vec<&str> = [(keys.0, "nodes"), (keys.1, "guesses"), (keys.2, "ns")]
+        .iter()
+        .filter(|k| k.0)
+        .map(|k| k.1)
+        .collect();
+    report.ok(if said.is_empty() {
+        "reports no counters (nodes, guesses and ns stay empty in results.csv)".into()
+    } else {
+        format!("reports {}", said.join(", "))
+    });
+    match p.finish(Duration::from_secs(2)) {
+        Ok(extra) if extra.is_empty() => report.ok("exited when stdin closed".into()),
+        Ok(extra) => report.fail(format!(
+            "printed {} line(s) no puzzle asked for, first {}: one answer line per puzzle, nothing else on stdout (use stderr for messages)",
+            extra.len(),
+            protocol::quote(&extra[0])
+        )),
+        Err(why) => report.fail(why),
+    }
+    Ok(report)
+}
+
+/// Closes stdin of a program that did not answer, and returns the first line
+/// it prints then (its answer was sitting in an unflushed buffer).
+fn flushed_only_at_exit(mut p: Process, wait: Duration) -> Option<String> {
+    p.close_stdin();
+    let never = AtomicBool::new(false);
+    let line = p
+        .read_line(
+            Some(Instant::now() + wait.min(Duration::from_secs(2))),
+            &never,
+        )
+        .ok()
+        .map(str::to_string);
+    drop(p);
+    line
+}

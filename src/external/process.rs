@@ -1,0 +1,300 @@
+//! One running contender program: its pipes, read without blocking past a deadline.
+
+use super::protocol::{MAX_ANSWER_BYTES, MODE_VAR, PROTOCOL_VAR, PROTOCOL_VERSION};
+use crate::solver::Mode;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Why no answer line came.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The deadline passed.
+    Timeout,
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The program closed its stdout (it exited or crashed).
+    Closed,
+    /// A line grew past [`MAX_ANSWER_BYTES`] without ending.
+    TooLong,
+    /// Reading failed.
+    Io(io::Error),
+}
+
+/// A started program. Dropping it kills and reaps the process.
+pub struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    buf: Vec<u8>,
+    start: usize,
+    /// What the program was told to look for.
+    pub mode: Mode,
+    log: Option<PathBuf>,
+    /// Where this process's stderr starts in the log (others may share it).
+    log_start: u64,
+}
+
+/// After a would-block read, how long to keep trying (yielding the core to
+/// anyone who wants it) before sleeping in `poll`. A program whose answer must
+/// wake a sleeping reader pays for the wake-up in its own time: 10–30 µs an
+/// answer on this project's virtual machines, against about 1 µs when the
+/// reader is awake.
+const SPIN: Duration = Duration::from_millis(1);
+/// Longest sleep in `poll`, so the cancel flag is seen.
+const NAP_MS: i32 = 20;
+
+impl Process {
+    /// Starts `command` (no shell) with the protocol's environment; its stderr
+    /// is appended to `log` (or dropped without one).
+    pub fn spawn(command: &[String], mode: Mode, log: Option<&Path>) -> io::Result<Process> {
+        let (program, args) = command
+            .split_first()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command is empty"))?;
+        let (stderr, log_start) = match log {
+            Some(path) => {
+                let f = OpenOptions::new().create(true).append(true).open(path)?;
+                let at = f.metadata()?.len();
+                (Stdio::from(f), at)
+            }
+            None => (Stdio::null(), 0),
+        };
+        let mut child = Command::new(program)
+            .args(args)
+            .env(PROTOCOL_VAR, PROTOCOL_VERSION)
+            .env(MODE_VAR, mode.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        // SAFETY: F_GETFL/F_SETFL on a pipe descriptor this process owns.
+        unsafe {
+            let fd = stdout.as_raw_fd();
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(Process {
+            child,
+            stdin,
+            stdout,
+            buf: Vec::with_capacity(64 * 1024),
+            start: 0,
+            mode,
+            log: log.map(Path::to_path_buf),
+            log_start,
+        })
+    }
+
+    /// Writes puzzle lines to the program's stdin.
+    pub fn send(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "stdin is closed"))?;
+        stdin.write_all(bytes)?;
+        stdin.flush()
+    }
+
+    /// The next answer line (without its line ending), waiting until `deadline`
+    /// at most (awake for [`SPIN`], then asleep in `poll`), and giving up when
+    /// `cancel` is raised.
+    pub fn read_line(
+        &mut self,
+        deadline: Option<Instant>,
+        cancel: &AtomicBool,
+    ) -> Result<&str, ReadError> {
+        let mut scanned = self.start;
+        let mut idle_since: Option<Instant> = None;
+        loop {
+            if let Some(i) = self.buf[scanned..].iter().position(|&b| b == b'\n') {
+                let end = scanned + i;
+                let line = self.start..end;
+                self.start = end + 1;
+                let mut text = &self.buf[line];
+                if text.last() == Some(&b'\r') {
+                    text = &text[..text.len() - 1];
+                }
+                return std::str::from_utf8(text).map_err(|_| {
+                    ReadError::Io(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "the answer line is not UTF-8",
+                    ))
+                });
+            }
+            scanned = self.buf.len();
+            if self.buf.len() - self.start > MAX_ANSWER_BYTES {
+                return Err(ReadError::TooLong);
+            }
+            if self.start > 0 && self.start == self.buf.len() {
+                self.buf.clear();
+                scanned = 0;
+                self.start = 0;
+            } else if self.start > self.buf.capacity() / 2 {
+                self.buf.drain(..self.start);
+                scanned -= self.start;
+                self.start = 0;
+            }
+            let len = self.buf.len();
+            self.buf.resize(len + 16 * 1024, 0);
+            let got = self.stdout.read(&mut self.buf[len..]);
+            self.buf.truncate(len + *got.as_ref().unwrap_or(&0));
+            match got {
+                Ok(0) => return Err(ReadError::Closed),
+                Ok(_) => idle_since = None,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    let now = Instant::now();
+                    if cancel.load(Ordering::Relaxed) {
+                        return Err(ReadError::Cancelled);
+                    }
+                    if deadline.is_some_and(|d| now >= d) {
+                        return Err(ReadError::Timeout);
+                    }
+                    let since = *idle_since.get_or_insert(now);
+                    if now - since < SPIN {
+                        std::thread::yield_now();
+                        continue;
+                    }
+                    let mut nap = NAP_MS;
+                    if let Some(d) = deadline {
+                        nap = nap.min((d - now).as_millis() as i32 + 1);
+                    }
+                    let mut fd = libc::pollfd {
+                        fd: self.stdout.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    };
+                    // SAFETY: one valid pollfd for the duration of the call.
+                    unsafe { libc::poll(&mut fd, 1, nap) };
+                }
+                Err(e) => return Err(ReadError::Io(e)),
+            }
+        }
+    }
+
+    /// True when nothing is left unread: no partial or extra answer lines.
+    pub fn drained(&self) -> bool {
+        self.start == self.buf.len()
+    }
+
+    /// Kills the program and says how it ended.
+    pub fn kill(mut self) -> String {
+        let _ = self.child.kill();
+        self.status()
+    }
+
+    /// Waits a moment for a program that closed its stdout to exit (killing it
+    /// if it does not) and says how it ended, with the last lines of its stderr.
+    pub fn ended(mut self) -> String {
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = self.child.kill();
+        let status = self.status();
+        match self.log.as_deref().map(|l| stderr_tail(l, self.log_start)) {
+            Some(tail) if !tail.is_empty() => format!("{status}; its stderr ended: {tail}"),
+            _ => status,
+        }
+    }
+
+    /// Closes stdin (the program should exit), waits up to `grace`, then kills.
+    pub fn close(mut self, grace: Duration) {
+        self.stdin = None;
+        let until = Instant::now() + grace;
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Closes the program's stdin: the protocol's signal to exit.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Closes stdin, collects any lines printed after it, and waits up to
+    /// `grace` for the program to exit; `Err` says it did not (it is killed).
+    pub fn finish(mut self, grace: Duration) -> Result<Vec<String>, String> {
+        self.close_stdin();
+        let until = Instant::now() + grace;
+        let never = AtomicBool::new(false);
+        let mut extra = Vec::new();
+        loop {
+            match self.read_line(Some(until), &never) {
+                Ok(line) => extra.push(line.to_string()),
+                Err(ReadError::Closed) => break,
+                Err(_) => {
+                    let _ = self.child.kill();
+                    return Err(format!(
+                        "did not exit within {grace:?} after its stdin closed (killed): exit when stdin ends"
+                    ));
+                }
+            }
+        }
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return Ok(extra);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        Err(format!(
+            "closed its stdout but did not exit within {grace:?} after its stdin closed (killed)"
+        ))
+    }
+
+    fn status(&mut self) -> String {
+        match self.child.wait() {
+            Ok(s) => match s.code() {
+                Some(c) => format!("exit code {c}"),
+                None => s.to_string(),
+            },
+            Err(e) => format!("unknown exit ({e})"),
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.stdin = None;
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// The last three non-empty lines of a stderr log after byte `from`, joined by ` | `.
+pub fn stderr_tail(path: &Path, from: u64) -> String {
+    let mut text = String::new();
+    if let Ok(mut f) = File::open(path) {
+        let len = f.metadata().map_or(0, |m| m.len());
+        let _ = f.seek(SeekFrom::Start(len.saturating_sub(2048).max(from)));
+        let mut bytes = Vec::new();
+        let _ = f.read_to_end(&mut bytes);
+        text = String::from_utf8_lossy(&bytes).into_owned();
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines[lines.len().saturating_sub(3)..]
+        .iter()
+        .map(|l| super::protocol::quote(l))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}

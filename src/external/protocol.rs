@@ -1,0 +1,232 @@
+//! The line protocol: puzzle lines out, answer lines back (see the README).
+
+use crate::format::{Alphabet, Symbol};
+use crate::grid::Grid;
+use crate::solver::{Counters, Outcome, Status};
+
+/// Environment variable that tells a program it is run by the workbench.
+pub const PROTOCOL_VAR: &str = "SUDOKU_BENCH_PROTOCOL";
+/// The protocol version this workbench speaks.
+pub const PROTOCOL_VERSION: &str = "1";
+/// Environment variable that tells the program what to look for.
+pub const MODE_VAR: &str = "SUDOKU_BENCH_MODE";
+
+/// Longest answer line read (a 25×25 answer is about 700 bytes).
+pub const MAX_ANSWER_BYTES: usize = 16 * 1024;
+
+/// One answer line, understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The outcome as the harness checks it (counters zero when not reported).
+    pub outcome: Outcome,
+    /// `nodes=`, when given.
+    pub nodes: Option<u64>,
+    /// `guesses=`, when given.
+    pub guesses: Option<u64>,
+    /// `ns=`: the program's own time on the puzzle, when given.
+    pub ns: Option<u64>,
+}
+
+/// The puzzle line sent for a grid: the size's default symbols, `.` for blanks, then `\n`.
+pub fn puzzle_line(out: &mut Vec<u8>, grid: &Grid, alphabet: &Alphabet) {
+    out.extend(grid.cells().iter().map(|&d| alphabet.encode(d) as u8));
+    out.push(b'\n');
+}
+
+/// Shortens a line for an error message.
+pub fn quote(line: &str) -> String {
+    const MAX: usize = 80;
+    let line = line.trim_end();
+    if line.chars().count() <= MAX {
+        format!("{line:?}")
+    } else {
+        let head: String = line.chars().take(MAX).collect();
+        format!("{head:?}… ({} bytes)", line.len())
+    }
+}
+
+/// Reads a grid in line format; `Err` says what is wrong with it.
+fn grid(token: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<Grid, String> {
+    let g = puzzle.geometry();
+    let n = token.chars().count();
+    if n != g.cells() {
+        return Err(format!("a solution has {} cells, this one {n}", g.cells()));
+    }
+    let mut cells = Vec::with_capacity(n);
+    for (i, c) in token.chars().enumerate() {
+        match alphabet.decode(c) {
+            Some(Symbol::Digit(d)) => cells.push(d),
+            Some(Symbol::Blank) => return Err(format!("the solution leaves cell {} blank", i + 1)),
+            None => {
+                return Err(format!(
+                    "{c:?} at cell {} of the solution is not {}",
+                    i + 1,
+                    alphabet.describe()
+                ))
+            }
+        }
+    }
+    Grid::from_cells(g, &cells).ok_or_else(|| "not a grid".to_string())
+}
+
+/// Understands one answer line for `puzzle` (the trailing newline removed):
+/// `STATUS [SOLUTION] [key=value ...]`, or a bare complete grid for `solved GRID`.
+/// `Err` says what is wrong, quoting the line.
+pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<Answer, String> {
+    let bad = |why: String| format!("cannot read the answer {}: {why}", quote(line));
+    let mut tokens = line.split_ascii_whitespace().peekable();
+    let Some(first) = tokens.next() else {
+        return Err(bad(
+            "the line is empty; expected a status (unique, multiple, solved, none, budget)".into(),
+        ));
+    };
+    let cells = puzzle.geometry().cells();
+    let (status, mut solution) = match first {
+        "unique" => (Status::Unique, None),
+        "multiple" => (Status::Multiple, None),
+        "solved" => (Status::Solved, None),
+        "none" => (Status::None, None),
+        "budget" => (Status::Budget, None),
+        t if t.chars().count() == cells => (Status::Solved, Some(grid(t, puzzle, alphabet).map_err(bad)?)),
+        t => {
+            return Err(bad(format!(
+                "{} is not a status (unique, multiple, solved, none, budget) nor a {cells}-cell solution",
+                quote(t)
+            )))
+        }
+    };
+    if solution.is_none() {
+        if let Some(t) = tokens.next_if(|t| !t.contains('=')) {
+            solution = Some(grid(t, puzzle, alphabet).map_err(bad)?);
+        }
+    }
+    let mut answer = Answer {
+        outcome: Outcome {
+            status,
+            solutions: Vec::new(),
+            solution_count: 0,
+            counters: Counters::default(),
+        },
+        nodes: None,
+        guesses: None,
+        ns: None,
+    };
+    for t in tokens {
+        let Some((key, value)) = t.split_once('=') else {
+            return Err(bad(format!("{} is not key=value", quote(t))));
+        };
+        let number = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| bad(format!("{key}={value}: expected a whole number")))
+        };
+        match key {
+            "nodes" => answer.nodes = Some(number()?),
+            "guesses" => answer.guesses = Some(number()?),
+            "ns" => answer.ns = Some(number()?),
+            _ => {} // later versions may add keys
+        }
+    }
+    match (status, &solution) {
+        (Status::Unique | Status::Solved, None) => {
+            return Err(bad(format!("{first} must be followed by the solution")))
+        }
+        (Status::None | Status::Budget, Some(_)) => {
+            return Err(bad(format!("{first} takes no solution")))
+        }
+        _ => {}
+    }
+    answer.outcome.solution_count = match status {
+        Status::Unique | Status::Solved => 1,
+        // At least two; the protocol does not say how many.
+        Status::Multiple => 2,
+        _ => 0,
+    };
+    answer.outcome.solutions.extend(solution);
+    answer.outcome.counters = Counters {
+        nodes: answer.nodes.unwrap_or(0),
+        guesses: answer.guesses.unwrap_or(0),
+    };
+    Ok(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Geometry;
+
+    const PUZZLE: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const SOLUTION: &str =
+        "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+
+    fn puzzle() -> (Grid, Alphabet) {
+        let g = Geometry::from_side(9).unwrap();
+        let a = Alphabet::default_for(g);
+        let cells: Vec<u8> = PUZZLE
+            .bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' })
+            .collect();
+        (Grid::from_cells(g, &cells).unwrap(), a)
+    }
+
+    fn parse(line: &str) -> Result<Answer, String> {
+        let (p, a) = puzzle();
+        parse_answer(line, &p, &a)
+    }
+
+    #[test]
+    fn status_solution_and_keys() {
+        let a = parse(&format!("unique {SOLUTION} nodes=12 guesses=3 ns=9000")).unwrap();
+        assert_eq!(a.outcome.status, Status::Unique);
+        assert_eq!(a.outcome.solutions.len(), 1);
+        assert_eq!((a.nodes, a.guesses, a.ns), (Some(12), Some(3), Some(9000)));
+        let bare = parse(SOLUTION).unwrap();
+        assert_eq!(bare.outcome.status, Status::Solved);
+        assert_eq!((bare.nodes, bare.ns), (None, None));
+        let none = parse("none guesses=4").unwrap();
+        assert_eq!(
+            (none.outcome.status, none.outcome.solution_count),
+            (Status::None, 0)
+        );
+        let multi = parse(&format!("multiple {SOLUTION}")).unwrap();
+        assert_eq!(multi.outcome.solution_count, 2);
+        assert_eq!(parse("multiple").unwrap().outcome.solutions.len(), 0);
+        assert!(parse(&format!("unique {SOLUTION} future=x")).is_ok());
+    }
+
+    #[test]
+    fn what_is_wrong_is_said() {
+        let cases = [
+            ("", "empty"),
+            ("hello", "not a status"),
+            ("unique", "must be followed by the solution"),
+            (&format!("none {SOLUTION}"), "takes no solution"),
+            (
+                &format!("unique {}", &SOLUTION[1..]),
+                "81 cells, this one 80",
+            ),
+            (&format!("unique {}x", &SOLUTION[1..]), "'x' at cell 81"),
+            (
+                &format!("unique {SOLUTION} nodes=many"),
+                "expected a whole number",
+            ),
+            (&format!("unique {SOLUTION} junk"), "is not key=value"),
+        ];
+        for (line, want) in cases {
+            let e = parse(line).unwrap_err();
+            assert!(e.contains(want), "{line:?}: {e}");
+            assert!(e.starts_with("cannot read the answer"), "{e}");
+        }
+        let long = "x".repeat(500);
+        assert!(parse(&long).unwrap_err().contains("(500 bytes)"));
+    }
+
+    #[test]
+    fn puzzle_lines_use_the_default_symbols() {
+        let (p, a) = puzzle();
+        let mut out = Vec::new();
+        puzzle_line(&mut out, &p, &a);
+        assert_eq!(out, format!("{PUZZLE}\n").into_bytes());
+    }
+}
