@@ -467,3 +467,61 @@ fn the_python_example_solves_the_embedded_sets() {
         py.iter().find(|r| r.2 != "unique")
     );
 }
+
+#[test]
+fn reference_and_outside_rows_are_marked_and_count_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path(), &["set-4x4"]);
+    bin(dir.path())
+        .args(["bench", "--dataset", "set-4x4", "--out", "run"])
+        .args(["--solver", "sat-varisat,dlx-crate,dlx"])
+        .args(["--contender", &fixture(&t, "good")])
+        .assert()
+        .success();
+    let run = dir.path().join("run");
+    let mut r = csv::Reader::from_path(run.join("summary.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    let o = h.iter().position(|x| x == "origin").unwrap();
+    let origins: Vec<(String, String)> = r
+        .records()
+        .map(|x| x.unwrap())
+        .map(|x| (x[1].to_string(), x[o].to_string()))
+        .collect();
+    let want = [
+        ("sat-varisat", "reference"),
+        ("dlx-crate", "reference"),
+        ("dlx", "built-in"),
+        ("fx", "external"),
+    ];
+    for (v, origin) in want {
+        assert!(
+            origins.contains(&(v.to_string(), origin.to_string())),
+            "{origins:?}"
+        );
+    }
+    let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
+    assert!(
+        md.contains("| sat-varisat (reference) ") && md.contains("| fx (external) "),
+        "{md}"
+    );
+    let all = rows(&run);
+    assert!(of(&all, "sat-varisat")
+        .iter()
+        .all(|r| r.2 == "unique" && r.4.is_empty()));
+    assert!(of(&all, "dlx-crate")
+        .iter()
+        .all(|r| r.2 == "unique" && r.4.is_empty()));
+    assert!(of(&all, "dlx")
+        .iter()
+        .all(|r| r.2 == "unique" && !r.4.is_empty()));
+    let svg = std::fs::read_dir(run.join("charts"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "svg"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect::<String>();
+    assert!(
+        svg.contains("sat-varisat (reference)"),
+        "charts mark the reference rows"
+    );
+}

@@ -97,7 +97,7 @@ pub const SUMMARY_HEADER: [&str; 15] = [
 pub fn summary_cells(r: &SummaryRow) -> [String; 15] {
     [
         r.dataset.clone(),
-        r.variant.clone(),
+        r.label(),
         r.puzzles.to_string(),
         r.solved.to_string(),
         r.budget.to_string(),
@@ -167,7 +167,7 @@ pub fn relative_cells(r: &SummaryRow) -> Option<[String; 8]> {
     };
     Some([
         r.dataset.clone(),
-        r.variant.clone(),
+        r.label(),
         r.reference.clone(),
         r.speed.map_or("-".into(), times),
         interval(r.speed_lo, r.speed_hi, times),

@@ -73,6 +73,8 @@ pub struct Contender {
     pub sizes: Vec<usize>,
     /// Where it comes from.
     pub origin: Origin,
+    /// False when its search counters are not reported (they stay empty).
+    pub counts: bool,
     engine: Engine,
 }
 
@@ -101,7 +103,12 @@ impl Contender {
             variant: id.name().to_string(),
             default_budget: id.default_node_budget(),
             sizes: id.sizes().to_vec(),
-            origin: Origin::BuiltIn,
+            origin: if id.is_reference() {
+                Origin::Reference
+            } else {
+                Origin::BuiltIn
+            },
+            counts: id.counts_search(),
             engine: Engine::InProcess(Arc::new(move |g, l| id.solve(g, l))),
         }
     }
@@ -114,6 +121,7 @@ impl Contender {
             default_budget: None,
             sizes: program.spec.sizes.clone(),
             origin: Origin::External,
+            counts: false,
             engine: Engine::External(program),
         }
     }
@@ -140,6 +148,7 @@ impl Contender {
             default_budget: None,
             sizes: crate::solver::ALL_SIZES.to_vec(),
             origin: Origin::BuiltIn,
+            counts: true,
             engine: Engine::InProcess(solve),
         }
     }
@@ -171,7 +180,11 @@ impl Contender {
                     let t0 = Instant::now();
                     let out = catch_unwind(AssertUnwindSafe(|| solve(grid, limits)));
                     let t1 = Instant::now();
-                    let counters = out.as_ref().map(|o| o.counters).ok();
+                    let counters = out
+                        .as_ref()
+                        .ok()
+                        .filter(|_| self.counts)
+                        .map(|o| o.counters);
                     done(
                         slot,
                         Solved {
@@ -695,6 +708,9 @@ fn run_dataset(
             )
         })
         .collect();
+    for (row, c) in rows.iter_mut().zip(cs) {
+        row.origin = c.origin.word().to_string();
+    }
     pairs.relate(&mut rows, opts.reference.as_deref());
     for row in &rows {
         observer.phase_done(row);

@@ -199,6 +199,26 @@ pub struct SummaryRow {
     /// Share of those puzzles on which this variant took less time than the reference, %.
     #[serde(default)]
     pub faster_pct: Option<f64>,
+    /// Where the contender comes from: `built-in`, `external` (an outside
+    /// program) or `reference` (a well-known outside solver shipped for comparison).
+    #[serde(default)]
+    pub origin: String,
+}
+
+impl SummaryRow {
+    /// The variant as tables and charts show it: outside and reference
+    /// contenders are marked.
+    pub fn label(&self) -> String {
+        label(&self.variant, &self.origin)
+    }
+}
+
+/// A variant's name, marked when its origin is not built in.
+pub fn label(variant: &str, origin: &str) -> String {
+    match origin {
+        "external" | "reference" => format!("{variant} ({origin})"),
+        _ => variant.to_string(),
+    }
 }
 
 /// A strategy × dataset pair a run left out: the strategy does not handle the size.

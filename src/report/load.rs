@@ -155,6 +155,17 @@ fn mix(x: u64) -> u64 {
 }
 
 impl RunData {
+    /// Variant `v` as charts label it: outside and reference contenders marked.
+    pub fn label(&self, v: usize) -> String {
+        let name = &self.variants[v];
+        let origin = self
+            .summary
+            .iter()
+            .find(|r| &r.variant == name)
+            .map_or("", |r| r.origin.as_str());
+        crate::harness::record::label(name, origin)
+    }
+
     /// Dataset `d`'s puzzle count if its series keep only a sample of its puzzles.
     pub fn sampled(&self, d: usize) -> Option<u64> {
         self.sampled.get(d).copied().flatten()
@@ -394,6 +405,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             speed_lo: f.opt_num("speed_lo", n)?,
             speed_hi: f.opt_num("speed_hi", n)?,
             faster_pct: f.opt_num("faster_pct", n)?,
+            origin: f.opt_text("origin").unwrap_or_default().to_string(),
         });
         Ok(())
     })?;

@@ -158,7 +158,7 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
             .collect();
         let variants: Vec<(String, usize)> = order
             .iter()
-            .map(|&v| (data.variants[v].clone(), color_of(v)))
+            .map(|&v| (data.label(v), color_of(v)))
             .filter(|(name, _)| data.summary.iter().any(|r| &r.variant == name))
             .collect();
         let bars = data
@@ -186,7 +186,7 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         for r in data.summary.iter().filter(|r| r.dataset == dname) {
             if let (Some(s), Some(lo), Some(hi)) = (r.speed, r.speed_lo, r.speed_hi) {
                 let v = find_variant(data, &r.variant);
-                rows.push((r.variant.clone(), v.map_or(0, color_of), s, lo, hi));
+                rows.push((r.label(), v.map_or(0, color_of), s, lo, hi));
                 reference = r.reference.clone();
             }
         }
@@ -216,10 +216,10 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
                 charts::Curve::from_ranks(sk.len() as usize, |r| sk.at_rank(r) as f64 / 1e3)
             };
             if !s.solved.is_empty() {
-                cactus.push((data.variants[v].clone(), color_of(v), us(&s.solved)));
+                cactus.push((data.label(v), color_of(v), us(&s.solved)));
             }
             if !s.timed.is_empty() {
-                dist.push((data.variants[v].clone(), color_of(v), us(&s.timed)));
+                dist.push((data.label(v), color_of(v), us(&s.timed)));
             }
         }
         if cactus.is_empty() {
@@ -252,7 +252,7 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         let mut points = Vec::new();
         for &v in &order {
             if let Some((per_puzzle, per_node)) = node_costs(data, di, v) {
-                points.push((data.variants[v].clone(), color_of(v), per_puzzle, per_node));
+                points.push((data.label(v), color_of(v), per_puzzle, per_node));
             }
         }
         if points.len() < 2 {

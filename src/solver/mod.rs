@@ -11,6 +11,7 @@ mod band;
 mod bitset_mrv;
 mod dlx;
 mod naive_exact_cover;
+mod reference;
 pub(crate) mod tables;
 pub mod trace;
 
@@ -20,6 +21,7 @@ pub(crate) use bitset_mrv::solvable_without;
 pub use bitset_mrv::{BitsetMrv, Singles};
 pub use dlx::{ColumnRule, Dlx};
 pub use naive_exact_cover::NaiveExactCover;
+pub use reference::{DlxCrate, SatVarisat};
 pub use trace::{Event, NoTrace, Reason, TraceLog, Tracer};
 
 use crate::grid::{Geometry, Grid};
@@ -546,6 +548,24 @@ registry! {
         solver: Band { isa: Isa::Portable },
         about: "band with the portable scalar kernels only (same decisions and counters)",
     },
+    /// Reference: CDCL SAT (the varisat crate) on a CNF encoding.
+    SatVarisat => {
+        name: "sat-varisat",
+        family: "sat-varisat",
+        sizes: ALL_SIZES,
+        budget: None,
+        solver: SatVarisat,
+        about: "reference: CDCL SAT solver (varisat crate) on the extended CNF encoding over the candidates the givens leave; unique = a second solve with the first solution blocked; no counters",
+    },
+    /// Reference: the dlx crate's dancing links.
+    DlxCrate => {
+        name: "dlx-crate",
+        family: "dlx-crate",
+        sizes: ALL_SIZES,
+        budget: None,
+        solver: DlxCrate,
+        about: "reference: Algorithm X with dancing links from the dlx crate (smallest column first) on the standard 4n² columns; no counters",
+    },
 }
 
 impl SolverId {
@@ -573,6 +593,17 @@ impl SolverId {
     /// True for the default variant of each strategy.
     pub fn is_default_variant(self) -> bool {
         self.name() == self.strategy()
+    }
+
+    /// True for the reference entries: well-known outside solvers shipped for comparison.
+    pub fn is_reference(self) -> bool {
+        matches!(self, SolverId::SatVarisat | SolverId::DlxCrate)
+    }
+
+    /// True when the entry's `nodes` and `guesses` mean what the counters say
+    /// (every entry but the reference ones, whose crates count otherwise).
+    pub fn counts_search(self) -> bool {
+        !self.is_reference()
     }
 
     /// One-line description.

@@ -46,7 +46,7 @@ impl Chart for RatioDistribution {
             .x_desc("time now / baseline time, per puzzle (log)")
             .y_desc("share of puzzles")
             .x_label_formatter(&|v| format!("{}×", compact(*v)))
-            .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+            .y_label_formatter(&|v: &f64| format!("{:.0}%", v * 100.0))
             .label_style((FONT, 14))
             .axis_desc_style((FONT, 16))
             .draw()

@@ -36,7 +36,7 @@ impl Chart for Distribution {
             .x_desc("time per puzzle, µs (log)")
             .y_desc("share of puzzles finished")
             .x_label_formatter(&|v| compact(*v))
-            .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+            .y_label_formatter(&|v: &f64| format!("{:.0}%", v * 100.0))
             .label_style((FONT, 14))
             .axis_desc_style((FONT, 16))
             .draw()
