@@ -1,9 +1,11 @@
 //! The benchmark harness: strategies × datasets in parallel, every answer checked.
 //!
-//! Workers (rayon) time only the solver call with a monotonic clock, check the
-//! answer after the clock stops, and hand compact rows in batches to the calling
-//! thread, which turns them into [`PuzzleRecord`]s for a [`RecordSink`]. Nothing
-//! about output happens in the timed region, and the harness never sees a file format.
+//! Workers (rayon) take puzzles one after another and time only each answer
+//! with a monotonic clock (a call in this process, or an outside program's
+//! answer line: [`crate::external`]), check the answer after the clock stops,
+//! and hand compact rows in batches to the calling thread, which turns them
+//! into [`PuzzleRecord`]s for a [`RecordSink`]. Nothing about output happens in
+//! the timed region, and the harness never sees a file format.
 
 pub mod info;
 pub mod prepare;
