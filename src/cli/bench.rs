@@ -161,9 +161,9 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         BenchOptions, Budget, Contender, RunInfo, RunOptions, Schedule, Selection,
     };
 
-    let specs_out = super::contender::specs(&args.contender, args.contenders.as_deref())?;
+    let outside = super::contender::specs(&args.contender, args.contenders.as_deref())?;
     // Only outside programs when they are all that was asked for.
-    let solvers = if args.solver.is_empty() && !specs_out.is_empty() {
+    let solvers = if args.solver.is_empty() && !outside.is_empty() {
         Vec::new()
     } else {
         resolve_solvers(&args.solver)?
@@ -227,7 +227,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         let names: Vec<&str> = solvers
             .iter()
             .map(|s| s.name())
-            .chain(specs_out.iter().map(|c| c.name.as_str()))
+            .chain(outside.iter().map(|c| c.name.as_str()))
             .collect();
         if !names.contains(&r.as_str()) {
             bail!(
@@ -260,19 +260,17 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         sample: args.sample,
         seed: args.seed,
         permute: args.permute,
-        contenders: specs_out
+        contenders: outside
             .iter()
             .map(|c| format!("{}: {}", c.name, c.command.join(" ")))
             .collect(),
     };
     let mut contenders: Vec<Contender> = solvers.iter().map(|&s| Contender::from_id(s)).collect();
     // Outside programs start now: one that cannot start is an error before anything is measured.
-    for spec in &specs_out {
-        let program = sudoku_bench::external::Program::new(
-            spec.clone(),
-            Some(&out_dir.join("contenders")),
-        )
-        .with_context(|| format!("cannot create {}", out_dir.join("contenders").display()))?;
+    let logs = out_dir.join("contenders");
+    for spec in outside {
+        let program = sudoku_bench::external::Program::new(spec, Some(&logs))
+            .with_context(|| format!("cannot create {}", logs.display()))?;
         program.start(threads, mode)?;
         contenders.push(Contender::external(Arc::new(program)));
     }

@@ -338,10 +338,10 @@ impl Program {
                         proc.insert(p)
                     }
                     Err(msg) => {
-                        // Given up: everything this worker owes or would get is an error row.
+                        // Given up: everything this worker owes or would get is an
+                        // error row (with no process, nothing is in flight).
                         let now = Instant::now();
-                        let rest = queue.drain(..).map(|q| q.0).chain(resend.drain(..));
-                        for slot in rest.collect::<Vec<_>>() {
+                        for slot in resend.drain(..) {
                             done(slot, failed(&msg, now));
                         }
                         while let Some(slot) = next() {
@@ -382,7 +382,7 @@ impl Program {
                     }
                 }
             }
-            let Some(&(slot, written)) = queue.front() else {
+            let Some((slot, written)) = queue.pop_front() else {
                 break;
             };
             let start = last.map_or(written, |l| l.max(written));
@@ -406,18 +406,17 @@ impl Program {
                         Err(why) => Solved::failed(why, ns, now),
                     };
                     done(slot, solved);
-                    queue.pop_front();
                     last = Some(now);
                     continue;
                 }
                 Err(ReadError::Timeout) => {
                     let _ = proc.take().expect("running").kill();
                     done(slot, Solved::stopped(Status::Budget, ns, now));
-                    queue.pop_front();
                     None
                 }
                 Err(ReadError::Cancelled) => {
-                    for (s, _) in queue.drain(..) {
+                    let in_flight = std::iter::once(slot).chain(queue.drain(..).map(|q| q.0));
+                    for s in in_flight {
                         done(s, Solved::stopped(Status::Cancelled, 0, now));
                     }
                     return; // the process is killed as it drops
@@ -440,7 +439,6 @@ impl Program {
             };
             if let Some(why) = ended {
                 done(slot, Solved::failed(why.clone(), ns, now));
-                queue.pop_front();
                 self.crashed(&why);
             }
             // The puzzles written ahead go to the restarted program.

@@ -212,6 +212,13 @@ impl Contender {
         }
     }
 
+    /// Ends the warm-up: an outside program's restart limit counts measured puzzles only.
+    fn warmed_up(&self) {
+        if let Engine::External(p) = &self.engine {
+            p.forgive();
+        }
+    }
+
     /// Ends the contender's part in a run (outside programs are closed).
     fn finish(&self) {
         if let Engine::External(p) = &self.engine {
@@ -748,9 +755,7 @@ fn warm_up(
                 },
             )
         });
-        if let Engine::External(p) = &c.engine {
-            p.forgive(); // the restart limit counts measured puzzles only
-        }
+        c.warmed_up();
         let solved = solved.into_inner();
         if solved > 0 {
             fastest = fastest.min(started.elapsed() / solved as u32);
@@ -828,18 +833,16 @@ fn run_block(
                 cancel,
                 || Batch::new(tx.clone()),
                 |batch, slot| {
+                    let now = Instant::now();
                     let s = Solved {
                         result: Ok(Outcome::invalid()),
                         ns: 0,
                         nodes: Some(0),
                         guesses: Some(0),
                         own_ns: None,
-                        at: Instant::now(),
+                        at: now,
                     };
-                    batch.push(
-                        Measured::checked(&puzzles[slot], slot, repeat, s),
-                        Instant::now(),
-                    );
+                    batch.push(Measured::checked(&puzzles[slot], slot, repeat, s), now);
                 },
                 |batch, slot, s| {
                     let at = s.at;

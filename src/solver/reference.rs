@@ -6,7 +6,7 @@
 //! the control's node counter only marks the root, for its limits.
 
 use super::{Control, Solver, Tracer};
-use crate::grid::{Geometry, Grid};
+use crate::grid::Grid;
 use varisat::ExtendFormula;
 
 /// Variables of the CNF: one per empty cell and digit its peers' givens leave
@@ -17,16 +17,6 @@ struct Encoding {
     clauses: Vec<Vec<isize>>,
 }
 
-/// The cells of every row, column and box.
-fn units(g: Geometry) -> Vec<Vec<usize>> {
-    use crate::grid::Unit;
-    let n = g.side();
-    [Unit::Row, Unit::Column, Unit::Box]
-        .into_iter()
-        .flat_map(|u| (0..n).map(move |i| g.unit_cells(u, i).collect()))
-        .collect()
-}
-
 /// The extended encoding (each open cell takes exactly one digit; each digit
 /// not given in a unit goes in exactly one of its cells), over the candidates
 /// the givens leave: the encoding that propagates best of the classic three,
@@ -35,15 +25,13 @@ fn units(g: Geometry) -> Vec<Vec<usize>> {
 fn encode(puzzle: &Grid) -> Option<Encoding> {
     let g = puzzle.geometry();
     let n = g.side();
-    let units = units(g);
-    // Digits given in each unit, and each cell's units.
-    let mut given = vec![0u32; units.len()];
-    let mut of_cell = vec![Vec::new(); g.cells()];
-    for (u, cells) in units.iter().enumerate() {
-        for &c in cells {
-            of_cell[c].push(u);
-            let d = puzzle.get(c);
-            if d != 0 {
+    let t = super::tables::Tables::get(g);
+    // Digits given in each unit (rows, then columns, then boxes).
+    let mut given = vec![0u32; 3 * n];
+    for (c, &[r, col, b]) in t.rcb.iter().enumerate() {
+        let d = puzzle.get(c);
+        if d != 0 {
+            for u in [r as usize, n + col as usize, 2 * n + b as usize] {
                 given[u] |= 1 << (d - 1);
             }
         }
@@ -51,7 +39,8 @@ fn encode(puzzle: &Grid) -> Option<Encoding> {
     let mut var = vec![0isize; g.cells() * (n + 1)];
     let mut vars = Vec::new();
     for c in (0..g.cells()).filter(|&c| puzzle.get(c) == 0) {
-        let taken = of_cell[c].iter().fold(0, |m, &u| m | given[u]);
+        let [r, col, b] = t.rcb[c];
+        let taken = given[r as usize] | given[n + col as usize] | given[2 * n + b as usize];
         for d in 1..=n as u8 {
             if taken & (1 << (d - 1)) == 0 {
                 vars.push((c, d));
@@ -78,11 +67,12 @@ fn encode(puzzle: &Grid) -> Option<Encoding> {
             return None;
         }
     }
-    for (u, cells) in units.iter().enumerate() {
-        for d in (1..=n).filter(|d| given[u] & (1 << (d - 1)) == 0) {
-            let vs = cells
+    for (u, &given) in given.iter().enumerate() {
+        for d in (1..=n).filter(|d| given & (1 << (d - 1)) == 0) {
+            let vs = t
+                .unit(u)
                 .iter()
-                .map(|&c| var[c * (n + 1) + d])
+                .map(|&c| var[c as usize * (n + 1) + d])
                 .filter(|&v| v != 0);
             if !exactly_one(vs.collect()) {
                 return None;
@@ -210,6 +200,7 @@ impl Solver for DlxCrate {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Geometry;
     use crate::solver::{Limits, Mode, Status};
 
     fn grid(text: &str) -> Grid {
