@@ -94,6 +94,18 @@ pub struct Band {
 
 impl Solver for Band {
     fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
+        self.search_excluding(puzzle, None, ctl);
+    }
+}
+
+impl Band {
+    /// Searches with `exclude = (cell, digit)` struck from an empty cell's candidates.
+    pub(crate) fn search_excluding<T: Tracer>(
+        &self,
+        puzzle: &Grid,
+        exclude: Option<(usize, u8)>,
+        ctl: &mut Control<'_, T>,
+    ) {
         if puzzle.geometry() != Geometry::new(3).expect("9x9") {
             // Not this strategy's size: the registry says 9x9 only, and callers skip
             // other sizes; answering "no solution" here would be a lie, so stop as a budget.
@@ -104,6 +116,9 @@ impl Solver for Band {
             ctl.node(); // conflicting givens: the root is a dead end
             return;
         };
+        if let Some((c, d)) = exclude.filter(|&(c, _)| puzzle.get(c) == 0) {
+            st.cand[4 * (d as usize - 1) + c / 27] &= !(1 << (c % 27));
+        }
         let isa = match self.isa.resolve() {
             i if i.supported() => i,
             _ => Isa::Portable,
@@ -440,23 +455,41 @@ impl Kernels for Scalar {
 }
 
 impl State {
-    /// The state after the givens, with every word marked for a first look.
+    /// The state after the givens, with every word marked for a first look:
+    /// the same state as placing each given in turn, built digit by digit from
+    /// the rows, columns and boxes each digit's givens take.
     fn from_puzzle(puzzle: &Grid) -> Option<(State, u64)> {
         let mut st = State {
             cand: [0; 40],
             unsolved: [BAND, BAND, BAND, 0],
             rows: [BAND, BAND, BAND, 0],
         };
-        for d in 0..9 {
-            st.cand[4 * d..4 * d + 3].fill(BAND);
-        }
+        // Per digit: rows (bits 0..9), columns (9..18) and boxes (18..27) taken.
+        let mut taken = [0u32; 9];
         for (c, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
-                let (d, b, p) = (v as usize - 1, c / 27, (c % 27) as u32);
-                if st.cand[4 * d + b] & (1 << p) == 0 {
-                    return None;
+                let (d, r, col) = (v as usize - 1, c / 9, c % 9);
+                let units = 1 << r | 1 << (9 + col) | 1 << (18 + r / 3 * 3 + col / 3);
+                if taken[d] & units != 0 {
+                    return None; // the digit twice in a unit
                 }
-                st.place::<Scalar>(d, b, p);
+                taken[d] |= units;
+                let (b, p) = (c / 27, c % 27);
+                st.cand[4 * d + b] |= 1 << p; // the givens themselves, for now
+                st.unsolved[b] &= !(1 << p);
+                st.rows[b] &= !(1 << (3 * d + p / 9));
+            }
+        }
+        for (d, &t) in taken.iter().enumerate() {
+            let free_columns = BAND & !columns(t >> 9 & 0x1ff);
+            for b in 0..3 {
+                let (rows, boxes) = (t >> (3 * b) & 7, t >> (18 + 3 * b) & 7);
+                let row_cells =
+                    ((rows & 1) * 0x1ff) | ((rows >> 1 & 1) * 0x3fe00) | ((rows >> 2) * 0x7fc0000);
+                let box_cells =
+                    columns(((boxes & 1) * 7) | ((boxes >> 1 & 1) * 0o70) | ((boxes >> 2) * 0o700));
+                let i = 4 * d + b;
+                st.cand[i] |= free_columns & !row_cells & !box_cells & st.unsolved[b];
             }
         }
         Some((st, ALL_WORDS))
@@ -1048,6 +1081,60 @@ mod tests {
             *x = 0b110_110_001;
         }
         assert_eq!(exactly_three(&t), None);
+    }
+
+    #[test]
+    fn root_state_is_the_givens_placed_in_turn() {
+        let check = |puzzle: &Grid| {
+            let line = crate::format::write_line(
+                puzzle,
+                &crate::format::Alphabet::default_for(puzzle.geometry()),
+            );
+            let mut stepwise = State {
+                cand: [0; 40],
+                unsolved: [BAND, BAND, BAND, 0],
+                rows: [BAND, BAND, BAND, 0],
+            };
+            for d in 0..9 {
+                stepwise.cand[4 * d..4 * d + 3].fill(BAND);
+            }
+            let mut conflict = false;
+            for (c, &v) in puzzle.cells().iter().enumerate() {
+                if v != 0 {
+                    let (d, b, p) = (v as usize - 1, c / 27, (c % 27) as u32);
+                    conflict |= stepwise.cand[4 * d + b] & (1 << p) == 0;
+                    stepwise.place::<Scalar>(d, b, p);
+                }
+            }
+            match State::from_puzzle(puzzle) {
+                None => assert!(conflict, "{line}"),
+                Some((st, _)) => {
+                    assert!(!conflict, "{line}");
+                    assert_eq!(st.cand, stepwise.cand, "{line}");
+                    assert_eq!(st.unsolved, stepwise.unsolved, "{line}");
+                    assert_eq!(st.rows, stepwise.rows, "{line}");
+                }
+            }
+        };
+        let opts = crate::format::ReadOptions::default();
+        let mut seen = 0;
+        for set in crate::datasets::EMBEDDED {
+            let ds = crate::format::read_str(set.name, set.text, &opts).unwrap();
+            for p in ds.puzzles.iter().filter(|p| p.grid.geometry().side() == 9) {
+                check(&p.grid);
+                seen += 1;
+            }
+        }
+        assert!(seen > 100, "{seen}");
+        // Conflicts in a row, a column and a box, and the empty and full grids.
+        let g = crate::format::test_grid;
+        check(&g(&format!("11{}", ".".repeat(79))));
+        check(&g(&format!("1{}1{}", ".".repeat(8), ".".repeat(71))));
+        check(&g(&format!("1{}1{}", ".".repeat(9), ".".repeat(70))));
+        check(&g(&".".repeat(81)));
+        check(&g(
+            "534678912672195348198342567859761423426913756713824691961537284287419635345286179",
+        ));
     }
 
     #[test]

@@ -57,21 +57,19 @@ fn run<T: Tracer, const N: usize, const NN: usize>(
     }
 }
 
-/// True when `puzzle` has a solution with `digit` not in the empty `cell`
-/// (naked and hidden singles engine, first solution). The generator asks this
-/// after removing a clue: the puzzle stays unique exactly when it is false.
-pub(crate) fn solvable_without(puzzle: &Grid, cell: usize, digit: u8) -> bool {
-    let limits = super::Limits::new(super::Mode::First);
-    let mut tracer = super::NoTrace;
-    let mut ctl = Control::new(&limits, &mut tracer);
-    let ex = Some((cell, digit));
+/// Searches `puzzle` with `exclude = (cell, digit)` struck from an empty
+/// cell's candidates (naked and hidden singles engine).
+pub(crate) fn search_excluding<T: Tracer>(
+    puzzle: &Grid,
+    exclude: Option<(usize, u8)>,
+    ctl: &mut Control<'_, T>,
+) {
     match puzzle.geometry().box_size() {
-        2 => Engine::<4, 16, true, false>::solve(puzzle, ex, &mut ctl),
-        3 => Engine::<9, 81, true, false>::solve(puzzle, ex, &mut ctl),
-        4 => Engine::<16, 256, true, false>::solve(puzzle, ex, &mut ctl),
-        _ => Engine::<25, 625, true, false>::solve(puzzle, ex, &mut ctl),
+        2 => Engine::<4, 16, true, false>::solve(puzzle, exclude, ctl),
+        3 => Engine::<9, 81, true, false>::solve(puzzle, exclude, ctl),
+        4 => Engine::<16, 256, true, false>::solve(puzzle, exclude, ctl),
+        _ => Engine::<25, 625, true, false>::solve(puzzle, exclude, ctl),
     }
-    ctl.finish().solution_count > 0
 }
 
 #[derive(Clone, Copy)]

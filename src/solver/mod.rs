@@ -17,7 +17,6 @@ pub mod trace;
 
 pub use backtracking::Backtracking;
 pub use band::{Band, Isa};
-pub(crate) use bitset_mrv::solvable_without;
 pub use bitset_mrv::{BitsetMrv, Singles};
 pub use dlx::{ColumnRule, Dlx};
 pub use naive_exact_cover::NaiveExactCover;
@@ -638,6 +637,22 @@ impl SolverId {
         }
         self.solve(puzzle, limits)
     }
+}
+
+/// True when `puzzle` has a solution with `digit` not in the empty `cell`
+/// (first solution; `band` on 9×9, `bitset-mrv` elsewhere). The generator asks
+/// this after removing a clue: the puzzle stays unique exactly when it is false.
+pub(crate) fn solvable_without(puzzle: &Grid, cell: usize, digit: u8) -> bool {
+    let limits = Limits::new(Mode::First);
+    let mut tracer = NoTrace;
+    let mut ctl = Control::new(&limits, &mut tracer);
+    let exclude = Some((cell, digit));
+    if SolverId::Band.supports(puzzle.geometry()) {
+        Band { isa: Isa::Auto }.search_excluding(puzzle, exclude, &mut ctl);
+    } else {
+        bitset_mrv::search_excluding(puzzle, exclude, &mut ctl);
+    }
+    ctl.finish().solution_count > 0
 }
 
 impl fmt::Display for SolverId {

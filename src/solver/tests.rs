@@ -325,3 +325,32 @@ fn status_words_round_trip() {
         assert_eq!(Status::from_word(s.word()), Some(s));
     }
 }
+
+#[test]
+fn solvable_without_agrees_with_counting() {
+    // The hard seed puzzle with some of its answer's cells added as clues, so
+    // that removing one clue leaves it unique sometimes and not other times.
+    let answer = grid(HARD_ANSWER);
+    let mut rich = grid(HARD);
+    for c in (0..81).step_by(5) {
+        rich.set(c, answer.get(c));
+    }
+    let mut said = [0; 2];
+    for c in (0..81).filter(|&c| rich.get(c) != 0) {
+        let mut puzzle = rich.clone();
+        puzzle.set(c, 0);
+        let d = answer.get(c);
+        // Any other solution differs from the answer at c.
+        let other = solvable_without(&puzzle, c, d);
+        let count = SolverId::BitsetMrv.count_up_to(&puzzle, 2);
+        assert_eq!(other, count == 2, "cell {c}");
+        // The bitset engine (other sizes' path) agrees with band.
+        let limits = Limits::new(Mode::First);
+        let mut tracer = NoTrace;
+        let mut ctl = Control::new(&limits, &mut tracer);
+        bitset_mrv::search_excluding(&puzzle, Some((c, d)), &mut ctl);
+        assert_eq!(ctl.finish().solution_count > 0, other, "cell {c}");
+        said[usize::from(other)] += 1;
+    }
+    assert!(said[0] > 0 && said[1] > 0, "{said:?}");
+}
