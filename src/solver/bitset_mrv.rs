@@ -5,8 +5,12 @@
 //! The other variants keep a candidate bitset per cell, eliminate a placed
 //! digit from the cell's peers, and before each branch repeatedly fill naked
 //! singles (`bitset-mrv-naked`, seed 004), naked and hidden singles
-//! (`bitset-mrv`), or those plus locked candidates (`bitset-mrv-locked`). Boards are copied onto a heap stack at each guess, as seed
-//! 004 saves its state. The code is monomorphised per grid size.
+//! (`bitset-mrv`), or those plus locked candidates (`bitset-mrv-locked`).
+//! The seed forms branch on the first cell with fewest candidates; the two
+//! with hidden singles break the tie between two-candidate cells by how many
+//! peers share a candidate with the cell. Boards are copied onto a heap stack
+//! at each guess, as seed 004 saves its state. The code is monomorphised per
+//! grid size.
 
 use super::tables::Tables;
 use super::{Control, Event, Reason, Solver, Tracer};
@@ -83,6 +87,9 @@ struct Board<const N: usize, const NN: usize> {
     unsolved: u32,
 }
 
+/// A two-candidate cell sharing a candidate with this many peers is branched on at once.
+const SCORE_STOP: u32 = 10;
+
 struct Engine<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool> {
     t: &'t Tables,
     work: Pending,
@@ -100,10 +107,20 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
     Engine<'t, N, NN, HIDDEN, LOCKED>
 {
     const FULL: u32 = if N == 32 { u32::MAX } else { (1u32 << N) - 1 };
+    /// Box side.
+    const BS: usize = match N {
+        4 => 2,
+        9 => 3,
+        16 => 4,
+        _ => 5,
+    };
+    /// Peers per cell.
+    const PEERS: usize = 3 * N - 2 * Self::BS - 1;
 
     /// Solves `puzzle`, with `exclude = (cell, digit)` struck from an empty cell's candidates.
     fn solve<T: Tracer>(puzzle: &Grid, exclude: Option<(usize, u8)>, ctl: &mut Control<'_, T>) {
         let t = Tables::get(puzzle.geometry());
+        debug_assert_eq!((t.n, t.peer_count), (N, Self::PEERS));
         let mut e = Engine::<N, NN, HIDDEN, LOCKED> {
             t,
             work: Pending {
@@ -187,7 +204,9 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             work.dirty |= t.unit_mask[c];
         }
         let mut ok = true;
-        for &p in t.peers_of(c) {
+        // A constant count lets the loop unroll (the table holds the same peers).
+        let peers = &t.peers[c * Self::PEERS..c * Self::PEERS + Self::PEERS];
+        for &p in peers {
             let p = p as usize;
             let m = b.cand[p];
             if m & bit != 0 {
@@ -309,47 +328,59 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
     /// else whether anything was eliminated.
     fn locked_candidates(t: &Tables, work: &mut Pending, b: &mut Board<N, NN>) -> Option<bool> {
         const MAXB: usize = 5;
-        let bs = t.n.isqrt();
+        let bs = Self::BS;
+        // Segment masks: rseg[r][k] = row r inside box column k; cseg[c][k] = column c inside box row k.
         let mut rseg = [[0u32; MAXB]; N];
         let mut cseg = [[0u32; MAXB]; N];
-        for r in 0..N {
-            for c in 0..N {
-                let m = b.cand[r * N + c];
-                rseg[r][c / bs] |= m;
-                cseg[c][r / bs] |= m;
+        for (r, segs) in rseg.iter_mut().enumerate() {
+            for (k, seg) in segs[..bs].iter_mut().enumerate() {
+                *seg = (0..bs).fold(0, |m, j| m | b.cand[r * N + k * bs + j]);
+            }
+        }
+        for (c, segs) in cseg.iter_mut().enumerate() {
+            for (k, seg) in segs[..bs].iter_mut().enumerate() {
+                *seg = (0..bs).fold(0, |m, j| m | b.cand[(k * bs + j) * N + c]);
             }
         }
         let before = work.dirty;
         let mut ok = true;
-        for (lines, across) in [(&rseg, false), (&cseg, true)] {
-            for line in 0..N {
-                let band = line / bs;
-                for seg in 0..bs {
-                    let m = lines[line][seg];
-                    if m == 0 {
-                        continue;
-                    }
-                    // Same box, other lines; same line, other boxes.
-                    let other_lines = (band * bs..band * bs + bs)
-                        .filter(|&l2| l2 != line)
-                        .fold(0, |acc, l2| acc | lines[l2][seg]);
-                    let other_segs = lines[line][..bs]
-                        .iter()
-                        .enumerate()
-                        .filter(|&(s2, _)| s2 != seg)
-                        .fold(0, |acc, (_, &m2)| acc | m2);
-                    let cell = |l: usize, k: usize| if across { k * N + l } else { l * N + k };
-                    let pointing = m & !other_lines & other_segs;
-                    if pointing != 0 {
-                        for k in (0..N).filter(|k| k / bs != seg) {
-                            ok &= Self::eliminate(t, work, b, cell(line, k), pointing);
+        for across in [false, true] {
+            let lines = if across { &cseg } else { &rseg };
+            let cell = |l: usize, k: usize| if across { k * N + l } else { l * N + k };
+            for band in 0..bs {
+                for line in band * bs..band * bs + bs {
+                    for seg in 0..bs {
+                        let m = lines[line][seg];
+                        if m == 0 {
+                            continue;
                         }
-                    }
-                    let claiming = m & !other_segs & other_lines;
-                    if claiming != 0 {
-                        for l2 in (band * bs..band * bs + bs).filter(|&l2| l2 != line) {
-                            for k in seg * bs..seg * bs + bs {
-                                ok &= Self::eliminate(t, work, b, cell(l2, k), claiming);
+                        // Same box, other lines; same line, other boxes.
+                        let mut other_lines = 0;
+                        let mut other_segs = 0;
+                        for j in 0..bs {
+                            if band * bs + j != line {
+                                other_lines |= lines[band * bs + j][seg];
+                            }
+                            if j != seg {
+                                other_segs |= lines[line][j];
+                            }
+                        }
+                        let pointing = m & !other_lines & other_segs;
+                        if pointing != 0 {
+                            for k in 0..N {
+                                if k / bs != seg {
+                                    ok &= Self::eliminate(t, work, b, cell(line, k), pointing);
+                                }
+                            }
+                        }
+                        let claiming = m & !other_segs & other_lines;
+                        if claiming != 0 {
+                            for l2 in band * bs..band * bs + bs {
+                                if l2 != line {
+                                    for k in seg * bs..seg * bs + bs {
+                                        ok &= Self::eliminate(t, work, b, cell(l2, k), claiming);
+                                    }
+                                }
                             }
                         }
                     }
@@ -368,7 +399,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
         depth: usize,
         ctl: &mut Control<'_, T>,
     ) -> bool {
-        let cells = t.unit(u);
+        let cells = &t.units[u * N..u * N + N];
         let (mut once, mut twice) = (0u32, 0u32);
         for &c in cells {
             let m = b.cand[c as usize];
@@ -396,6 +427,53 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             }
         }
         true
+    }
+
+    /// The cell to branch on and its candidate count. Propagation leaves every
+    /// open cell two candidates or more, so a cell with two is a fewest-candidates
+    /// cell (found without counting bits). The seed's form takes the first such
+    /// cell in row-major order; with hidden singles, the one sharing a candidate
+    /// with the most peers (deciding it removes the most candidates), stopping
+    /// at the first that shares one with `SCORE_STOP` peers.
+    #[inline(always)]
+    fn choose(&self, depth: usize) -> (usize, u32) {
+        let b = &self.boards[depth];
+        let (mut best, mut best_score) = (usize::MAX, 0);
+        for c in 0..NN {
+            let m = b.cand[c];
+            let rest = m & m.wrapping_sub(1);
+            if rest == 0 || rest & (rest - 1) != 0 {
+                continue; // solved (0), or three candidates or more
+            }
+            if !HIDDEN {
+                return (c, 2);
+            }
+            let peers = &self.t.peers[c * Self::PEERS..c * Self::PEERS + Self::PEERS];
+            let mut score = 0;
+            for &p in peers {
+                score += u32::from(b.cand[p as usize] & m != 0);
+            }
+            if score > best_score || best == usize::MAX {
+                (best, best_score) = (c, score);
+                if score >= SCORE_STOP {
+                    break;
+                }
+            }
+        }
+        if best != usize::MAX {
+            return (best, 2);
+        }
+        // No cell with two: the first with fewest.
+        let (mut best, mut best_count) = (0, u32::MAX);
+        for c in 0..NN {
+            if b.value[c] == 0 {
+                let k = b.cand[c].count_ones();
+                if k < best_count {
+                    (best, best_count) = (c, k);
+                }
+            }
+        }
+        (best, best_count)
     }
 
     fn search<T: Tracer>(&mut self, depth: usize, g: Geometry, ctl: &mut Control<'_, T>) {
@@ -427,19 +505,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             ctl.solution(|| Grid::from_cells(g, &b.value).expect("complete grid"));
             return;
         }
-        let (mut best, mut best_count) = (0, u32::MAX);
-        for c in 0..NN {
-            if b.value[c] == 0 {
-                let k = b.cand[c].count_ones();
-                if k < best_count {
-                    best = c;
-                    best_count = k;
-                    if k <= 2 {
-                        break;
-                    }
-                }
-            }
-        }
+        let (best, best_count) = self.choose(depth);
         ctl.branch(best_count);
         if T::ENABLED {
             ctl.tracer.event(Event::Branch {

@@ -499,7 +499,7 @@ registry! {
         sizes: ALL_SIZES,
         budget: None,
         solver: BitsetMrv { singles: Singles::NakedAndHidden },
-        about: "cell candidate bitsets, naked and hidden singles, then MRV branching",
+        about: "cell candidate bitsets, naked and hidden singles, then MRV branching (ties between two-candidate cells to the one sharing a candidate with the most peers)",
     },
     /// Bitsets + MRV + naked and hidden singles + locked candidates.
     BitsetMrvLocked => {
