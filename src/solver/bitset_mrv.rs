@@ -179,6 +179,12 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
         e.search(0, puzzle.geometry(), ctl);
     }
 
+    /// Peers of cell `c`: `Tables::peers_of` with a constant count, so loops over them unroll.
+    #[inline(always)]
+    fn peers(t: &Tables, c: usize) -> &[u16] {
+        &t.peers[c * Self::PEERS..c * Self::PEERS + Self::PEERS]
+    }
+
     /// Places `d` in cell `c`, eliminating it from the peers. False on a contradiction.
     #[inline(always)]
     fn place(
@@ -204,9 +210,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             work.dirty |= t.unit_mask[c];
         }
         let mut ok = true;
-        // A constant count lets the loop unroll (the table holds the same peers).
-        let peers = &t.peers[c * Self::PEERS..c * Self::PEERS + Self::PEERS];
-        for &p in peers {
+        for &p in Self::peers(t, c) {
             let p = p as usize;
             let m = b.cand[p];
             if m & bit != 0 {
@@ -448,9 +452,8 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             if !HIDDEN {
                 return (c, 2);
             }
-            let peers = &self.t.peers[c * Self::PEERS..c * Self::PEERS + Self::PEERS];
             let mut score = 0;
-            for &p in peers {
+            for &p in Self::peers(self.t, c) {
                 score += u32::from(b.cand[p as usize] & m != 0);
             }
             if score > best_score || best == usize::MAX {
