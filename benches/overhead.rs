@@ -33,6 +33,7 @@ fn harness_run(ds: &BenchDataset, threads: usize, results: &Path) -> f64 {
         time_limit: None,
         warmup: 0,
         repeat: 1,
+        rounds: 1,
         min_time: None,
         block: None,
         schedule: harness::Schedule::Sequential,

@@ -7,6 +7,9 @@
 //!   seconds and agrees with it anyway, the normal interval of the mean log.
 //! - Quantiles: the distribution-free order-statistic interval (the ranks
 //!   `nq ± 1.96 √(nq(1−q))`), cheap at any size.
+//! - Measured in rounds (each a share of the puzzles, run at its own time):
+//!   the t-interval of the rounds' values ([`rounds_interval`]), which carries
+//!   both which puzzles a round drew and the machine's state while it ran.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -28,6 +31,46 @@ pub struct Estimate {
     pub hi: f64,
 }
 
+/// The 97.5% point of Student's t distribution with `df` degrees of freedom
+/// (at least 1): tabled to 30, then interpolated in `1/df` towards 1.96
+/// (within 0.002 of the exact value).
+pub fn t975(df: f64) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    let df = df.max(1.0);
+    if df >= 30.0 {
+        return 1.96 + (T[29] - 1.96) * 30.0 / df;
+    }
+    let (lo, frac) = (df.floor(), df - df.floor());
+    let (a, b) = (T[lo as usize - 1], T[(lo as usize).min(29)]);
+    // Linear in 1/df between the two tabled points.
+    let (ia, ib, i) = (1.0 / lo, 1.0 / (lo + 1.0), 1.0 / df);
+    if frac == 0.0 {
+        a
+    } else {
+        a + (b - a) * (ia - i) / (ia - ib)
+    }
+}
+
+/// The 95% interval of a quantity measured in independent rounds: `point`
+/// (the run's estimate, a log) ± `t975(R−1) · s / √R`, where `s` is the
+/// standard deviation of the `R` rounds' own estimates (logs). `None` with
+/// fewer than two rounds.
+pub fn rounds_interval(point: f64, rounds: &[f64]) -> Option<(f64, f64)> {
+    let r = rounds.len();
+    if r < 2 {
+        return None;
+    }
+    let n = r as f64;
+    let mean = rounds.iter().sum::<f64>() / n;
+    let var = rounds.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let half = t975(n - 1.0) * (var / n).sqrt();
+    Some((point - half, point + half))
+}
+
 /// A contender's speed against a reference over the puzzles both solved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Speed {
@@ -38,6 +81,8 @@ pub struct Speed {
     pub faster_pct: f64,
     /// Puzzles paired.
     pub pairs: usize,
+    /// Rounds the interval is computed over (0 or 1: over the puzzles only).
+    pub rounds: usize,
 }
 
 /// The percentile interval of `stat` over seeded resamples (with replacement) of `values`.
@@ -160,16 +205,28 @@ pub fn quantile(values: &[f64], q: f64) -> Option<Estimate> {
 }
 
 /// A contender's speed against a reference, built from one stretch of puzzles
-/// after another (each pairing by puzzle), in bounded memory.
+/// after another (each pairing by puzzle), in bounded memory; with rounds,
+/// each round's mean log ratio is kept too.
 #[derive(Clone, Debug, Default)]
 pub struct SpeedSum {
     ratios: LogMean,
     faster: usize,
+    /// Per round: ratios paired and the sum of their logs.
+    rounds: Vec<(u64, f64)>,
 }
 
 impl SpeedSum {
     /// Pairs `(puzzle, ns)` lists, each sorted by puzzle, and adds their ratios.
     pub fn add(&mut self, reference: &[(u64, u64)], times: &[(u64, u64)]) {
+        self.add_in_round(0, reference, times);
+    }
+
+    /// [`SpeedSum::add`], the ratios measured in round `round` (0-based).
+    pub fn add_in_round(&mut self, round: usize, reference: &[(u64, u64)], times: &[(u64, u64)]) {
+        if self.rounds.len() <= round {
+            self.rounds.resize(round + 1, (0, 0.0));
+        }
+        let before = (self.ratios.len(), self.ratios.sum);
         let (mut i, mut j) = (0, 0);
         while i < reference.len() && j < times.len() {
             let (a, b) = (reference[i], times[j]);
@@ -186,16 +243,32 @@ impl SpeedSum {
                 }
             }
         }
+        let r = &mut self.rounds[round];
+        r.0 += (self.ratios.len() - before.0) as u64;
+        r.1 += self.ratios.sum - before.1;
     }
 
-    /// The speed so far; `None` without a paired puzzle.
+    /// The speed so far; `None` without a paired puzzle. With two or more
+    /// rounds that paired a puzzle, the interval is [`rounds_interval`] over
+    /// the rounds' mean log ratios; otherwise the bootstrap over puzzles.
     pub fn finish(&self) -> Option<Speed> {
-        let ratio = self.ratios.estimate()?;
+        let mut ratio = self.ratios.estimate()?;
         let pairs = self.ratios.len();
+        let means: Vec<f64> = self
+            .rounds
+            .iter()
+            .filter(|r| r.0 > 0)
+            .map(|r| r.1 / r.0 as f64)
+            .collect();
+        if let Some((lo, hi)) = rounds_interval(ratio.value.ln(), &means) {
+            ratio.lo = lo.exp();
+            ratio.hi = hi.exp();
+        }
         Some(Speed {
             ratio,
             faster_pct: 100.0 * self.faster as f64 / pairs as f64,
             pairs,
+            rounds: means.len().max(1),
         })
     }
 }
@@ -517,5 +590,92 @@ mod sketch {
         ] {
             assert_eq!(bucket(bucket_value(bucket(v))), bucket(v), "{v}");
         }
+    }
+}
+
+#[cfg(test)]
+mod rounds {
+    use super::*;
+
+    #[test]
+    fn t_quantiles_match_the_table_and_approach_the_normal() {
+        assert_eq!(t975(1.0), 12.706);
+        assert_eq!(t975(4.0), 2.776);
+        assert!((t975(4.5) - 2.67).abs() < 0.02, "{}", t975(4.5));
+        assert!((t975(60.0) - 2.000).abs() < 0.003);
+        assert!((t975(1e6) - 1.96).abs() < 1e-3);
+        assert_eq!(t975(0.2), t975(1.0));
+    }
+
+    #[test]
+    fn the_rounds_interval_is_the_t_interval_of_the_round_values() {
+        // Round values with mean 0 and standard deviation exactly 0.1 (sum of squares 0.04 over 4 df).
+        let v = [-0.1, 0.1, -0.1, 0.1, 0.0];
+        let (lo, hi) = rounds_interval(0.0, &v).unwrap();
+        let want = 2.776 * (0.04f64 / 4.0).sqrt() / 5f64.sqrt();
+        assert!(
+            (hi - want).abs() < 1e-12 && (lo + want).abs() < 1e-12,
+            "{lo} {hi}"
+        );
+        // Centred on the point given; agreeing rounds give a point interval.
+        let (lo, hi) = rounds_interval(0.5, &[0.3, 0.3, 0.3]).unwrap();
+        assert_eq!((lo, hi), (0.5, 0.5));
+        assert_eq!(rounds_interval(0.0, &[1.0]), None);
+    }
+
+    /// Per-puzzle (puzzle, ns) times of `n` puzzles in one round: the reference
+    /// takes `base`, the other `base * slow * round_factor * jitter`.
+    fn round_times(n: u64, round: u64, factor: f64, rng: &mut ChaCha8Rng) -> [Vec<(u64, u64)>; 2] {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let p = i * 7 + round;
+            let base = 1_000.0 * (1.0 + (p % 13) as f64);
+            let jitter = 1.0 + 0.05 * (rng.gen::<f64>() - 0.5);
+            a.push((p, base as u64));
+            b.push((p, (base * 2.0 * factor * jitter) as u64));
+        }
+        [a, b]
+    }
+
+    #[test]
+    fn speed_over_rounds_widens_when_rounds_disagree_and_covers_as_it_claims() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let run = |spread: f64, rng: &mut ChaCha8Rng| {
+            let mut s = SpeedSum::default();
+            for r in 0..5 {
+                // The machine's state in this round: a shift drawn from N(0, spread²).
+                let z: f64 = (0..12).map(|_| rng.gen::<f64>()).sum::<f64>() - 6.0;
+                let [a, b] = round_times(200, r, (spread * z).exp(), rng);
+                s.add_in_round(r as usize, &a, &b);
+            }
+            s.finish().unwrap()
+        };
+        let calm = run(0.0, &mut rng);
+        let noisy = run(0.08, &mut rng);
+        assert_eq!((calm.rounds, calm.pairs), (5, 1000));
+        let width = |s: &Speed| s.ratio.hi / s.ratio.lo - 1.0;
+        assert!(width(&calm) < 0.01, "{calm:?}");
+        assert!(width(&noisy) > 10.0 * width(&calm), "{noisy:?} {calm:?}");
+        assert!((calm.ratio.value - 0.5).abs() < 0.01, "{calm:?}");
+        // Coverage: the true speed (1/2) lies inside about 95% of 400 seeded intervals.
+        let inside = (0..400)
+            .filter(|_| {
+                let s = run(0.08, &mut rng);
+                s.ratio.lo <= 0.5 && 0.5 <= s.ratio.hi
+            })
+            .count();
+        assert!((360..=396).contains(&inside), "{inside} of 400");
+        // One round: the bootstrap over puzzles, as before rounds.
+        let mut one = SpeedSum::default();
+        let [a, b] = round_times(200, 0, 1.0, &mut rng);
+        one.add(&a, &b);
+        let one = one.finish().unwrap();
+        assert_eq!(one.rounds, 1);
+        let ratios: Vec<f64> = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| x.1 as f64 / y.1 as f64)
+            .collect();
+        assert_eq!(one.ratio, geometric_mean(&ratios).unwrap());
     }
 }

@@ -62,6 +62,8 @@ fn summary_table_is_printed_and_options_apply() {
     bin()
         .args([
             "bench",
+            "--min-time",
+            "0",
             "--solver",
             "dlx,bitset-mrv",
             "--dataset",
@@ -181,7 +183,7 @@ fn runs_without_out_get_folders_of_their_own() {
         bin()
             .current_dir(dir.path())
             .args(["bench", "--quiet", "--no-report", "--dataset", "set-4x4"])
-            .args(["--solver", "dlx", "--limit", "2"])
+            .args(["--solver", "dlx", "--limit", "2", "--min-time", "0"])
             .assert()
             .success();
     }
@@ -280,4 +282,79 @@ fn an_interrupted_run_writes_its_summary() {
     let run: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
     assert_eq!(run["interrupted"], true);
+}
+
+#[test]
+fn rounds_that_cannot_work_are_refused_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let o = out.to_str().unwrap();
+    bin()
+        .args(["bench", "--rounds", "0", "--out", o])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "invalid value '0' for '--rounds <",
+        ));
+    bin()
+        .args(["bench", "--rounds", "5", "--min-time", "2ms", "--out", o])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--min-time 2ms over 5 rounds gives each round 400µs",
+        ));
+    bin()
+        .args([
+            "bench",
+            "--dataset",
+            "set-25x25",
+            "--rounds",
+            "11",
+            "--out",
+            o,
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "dataset set-25x25 has 20 puzzles, too few for 11 rounds (22 needed, 2 a round",
+        ))
+        .stderr(predicate::str::contains("give --rounds 10 or fewer"));
+    assert!(!out.join("results.csv").exists(), "nothing ran");
+}
+
+#[test]
+fn the_default_rounds_shrink_on_a_small_dataset_and_the_summary_says_what_intervals_cover() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let run = bin()
+        .args(["bench", "--solver", "dlx,bitset-mrv", "--no-report"])
+        .args(["--dataset", "seeds-9x9,set-4x4", "--min-time", "0"])
+        .args(["--out", out.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    assert!(
+        text.contains("note: seeds-9x9 is measured in 1 round (3 puzzles; 5 rounds need 10)"),
+        "{text}"
+    );
+    let stdout = String::from_utf8_lossy(&run.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("95% intervals are t-intervals over up to 5 rounds")
+            && stdout
+                .contains("On seeds-9x9 (too few puzzles for rounds) they cover the puzzles only."),
+        "{stdout}"
+    );
+    let summary: Vec<SummaryRow> = rows(&out.join("summary.csv"));
+    let rounds = |d: &str| summary.iter().find(|r| r.dataset == d).unwrap().rounds;
+    assert_eq!((rounds("seeds-9x9"), rounds("set-4x4")), (1, 5));
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        md.contains("rounds 5") && md.contains("95% intervals are t-intervals"),
+        "{md}"
+    );
+    let json = std::fs::read_to_string(out.join("run.json")).unwrap();
+    assert!(
+        json.contains("\"rounds\": 5") && json.contains("\"rounds_complete\": 5"),
+        "{json}"
+    );
 }

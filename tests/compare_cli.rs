@@ -16,6 +16,8 @@ fn bench_args<'a>(name: &'a str, dataset: &'a str) -> Vec<&'a str> {
         "bench",
         "--quiet",
         "--no-report",
+        "--min-time",
+        "0",
         "--threads",
         "1",
         "--solver",
@@ -102,11 +104,38 @@ fn a_faster_baseline_is_a_regression_and_exits_1() {
         text.contains("dlx on easy-9x9: regressed, 20.0% slower"),
         "{text}"
     );
-    // bench --baseline gates the same way: this run against that baseline.
+    // bench --baseline gates the same way: a new run against a baseline. Its
+    // times are scaled a millionfold either way, so the verdict cannot hang on
+    // how fast this (possibly loaded) machine runs the new run.
+    let baselines = tmp.path().join("reports/baselines");
+    for (name, f) in [
+        ("far-slower", (|ns| ns * 1_000_000) as fn(u64) -> u64),
+        ("far-faster", |ns| ns / 1_000_000),
+    ] {
+        std::fs::create_dir_all(baselines.join(name)).unwrap();
+        for file in ["run.json", "summary.csv", "results.csv"] {
+            std::fs::copy(
+                baselines.join("quick").join(file),
+                baselines.join(name).join(file),
+            )
+            .unwrap();
+        }
+        scale_times(&baselines.join(name).join("results.csv"), f);
+    }
     let mut args = bench_args("again", "easy-9x9");
-    args.extend(["--baseline", "quick", "--noise-threshold", "50%"]);
+    args.extend(["--baseline", "far-slower"]);
     bin(tmp.path()).args(&args).assert().success();
-    assert!(tmp.path().join("again/compare/compare.md").is_file());
+    let md = std::fs::read_to_string(tmp.path().join("again/compare/compare.md")).unwrap();
+    assert!(md.contains("improved"), "{md}");
+    let mut args = bench_args("again2", "easy-9x9");
+    args.extend(["--baseline", "far-faster"]);
+    bin(tmp.path())
+        .args(&args)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "REGRESSED against baseline far-faster",
+        ));
 }
 
 #[test]

@@ -119,8 +119,11 @@ fn running(needle: &str) -> usize {
         .count()
 }
 
-const RUN: [&str; 6] = [
+/// A measured pass per puzzle (`--min-time 0`), so the rows can be counted.
+const RUN: [&str; 8] = [
     "bench",
+    "--min-time",
+    "0",
     "--quiet",
     "--no-report",
     "--dataset",
@@ -209,6 +212,8 @@ fn a_crashing_program_gives_error_rows_is_restarted_and_then_given_up() {
             "1",
             "--warmup",
             "0",
+            "--rounds",
+            "1",
             "--out",
             "run",
         ])
@@ -304,6 +309,8 @@ fn ctrl_c_keeps_the_rows_and_leaves_no_process() {
             "bitset-mrv",
             "--schedule",
             "sequential",
+            "--rounds",
+            "1",
             "--warmup",
             "0",
             "--out",
@@ -360,7 +367,14 @@ fn contenders_file_sizes_skip_other_sizes_with_a_note() {
     );
     std::fs::write(dir.path().join("c.toml"), toml).unwrap();
     bin(dir.path())
-        .args(["bench", "--no-report", "--dataset", "set-4x4,seeds-9x9"])
+        .args([
+            "bench",
+            "--min-time",
+            "0",
+            "--no-report",
+            "--dataset",
+            "set-4x4,seeds-9x9",
+        ])
         .args(["--solver", "dlx", "--contenders", "c.toml", "--out", "run"])
         .assert()
         .success()
@@ -473,7 +487,15 @@ fn reference_and_outside_rows_are_marked_and_count_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let t = table(dir.path(), &["set-4x4"]);
     bin(dir.path())
-        .args(["bench", "--dataset", "set-4x4", "--out", "run"])
+        .args([
+            "bench",
+            "--min-time",
+            "0",
+            "--dataset",
+            "set-4x4",
+            "--out",
+            "run",
+        ])
         .args(["--solver", "sat-varisat,dlx-crate,dlx"])
         .args(["--contender", &fixture(&t, "good")])
         .assert()
@@ -524,4 +546,38 @@ fn reference_and_outside_rows_are_marked_and_count_nothing() {
         svg.contains("sat-varisat (reference)"),
         "charts mark the reference rows"
     );
+}
+
+#[test]
+fn answers_that_arrive_together_are_timed_per_puzzle_never_below_the_programs_own_clock() {
+    // The fixture works 300 µs on each puzzle and answers two at once when it has two.
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path(), &["hard-9x9"]);
+    for threads in ["1", "2"] {
+        bin(dir.path())
+            .args(RUN)
+            .args(["band", "--limit", "24", "--warmup", "0", "--rounds", "2"])
+            .args(["--threads", threads, "--out", "run", "--force"])
+            .args(["--contender", &fixture(&t, "pairs:300")])
+            .assert()
+            .success();
+        let mut r = csv::Reader::from_path(dir.path().join("run/results.csv")).unwrap();
+        let h = r.headers().unwrap().clone();
+        let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+        let (v, ns, own) = (col("variant"), col("solve_ns"), col("own_ns"));
+        let fx: Vec<(u64, u64)> = r
+            .records()
+            .map(|x| x.unwrap())
+            .filter(|x| &x[v] == "fx")
+            .map(|x| (x[ns].parse().unwrap(), x[own].parse().unwrap()))
+            .collect();
+        assert_eq!(fx.len(), 24);
+        for (harness, own) in fx {
+            assert!(own >= 300_000, "the fixture's own clock: {own}");
+            assert!(
+                harness + 1_000 >= own,
+                "{threads} threads: timed {harness} ns, the program's own {own} ns"
+            );
+        }
+    }
 }

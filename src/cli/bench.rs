@@ -46,13 +46,21 @@ pub(super) struct BenchArgs {
     /// Puzzles solved untimed before each strategy's timed pass over a dataset.
     #[arg(long, default_value_t = 20)]
     warmup: usize,
-    /// Timed passes over each dataset; the summary takes each puzzle's median time over them.
+    /// Timed passes over each round's share of a dataset; the summary takes each puzzle's
+    /// median time over them.
     #[arg(long, default_value_t = 1, value_parser = positive::<u32>)]
     repeat: u32,
-    /// Keep making passes over each dataset, for each strategy, until its timed passes add
-    /// up to this much wall time (like `2s`); at least --repeat passes are made.
-    #[arg(long, value_parser = parse_duration)]
-    min_time: Option<Duration>,
+    /// Independent rounds, spread over the run: puzzle i of a dataset is measured in round
+    /// i mod N, and the intervals are t-intervals over the rounds' results, so they carry the
+    /// machine's drift as well as the puzzles' spread. Default 5 (fewer on a dataset of
+    /// fewer than 10 puzzles); 1 gives intervals over the puzzles only.
+    #[arg(long, value_parser = positive::<usize>)]
+    rounds: Option<usize>,
+    /// Keep making passes, for each strategy, until its timed passes over a dataset add up to
+    /// this much wall time in all (like `2s`; each round takes its share); at least --repeat
+    /// passes are made. `0` for a single pass.
+    #[arg(long, value_parser = parse_duration, default_value = DEFAULT_MIN_TIME)]
+    min_time: Duration,
     /// `interleaved`: every strategy solves each block of puzzles in turn (rotating who
     /// goes first), so machine drift hits all alike; `sequential`: one strategy after another.
     #[arg(long, default_value = "interleaved", value_parser = ["interleaved", "sequential"])]
@@ -95,11 +103,23 @@ pub(super) struct BenchArgs {
     /// With --baseline: changes smaller than this count as noise, like `3%` or `0.03`.
     #[arg(long, default_value = "3%", value_parser = parse_fraction)]
     noise_threshold: f64,
+    /// Makes a strategy slower on purpose, `NAME=20%` (repeatable): after each solve it spins
+    /// until the solve has taken 20% longer. For checking that a `--baseline` gate catches
+    /// a known slowdown.
+    #[arg(long, value_name = "NAME=SHARE", hide = true)]
+    handicap: Vec<String>,
     #[command(flatten)]
     report: ReportChoices,
     #[command(flatten)]
     input_args: InputArgs,
 }
+
+/// `--rounds` when not given.
+pub(super) const DEFAULT_ROUNDS: usize = 5;
+/// `--min-time` when not given.
+const DEFAULT_MIN_TIME: &str = "250ms";
+/// The least share of `--min-time` a round may get.
+const MIN_ROUND_TIME: Duration = Duration::from_millis(1);
 
 /// The progress bar, advanced in steps of 256 rows so the writer thread stays cheap.
 pub(super) struct Bar {
@@ -177,9 +197,30 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     if let Some(name) = &args.save_baseline {
         sudoku_bench::compare::baseline::check_name(name)?;
     }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // An outside program's worker waits awake for its answers: a worker and its
+    // program each need a core, or one of them is timed while descheduled.
+    let mut threads_note = String::new();
+    let threads = match args.threads {
+        Some(t) => {
+            if !outside.is_empty() && 2 * t > cores {
+                threads_note = format!(
+                    "{t} threads with outside programs on {cores} cores: each worker and its program need a core, so some answers may be timed while descheduled (default {})",
+                    (cores / 2).max(1)
+                );
+            }
+            t
+        }
+        None if !outside.is_empty() => {
+            let t = (cores / 2).max(1);
+            threads_note = format!(
+                "{t} worker thread{} (half of {cores} cores): each outside program and the worker timing it need a core of their own",
+                if t == 1 { "" } else { "s" }
+            );
+            t
+        }
+        None => cores,
+    };
     let budget = match args.node_budget.as_deref() {
         None => Budget::StrategyDefault,
         Some("none") => Budget::Unlimited,
@@ -212,6 +253,38 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         let found = sudoku_bench::datasets::resolve(spec, &read_opts, &sel)
             .with_context(|| format!("dataset {spec:?}"))?;
         datasets.extend(found);
+    }
+    let rounds = args.rounds.unwrap_or(DEFAULT_ROUNDS);
+    let min_time = (!args.min_time.is_zero()).then_some(args.min_time);
+    if let Some(t) = min_time {
+        if t < MIN_ROUND_TIME * rounds as u32 {
+            bail!(
+                "--min-time {t:?} over {rounds} rounds gives each round {:?}, less than the {MIN_ROUND_TIME:?} a round needs: give --min-time {:?} or more, or fewer --rounds",
+                t / rounds as u32,
+                MIN_ROUND_TIME * rounds as u32
+            );
+        }
+    }
+    let mut round_notes = Vec::new();
+    for d in &datasets {
+        let got = harness::rounds_for(d.len(), rounds);
+        if got < rounds {
+            let need = rounds * harness::MIN_PER_ROUND;
+            if args.rounds.is_some() {
+                bail!(
+                    "dataset {} has {} puzzles, too few for {rounds} rounds ({need} needed, {} a round, so that each round pairs its contenders): give --rounds {got} or fewer",
+                    d.name,
+                    d.len(),
+                    harness::MIN_PER_ROUND
+                );
+            }
+            round_notes.push(format!(
+                "{} is measured in {got} round{} ({} puzzles; {rounds} rounds need {need})",
+                d.name,
+                if got == 1 { "" } else { "s" },
+                d.len()
+            ));
+        }
     }
     let out_dir = match &args.out {
         Some(dir) => {
@@ -254,7 +327,8 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         time_limit_ms: args.time_limit.map(|t| t.as_secs_f64() * 1e3),
         warmup: args.warmup,
         repeat: args.repeat,
-        min_time_ms: args.min_time.map(|t| t.as_secs_f64() * 1e3),
+        rounds,
+        min_time_ms: min_time.map(|t| t.as_secs_f64() * 1e3),
         schedule: schedule.name().to_string(),
         limit: args.limit,
         sample: args.sample,
@@ -264,8 +338,36 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             .iter()
             .map(|c| format!("{}: {}", c.name, c.command.join(" ")))
             .collect(),
+        threads_note: threads_note.clone(),
+        handicaps: args.handicap.clone(),
     };
-    let mut contenders: Vec<Contender> = solvers.iter().map(|&s| Contender::from_id(s)).collect();
+    if !threads_note.is_empty() {
+        eprintln!("note: {threads_note}");
+    }
+    for n in &round_notes {
+        eprintln!("note: {n}");
+    }
+    let mut handicaps = std::collections::HashMap::new();
+    for h in &args.handicap {
+        let (name, share) = h.split_once('=').ok_or_else(|| {
+            anyhow::anyhow!("--handicap {h:?}: expected NAME=SHARE, like band=20%")
+        })?;
+        let share = parse_fraction(share).map_err(|e| anyhow::anyhow!("--handicap {h:?}: {e}"))?;
+        if !solvers.iter().any(|s| s.name() == name) {
+            bail!("--handicap {h:?}: {name} is not a strategy of this run");
+        }
+        handicaps.insert(name.to_string(), share);
+    }
+    let mut contenders: Vec<Contender> = solvers
+        .iter()
+        .map(|&s| {
+            let c = Contender::from_id(s);
+            match handicaps.get(s.name()) {
+                Some(&f) => c.handicapped(f),
+                None => c,
+            }
+        })
+        .collect();
     // Outside programs start now: one that cannot start is an error before anything is measured.
     let logs = out_dir.join("contenders");
     for spec in outside {
@@ -319,7 +421,8 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         time_limit: args.time_limit,
         warmup: args.warmup,
         repeat: args.repeat,
-        min_time: args.min_time,
+        rounds,
+        min_time,
         block: None,
     };
     let results_path = out_dir.join("results.csv");
@@ -351,6 +454,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     info.wrong = result.wrong();
     info.errors = result.errors();
     info.skipped = result.skipped.clone();
+    info.rounds_complete = Some(result.rounds_complete);
     let report = RunReport {
         info,
         summary: result.summary.clone(),
@@ -364,6 +468,14 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             for line in export::markdown::sentences(&report.summary) {
                 println!("{}", line.replace('`', ""));
             }
+            println!(
+                "{}",
+                export::markdown::interval_note(
+                    &report.summary,
+                    report.info.rounds_complete,
+                    rounds
+                )
+            );
             println!();
         }
     }

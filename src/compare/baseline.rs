@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 /// Where baselines live, relative to the working folder.
 pub const ROOT: &str = "reports/baselines";
 
-/// The columns a baseline keeps of `results.csv`: the strategy, and what a report reads.
+/// The columns a baseline keeps of `results.csv`: the strategy, and what a report
+/// needs (`round` too, where the run has it).
 fn kept() -> Vec<&'static str> {
     std::iter::once("strategy")
         .chain(crate::report::load::RESULT_COLUMNS.iter().copied())
@@ -69,7 +70,11 @@ fn copy_results(from: &Path, to: &Path) -> Result<(), CompareError> {
     };
     let mut r = csv::Reader::from_path(from).map_err(read_err)?;
     let header = r.headers().map_err(read_err)?.clone();
-    let kept = kept();
+    let mut kept = kept();
+    // Kept when there (runs saved before rounds have none).
+    if header.iter().any(|h| h == "round") {
+        kept.push("round");
+    }
     let mut columns = Vec::new();
     for &k in &kept {
         let i = header.iter().position(|h| h == k).ok_or_else(|| {

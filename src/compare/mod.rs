@@ -173,6 +173,7 @@ impl Comparison {
 #[derive(Clone, Copy, Debug)]
 struct PuzzleStat {
     puzzle: u64,
+    round: u32,
     ns: u64,
     solved: bool,
     failed: bool,
@@ -197,6 +198,7 @@ fn per_puzzle(data: &RunData) -> HashMap<(String, String), Vec<PuzzleStat>> {
                     ns.sort_unstable();
                     PuzzleStat {
                         puzzle: g[0].puzzle,
+                        round: g[0].round,
                         ns: crate::harness::summary::quantile(&ns, 0.5),
                         solved: g.iter().all(|p| p.status.is_solved()),
                         failed: g.iter().any(|p| {
@@ -276,6 +278,19 @@ pub fn compare(
         format!("{:?} ms", co.time_limit_ms),
     );
     let same_permutation = bo.permute == co.permute && (!bo.permute || bo.seed == co.seed);
+    // Rounds pair up when both runs dealt their puzzles into the same number of them.
+    let rounds = (bo.rounds == co.rounds && co.rounds > 1).then_some(co.rounds);
+    let mut notes = Vec::new();
+    if rounds.is_none() {
+        notes.push(if bo.rounds.max(co.rounds) > 1 {
+            format!(
+                "intervals cover the puzzles only: the baseline ran {} round(s), the current run {}",
+                bo.rounds, co.rounds
+            )
+        } else {
+            "intervals cover the puzzles only: the runs were not measured in rounds".to_string()
+        });
+    }
 
     let base = per_puzzle(&base_data);
     let cur = per_puzzle(&cur_data);
@@ -285,7 +300,6 @@ pub fn compare(
             .find(|d| d.name == name)
             .map(|d| d.sha256.clone())
     };
-    let mut notes = Vec::new();
     let mut details = Vec::new();
     let mut rows = Vec::new();
     // In the current run's order.
@@ -312,7 +326,7 @@ pub fn compare(
             }
             continue;
         }
-        rows.push(compare_one(&key, b, c, same_permutation, threshold));
+        rows.push(compare_one(&key, b, c, same_permutation, rounds, threshold));
     }
     for r in &base_data.summary {
         if !cur_data
@@ -365,11 +379,32 @@ fn short(sha: Option<&str>) -> String {
     sha.map_or("none".into(), |s| format!("{}…", &s[..s.len().min(12)]))
 }
 
+/// The change's interval over rounds: per round, the mean log time of the baseline's puzzles minus the current
+/// run's, and [`crate::stats::rounds_interval`] over those; `None` with fewer
+/// than two rounds.
+fn over_rounds(point: f64, base: &[&PuzzleStat], cur: &[&PuzzleStat]) -> Option<(f64, f64)> {
+    let mut sums: std::collections::BTreeMap<u32, [(f64, u64); 2]> = Default::default();
+    for (side, stats) in [base, cur].into_iter().enumerate() {
+        for s in stats {
+            let e = &mut sums.entry(s.round).or_default()[side];
+            e.0 += (s.ns.max(1) as f64).ln();
+            e.1 += 1;
+        }
+    }
+    let values: Vec<f64> = sums
+        .values()
+        .filter(|[b, c]| b.1 > 0 && c.1 > 0)
+        .map(|[b, c]| b.0 / b.1 as f64 - c.0 / c.1 as f64)
+        .collect();
+    crate::stats::rounds_interval(point, &values)
+}
+
 fn compare_one(
     (variant, dataset): &(String, String),
     base: &[PuzzleStat],
     cur: &[PuzzleStat],
     paired: bool,
+    rounds: Option<usize>,
     threshold: f64,
 ) -> CompareRow {
     let solved = |v: &[PuzzleStat]| v.iter().filter(|s| s.solved).count() as u64;
@@ -409,11 +444,18 @@ fn compare_one(
         (!counted.is_empty()).then(|| counted.iter().sum::<u64>() as f64 / counted.len() as f64)
     };
     let (base_failed, cur_failed) = (failed(base), failed(cur));
-    let s = speed.unwrap_or(crate::stats::Estimate {
+    let mut s = speed.unwrap_or(crate::stats::Estimate {
         value: f64::NAN,
         lo: f64::NAN,
         hi: f64::NAN,
     });
+    if rounds.is_some() && s.value.is_finite() {
+        // Both runs dealt puzzle i to round i mod R: each round's two halves are
+        // the same puzzles, measured at two times.
+        if let Some((lo, hi)) = over_rounds(s.value.ln(), &compared_base, &compared_cur) {
+            (s.lo, s.hi) = (lo.exp(), hi.exp());
+        }
+    }
     // Slower beyond the threshold means the whole interval below 1/(1+t) in speed,
     // that is, time grown by more than t; faster likewise.
     let verdict = if cur_failed > base_failed || s.hi < 1.0 / (1.0 + threshold) {

@@ -216,3 +216,81 @@ fn baselines_keep_what_a_comparison_needs() {
     let e = baseline::resolve("nope", &root).unwrap_err().to_string();
     assert!(e.contains("baselines: main"), "{e}");
 }
+
+/// A run folder measured in 5 rounds: variant `v` over `tiny`, 200 puzzles,
+/// puzzle i in round i mod 5 taking `times(0, i) * slow * machine[round]`.
+fn rounds_folder(dir: &Path, rounds: usize, slow: f64, machine: [f64; 5]) {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut results = String::from("strategy,variant,dataset,puzzle_index,repeat,puzzle,status,solutions,nodes,guesses,solve_ns,own_ns,threads,detail,round\n");
+    for i in 0..200u64 {
+        let r = (i % 5) as usize;
+        let ns = times(0, i) as f64 * slow * machine[r];
+        results.push_str(&format!(
+            "v,v,tiny,{i},0,-,unique,1,10,1,{},,1,,{}\n",
+            ns as u64,
+            if rounds > 1 { r } else { 0 }
+        ));
+    }
+    std::fs::write(dir.join("results.csv"), results).unwrap();
+    std::fs::write(dir.join("summary.csv"), "strategy,variant,dataset,threads,puzzles,solved,budget,wrong,errors,puzzles_per_sec,mean_us,median_us,p90_us,p99_us,max_us,guesses_per_puzzle,no_guess_pct,wall_s\nv,v,tiny,1,200,200,0,0,0,1000,1,1,1,1,1,1,0,0.2\n").unwrap();
+    let mut info = crate::harness::RunInfo::new(
+        RunOptions {
+            solvers: vec!["v".into()],
+            datasets: vec!["tiny".into()],
+            threads: 1,
+            mode: "unique".into(),
+            rounds,
+            ..RunOptions::default()
+        },
+        vec![],
+        vec![DatasetInfo {
+            name: "tiny".into(),
+            source: "embedded:tiny".into(),
+            size: "9x9".into(),
+            bytes: 1,
+            sha256: "aa".into(),
+            puzzles_in_source: 200,
+            puzzles_run: 200,
+        }],
+    );
+    info.finished = info.started.clone();
+    std::fs::write(dir.join("run.json"), serde_json::to_string(&info).unwrap()).unwrap();
+}
+
+#[test]
+fn rounds_carry_the_machines_drift_into_the_verdict() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = |n: &str| tmp.path().join(n);
+    // The machine's speed in each round of two runs of the same build: ±6% drift.
+    let base = [1.00, 1.06, 0.97, 1.03, 0.95];
+    let again = [0.96, 1.01, 1.05, 0.94, 1.02];
+    rounds_folder(&dir("base"), 5, 1.0, base);
+    rounds_folder(&dir("again"), 5, 1.0, again);
+    rounds_folder(&dir("slower"), 5, 1.2, again);
+    let c = compare(side(&dir("base")), side(&dir("again")), 0.03).unwrap();
+    let r = &c.rows[0];
+    assert_eq!(r.verdict, Verdict::WithinNoise, "{r:?}");
+    assert!(r.speed_lo < 1.0 && r.speed_hi > 1.0, "{r:?}");
+    assert!(c.notes.is_empty(), "{:?}", c.notes);
+    // Without rounds the same times give an interval over puzzles only, which
+    // misses the drift (every puzzle of a round moved together) and is narrower.
+    rounds_folder(&dir("base1"), 1, 1.0, base);
+    rounds_folder(&dir("again1"), 1, 1.0, again);
+    let flat = compare(side(&dir("base1")), side(&dir("again1")), 0.03).unwrap();
+    let f = &flat.rows[0];
+    assert!(
+        f.speed_hi / f.speed_lo < r.speed_hi / r.speed_lo,
+        "{f:?} vs {r:?}"
+    );
+    assert!(
+        flat.notes.iter().any(|n| n.contains("puzzles only")),
+        "{:?}",
+        flat.notes
+    );
+    // A true 20% slowdown under the same drift is flagged.
+    let c = compare(side(&dir("base")), side(&dir("slower")), 0.03).unwrap();
+    let r = &c.rows[0];
+    assert_eq!(r.verdict, Verdict::Regressed, "{r:?}");
+    assert!((r.speed - 1.0 / 1.2).abs() < 0.05, "{r:?}");
+    assert!(c.regressed());
+}

@@ -64,6 +64,7 @@ impl<W: io::Write> CsvSink<W> {
         self.maybe(r.own_ns)?;
         self.number(r.threads)?;
         self.writer.write_field(&r.detail)?;
+        self.number(r.round)?;
         self.writer.write_record(None::<&[u8]>)
     }
 }

@@ -194,7 +194,36 @@ pub fn relative_table(rows: &[SummaryRow]) -> String {
 }
 
 /// What the speed columns mean, in one sentence.
-pub const RELATIVE_NOTE: &str = "Speed: the geometric mean, over the puzzles both solved, of the reference's time over the variant's (2× = twice as fast), with a 95% bootstrap interval; the median's interval is from order statistics.";
+pub const RELATIVE_NOTE: &str = "Speed: the geometric mean, over the puzzles both solved, of the reference's time over the variant's (2× = twice as fast).";
+
+/// What the run's 95% intervals cover, in one line: rounds (re-runs should land
+/// inside) or puzzles only (older runs, `--rounds 1`, small datasets).
+pub fn interval_note(rows: &[SummaryRow], complete: Option<usize>, asked: usize) -> String {
+    let mut few: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.rounds <= 1)
+        .map(|r| r.dataset.as_str())
+        .collect();
+    few.dedup();
+    let most = rows.iter().map(|r| r.rounds).max().unwrap_or(0);
+    let partial = match complete {
+        Some(c) if c < asked => format!(" ({c} of {asked} rounds complete: the run was stopped)"),
+        _ => String::new(),
+    };
+    if most <= 1 {
+        return format!("95% intervals cover the puzzles only (a bootstrap over puzzles; order statistics for medians): they do not carry the machine's drift, and a re-run may land outside them{partial}.");
+    }
+    let mut line = format!(
+        "95% intervals are t-intervals over up to {most} rounds spread over the run, each on its own share of the puzzles: they carry the machine's drift and the puzzles' spread, so a re-run should land inside about 95% of the time{partial}."
+    );
+    if !few.is_empty() {
+        line.push_str(&format!(
+            " On {} (too few puzzles for rounds) they cover the puzzles only.",
+            few.join(", ")
+        ));
+    }
+    line
+}
 
 /// One sentence per dataset with two or more compared variants: who is fastest
 /// and by how much against the runner-up, and whether that is inside the noise.
@@ -305,7 +334,11 @@ impl Exporter for SummaryMarkdown {
         if !relative.is_empty() {
             s.push_str("\n## Relative speed\n\n");
             s.push_str(&relative);
-            let _ = writeln!(s, "\n{RELATIVE_NOTE}");
+            let _ = writeln!(
+                s,
+                "\n{RELATIVE_NOTE} {}",
+                interval_note(&run.summary, i.rounds_complete, i.options.rounds)
+            );
         }
         if !i.skipped.is_empty() {
             s.push_str("\nNot run (size not handled):\n\n");

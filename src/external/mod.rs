@@ -1,9 +1,8 @@
 //! Outside programs as contenders, over the line protocol (see the README).
 //!
 //! A [`Program`] keeps one process per worker thread for the whole run, writes
-//! puzzles ahead of the answers (a pipeline of up to 16 KiB of puzzle lines),
-//! and times each answer from the moment the program could start on its puzzle:
-//! the later of the puzzle's arrival and the previous answer.
+//! it one puzzle at a time, and times each answer from just before the
+//! puzzle's line is written to the moment the answer is read.
 
 pub mod check;
 pub mod process;
@@ -14,7 +13,6 @@ use crate::harness::{BenchPuzzle, Solved};
 use crate::solver::{Mode, Outcome, Status};
 use process::{Process, ReadError};
 use serde::Deserialize;
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -184,6 +182,8 @@ pub struct Program {
     idle: Mutex<Vec<Process>>,
     crashes: AtomicU32,
     gave_up: Mutex<Option<String>>,
+    /// True when the run's workers and programs outnumber the cores: readers sleep.
+    crowded: AtomicBool,
 }
 
 impl std::fmt::Debug for Program {
@@ -223,6 +223,7 @@ impl Program {
             idle: Mutex::new(Vec::new()),
             crashes: AtomicU32::new(0),
             gave_up: Mutex::new(None),
+            crowded: AtomicBool::new(false),
         })
     }
 
@@ -232,18 +233,27 @@ impl Program {
     }
 
     fn spawn(&self, mode: Mode) -> Result<Process, ContenderError> {
-        Process::spawn(&self.spec.command, mode, self.log.as_deref()).map_err(|source| {
-            ContenderError::CannotStart {
-                name: self.spec.name.clone(),
-                command: self.spec.command.join(" "),
-                source,
-            }
-        })
+        let mut p =
+            Process::spawn(&self.spec.command, mode, self.log.as_deref()).map_err(|source| {
+                ContenderError::CannotStart {
+                    name: self.spec.name.clone(),
+                    command: self.spec.command.join(" "),
+                    source,
+                }
+            })?;
+        if self.crowded.load(Ordering::Relaxed) {
+            p.sleep_when_idle();
+        }
+        Ok(p)
     }
 
     /// Starts `n` processes ahead of a run, so a command that cannot start is
-    /// an error before anything is measured.
+    /// an error before anything is measured. With more than half the cores as
+    /// workers, their reads sleep instead of staying awake for the answer (an
+    /// awake reader would take the core its program needs).
     pub fn start(&self, n: usize, mode: Mode) -> Result<(), ContenderError> {
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        self.crowded.store(2 * n > cores, Ordering::Relaxed);
         let mut started = Vec::new();
         for _ in 0..n.max(1) {
             started.push(self.spawn(mode)?);
@@ -303,7 +313,10 @@ impl Program {
     }
 
     /// Solves the puzzles `next` hands out (slots into `job.puzzles`), calling
-    /// `done` for each as its answer arrives, in order.
+    /// `done` for each as its answer arrives. One puzzle is in flight at a time:
+    /// the next is written only after the last answer was read, and each is
+    /// timed from just before its line is written to the moment its answer is
+    /// read, so no row carries another puzzle's work or wait.
     pub fn work(
         &self,
         job: &Job<'_>,
@@ -313,37 +326,21 @@ impl Program {
         let Some(first) = job.puzzles.first() else {
             return;
         };
-        let geometry = first.grid.geometry();
-        let alphabet = Alphabet::default_for(geometry);
-        // Puzzles in flight: as many as fit in 16 KiB of lines (64 at most),
-        // so neither pipe can fill up and stall both sides.
-        let depth = (16 * 1024 / (geometry.cells() + 1)).clamp(1, 64);
-        let mut resend: VecDeque<usize> = VecDeque::new();
-        let mut queue: VecDeque<(usize, Instant)> = VecDeque::new();
-        let mut sending: Vec<usize> = Vec::new();
+        let alphabet = Alphabet::default_for(first.grid.geometry());
+        // A puzzle whose line could not be written: it goes to a restarted program.
+        let mut resend: Option<usize> = None;
         let mut out: Vec<u8> = Vec::new();
-        let mut exhausted = false;
-        let mut last: Option<Instant> = None;
         let mut proc: Option<Process> = None;
         let failed = |msg: &str, at: Instant| Solved::failed(msg.to_string(), 0, at);
-        loop {
-            if proc.is_none() && resend.is_empty() && exhausted {
-                break;
-            }
+        while let Some(slot) = resend.take().or_else(&mut *next) {
             let p = match proc.as_mut() {
                 Some(p) => p,
                 None => match self.take(job.mode) {
-                    Ok(p) => {
-                        last = None;
-                        proc.insert(p)
-                    }
+                    Ok(p) => proc.insert(p),
                     Err(msg) => {
-                        // Given up: everything this worker owes or would get is an
-                        // error row (with no process, nothing is in flight).
+                        // Given up: this puzzle and every one this worker would get is an error row.
                         let now = Instant::now();
-                        for slot in resend.drain(..) {
-                            done(slot, failed(&msg, now));
-                        }
+                        done(slot, failed(&msg, now));
                         while let Some(slot) = next() {
                             done(slot, failed(&msg, now));
                         }
@@ -351,43 +348,17 @@ impl Program {
                     }
                 },
             };
-            if queue.len() <= depth / 2 {
-                out.clear();
-                while queue.len() + sending.len() < depth {
-                    let slot = resend.pop_front().or_else(|| {
-                        let s = if exhausted { None } else { next() };
-                        exhausted |= s.is_none();
-                        s
-                    });
-                    let Some(slot) = slot else { break };
-                    protocol::puzzle_line(&mut out, &job.puzzles[slot].grid, &alphabet);
-                    sending.push(slot);
-                }
-                if !sending.is_empty() {
-                    let sent = p.send(&out);
-                    let now = Instant::now();
-                    match sent {
-                        Ok(()) => queue.extend(sending.drain(..).map(|s| (s, now))),
-                        Err(_) => {
-                            // The program is gone; what it did not get goes to the next one.
-                            for s in sending.drain(..).rev() {
-                                resend.push_front(s);
-                            }
-                            if queue.is_empty() {
-                                let why = proc.take().expect("running").ended();
-                                self.crashed(&why);
-                                continue;
-                            }
-                        }
-                    }
-                }
+            out.clear();
+            protocol::puzzle_line(&mut out, &job.puzzles[slot].grid, &alphabet);
+            let start = Instant::now();
+            if p.send(&out).is_err() {
+                // The program is gone (it ended after its last answer): a new one gets this puzzle.
+                let why = proc.take().expect("running").ended();
+                self.crashed(&why);
+                resend = Some(slot);
+                continue;
             }
-            let Some((slot, written)) = queue.pop_front() else {
-                break;
-            };
-            let start = last.map_or(written, |l| l.max(written));
             let deadline = job.time_limit.map(|t| start + t);
-            let p = proc.as_mut().expect("running");
             let read = p.read_line(deadline, job.cancel);
             let now = Instant::now();
             let ns = (now - start).as_nanos() as u64;
@@ -406,7 +377,6 @@ impl Program {
                         Err(why) => Solved::failed(why, ns, now),
                     };
                     done(slot, solved);
-                    last = Some(now);
                     continue;
                 }
                 Err(ReadError::Timeout) => {
@@ -415,10 +385,7 @@ impl Program {
                     None
                 }
                 Err(ReadError::Cancelled) => {
-                    let in_flight = std::iter::once(slot).chain(queue.drain(..).map(|q| q.0));
-                    for s in in_flight {
-                        done(s, Solved::stopped(Status::Cancelled, 0, now));
-                    }
+                    done(slot, Solved::stopped(Status::Cancelled, 0, now));
                     return; // the process is killed as it drops
                 }
                 Err(ReadError::TooLong) => {
@@ -440,10 +407,6 @@ impl Program {
             if let Some(why) = ended {
                 done(slot, Solved::failed(why.clone(), ns, now));
                 self.crashed(&why);
-            }
-            // The puzzles written ahead go to the restarted program.
-            for (s, _) in queue.drain(..).rev() {
-                resend.push_front(s);
             }
         }
         if let Some(p) = proc {

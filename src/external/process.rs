@@ -37,6 +37,9 @@ pub struct Process {
     log: Option<PathBuf>,
     /// Where this process's stderr starts in the log (others may share it).
     log_start: u64,
+    /// How long a read stays awake before sleeping ([`SPIN`], or zero when
+    /// workers and programs would outnumber the cores).
+    spin: Duration,
 }
 
 /// After a would-block read, how long to keep trying (yielding the core to
@@ -90,7 +93,15 @@ impl Process {
             mode,
             log: log.map(Path::to_path_buf),
             log_start,
+            spin: SPIN,
         })
+    }
+
+    /// Sleeps in `poll` as soon as no answer is there, instead of staying awake
+    /// for [`SPIN`]: for runs with more workers than half the cores, where an
+    /// awake reader would take the core its program needs.
+    pub fn sleep_when_idle(&mut self) {
+        self.spin = Duration::ZERO;
     }
 
     /// Writes puzzle lines to the program's stdin.
@@ -104,7 +115,7 @@ impl Process {
     }
 
     /// The next answer line (without its line ending), waiting until `deadline`
-    /// at most (awake for [`SPIN`], then asleep in `poll`), and giving up when
+    /// at most (awake for [`SPIN`] unless told to sleep, then asleep in `poll`), and giving up when
     /// `cancel` is raised.
     pub fn read_line(
         &mut self,
@@ -159,7 +170,7 @@ impl Process {
                         return Err(ReadError::Timeout);
                     }
                     let since = *idle_since.get_or_insert(now);
-                    if now - since < SPIN {
+                    if now - since < self.spin {
                         std::thread::yield_now();
                         continue;
                     }

@@ -20,8 +20,11 @@ pub struct RunOptions {
     pub time_limit_ms: Option<f64>,
     /// Untimed puzzles before each timed pass.
     pub warmup: usize,
-    /// Timed passes (at least).
+    /// Timed passes over each round's share (at least).
     pub repeat: u32,
+    /// Rounds asked for (runs saved before rounds: 1, intervals over puzzles only).
+    #[serde(default = "one")]
+    pub rounds: usize,
     /// `--min-time` in milliseconds: more passes until each contender's timed work reaches it.
     #[serde(default)]
     pub min_time_ms: Option<f64>,
@@ -39,6 +42,12 @@ pub struct RunOptions {
     /// Outside programs that took part, as `NAME: command words`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contenders: Vec<String>,
+    /// Strategies slowed on purpose (`--handicap`), as `NAME=SHARE`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub handicaps: Vec<String>,
+    /// Why the thread count is what it is, when outside programs changed or question it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub threads_note: String,
 }
 
 impl RunOptions {
@@ -46,11 +55,12 @@ impl RunOptions {
     pub fn describe(&self) -> String {
         let ms = |t: Option<f64>| t.map_or("none".into(), |t| format!("{t} ms"));
         format!(
-            "mode {}, node budget {}, time limit {}, warmup {}, repeat {}, min time {}, schedule {}, permute {}, seed {}",
+            "mode {}, node budget {}, time limit {}, warmup {}, rounds {}, repeat {}, min time {}, schedule {}, permute {}, seed {}",
             self.mode,
             self.node_budget,
             ms(self.time_limit_ms),
             self.warmup,
+            self.rounds,
             self.repeat,
             ms(self.min_time_ms),
             self.schedule,
@@ -58,6 +68,10 @@ impl RunOptions {
             self.seed
         )
     }
+}
+
+fn one() -> usize {
+    1
 }
 
 fn sequential() -> String {
@@ -100,6 +114,9 @@ pub struct RunInfo {
     /// Strategy × dataset pairs not run: the strategy does not handle the size.
     #[serde(default)]
     pub skipped: Vec<super::Skipped>,
+    /// Rounds that ran to their end over every dataset (absent before rounds existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds_complete: Option<usize>,
 }
 
 /// The current time, RFC 3339 UTC to the second.
@@ -158,6 +175,7 @@ impl RunInfo {
             errors: 0,
             datasets,
             skipped: Vec::new(),
+            rounds_complete: None,
         }
     }
 }

@@ -155,6 +155,25 @@ impl Contender {
         }
     }
 
+    /// The same contender made slower by `fraction` (0.2: 20%) on every puzzle:
+    /// after each solve it spins until the call has lasted `1 + fraction` times
+    /// the solve, inside the timed call. For checking that a regression gate
+    /// catches a known slowdown; an outside program is left as it is.
+    pub fn handicapped(mut self, fraction: f64) -> Contender {
+        if let Engine::InProcess(inner) = self.engine {
+            self.engine = Engine::InProcess(Arc::new(move |g, l| {
+                let t0 = Instant::now();
+                let out = inner(g, l);
+                let until = t0 + t0.elapsed().mul_f64(1.0 + fraction);
+                while Instant::now() < until {
+                    std::hint::spin_loop();
+                }
+                out
+            }));
+        }
+        self
+    }
+
     /// Solves the puzzles `next` hands out (slots into `puzzles`), reporting
     /// each through `done`: the one loop a worker runs, for any kind of contender.
     fn work(
@@ -251,8 +270,11 @@ pub struct BenchOptions {
     pub time_limit: Option<Duration>,
     /// Puzzles solved untimed before each strategy's timed pass.
     pub warmup: usize,
-    /// Timed passes over each dataset (at least).
+    /// Timed passes over each round's share of a dataset (at least).
     pub repeat: u32,
+    /// Rounds the run is measured in: each takes every dataset's share of
+    /// puzzles (see [`rounds_for`]) at its own time in the run.
+    pub rounds: usize,
     /// More passes over a dataset, for each contender, until its timed passes
     /// add up to at least this much wall time.
     pub min_time: Option<Duration>,
@@ -336,6 +358,8 @@ pub struct RunResult {
     pub skipped: Vec<Skipped>,
     /// True when the cancel flag stopped the run early.
     pub interrupted: bool,
+    /// Rounds that ran to their end over every dataset.
+    pub rounds_complete: usize,
 }
 
 impl RunResult {
@@ -495,7 +519,9 @@ pub fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<RowStatus, String> {
     Ok(outcome.status.into())
 }
 
-/// Runs every contender over every dataset, dataset by dataset.
+/// Runs every contender over every dataset: in [`BenchOptions::rounds`] rounds,
+/// each visiting every dataset in turn and solving its share of the puzzles
+/// (see [`rounds_for`]), so a dataset's rounds are spread over the whole run.
 pub fn run(
     contenders: &[Contender],
     datasets: &[BenchDataset],
@@ -508,22 +534,39 @@ pub fn run(
         .num_threads(opts.threads.max(1))
         .build()
         .map_err(io::Error::other)?;
-    let mut summary = Vec::new();
     let mut skipped = Vec::new();
-    for ds in datasets {
-        if cancel.load(Ordering::Relaxed) {
-            break;
-        }
-        let mut here = Vec::new();
-        for c in contenders {
-            if c.supports(ds.geometry) {
-                here.push(c);
-            } else {
-                skipped.push(Skipped::new(c, ds));
+    let mut states: Vec<DatasetRun> = datasets
+        .iter()
+        .map(|ds| {
+            let mut here = Vec::new();
+            for c in contenders {
+                if c.supports(ds.geometry) {
+                    here.push(c);
+                } else {
+                    skipped.push(Skipped::new(c, ds));
+                }
+            }
+            DatasetRun::new(here, ds, opts)
+        })
+        .collect();
+    let rounds = opts.rounds.max(1);
+    let mut complete = 0;
+    'rounds: for round in 0..rounds {
+        for (ds, st) in datasets.iter().zip(&mut states) {
+            if cancel.load(Ordering::Relaxed) {
+                break 'rounds;
+            }
+            if round < st.rounds {
+                st.run_round(&pool, ds, round, opts, cancel, sink, observer)?;
             }
         }
-        let rows = run_dataset(&pool, &here, ds, opts, cancel, sink, observer);
-        summary.extend(rows?);
+        if !cancel.load(Ordering::Relaxed) {
+            complete += 1;
+        }
+    }
+    let mut summary = Vec::new();
+    for (ds, st) in datasets.iter().zip(states) {
+        summary.extend(st.finish(ds, opts, observer));
     }
     for c in contenders {
         c.finish();
@@ -532,7 +575,19 @@ pub fn run(
         summary,
         skipped,
         interrupted: cancel.load(Ordering::Relaxed),
+        rounds_complete: complete,
     })
+}
+
+/// Fewest puzzles a round of a dataset takes, so that each round pairs several.
+pub const MIN_PER_ROUND: usize = 2;
+
+/// The rounds a dataset of `n` puzzles is measured in when the run asks for
+/// `rounds`: as many as give every round [`MIN_PER_ROUND`] puzzles, at least one.
+/// Puzzle `i` (in run order) belongs to round `i mod rounds_for(..)`, so every
+/// round draws evenly from the whole file.
+pub fn rounds_for(n: usize, rounds: usize) -> usize {
+    rounds.max(1).min((n / MIN_PER_ROUND).max(1))
 }
 
 /// Each contender's speed against each other one, built window by window:
@@ -548,11 +603,11 @@ impl Pairs {
         }
     }
 
-    /// Adds one window's per-puzzle solved times of every contender.
-    fn add(&mut self, times: &[Vec<(u64, u64)>]) {
+    /// Adds one window's per-puzzle solved times of every contender, measured in `round`.
+    fn add(&mut self, round: usize, times: &[Vec<(u64, u64)>]) {
         for (r, row) in self.sums.iter_mut().enumerate() {
             for (i, sum) in row.iter_mut().enumerate() {
-                sum.add(&times[r], &times[i]);
+                sum.add_in_round(round, &times[r], &times[i]);
             }
         }
     }
@@ -579,7 +634,8 @@ impl Pairs {
                 row.speed = Some(s.ratio.value);
                 row.speed_lo = Some(s.ratio.lo);
                 row.speed_hi = Some(s.ratio.hi);
-                row.faster_pct = Some(s.faster_pct);
+                // The reference against itself is no comparison.
+                row.faster_pct = (i != r).then_some(s.faster_pct);
             }
         }
     }
@@ -599,132 +655,202 @@ fn limits_for(c: &Contender, opts: &BenchOptions, cancel: &Arc<AtomicBool>) -> L
         .with_cancel(cancel.clone())
 }
 
-/// Runs `cs` over one dataset, a window of puzzles at a time (the whole set
-/// when it is held in memory): warm-up per contender on the first window; then
-/// in each window every pass, block by block, each block solved by every
-/// contender in turn (the first to go rotates), or with the sequential schedule
-/// one contender's passes after another's. Returns a summary row per contender,
-/// the speed columns filled.
-fn run_dataset(
-    pool: &rayon::ThreadPool,
-    cs: &[&Contender],
-    ds: &BenchDataset,
-    opts: &BenchOptions,
-    cancel: &Arc<AtomicBool>,
-    sink: &mut dyn RecordSink,
-    observer: &dyn Observer,
-) -> io::Result<Vec<SummaryRow>> {
-    if cs.is_empty() {
-        return Ok(Vec::new());
-    }
-    let n = ds.len();
-    let names: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
-    observer.phase_started(
-        &names.join(", "),
-        &ds.name,
-        (n * cs.len()) as u64 * opts.repeat as u64,
-    );
-    let groups: Vec<Vec<usize>> = match opts.schedule {
-        Schedule::Interleaved => vec![(0..cs.len()).collect()],
-        Schedule::Sequential => (0..cs.len()).map(|i| vec![i]).collect(),
-    };
-    let mut builders = vec![summary::SummaryBuilder::default(); cs.len()];
-    let mut walls = vec![Duration::ZERO; cs.len()];
-    let mut pairs = Pairs::new(cs.len());
-    let mut fastest: Option<Duration> = None;
-    let mut turn = 0;
-    ds.for_each_window(&mut |window| {
-        let fastest = *fastest.get_or_insert_with(|| warm_up(pool, cs, window, opts, cancel));
-        // With --min-time, each window takes its share of the minimum.
-        let share = window.len() as f64 / n.max(1) as f64;
-        for group in &groups {
-            let w = window.len();
-            let block = if group.len() == 1 {
-                w.max(1)
-            } else {
-                opts.block
-                    .unwrap_or_else(|| Schedule::block_size(fastest, n))
-                    .max(1)
-            };
-            let mut spent = vec![Duration::ZERO; cs.len()];
-            // Who takes part in a pass: everyone for the first `repeat` passes,
-            // then (with --min-time) those whose timed passes are still short of it.
-            let wants_more = |ci: usize, spent: &[Duration], repeat: u32| {
-                repeat < opts.repeat
-                    || opts
-                        .min_time
-                        .is_some_and(|t| w > 0 && spent[ci] < t.mul_f64(share))
-            };
-            let mut repeat = 0;
-            'passes: loop {
-                let taking: Vec<usize> = group
-                    .iter()
-                    .copied()
-                    .filter(|&ci| wants_more(ci, &spent, repeat))
-                    .collect();
-                if taking.is_empty() {
-                    break;
-                }
-                if repeat >= opts.repeat {
-                    observer.rows_added((w * taking.len()) as u64);
-                }
-                for k in 0..w.div_ceil(block) {
-                    let slots = k * block..((k + 1) * block).min(w);
-                    for j in 0..taking.len() {
-                        if cancel.load(Ordering::Relaxed) {
-                            break 'passes;
-                        }
-                        let ci = taking[(turn + j) % taking.len()];
-                        let part = Part {
-                            c: cs[ci],
-                            ds,
-                            puzzles: &window[slots.clone()],
-                            repeat,
-                        };
-                        spent[ci] += run_block(
-                            pool,
-                            &part,
-                            opts,
-                            cancel,
-                            sink,
-                            observer,
-                            &mut builders[ci],
-                        )?;
-                    }
-                    turn += 1;
-                }
-                repeat += 1;
-            }
-            for (total, s) in walls.iter_mut().zip(&spent) {
-                *total += *s;
-            }
+/// One dataset's measurements, carried from round to round.
+struct DatasetRun<'a> {
+    cs: Vec<&'a Contender>,
+    /// Rounds this dataset is measured in ([`rounds_for`]).
+    rounds: usize,
+    builders: Vec<summary::SummaryBuilder>,
+    walls: Vec<Duration>,
+    pairs: Pairs,
+    /// The fastest contender's time per puzzle in the first warm-up (sizes blocks).
+    fastest: Option<Duration>,
+    /// Who goes first in the next block.
+    turn: usize,
+}
+
+impl<'a> DatasetRun<'a> {
+    fn new(cs: Vec<&'a Contender>, ds: &BenchDataset, opts: &BenchOptions) -> DatasetRun<'a> {
+        let k = cs.len();
+        DatasetRun {
+            cs,
+            rounds: rounds_for(ds.len(), opts.rounds),
+            builders: vec![summary::SummaryBuilder::default(); k],
+            walls: vec![Duration::ZERO; k],
+            pairs: Pairs::new(k),
+            fastest: None,
+            turn: 0,
         }
-        let times: Vec<Vec<(u64, u64)>> = builders.iter_mut().map(|b| b.end_window()).collect();
-        pairs.add(&times);
-        Ok(!cancel.load(Ordering::Relaxed))
-    })?;
-    let mut rows: Vec<SummaryRow> = cs
-        .iter()
-        .zip(builders)
-        .zip(walls)
-        .map(|((c, b), wall)| {
-            b.finish(
-                &c.strategy,
-                &c.variant,
-                &ds.name,
-                opts.threads,
-                wall.as_secs_f64(),
-            )
+    }
+
+    /// Runs round `round` over its share of the dataset, a window of puzzles at
+    /// a time (the whole set when it is held in memory): warm-up per contender
+    /// on the round's first window; then in each window every pass, block by
+    /// block, each block solved by every contender in turn (the first to go
+    /// rotates), or with the sequential schedule one contender's passes after
+    /// another's.
+    #[allow(clippy::too_many_arguments)]
+    fn run_round(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        ds: &BenchDataset,
+        round: usize,
+        opts: &BenchOptions,
+        cancel: &Arc<AtomicBool>,
+        sink: &mut dyn RecordSink,
+        observer: &dyn Observer,
+    ) -> io::Result<()> {
+        let cs = &self.cs;
+        if cs.is_empty() {
+            return Ok(());
+        }
+        let n = ds.len();
+        let rounds = self.rounds;
+        let names: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
+        let here = (round..n).step_by(rounds).count();
+        let label = if rounds > 1 {
+            format!("{} ({}/{rounds})", ds.name, round + 1)
+        } else {
+            ds.name.clone()
+        };
+        observer.phase_started(
+            &names.join(", "),
+            &label,
+            (here * cs.len()) as u64 * opts.repeat as u64,
+        );
+        let groups: Vec<Vec<usize>> = match opts.schedule {
+            Schedule::Interleaved => vec![(0..cs.len()).collect()],
+            Schedule::Sequential => (0..cs.len()).map(|i| vec![i]).collect(),
+        };
+        let (builders, walls, pairs) = (&mut self.builders, &mut self.walls, &mut self.pairs);
+        let (fastest_seen, turn) = (&mut self.fastest, &mut self.turn);
+        let mut offset = 0;
+        let mut warmed = false;
+        ds.for_each_window(&mut |all| {
+            // This round's share of the window: positions i with i mod rounds == round.
+            let mine: Vec<BenchPuzzle>;
+            let window: &[BenchPuzzle] = if rounds == 1 {
+                all
+            } else {
+                let skip = (rounds - offset % rounds + round) % rounds;
+                mine = all.iter().skip(skip).step_by(rounds).cloned().collect();
+                &mine
+            };
+            offset += all.len();
+            if window.is_empty() {
+                return Ok(true);
+            }
+            if !warmed {
+                let f = warm_up(pool, cs, window, opts, cancel);
+                fastest_seen.get_or_insert(f);
+                warmed = true;
+            }
+            let fastest = fastest_seen.unwrap_or(Duration::MAX);
+            // With --min-time, each window of each round takes its share of the minimum.
+            let share = window.len() as f64 / n.max(1) as f64;
+            for group in &groups {
+                let w = window.len();
+                let block = if group.len() == 1 {
+                    w.max(1)
+                } else {
+                    opts.block
+                        .unwrap_or_else(|| Schedule::block_size(fastest, n))
+                        .max(1)
+                };
+                let mut spent = vec![Duration::ZERO; cs.len()];
+                // Who takes part in a pass: everyone for the first `repeat` passes,
+                // then (with --min-time) those whose timed passes are still short of
+                // it, unless they failed on some puzzle (a failing program's error
+                // rows are no measurement to make more of).
+                let wants_more = |ci: usize, spent: &[Duration], repeat: u32, failing: bool| {
+                    repeat < opts.repeat
+                        || (!failing
+                            && opts
+                                .min_time
+                                .is_some_and(|t| w > 0 && spent[ci] < t.mul_f64(share)))
+                };
+                let mut repeat = 0;
+                'passes: loop {
+                    let taking: Vec<usize> = group
+                        .iter()
+                        .copied()
+                        .filter(|&ci| wants_more(ci, &spent, repeat, builders[ci].failed()))
+                        .collect();
+                    if taking.is_empty() {
+                        break;
+                    }
+                    if repeat >= opts.repeat {
+                        observer.rows_added((w * taking.len()) as u64);
+                    }
+                    for k in 0..w.div_ceil(block) {
+                        let slots = k * block..((k + 1) * block).min(w);
+                        for j in 0..taking.len() {
+                            if cancel.load(Ordering::Relaxed) {
+                                break 'passes;
+                            }
+                            let ci = taking[(*turn + j) % taking.len()];
+                            let part = Part {
+                                c: cs[ci],
+                                ds,
+                                puzzles: &window[slots.clone()],
+                                round: round as u32,
+                                repeat,
+                            };
+                            spent[ci] += run_block(
+                                pool,
+                                &part,
+                                opts,
+                                cancel,
+                                sink,
+                                observer,
+                                &mut builders[ci],
+                            )?;
+                        }
+                        *turn += 1;
+                    }
+                    repeat += 1;
+                }
+                for (total, s) in walls.iter_mut().zip(&spent) {
+                    *total += *s;
+                }
+            }
+            let times: Vec<Vec<(u64, u64)>> =
+                builders.iter_mut().map(|b| b.end_window(round)).collect();
+            pairs.add(round, &times);
+            Ok(!cancel.load(Ordering::Relaxed))
         })
-        .collect();
-    for (row, c) in rows.iter_mut().zip(cs) {
-        row.origin = c.origin.word().to_string();
     }
-    pairs.relate(&mut rows, opts.reference.as_deref());
-    for row in &rows {
-        observer.phase_done(row);
+
+    /// The summary rows, the speed columns filled.
+    fn finish(
+        self,
+        ds: &BenchDataset,
+        opts: &BenchOptions,
+        observer: &dyn Observer,
+    ) -> Vec<SummaryRow> {
+        let mut rows: Vec<SummaryRow> = self
+            .cs
+            .iter()
+            .zip(self.builders)
+            .zip(self.walls)
+            .map(|((c, b), wall)| {
+                let mut row = b.finish(
+                    &c.strategy,
+                    &c.variant,
+                    &ds.name,
+                    opts.threads,
+                    wall.as_secs_f64(),
+                );
+                row.origin = c.origin.word().to_string();
+                row
+            })
+            .collect();
+        self.pairs.relate(&mut rows, opts.reference.as_deref());
+        for row in &rows {
+            observer.phase_done(row);
+        }
+        rows
     }
-    Ok(rows)
 }
 
 /// Solves the first `--warmup` puzzles of `window` with each contender,
@@ -802,6 +928,7 @@ struct Part<'a> {
     c: &'a Contender,
     ds: &'a BenchDataset,
     puzzles: &'a [BenchPuzzle],
+    round: u32,
     repeat: u32,
 }
 
@@ -815,7 +942,7 @@ fn run_block(
     observer: &dyn Observer,
     builder: &mut summary::SummaryBuilder,
 ) -> io::Result<Duration> {
-    let (c, ds, repeat) = (part.c, part.ds, part.repeat);
+    let (c, ds, round, repeat) = (part.c, part.ds, part.round, part.repeat);
     let (tx, rx) = sync_channel::<Vec<Measured>>(256);
     let mut failure: Option<io::Error> = None;
     let mut wall = Duration::ZERO;
@@ -858,6 +985,7 @@ fn run_block(
             variant: c.variant.as_str().into(),
             dataset: ds.name.as_str().into(),
             puzzle_index: 0,
+            round,
             repeat: 0,
             puzzle: String::new(),
             status: RowStatus::Unique,

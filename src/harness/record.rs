@@ -109,11 +109,14 @@ pub struct PuzzleRecord {
     pub threads: usize,
     /// Why a row is `wrong` or `error`; empty otherwise.
     pub detail: String,
+    /// 0-based round the solve was measured in (files written before rounds: 0).
+    #[serde(default)]
+    pub round: u32,
 }
 
 impl PuzzleRecord {
     /// The columns of `results.csv`, in field order.
-    pub const COLUMNS: [&'static str; 14] = [
+    pub const COLUMNS: [&'static str; 15] = [
         "strategy",
         "variant",
         "dataset",
@@ -128,6 +131,7 @@ impl PuzzleRecord {
         "own_ns",
         "threads",
         "detail",
+        "round",
     ];
 }
 
@@ -190,7 +194,8 @@ pub struct SummaryRow {
     /// solved, of reference time / this variant's time (2 = twice as fast).
     #[serde(default)]
     pub speed: Option<f64>,
-    /// 95% bootstrap interval of `speed`, lower end.
+    /// 95% interval of `speed`, lower end: over the rounds (see `rounds`), else
+    /// a bootstrap over the puzzles.
     #[serde(default)]
     pub speed_lo: Option<f64>,
     /// Upper end.
@@ -203,6 +208,10 @@ pub struct SummaryRow {
     /// program) or `reference` (a well-known outside solver shipped for comparison).
     #[serde(default)]
     pub origin: String,
+    /// Rounds the intervals are computed over; 0 or 1 (and runs saved before
+    /// rounds): intervals over the puzzles only.
+    #[serde(default)]
+    pub rounds: u32,
 }
 
 impl SummaryRow {

@@ -1,7 +1,7 @@
 //! Per-phase statistics, accumulated row by row.
 
 use super::record::{PuzzleRecord, RowStatus, SummaryRow};
-use crate::stats::Sketch;
+use crate::stats::{rounds_interval, Sketch};
 
 /// Accumulates the rows of one strategy variant over one dataset, in bounded
 /// memory: rows are held for the current window of puzzles only; at its end
@@ -13,6 +13,8 @@ pub struct SummaryBuilder {
     window: Vec<(u64, u64, bool)>,
     /// Each puzzle's median time across repeats, every puzzle.
     times: Sketch,
+    /// The same, per round.
+    round_times: Vec<Sketch>,
     rows: u64,
     solved: u64,
     budget: u64,
@@ -33,6 +35,11 @@ pub fn quantile(sorted: &[u64], q: f64) -> u64 {
 }
 
 impl SummaryBuilder {
+    /// True once a row was wrong or an error.
+    pub fn failed(&self) -> bool {
+        self.wrong + self.errors > 0
+    }
+
     /// Adds one row.
     pub fn add(&mut self, r: &PuzzleRecord) {
         self.window
@@ -53,17 +60,22 @@ impl SummaryBuilder {
         }
     }
 
-    /// Ends a window of puzzles: each puzzle's median time over its rows (its
-    /// repeats) joins the summary's times, and the window's solved puzzles come
-    /// back as `(puzzle index, median ns)` over their solved rows, by puzzle
-    /// index, for pairing with other contenders.
-    pub fn end_window(&mut self) -> Vec<(u64, u64)> {
+    /// Ends a window of puzzles measured in `round`: each puzzle's median time
+    /// over its rows (its repeats) joins the summary's times, and the window's
+    /// solved puzzles come back as `(puzzle index, median ns)` over their solved
+    /// rows, by puzzle index, for pairing with other contenders.
+    pub fn end_window(&mut self, round: usize) -> Vec<(u64, u64)> {
         let mut rows = std::mem::take(&mut self.window);
         rows.sort_unstable();
         let mut solved = Vec::new();
+        if self.round_times.len() <= round {
+            self.round_times.resize_with(round + 1, Sketch::default);
+        }
         for g in rows.chunk_by(|a, b| a.0 == b.0) {
             let all: Vec<u64> = g.iter().map(|x| x.1).collect();
-            self.times.push(quantile(&all, 0.5));
+            let median = quantile(&all, 0.5);
+            self.times.push(median);
+            self.round_times[round].push(median);
             let ok: Vec<u64> = g.iter().filter(|x| x.2).map(|x| x.1).collect();
             if !ok.is_empty() {
                 solved.push((g[0].0, quantile(&ok, 0.5)));
@@ -73,7 +85,9 @@ impl SummaryBuilder {
     }
 
     /// The summary row, given the phase's identity and wall time. Time statistics
-    /// are over each puzzle's median across repeats.
+    /// are over each puzzle's median across repeats; with two or more rounds,
+    /// the median's and 90th percentile's intervals are [`rounds_interval`]s
+    /// over the rounds' own quantiles, else order-statistic intervals.
     pub fn finish(
         mut self,
         strategy: &str,
@@ -83,15 +97,29 @@ impl SummaryBuilder {
         wall_s: f64,
     ) -> SummaryRow {
         if !self.window.is_empty() {
-            self.end_window();
+            self.end_window(0);
         }
         let n = self.rows;
         let counted = self.counted;
         let per = |x: u64| (counted > 0).then(|| x as f64 / counted as f64);
         let us =
             |e: Option<crate::stats::Estimate>| e.map(|e| (e.value / 1e3, e.lo / 1e3, e.hi / 1e3));
-        let median = us(self.times.quantile(0.5));
-        let p90 = us(self.times.quantile(0.9));
+        let mut rounds: Vec<Sketch> = std::mem::take(&mut self.round_times);
+        rounds.retain(|s| !s.is_empty());
+        let mut over_rounds = |q: f64| {
+            let mut e = self.times.quantile(q)?;
+            let logs: Vec<f64> = rounds
+                .iter_mut()
+                .filter_map(|s| s.quantile(q))
+                .map(|r| (r.value.max(1.0)).ln())
+                .collect();
+            if let Some((lo, hi)) = rounds_interval(e.value.max(1.0).ln(), &logs) {
+                (e.lo, e.hi) = (lo.exp(), hi.exp());
+            }
+            Some(e)
+        };
+        let median = us(over_rounds(0.5));
+        let p90 = us(over_rounds(0.9));
         let p99 = us(self.times.quantile(0.99));
         SummaryRow {
             strategy: strategy.to_string(),
@@ -116,6 +144,7 @@ impl SummaryBuilder {
             median_hi_us: median.map(|m| m.2),
             p90_lo_us: p90.map(|m| m.1),
             p90_hi_us: p90.map(|m| m.2),
+            rounds: rounds.len().max(1) as u32,
             ..SummaryRow::default()
         }
     }
@@ -144,6 +173,7 @@ mod tests {
             variant: "s".into(),
             dataset: "d".into(),
             puzzle_index: puzzle,
+            round: 0,
             repeat: 0,
             puzzle: String::new(),
             status,
@@ -166,7 +196,7 @@ mod tests {
             b.add(&row(p, ns, RowStatus::Unique));
         }
         b.add(&row(2, 7_000, RowStatus::Budget));
-        assert_eq!(b.end_window(), vec![(0, 20_000), (1, 5_000)]);
+        assert_eq!(b.end_window(0), vec![(0, 20_000), (1, 5_000)]);
         let s = b.finish("s", "s", "d", 1, 1.0);
         assert_eq!(s.puzzles, 7);
         assert_eq!((s.median_us, s.max_us), (7.0, 20.0));

@@ -30,6 +30,7 @@ fn opts(threads: usize) -> BenchOptions {
         time_limit: None,
         warmup: 1,
         repeat: 1,
+        rounds: 1,
         min_time: None,
         schedule: Schedule::Interleaved,
         block: None,
@@ -142,6 +143,7 @@ fn records_and_summary_describe_the_run() {
     let ds = reference();
     let o = BenchOptions {
         repeat: 2,
+        rounds: 1,
         ..opts(2)
     };
     let (result, rows) = run_one(Contender::from_id(SolverId::BitsetMrv), &ds, &o);
@@ -182,6 +184,7 @@ fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
         .collect();
     let o = BenchOptions {
         repeat: 2,
+        rounds: 1,
         schedule,
         block: Some(64),
         ..opts(2)
@@ -287,7 +290,8 @@ fn speed_columns_compare_with_the_fastest_or_the_chosen_reference() {
         (s.reference.as_str(), f.reference.as_str()),
         ("fast", "fast")
     );
-    assert_eq!((f.speed, f.faster_pct), (Some(1.0), Some(0.0)));
+    // The reference against itself: speed 1, and no "faster on" share.
+    assert_eq!((f.speed, f.faster_pct), (Some(1.0), None));
     let (lo, v, hi) = (s.speed_lo.unwrap(), s.speed.unwrap(), s.speed_hi.unwrap());
     assert!(lo <= v && v <= hi && hi < 0.5, "{lo} {v} {hi}");
     assert_eq!(s.faster_pct, Some(0.0));
@@ -426,6 +430,7 @@ fn fixed_record(i: u64) -> PuzzleRecord {
         variant: "dlx-first-column".into(),
         dataset: "tiny".into(),
         puzzle_index: i,
+        round: 0,
         repeat: 0,
         puzzle: "1.3..4..........".into(),
         status: if i == 0 {
@@ -522,6 +527,7 @@ fn fixed_report() -> crate::export::RunReport {
         wrong: 1,
         errors: 0,
         skipped: Vec::new(),
+        rounds_complete: None,
         datasets: vec![DatasetInfo {
             name: "tiny".into(),
             source: "embedded:tiny".into(),
@@ -634,6 +640,7 @@ fn min_time_adds_passes_until_each_contender_has_done_enough() {
     ];
     let o = BenchOptions {
         repeat: 2,
+        rounds: 1,
         min_time: Some(Duration::from_millis(6)),
         ..opts(1)
     };
@@ -761,6 +768,7 @@ fn a_streamed_dataset_runs_exactly_like_one_in_memory() {
         for schedule in [Schedule::Interleaved, Schedule::Sequential] {
             let o = BenchOptions {
                 repeat: 2,
+                rounds: 1,
                 schedule,
                 ..opts(2)
             };
@@ -845,4 +853,177 @@ fn an_interrupted_streamed_run_stops_and_keeps_its_rows() {
     seen.sort();
     seen.dedup();
     assert_eq!(seen.len(), rows, "a puzzle recorded twice");
+}
+
+/// A sink that raises the cancel flag once it has taken `after` rows (Ctrl-C mid-run).
+struct StopAfter {
+    rows: Vec<PuzzleRecord>,
+    after: usize,
+    cancel: Arc<AtomicBool>,
+}
+impl RecordSink for StopAfter {
+    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()> {
+        self.rows.push(r.clone());
+        if self.rows.len() >= self.after {
+            self.cancel.store(true, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn two_contenders() -> Vec<Contender> {
+    vec![
+        Contender::from_id(SolverId::BitsetMrv),
+        Contender::from_id(SolverId::Dlx),
+    ]
+}
+
+#[test]
+fn rounds_deal_each_puzzle_once_and_visit_every_dataset_in_turn() {
+    let easy = dataset(
+        include_str!("../../datasets/easy-9x9.txt"),
+        &Selection {
+            limit: Some(40),
+            ..Selection::default()
+        },
+    );
+    let mut hard = dataset(
+        include_str!("../../datasets/hard-9x9.txt"),
+        &Selection {
+            limit: Some(25),
+            ..Selection::default()
+        },
+    );
+    hard.name = "h".into();
+    let o = BenchOptions {
+        repeat: 2,
+        rounds: 3,
+        block: Some(4),
+        ..opts(2)
+    };
+    let mut sink = Collect(Vec::new());
+    let cancel = Arc::new(AtomicBool::new(false));
+    let r = run(
+        &two_contenders(),
+        &[easy.clone(), hard],
+        &o,
+        &cancel,
+        &mut sink,
+        &Silent,
+    )
+    .unwrap();
+    assert_eq!(r.rounds_complete, 3);
+    let rows = sink.0;
+    // Every puzzle, every contender, every repeat: once, in round `position mod 3`.
+    let mut keys: Vec<(String, String, u64, u32)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.dataset.to_string(),
+                r.variant.to_string(),
+                r.puzzle_index,
+                r.repeat,
+            )
+        })
+        .collect();
+    keys.sort();
+    let before = keys.len();
+    keys.dedup();
+    assert_eq!((before, keys.len()), (2 * 2 * (40 + 25), 2 * 2 * (40 + 25)));
+    assert!(rows.iter().all(|r| r.round as u64 == r.puzzle_index % 3));
+    // Round-major: round 0 on both datasets, then round 1 on both, then round 2.
+    let mut visits: Vec<(u32, String)> = Vec::new();
+    for r in &rows {
+        let v = (r.round, r.dataset.to_string());
+        if visits.last() != Some(&v) {
+            visits.push(v);
+        }
+    }
+    let want: Vec<(u32, String)> = (0..3)
+        .flat_map(|r| [(r, "t".to_string()), (r, "h".to_string())])
+        .collect();
+    assert_eq!(visits, want);
+    assert!(r.summary.iter().all(|s| s.rounds == 3 && s.puzzles > 0));
+    let dlx = r.summary.iter().find(|s| s.variant == "dlx").unwrap();
+    let (lo, v, hi) = (
+        dlx.speed_lo.unwrap(),
+        dlx.speed.unwrap(),
+        dlx.speed_hi.unwrap(),
+    );
+    assert!(lo <= v && v <= hi, "{lo} {v} {hi}");
+    assert!(
+        dlx.median_lo_us.unwrap() <= dlx.median_us && dlx.median_us <= dlx.median_hi_us.unwrap()
+    );
+    // A dataset too small for the rounds asked gets fewer: two puzzles a round at least.
+    assert_eq!(
+        (
+            rounds_for(40, 3),
+            rounds_for(5, 3),
+            rounds_for(1, 3),
+            rounds_for(9, 1)
+        ),
+        (3, 2, 1, 1)
+    );
+}
+
+#[test]
+fn an_interrupted_round_keeps_its_rows_and_counts_only_complete_rounds() {
+    let ds = dataset(
+        include_str!("../../datasets/easy-9x9.txt"),
+        &Selection {
+            limit: Some(60),
+            ..Selection::default()
+        },
+    );
+    let o = BenchOptions {
+        rounds: 3,
+        block: Some(5),
+        ..opts(1)
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    // Round 0 has 20 puzzles × 2 contenders = 40 rows; stop in the middle of round 1.
+    let mut sink = StopAfter {
+        rows: Vec::new(),
+        after: 50,
+        cancel: cancel.clone(),
+    };
+    let r = run(&two_contenders(), &[ds], &o, &cancel, &mut sink, &Silent).unwrap();
+    assert!(r.interrupted);
+    assert_eq!(r.rounds_complete, 1);
+    let rows = sink.rows;
+    assert!(rows.len() >= 50 && rows.len() < 120, "{}", rows.len());
+    assert_eq!(rows.iter().filter(|r| r.round == 0).count(), 40);
+    assert!(rows.iter().any(|r| r.round == 1));
+    let measured: u64 = r.summary.iter().map(|s| s.puzzles).sum();
+    assert_eq!(
+        measured,
+        rows.len() as u64,
+        "the summary counts every kept row"
+    );
+}
+
+#[test]
+fn a_handicapped_contender_takes_the_share_longer_inside_the_timed_call() {
+    // The inner solve records how long it took; the wrapped call must last at least 1.2× that.
+    let inner_ns = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = inner_ns.clone();
+    let solve: Arc<SolveFn> = Arc::new(move |g: &Grid, l: &Limits| {
+        let t = Instant::now();
+        let o = SolverId::Dlx.solve(g, l);
+        seen.store(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        o
+    });
+    let slow = Contender::custom("s", "s", solve).handicapped(0.2);
+    let ds = reference();
+    for p in &ds.puzzles {
+        let t = Instant::now();
+        let out = slow.solve(&p.grid, &Limits::new(Mode::Unique));
+        let outer = t.elapsed().as_nanos() as f64;
+        assert!(out.is_some());
+        let inner = inner_ns.load(Ordering::Relaxed) as f64;
+        assert!(outer >= 1.2 * inner, "{outer} < 1.2 × {inner}");
+    }
 }

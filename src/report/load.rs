@@ -93,6 +93,8 @@ pub struct Point {
     pub puzzle: u64,
     /// Repeat number.
     pub repeat: u32,
+    /// Round number (0 in runs saved before rounds).
+    pub round: u32,
     /// The row's status.
     pub status: RowStatus,
     /// Search nodes (none when the contender does not report them).
@@ -406,6 +408,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             speed_hi: f.opt_num("speed_hi", n)?,
             faster_pct: f.opt_num("faster_pct", n)?,
             origin: f.opt_text("origin").unwrap_or_default().to_string(),
+            rounds: f.opt_num("rounds", "a whole number")?.unwrap_or(0),
         });
         Ok(())
     })?;
@@ -443,6 +446,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             dataset: intern(datasets, dataset_name),
             puzzle: f.num("puzzle_index", "a whole number")?,
             repeat: f.num("repeat", "a whole number")?,
+            round: f.opt_num("round", "a whole number")?.unwrap_or(0),
             status,
             nodes: f.opt_num("nodes", "a whole number")?,
             guesses: f.opt_num("guesses", "a whole number")?,

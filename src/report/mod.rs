@@ -464,7 +464,7 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
     if !relative.is_empty() {
         s.push_str("\n## Relative speed\n\n");
         s.push_str(&relative);
-        let _ = writeln!(s, "\n{RELATIVE_NOTE}");
+        let _ = writeln!(s, "\n{RELATIVE_NOTE} {}", interval_line(data));
     }
     s.push_str("\n## Summary\n\n");
     s.push_str(&summary_table(&data.summary));
@@ -531,7 +531,12 @@ pub fn html(data: &RunData, report: &Report) -> String {
     if !relative.is_empty() {
         s.push_str("<h2>Relative speed</h2>\n");
         html_table(&mut s, "relative", &RELATIVE_HEADER, &relative, 3);
-        let _ = writeln!(s, "<p>{}</p>", esc(RELATIVE_NOTE));
+        let _ = writeln!(
+            s,
+            "<p>{} {}</p>",
+            esc(RELATIVE_NOTE),
+            esc(&interval_line(data))
+        );
     }
     s.push_str("<h2>Summary</h2>\n");
     let summary: Vec<Vec<String>> = data
@@ -665,3 +670,12 @@ pub fn write(dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
 
 #[cfg(test)]
 mod tests;
+
+/// What the run's intervals cover (see [`crate::export::markdown::interval_note`]).
+fn interval_line(data: &RunData) -> String {
+    let (complete, asked) = data
+        .info
+        .as_ref()
+        .map_or((None, 1), |i| (i.rounds_complete, i.options.rounds));
+    crate::export::markdown::interval_note(&data.summary, complete, asked)
+}
