@@ -27,13 +27,21 @@ fn run_folder(dir: &Path, sha: &str, mode: &str, ns: impl Fn(usize, u64) -> u64)
     }
     std::fs::write(dir.join("results.csv"), results).unwrap();
     std::fs::write(dir.join("summary.csv"), summary).unwrap();
+    let options = RunOptions {
+        solvers: variants.iter().map(|v| v.to_string()).collect(),
+        mode: mode.into(),
+        ..RunOptions::default()
+    };
+    write_info(dir, options, sha);
+}
+
+/// Writes `run.json` for a run over `tiny` (200 puzzles, checksum `sha`), one thread.
+fn write_info(dir: &Path, options: RunOptions, sha: &str) {
     let mut info = crate::harness::RunInfo::new(
         RunOptions {
-            solvers: variants.iter().map(|v| v.to_string()).collect(),
             datasets: vec!["tiny".into()],
             threads: 1,
-            mode: mode.into(),
-            ..RunOptions::default()
+            ..options
         },
         vec![],
         vec![DatasetInfo {
@@ -75,6 +83,12 @@ fn a_run_against_itself_is_within_noise_everywhere() {
     }
     assert!(!c.regressed());
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    // Written without rounds (no round column): the intervals are over puzzles only, and it says so.
+    assert!(
+        c.notes.iter().any(|n| n.contains("cover the puzzles only")),
+        "{:?}",
+        c.notes
+    );
 }
 
 #[test]
@@ -233,28 +247,13 @@ fn rounds_folder(dir: &Path, rounds: usize, slow: f64, machine: [f64; 5]) {
     }
     std::fs::write(dir.join("results.csv"), results).unwrap();
     std::fs::write(dir.join("summary.csv"), "strategy,variant,dataset,threads,puzzles,solved,budget,wrong,errors,puzzles_per_sec,mean_us,median_us,p90_us,p99_us,max_us,guesses_per_puzzle,no_guess_pct,wall_s\nv,v,tiny,1,200,200,0,0,0,1000,1,1,1,1,1,1,0,0.2\n").unwrap();
-    let mut info = crate::harness::RunInfo::new(
-        RunOptions {
-            solvers: vec!["v".into()],
-            datasets: vec!["tiny".into()],
-            threads: 1,
-            mode: "unique".into(),
-            rounds,
-            ..RunOptions::default()
-        },
-        vec![],
-        vec![DatasetInfo {
-            name: "tiny".into(),
-            source: "embedded:tiny".into(),
-            size: "9x9".into(),
-            bytes: 1,
-            sha256: "aa".into(),
-            puzzles_in_source: 200,
-            puzzles_run: 200,
-        }],
-    );
-    info.finished = info.started.clone();
-    std::fs::write(dir.join("run.json"), serde_json::to_string(&info).unwrap()).unwrap();
+    let options = RunOptions {
+        solvers: vec!["v".into()],
+        mode: "unique".into(),
+        rounds,
+        ..RunOptions::default()
+    };
+    write_info(dir, options, "aa");
 }
 
 #[test]

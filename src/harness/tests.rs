@@ -705,6 +705,7 @@ type Key = (
     String,
     u64,
     u32,
+    u32,
     RowStatus,
     Option<u64>,
     Option<u64>,
@@ -717,6 +718,7 @@ fn keys(rows: &[PuzzleRecord]) -> Vec<Key> {
             (
                 r.variant.to_string(),
                 r.puzzle_index,
+                r.round,
                 r.repeat,
                 r.status,
                 r.nodes,
@@ -764,11 +766,17 @@ fn a_streamed_dataset_runs_exactly_like_one_in_memory() {
             limit: Some(150),
         },
     ];
+    // Rounds deal by position in the whole run, so windows must not change which round a puzzle is in.
+    let plans = [
+        (Schedule::Interleaved, 1),
+        (Schedule::Sequential, 1),
+        (Schedule::Interleaved, 3),
+    ];
     for sel in selections {
-        for schedule in [Schedule::Interleaved, Schedule::Sequential] {
+        for (schedule, rounds) in plans {
             let o = BenchOptions {
                 repeat: 2,
-                rounds: 1,
+                rounds,
                 schedule,
                 ..opts(2)
             };

@@ -311,6 +311,14 @@ fn relative_speed_is_drawn_with_whiskers_around_the_reference() {
         y[..y.find('"').unwrap()].parse().unwrap()
     };
     assert!(y_of("bitset-mrv") < y_of("dlx") && y_of("dlx") < y_of("backtracking"));
+    // A run saved before rounds (no round column, no run.json) says what its intervals cover.
+    for file in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(
+            text.contains("95% intervals cover the puzzles only"),
+            "{file}"
+        );
+    }
     // Without a second strategy there is nothing to relate.
     let (_keep, one) = run_dir(&["dlx"], 6);
     with_speeds(&one, &[(1.0, 1.0, 1.0)]);
