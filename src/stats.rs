@@ -297,6 +297,8 @@ pub struct Sketch {
     sum: u128,
     max: u64,
     sorted: bool,
+    /// Values kept exactly before the histogram; 0 means [`EXACT_MAX`].
+    exact_max: usize,
 }
 
 fn bucket(v: u64) -> usize {
@@ -320,12 +322,27 @@ fn bucket_value(b: usize) -> u64 {
 }
 
 impl Sketch {
+    /// A sketch that keeps only `exact_max` readings exactly (at least one)
+    /// before it turns into the histogram: for the many small sketches of a run
+    /// (one per round), whose memory must not grow with the dataset.
+    pub fn with_exact_max(exact_max: usize) -> Sketch {
+        Sketch {
+            exact_max: exact_max.max(1),
+            ..Sketch::default()
+        }
+    }
+
     /// Adds one reading.
     pub fn push(&mut self, v: u64) {
         self.n += 1;
         self.sum += v as u128;
         self.max = self.max.max(v);
-        if self.hist.is_empty() && self.exact.len() < EXACT_MAX {
+        let cap = if self.exact_max == 0 {
+            EXACT_MAX
+        } else {
+            self.exact_max
+        };
+        if self.hist.is_empty() && self.exact.len() < cap {
             self.exact.push(v);
             self.sorted = false;
             return;
@@ -677,5 +694,27 @@ mod rounds {
             .map(|(x, y)| x.1 as f64 / y.1 as f64)
             .collect();
         assert_eq!(one.ratio, geometric_mean(&ratios).unwrap());
+    }
+}
+
+#[cfg(test)]
+mod small_sketch {
+    use super::*;
+
+    #[test]
+    fn a_capped_sketch_turns_into_the_histogram_past_its_cap() {
+        let mut s = Sketch::with_exact_max(100);
+        for i in 0..100u64 {
+            s.push(1_000 + i);
+        }
+        assert!(s.hist.is_empty() && s.exact.len() == 100);
+        assert_eq!(s.quantile(0.5).unwrap().value, 1_049.0);
+        for i in 100..10_000u64 {
+            s.push(1_000 + i);
+        }
+        assert!(s.exact.is_empty() && !s.hist.is_empty());
+        let m = s.quantile(0.5).unwrap().value;
+        assert!((m / 5_999.5 - 1.0).abs() < 0.01, "{m}");
+        assert_eq!(s.len(), 10_000);
     }
 }

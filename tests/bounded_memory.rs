@@ -49,7 +49,7 @@ fn peaks(n: usize) -> (usize, usize) {
             time_limit: None,
             warmup: 20,
             repeat: 2,
-            rounds: 1,
+            rounds: 5,
             min_time: None,
             schedule: Schedule::Interleaved,
             block: None,

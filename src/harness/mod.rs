@@ -724,19 +724,8 @@ impl<'a> DatasetRun<'a> {
         };
         let (builders, walls, pairs) = (&mut self.builders, &mut self.walls, &mut self.pairs);
         let (fastest_seen, turn) = (&mut self.fastest, &mut self.turn);
-        let mut offset = 0;
         let mut warmed = false;
-        ds.for_each_window(&mut |all| {
-            // This round's share of the window: positions i with i mod rounds == round.
-            let mine: Vec<BenchPuzzle>;
-            let window: &[BenchPuzzle] = if rounds == 1 {
-                all
-            } else {
-                let skip = (rounds - offset % rounds + round) % rounds;
-                mine = all.iter().skip(skip).step_by(rounds).cloned().collect();
-                &mine
-            };
-            offset += all.len();
+        ds.for_each_window_in(round, rounds, &mut |window| {
             if window.is_empty() {
                 return Ok(true);
             }

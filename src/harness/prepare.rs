@@ -242,19 +242,46 @@ impl BenchDataset {
         &self,
         f: &mut dyn FnMut(&[BenchPuzzle]) -> std::io::Result<bool>,
     ) -> std::io::Result<()> {
+        self.for_each_window_in(0, 1, f)
+    }
+
+    /// [`BenchDataset::for_each_window`] over one round's share: the run's
+    /// puzzles at positions `i` (in run order) with `i mod rounds == round`.
+    /// A streamed file is read whole, but only that share is prepared.
+    pub fn for_each_window_in(
+        &self,
+        round: usize,
+        rounds: usize,
+        f: &mut dyn FnMut(&[BenchPuzzle]) -> std::io::Result<bool>,
+    ) -> std::io::Result<()> {
+        let rounds = rounds.max(1);
         let Some(st) = &self.streamed else {
-            f(&self.puzzles)?;
+            if rounds == 1 {
+                f(&self.puzzles)?;
+            } else {
+                let mine: Vec<BenchPuzzle> = self
+                    .puzzles
+                    .iter()
+                    .skip(round)
+                    .step_by(rounds)
+                    .cloned()
+                    .collect();
+                f(&mine)?;
+            }
             return Ok(());
         };
         let file = std::fs::File::open(&st.path)?;
         let mut chooser = Selector::new(&st.sel, st.total);
-        let (mut index, mut window) = (0usize, Vec::with_capacity(st.window));
+        let (mut index, mut position, mut window) = (0usize, 0usize, Vec::with_capacity(st.window));
         let mut failure = None;
         let g = self.geometry;
         let mut each = |chunk: Vec<crate::format::Puzzle>, _: &Alphabet| -> bool {
             for p in chunk {
                 if chooser.take() {
-                    window.push(bench_puzzle(p, index, g, &st.sel));
+                    if position % rounds == round {
+                        window.push(bench_puzzle(p, index, g, &st.sel));
+                    }
+                    position += 1;
                 }
                 index += 1;
                 if window.len() == st.window || (chooser.done() && !window.is_empty()) {
