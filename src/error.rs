@@ -107,7 +107,7 @@ pub enum LoadError {
         source: std::io::Error,
     },
     /// The input has bad entries (the first few are listed).
-    #[error("{}", describe_invalid(source_name, errors, *total))]
+    #[error("{}", describe_invalid(source_name, errors, *total, *skippable))]
     Invalid {
         /// File name, or `<stdin>`.
         source_name: String,
@@ -115,17 +115,32 @@ pub enum LoadError {
         errors: Vec<ParseError>,
         /// How many errors in all.
         total: usize,
+        /// True when `--skip-invalid` would get past them (bad entries among good ones).
+        skippable: bool,
     },
     /// A name that is neither an embedded dataset nor a path.
-    #[error("no dataset named {0:?}: expected an embedded set ({1}) or a file or folder path")]
+    #[error("no dataset named {0:?}: there is no such file or folder, and no embedded set of that name ({1})")]
     UnknownDataset(String, String),
+    /// A folder given as a dataset holds no puzzle file.
+    #[error("{}: the folder holds no puzzle files (hidden files, README*, *.md and *.json are not read)", .0.display())]
+    NoFiles(PathBuf),
 }
 
-fn describe_invalid(source_name: &str, errors: &[ParseError], total: usize) -> String {
+fn describe_invalid(
+    source_name: &str,
+    errors: &[ParseError],
+    total: usize,
+    skippable: bool,
+) -> String {
     use std::fmt::Write;
     let mut s = format!(
-        "{source_name}: {total} bad {} (use --skip-invalid to skip them)",
-        if total == 1 { "entry" } else { "entries" }
+        "{source_name}: {total} bad {}{}",
+        if total == 1 { "entry" } else { "entries" },
+        if skippable {
+            " (use --skip-invalid to skip them)"
+        } else {
+            ""
+        }
     );
     for e in errors {
         let _ = write!(s, "\n  {e}");

@@ -358,3 +358,84 @@ fn the_default_rounds_shrink_on_a_small_dataset_and_the_summary_says_what_interv
         "{json}"
     );
 }
+
+#[test]
+fn empty_folders_missing_paths_and_skipped_entries_are_said_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let o = out.to_str().unwrap();
+    // An empty folder: an error before the run, exit 2, no run folder.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    bin()
+        .args(["bench", "--dataset", empty.to_str().unwrap(), "--out", o])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the folder holds no puzzle files"));
+    assert!(!out.exists(), "no half-written run");
+    // A path that does not exist says so.
+    bin()
+        .args(["bench", "--dataset", "missing/set.txt", "--out", o])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no dataset named \"missing/set.txt\": there is no such file or folder",
+        ));
+    // Bad entries among good ones: the hint, then with --skip-invalid the count.
+    let some_bad = dir.path().join("some-bad.txt");
+    std::fs::write(&some_bad, format!("{HARD}\n{}x\n{HARD}\n", &HARD[..80])).unwrap();
+    bin()
+        .args(["bench", "--dataset", some_bad.to_str().unwrap(), "--out", o])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "1 bad entry (use --skip-invalid to skip them)",
+        ));
+    bin()
+        .args([
+            "bench",
+            "--solver",
+            "dlx",
+            "--min-time",
+            "0",
+            "--no-report",
+            "--quiet",
+        ])
+        .args([
+            "--dataset",
+            some_bad.to_str().unwrap(),
+            "--skip-invalid",
+            "--out",
+            o,
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "note: some-bad: skipped 1 bad entry (--skip-invalid)",
+        ));
+    // Nothing but bad entries: nothing left, and no hint that cannot help.
+    let all_bad = dir.path().join("all-bad.txt");
+    std::fs::write(&all_bad, format!("{}x\n", &HARD[..80])).unwrap();
+    let run = bin()
+        .args([
+            "bench",
+            "--dataset",
+            all_bad.to_str().unwrap(),
+            "--skip-invalid",
+        ])
+        .args(["--out", dir.path().join("r2").to_str().unwrap()])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    assert!(
+        err.contains("all-bad.txt: 1 bad entry") && !err.contains("use --skip-invalid"),
+        "{err}"
+    );
+    // `solve` counts in words.
+    bin()
+        .args(["solve", "--skip-invalid", some_bad.to_str().unwrap()])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("skipped 1 bad entry"))
+        .stderr(predicate::str::contains("entries").not());
+}

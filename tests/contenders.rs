@@ -288,8 +288,9 @@ fn a_hanging_program_is_killed_at_the_time_limit() {
         .args(["--contender", &fixture(&t, "hang")])
         .assert()
         .success();
-    // Five puzzles at 100 ms each, plus restarts: far from the hour it sleeps.
-    assert!(started.elapsed() < Duration::from_secs(20));
+    // Five puzzles at 100 ms each, plus restarts: far from the hour it sleeps
+    // (the bound is loose so that a loaded machine cannot fail it).
+    assert!(started.elapsed() < Duration::from_secs(600));
     let all = rows(&dir.path().join("run"));
     let fx = of(&all, "fx");
     assert_eq!(fx.len(), 5);

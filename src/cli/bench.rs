@@ -254,6 +254,19 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             .with_context(|| format!("dataset {spec:?}"))?;
         datasets.extend(found);
     }
+    for d in &datasets {
+        if d.is_empty() {
+            bail!("dataset {} has no puzzles to run", d.name);
+        }
+        let n = d.info.skipped;
+        if n > 0 {
+            eprintln!(
+                "note: {}: skipped {n} bad {} (--skip-invalid)",
+                d.name,
+                if n == 1 { "entry" } else { "entries" }
+            );
+        }
+    }
     let rounds = args.rounds.unwrap_or(DEFAULT_ROUNDS);
     let min_time = (!args.min_time.is_zero()).then_some(args.min_time);
     if let Some(t) = min_time {

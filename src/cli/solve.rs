@@ -89,7 +89,10 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
         }
         let skipped = checked.as_ref().map_or(ds.skipped, |c| c.skipped);
         if skipped > 0 {
-            eprintln!("{name}: skipped {skipped} bad entries");
+            eprintln!(
+                "{name}: skipped {skipped} bad {}",
+                if skipped == 1 { "entry" } else { "entries" }
+            );
         }
     }
     out.flush()?;

@@ -187,6 +187,7 @@ fn read_keeping<R: Read>(
                 kind: ParseErrorKind::LineTooLong { limit: t.limit },
             }],
             total: 1,
+            skippable: false,
         },
         None => io_err(e),
     };
@@ -213,6 +214,7 @@ fn read_keeping<R: Read>(
                         kind,
                     }],
                     total: 1,
+                    skippable: false,
                 })
             }
         },
@@ -283,6 +285,9 @@ pub fn puzzle_files(path: &Path) -> Result<Vec<std::path::PathBuf>, LoadError> {
         .map(|e| e.path())
         .filter(|p| p.is_file() && is_puzzle_file(p))
         .collect();
+    if files.is_empty() {
+        return Err(LoadError::NoFiles(path.to_path_buf()));
+    }
     files.sort();
     Ok(files)
 }
@@ -565,11 +570,13 @@ impl<'a, 'f> Collector<'a, 'f> {
         if self.total_errors == 0 || self.opts.skip_invalid {
             self.hand_on();
         }
-        if self.total_errors > 0 && !self.opts.skip_invalid {
+        // With --skip-invalid, a file of nothing but bad entries still fails: nothing is left.
+        if self.total_errors > 0 && (!self.opts.skip_invalid || self.count == 0) {
             return Err(LoadError::Invalid {
                 source_name: self.source_name.to_string(),
                 errors: self.errors,
                 total: self.total_errors,
+                skippable: !self.opts.skip_invalid && self.count > 0,
             });
         }
         let Some((geometry, alphabet)) = self.geometry.filter(|_| self.count > 0) else {
@@ -582,6 +589,7 @@ impl<'a, 'f> Collector<'a, 'f> {
                     kind: ParseErrorKind::Empty,
                 }],
                 total: 1,
+                skippable: false,
             });
         };
         Ok(Dataset {

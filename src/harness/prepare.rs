@@ -38,6 +38,13 @@ pub struct DatasetInfo {
     pub puzzles_in_source: u64,
     /// Puzzles the run used.
     pub puzzles_run: u64,
+    /// Bad entries skipped (`--skip-invalid`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub skipped: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A dataset ready to run: its puzzles in memory, or (a file too large to
@@ -163,6 +170,7 @@ impl BenchDataset {
                 sha256,
                 puzzles_in_source: total as u64,
                 puzzles_run: puzzles.len() as u64,
+                skipped: ds.skipped as u64,
             },
             name: ds.name,
             alphabet: ds.alphabet,
@@ -193,6 +201,7 @@ impl BenchDataset {
                 sha256,
                 puzzles_in_source: total as u64,
                 puzzles_run: run as u64,
+                skipped: ds.skipped as u64,
             },
             name: ds.name,
             alphabet: ds.alphabet,

