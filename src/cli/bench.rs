@@ -474,23 +474,27 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     };
     export::write_all(&out_dir, &report)?;
     if !args.quiet {
-        println!("{}", export::markdown::summary_table(&report.summary));
-        let relative = export::markdown::relative_table(&report.summary);
-        if !relative.is_empty() {
-            println!("Relative speed\n\n{relative}");
-            for line in export::markdown::sentences(&report.summary) {
-                println!("{}", line.replace('`', ""));
-            }
-            println!(
-                "{}",
-                export::markdown::interval_note(
-                    &report.summary,
-                    report.info.rounds_complete,
-                    rounds
-                )
-            );
+        // The answer first, in 100 columns: speeds, sentences, what the intervals cover.
+        use export::terminal::{compact_summary, speed_matrix, wrap, WIDTH};
+        let matrix = speed_matrix(&report.summary, WIDTH);
+        if matrix.is_empty() {
+            print!("{}", compact_summary(&report.summary));
+        } else {
+            println!("Speed against each dataset's reference (ref; above 1× is faster):\n");
+            print!("{matrix}");
             println!();
+            for line in export::markdown::sentences(&report.summary) {
+                println!("{}", wrap(&line.replace('`', ""), WIDTH));
+            }
+            let note = export::markdown::interval_note(
+                &report.summary,
+                report.info.rounds_complete,
+                rounds,
+            );
+            println!("{}", wrap(&note, WIDTH));
         }
+        println!("Full tables: {}", out_dir.join("summary.md").display());
+        println!();
     }
     for k in &result.skipped {
         eprintln!("note: {k}");

@@ -132,9 +132,11 @@ pub fn summary_table(rows: &[SummaryRow]) -> String {
     table(&SUMMARY_HEADER, &body, &right)
 }
 
-/// A ratio like `2.47×`.
+/// A ratio like `2.47×`; below 0.01, as a fraction like `1/770×`.
 pub fn times(x: f64) -> String {
-    if x >= 100.0 {
+    if x > 0.0 && x < 0.01 {
+        format!("1/{}×", num((1.0 / x).round()))
+    } else if x >= 100.0 {
         format!("{x:.0}×")
     } else if x >= 10.0 {
         format!("{x:.1}×")

@@ -4,6 +4,7 @@ pub mod csv;
 pub mod json;
 pub mod markdown;
 pub mod run_dir;
+pub mod terminal;
 
 use crate::harness::{RunInfo, SummaryRow};
 use std::io;

@@ -1,0 +1,188 @@
+//! The terminal's compact view of a run: each strategy's speed against each
+//! dataset's reference, as a matrix that fits a narrow terminal (the full
+//! tables are in `summary.md`).
+
+use super::first_seen;
+use super::markdown::times;
+use crate::harness::SummaryRow;
+
+/// Columns the matrix fits in.
+pub const WIDTH: usize = 100;
+
+/// Strategies as rows, datasets as columns, each cell the strategy's speed
+/// against that dataset's reference (`ref` for the reference itself, `-` where
+/// it did not run or was not compared). Datasets that do not fit in `width`
+/// columns go to a further block below. Empty when nothing was compared.
+pub fn speed_matrix(rows: &[SummaryRow], width: usize) -> String {
+    if rows.iter().all(|r| r.speed.is_none()) {
+        return String::new();
+    }
+    let labels: Vec<String> = first_seen(rows.iter().map(|r| r.variant.as_str()))
+        .into_iter()
+        .map(|v| {
+            rows.iter()
+                .find(|r| r.variant == v)
+                .map_or(v.to_string(), |r| r.label())
+        })
+        .collect();
+    let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
+    let datasets = first_seen(rows.iter().map(|r| r.dataset.as_str()));
+    let cell = |v: &str, d: &str| -> String {
+        match rows.iter().find(|r| r.variant == v && r.dataset == d) {
+            Some(r) if r.variant == r.reference => "ref".into(),
+            Some(r) => r.speed.map_or("-".into(), times),
+            None => "-".into(),
+        }
+    };
+    let first = labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8);
+    let columns: Vec<(usize, &str)> = datasets
+        .iter()
+        .map(|d| {
+            let w = variants
+                .iter()
+                .map(|v| cell(v, d).chars().count())
+                .chain([d.chars().count()])
+                .max()
+                .unwrap_or(3);
+            (w, *d)
+        })
+        .collect();
+    let mut out = String::new();
+    let mut start = 0;
+    while start < columns.len() {
+        // As many datasets as fit beside the strategy names (at least one).
+        let mut used = first;
+        let mut end = start;
+        while end < columns.len() && (end == start || used + 2 + columns[end].0 <= width) {
+            used += 2 + columns[end].0;
+            end += 1;
+        }
+        if start > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("{:<first$}", "speed"));
+        for &(w, d) in &columns[start..end] {
+            out.push_str(&format!("  {d:>w$}"));
+        }
+        out.push('\n');
+        for (v, label) in variants.iter().zip(&labels) {
+            out.push_str(&format!("{label:<first$}"));
+            for &(w, d) in &columns[start..end] {
+                out.push_str(&format!("  {:>w$}", cell(v, d)));
+            }
+            out.push('\n');
+        }
+        start = end;
+    }
+    out
+}
+
+/// `text` broken at spaces into lines of at most `width` columns (a word
+/// longer than that stands on its own line).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let n = word.chars().count();
+        if line > 0 && line + 1 + n > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += n;
+    }
+    out
+}
+
+/// Per dataset and strategy: puzzles solved, median and puzzles/s, in few
+/// columns: the terminal's view of a run where nothing was compared.
+pub fn compact_summary(rows: &[SummaryRow]) -> String {
+    use super::markdown::{num, table};
+    let body: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.dataset.clone(),
+                r.label(),
+                format!("{}/{}", r.solved, r.puzzles),
+                num(r.median_us),
+                num(r.puzzles_per_sec),
+            ]
+        })
+        .collect();
+    table(
+        &["dataset", "variant", "solved", "median µs", "puzzles/s"],
+        &body,
+        &[false, false, true, true, true],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(variant: &str, dataset: &str, reference: &str, speed: Option<f64>) -> SummaryRow {
+        SummaryRow {
+            strategy: variant.into(),
+            variant: variant.into(),
+            dataset: dataset.into(),
+            reference: reference.into(),
+            speed,
+            origin: if variant == "sat" {
+                "reference".into()
+            } else {
+                "built-in".into()
+            },
+            ..SummaryRow::default()
+        }
+    }
+
+    #[test]
+    fn the_matrix_fits_its_width_and_marks_the_reference() {
+        let sets: Vec<String> = (0..9).map(|i| format!("dataset-number-{i}")).collect();
+        let mut rows = Vec::new();
+        for d in &sets {
+            rows.push(row("band", d, "band", Some(1.0)));
+            rows.push(row("bitset-mrv", d, "band", Some(0.52)));
+            rows.push(row("sat", d, "band", Some(1.0 / 770.0)));
+        }
+        let m = speed_matrix(&rows, WIDTH);
+        assert!(m.lines().all(|l| l.chars().count() <= WIDTH), "{m}");
+        // Nine wide columns do not fit in one block: the rest go below.
+        assert!(m.matches("speed ").count() >= 2, "{m}");
+        for d in &sets {
+            assert_eq!(m.matches(d.as_str()).count(), 1, "{d} once: {m}");
+        }
+        let band = m.lines().find(|l| l.starts_with("band")).unwrap();
+        assert!(band.contains("ref") && !band.contains('×'), "{band}");
+        assert!(m.contains("sat (reference)") && m.contains("1/770×"), "{m}");
+        assert!(m.contains("0.52×"));
+        // A strategy that did not run on a dataset, and a run with nothing compared.
+        let mut two = vec![
+            row("band", "a", "band", Some(1.0)),
+            row("dlx", "a", "band", Some(0.3)),
+        ];
+        two.push(row("dlx", "b", "", None));
+        let m = speed_matrix(&two, WIDTH);
+        let band = m.lines().find(|l| l.starts_with("band")).unwrap();
+        assert!(band.trim_end().ends_with('-'), "{m}");
+        assert_eq!(speed_matrix(&[row("dlx", "a", "", None)], WIDTH), "");
+    }
+
+    #[test]
+    fn wrapping_keeps_words_whole_and_lines_short() {
+        let text = "band is 1.85× faster than bitset-mrv on easy-9x9 (95% CI 1.77×–1.93×, faster on 100% of puzzles).";
+        let w = wrap(text, 40);
+        assert!(w.lines().all(|l| l.chars().count() <= 40), "{w}");
+        assert_eq!(w.replace('\n', " "), text);
+        assert_eq!(wrap("a-very-long-word b", 5), "a-very-long-word\nb");
+    }
+}
