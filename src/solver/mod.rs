@@ -463,7 +463,7 @@ registry! {
         sizes: ALL_SIZES,
         budget: Some(2_000_000),
         solver: NaiveExactCover { prune: false },
-        about: "seed 000's DFS over the exact-cover matrix exactly, with no prune (blows up)",
+        about: "DFS over the exact-cover matrix in row order with no prune: shows the blow-up (seed 000)",
     },
     /// Row-major cell backtracking, digits in increasing order (seeds 002, 003).
     Backtracking => {

@@ -1,7 +1,7 @@
 //! Memory that does not grow with the dataset: a run and its report over 300,000
 //! and 1,200,000 puzzles peak at about the same heap (counted by this test's
 //! allocator). Ignored by default (about a minute on two cores):
-//! `cargo test --release --test bounded_memory -- --ignored --nocapture`.
+//! `cargo test --release --test bounded -- --ignored --nocapture`.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -11,9 +11,7 @@ use sudoku_bench::format::ReadOptions;
 use sudoku_bench::harness::{self, BenchOptions, Budget, Contender, Schedule, Selection};
 use sudoku_bench::solver::{Mode, SolverId};
 
-#[path = "common/counting.rs"]
-mod counting;
-use counting::peak_of;
+use crate::counting::peak_of;
 
 /// Peak heap bytes of a run (two strategies, two repeats, permuted, interleaved)
 /// and of its report, over `n` puzzles of the embedded easy set repeated.
@@ -21,7 +19,7 @@ fn peaks(n: usize) -> (usize, usize) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("many.txt");
     {
-        let easy: Vec<&str> = include_str!("../datasets/easy-9x9.txt")
+        let easy: Vec<&str> = include_str!("../../datasets/easy-9x9.txt")
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
             .collect();

@@ -9,9 +9,7 @@ use sudoku_bench::format::{read_reader, Format, ReadOptions};
 use sudoku_bench::ParseErrorKind;
 
 /// Counts live and peak bytes allocated.
-#[path = "common/counting.rs"]
-mod counting;
-use counting::peak_of;
+use crate::counting::peak_of;
 
 /// The tests measure one at a time.
 static ONE: Mutex<()> = Mutex::new(());

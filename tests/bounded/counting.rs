@@ -1,5 +1,5 @@
 //! A global allocator that counts live and peak heap bytes, for tests that
-//! bound memory (each test binary that includes this file installs it).
+//! bound memory (installed for the `bounded` test binary).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

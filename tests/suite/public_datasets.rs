@@ -1,7 +1,7 @@
 //! The public benchmark lists (read from the folder in SUDOKU_BENCH_DATASETS):
 //! every file reads without error, and all strategies agree on their puzzles.
 
-mod common;
+use crate::common;
 
 use rayon::prelude::*;
 use std::time::Instant;

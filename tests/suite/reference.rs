@@ -1,6 +1,6 @@
 //! Every strategy against the reference puzzles in `datasets/reference`.
 
-mod common;
+use crate::common;
 
 use common::{load, repo_datasets};
 use sudoku_bench::format::write_line;

@@ -1,0 +1,15 @@
+//! The integration tests, one binary (one link instead of one per file):
+//! the command line end to end, outside programs, comparisons, the embedded
+//! and public datasets, and property tests. The tests that count heap bytes
+//! live in `tests/bounded`, whose counting allocator would see these too.
+
+mod common;
+
+mod bench_cli;
+mod cli;
+mod compare_cli;
+mod contenders;
+mod embedded;
+mod properties;
+mod public_datasets;
+mod reference;
