@@ -1,0 +1,304 @@
+//! How contenders take turns over a dataset, and the rounds a run is measured
+//! in: the schedules, each dataset's measurements carried from round to round,
+//! and the pairing of every contender's times with every other's.
+
+use super::{
+    run_block, summary, warm_up, BenchDataset, BenchOptions, Contender, Observer, Part, RecordSink,
+    SummaryRow,
+};
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How contenders take turns over a dataset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// The dataset is cut into blocks (see [`Schedule::block_size`]); every
+    /// contender solves a block, in an order that rotates from block to block,
+    /// before the next block starts. Machine drift then hits all contenders alike.
+    Interleaved,
+    /// Each contender runs its whole pass (every repeat) before the next starts.
+    Sequential,
+}
+
+impl Schedule {
+    /// Fewest puzzles in a block of the interleaved schedule.
+    pub const MIN_BLOCK: usize = 32;
+    /// Least work a block gives the fastest contender, so that switching
+    /// contenders (and their cold caches) stays a small share of a block.
+    pub const BLOCK_TIME: Duration = Duration::from_millis(1);
+
+    /// Puzzles per block of `n`, given the fastest contender's time per puzzle
+    /// in warm-up: enough for [`Schedule::BLOCK_TIME`] of its work, at least
+    /// [`Schedule::MIN_BLOCK`] (blocks of 16 to 64 puzzles of top1465 kept
+    /// the spread of five runs' throughput ratio near 2%, against up to 30%
+    /// one strategy after another; sub-microsecond 4×4 puzzles get blocks of
+    /// thousands).
+    pub fn block_size(fastest: Duration, n: usize) -> usize {
+        let per = fastest.as_nanos().max(1);
+        let want = Self::BLOCK_TIME.as_nanos().div_ceil(per) as usize;
+        want.max(Self::MIN_BLOCK).min(n.max(1))
+    }
+
+    /// The name used on the command line and in `run.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Interleaved => "interleaved",
+            Schedule::Sequential => "sequential",
+        }
+    }
+}
+
+/// Fewest puzzles a round of a dataset takes, so that each round pairs several.
+pub const MIN_PER_ROUND: usize = 2;
+
+/// The rounds a dataset of `n` puzzles is measured in when the run asks for
+/// `rounds`: as many as give every round [`MIN_PER_ROUND`] puzzles, at least one.
+/// Puzzle `i` (in run order) belongs to round `i mod rounds_for(..)`, so every
+/// round draws evenly from the whole file.
+pub fn rounds_for(n: usize, rounds: usize) -> usize {
+    rounds.max(1).min((n / MIN_PER_ROUND).max(1))
+}
+
+/// Each contender's speed against each other one, built window by window:
+/// `sums[r][i]` measures contender `i` against contender `r`.
+pub(super) struct Pairs {
+    sums: Vec<Vec<crate::stats::SpeedSum>>,
+}
+
+impl Pairs {
+    fn new(k: usize) -> Pairs {
+        Pairs {
+            sums: vec![vec![crate::stats::SpeedSum::default(); k]; k],
+        }
+    }
+
+    /// Adds one window's per-puzzle solved times of every contender, measured in `round`.
+    fn add(&mut self, round: usize, times: &[Vec<(u64, u64)>]) {
+        for (r, row) in self.sums.iter_mut().enumerate() {
+            for (i, sum) in row.iter_mut().enumerate() {
+                sum.add_in_round(round, &times[r], &times[i]);
+            }
+        }
+    }
+
+    /// Fills the speed columns of one dataset's rows: against `reference` when
+    /// it ran here, else the fastest.
+    fn relate(&self, rows: &mut [SummaryRow], reference: Option<&str>) {
+        if rows.len() < 2 {
+            return; // nothing to compare with
+        }
+        let chosen = reference.and_then(|name| rows.iter().position(|r| r.variant == name));
+        let fastest = || {
+            (0..rows.len())
+                .filter(|&i| rows[i].puzzles_per_sec > 0.0)
+                .max_by(|&a, &b| rows[a].puzzles_per_sec.total_cmp(&rows[b].puzzles_per_sec))
+        };
+        let Some(r) = chosen.or_else(fastest) else {
+            return;
+        };
+        let name = rows[r].variant.clone();
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.reference = name.clone();
+            if let Some(s) = self.sums[r][i].finish() {
+                row.speed = Some(s.ratio.value);
+                row.speed_lo = Some(s.ratio.lo);
+                row.speed_hi = Some(s.ratio.hi);
+                // The reference against itself is no comparison.
+                row.faster_pct = (i != r).then_some(s.faster_pct);
+            }
+        }
+    }
+}
+
+/// One dataset's measurements, carried from round to round.
+pub(super) struct DatasetRun<'a> {
+    cs: Vec<&'a Contender>,
+    /// Rounds this dataset is measured in ([`rounds_for`]).
+    pub(super) rounds: usize,
+    builders: Vec<summary::SummaryBuilder>,
+    walls: Vec<Duration>,
+    pairs: Pairs,
+    /// The fastest contender's time per puzzle in the first warm-up (sizes blocks).
+    fastest: Option<Duration>,
+    /// Who goes first in the next block.
+    turn: usize,
+}
+
+impl<'a> DatasetRun<'a> {
+    pub(super) fn new(
+        cs: Vec<&'a Contender>,
+        ds: &BenchDataset,
+        opts: &BenchOptions,
+    ) -> DatasetRun<'a> {
+        let k = cs.len();
+        DatasetRun {
+            cs,
+            rounds: rounds_for(ds.len(), opts.rounds),
+            builders: vec![summary::SummaryBuilder::default(); k],
+            walls: vec![Duration::ZERO; k],
+            pairs: Pairs::new(k),
+            fastest: None,
+            turn: 0,
+        }
+    }
+
+    /// Runs round `round` over its share of the dataset, a window of puzzles at
+    /// a time (the whole set when it is held in memory): warm-up per contender
+    /// on the round's first window; then in each window every pass, block by
+    /// block, each block solved by every contender in turn (the first to go
+    /// rotates), or with the sequential schedule one contender's passes after
+    /// another's.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run_round(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        ds: &BenchDataset,
+        round: usize,
+        opts: &BenchOptions,
+        cancel: &Arc<AtomicBool>,
+        sink: &mut dyn RecordSink,
+        observer: &dyn Observer,
+    ) -> io::Result<()> {
+        let cs = &self.cs;
+        if cs.is_empty() {
+            return Ok(());
+        }
+        let n = ds.len();
+        let rounds = self.rounds;
+        let names: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
+        let here = (round..n).step_by(rounds).count();
+        let label = if rounds > 1 {
+            format!("{} ({}/{rounds})", ds.name, round + 1)
+        } else {
+            ds.name.clone()
+        };
+        observer.phase_started(
+            &names.join(", "),
+            &label,
+            (here * cs.len()) as u64 * opts.repeat as u64,
+        );
+        let groups: Vec<Vec<usize>> = match opts.schedule {
+            Schedule::Interleaved => vec![(0..cs.len()).collect()],
+            Schedule::Sequential => (0..cs.len()).map(|i| vec![i]).collect(),
+        };
+        let (builders, walls, pairs) = (&mut self.builders, &mut self.walls, &mut self.pairs);
+        let (fastest_seen, turn) = (&mut self.fastest, &mut self.turn);
+        let mut warmed = false;
+        ds.for_each_window_in(round, rounds, &mut |window| {
+            if window.is_empty() {
+                return Ok(true);
+            }
+            if !warmed {
+                let f = warm_up(pool, cs, window, opts, cancel);
+                fastest_seen.get_or_insert(f);
+                warmed = true;
+            }
+            let fastest = fastest_seen.unwrap_or(Duration::MAX);
+            // With --min-time, each window of each round takes its share of the minimum.
+            let share = window.len() as f64 / n.max(1) as f64;
+            for group in &groups {
+                let w = window.len();
+                let block = if group.len() == 1 {
+                    w.max(1)
+                } else {
+                    opts.block
+                        .unwrap_or_else(|| Schedule::block_size(fastest, n))
+                        .max(1)
+                };
+                let mut spent = vec![Duration::ZERO; cs.len()];
+                // Who takes part in a pass: everyone for the first `repeat` passes,
+                // then (with --min-time) those whose timed passes are still short of
+                // it, unless they failed on some puzzle (a failing program's error
+                // rows are no measurement to make more of).
+                let wants_more = |ci: usize, spent: &[Duration], repeat: u32, failing: bool| {
+                    repeat < opts.repeat
+                        || (!failing
+                            && opts
+                                .min_time
+                                .is_some_and(|t| w > 0 && spent[ci] < t.mul_f64(share)))
+                };
+                let mut repeat = 0;
+                'passes: loop {
+                    let taking: Vec<usize> = group
+                        .iter()
+                        .copied()
+                        .filter(|&ci| wants_more(ci, &spent, repeat, builders[ci].failed()))
+                        .collect();
+                    if taking.is_empty() {
+                        break;
+                    }
+                    if repeat >= opts.repeat {
+                        observer.rows_added((w * taking.len()) as u64);
+                    }
+                    for k in 0..w.div_ceil(block) {
+                        let slots = k * block..((k + 1) * block).min(w);
+                        for j in 0..taking.len() {
+                            if cancel.load(Ordering::Relaxed) {
+                                break 'passes;
+                            }
+                            let ci = taking[(*turn + j) % taking.len()];
+                            let part = Part {
+                                c: cs[ci],
+                                ds,
+                                puzzles: &window[slots.clone()],
+                                round: round as u32,
+                                repeat,
+                            };
+                            spent[ci] += run_block(
+                                pool,
+                                &part,
+                                opts,
+                                cancel,
+                                sink,
+                                observer,
+                                &mut builders[ci],
+                            )?;
+                        }
+                        *turn += 1;
+                    }
+                    repeat += 1;
+                }
+                for (total, s) in walls.iter_mut().zip(&spent) {
+                    *total += *s;
+                }
+            }
+            let times: Vec<Vec<(u64, u64)>> =
+                builders.iter_mut().map(|b| b.end_window(round)).collect();
+            pairs.add(round, &times);
+            Ok(!cancel.load(Ordering::Relaxed))
+        })
+    }
+
+    /// The summary rows, the speed columns filled.
+    pub(super) fn finish(
+        self,
+        ds: &BenchDataset,
+        opts: &BenchOptions,
+        observer: &dyn Observer,
+    ) -> Vec<SummaryRow> {
+        let mut rows: Vec<SummaryRow> = self
+            .cs
+            .iter()
+            .zip(self.builders)
+            .zip(self.walls)
+            .map(|((c, b), wall)| {
+                let mut row = b.finish(
+                    &c.strategy,
+                    &c.variant,
+                    &ds.name,
+                    opts.threads,
+                    wall.as_secs_f64(),
+                );
+                row.origin = c.origin.word().to_string();
+                row
+            })
+            .collect();
+        self.pairs.relate(&mut rows, opts.reference.as_deref());
+        for row in &rows {
+            observer.phase_done(row);
+        }
+        rows
+    }
+}
