@@ -151,18 +151,23 @@ impl LogMean {
         self.n == 0
     }
 
-    /// The geometric mean with its 95% interval; `None` when empty.
-    pub fn estimate(&self) -> Option<Estimate> {
+    /// The mean of the logs (the log of the geometric mean); `None` when empty.
+    fn mean_log(&self) -> Option<f64> {
         if self.n == 0 {
             return None;
         }
-        let n = self.n as f64;
-        let m = if self.n <= BOOTSTRAP_MAX {
+        Some(if self.n <= BOOTSTRAP_MAX {
             // Summed in order, as the bootstrap's resamples are.
-            self.logs.iter().sum::<f64>() / n
+            self.logs.iter().sum::<f64>() / self.n as f64
         } else {
-            self.sum / n
-        };
+            self.sum / self.n as f64
+        })
+    }
+
+    /// The geometric mean with its 95% interval; `None` when empty.
+    pub fn estimate(&self) -> Option<Estimate> {
+        let m = self.mean_log()?;
+        let n = self.n as f64;
         let (lo, hi) = if self.n <= BOOTSTRAP_MAX {
             let mean = |v: &mut [f64]| v.iter().sum::<f64>() / v.len() as f64;
             bootstrap(&self.logs, mean)
@@ -252,7 +257,7 @@ impl SpeedSum {
     /// rounds that paired a puzzle, the interval is [`rounds_interval`] over
     /// the rounds' mean log ratios; otherwise the bootstrap over puzzles.
     pub fn finish(&self) -> Option<Speed> {
-        let mut ratio = self.ratios.estimate()?;
+        let m = self.ratios.mean_log()?;
         let pairs = self.ratios.len();
         let means: Vec<f64> = self
             .rounds
@@ -260,10 +265,15 @@ impl SpeedSum {
             .filter(|r| r.0 > 0)
             .map(|r| r.1 / r.0 as f64)
             .collect();
-        if let Some((lo, hi)) = rounds_interval(ratio.value.ln(), &means) {
-            ratio.lo = lo.exp();
-            ratio.hi = hi.exp();
-        }
+        // The bootstrap only where the rounds give no interval.
+        let ratio = match rounds_interval(m, &means) {
+            Some((lo, hi)) => Estimate {
+                value: m.exp(),
+                lo: lo.exp(),
+                hi: hi.exp(),
+            },
+            None => self.ratios.estimate()?,
+        };
         Some(Speed {
             ratio,
             faster_pct: 100.0 * self.faster as f64 / pairs as f64,

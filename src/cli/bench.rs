@@ -203,16 +203,16 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     let mut threads_note = String::new();
     let threads = match args.threads {
         Some(t) => {
-            if !outside.is_empty() && 2 * t > cores {
+            if !outside.is_empty() && sudoku_bench::external::crowded(t, cores) {
                 threads_note = format!(
                     "{t} threads with outside programs on {cores} cores: each worker and its program need a core, so some answers may be timed while descheduled (default {})",
-                    (cores / 2).max(1)
+                    sudoku_bench::external::default_threads(cores)
                 );
             }
             t
         }
         None if !outside.is_empty() => {
-            let t = (cores / 2).max(1);
+            let t = sudoku_bench::external::default_threads(cores);
             threads_note = format!(
                 "{t} worker thread{} (half of {cores} cores): each outside program and the worker timing it need a core of their own",
                 if t == 1 { "" } else { "s" }

@@ -279,9 +279,9 @@ pub fn compare(
     );
     let same_permutation = bo.permute == co.permute && (!bo.permute || bo.seed == co.seed);
     // Rounds pair up when both runs dealt their puzzles into the same number of them.
-    let rounds = (bo.rounds == co.rounds && co.rounds > 1).then_some(co.rounds);
+    let by_rounds = bo.rounds == co.rounds && co.rounds > 1;
     let mut notes = Vec::new();
-    if rounds.is_none() {
+    if !by_rounds {
         notes.push(if bo.rounds.max(co.rounds) > 1 {
             format!(
                 "intervals cover the puzzles only: the baseline ran {} round(s), the current run {}",
@@ -326,7 +326,14 @@ pub fn compare(
             }
             continue;
         }
-        rows.push(compare_one(&key, b, c, same_permutation, rounds, threshold));
+        rows.push(compare_one(
+            &key,
+            b,
+            c,
+            same_permutation,
+            by_rounds,
+            threshold,
+        ));
     }
     for r in &base_data.summary {
         if !cur_data
@@ -404,7 +411,7 @@ fn compare_one(
     base: &[PuzzleStat],
     cur: &[PuzzleStat],
     paired: bool,
-    rounds: Option<usize>,
+    by_rounds: bool,
     threshold: f64,
 ) -> CompareRow {
     let solved = |v: &[PuzzleStat]| v.iter().filter(|s| s.solved).count() as u64;
@@ -449,7 +456,7 @@ fn compare_one(
         lo: f64::NAN,
         hi: f64::NAN,
     });
-    if rounds.is_some() && s.value.is_finite() {
+    if by_rounds && s.value.is_finite() {
         // Both runs dealt puzzle i to round i mod R: each round's two halves are
         // the same puzzles, measured at two times.
         if let Some((lo, hi)) = over_rounds(s.value.ln(), &compared_base, &compared_cur) {

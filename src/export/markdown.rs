@@ -201,12 +201,11 @@ pub const RELATIVE_NOTE: &str = "Speed: the geometric mean, over the puzzles bot
 /// What the run's 95% intervals cover, in one line: rounds (re-runs should land
 /// inside) or puzzles only (older runs, `--rounds 1`, small datasets).
 pub fn interval_note(rows: &[SummaryRow], complete: Option<usize>, asked: usize) -> String {
-    let mut few: Vec<&str> = rows
-        .iter()
-        .filter(|r| r.rounds <= 1)
-        .map(|r| r.dataset.as_str())
-        .collect();
-    few.dedup();
+    let few = super::first_seen(
+        rows.iter()
+            .filter(|r| r.rounds <= 1)
+            .map(|r| r.dataset.as_str()),
+    );
     let most = rows.iter().map(|r| r.rounds).max().unwrap_or(0);
     let partial = match complete {
         Some(c) if c < asked => format!(" ({c} of {asked} rounds complete: the run was stopped)"),

@@ -17,15 +17,15 @@ pub fn speed_matrix(rows: &[SummaryRow], width: usize) -> String {
     if rows.iter().all(|r| r.speed.is_none()) {
         return String::new();
     }
-    let labels: Vec<String> = first_seen(rows.iter().map(|r| r.variant.as_str()))
-        .into_iter()
-        .map(|v| {
+    let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
+    let labels: Vec<String> = variants
+        .iter()
+        .map(|&v| {
             rows.iter()
                 .find(|r| r.variant == v)
                 .map_or(v.to_string(), |r| r.label())
         })
         .collect();
-    let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
     let datasets = first_seen(rows.iter().map(|r| r.dataset.as_str()));
     let cell = |v: &str, d: &str| -> String {
         match rows.iter().find(|r| r.variant == v && r.dataset == d) {

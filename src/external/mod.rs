@@ -169,6 +169,19 @@ pub fn load_file(path: &Path) -> Result<Vec<ContenderSpec>, ContenderError> {
     Ok(file.contender)
 }
 
+/// Worker threads for a run with outside programs when none are asked for:
+/// half the cores, since each worker waits awake for its program's answer and
+/// the two need a core each.
+pub fn default_threads(cores: usize) -> usize {
+    (cores / 2).max(1)
+}
+
+/// True when `threads` workers and their programs outnumber `cores`: an awake
+/// worker would then take the core its program needs.
+pub fn crowded(threads: usize, cores: usize) -> bool {
+    2 * threads > cores
+}
+
 /// Crashes a contender may have in one run before its remaining puzzles are
 /// given up as `error` rows.
 pub const MAX_RESTARTS: u32 = 5;
@@ -253,7 +266,7 @@ impl Program {
     /// awake reader would take the core its program needs).
     pub fn start(&self, n: usize, mode: Mode) -> Result<(), ContenderError> {
         let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-        self.crowded.store(2 * n > cores, Ordering::Relaxed);
+        self.crowded.store(crowded(n, cores), Ordering::Relaxed);
         let mut started = Vec::new();
         for _ in 0..n.max(1) {
             started.push(self.spawn(mode)?);
