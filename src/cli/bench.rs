@@ -23,7 +23,8 @@ pub(super) struct BenchArgs {
     /// words), and optional `sizes` and `description`.
     #[arg(long, value_name = "FILE")]
     contenders: Option<PathBuf>,
-    /// Embedded dataset names, puzzle files or folders, comma-separated or repeated
+    /// Dataset names (embedded, or public lists downloaded on first use: see
+    /// `sudoku-bench datasets`), puzzle files or folders, comma-separated or repeated
     /// (default: every embedded dataset).
     #[arg(long, value_delimiter = ',')]
     dataset: Vec<String>,
@@ -250,8 +251,9 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     };
     let mut datasets = Vec::new();
     for spec in &specs {
-        let found = sudoku_bench::datasets::resolve(spec, &read_opts, &sel)
-            .with_context(|| format!("dataset {spec:?}"))?;
+        let found =
+            sudoku_bench::datasets::resolve(spec, &read_opts, &sel, &mut |m| eprintln!("{m}"))
+                .with_context(|| format!("dataset {spec:?}"))?;
         datasets.extend(found);
     }
     for d in &datasets {

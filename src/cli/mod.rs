@@ -4,6 +4,7 @@
 mod bench;
 mod compare;
 mod contender;
+mod datasets;
 mod generate;
 mod options;
 mod rate;
@@ -32,6 +33,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// List the strategies and their variants.
     Solvers,
+    /// List the embedded datasets and the public lists that can be named (and whether each is cached).
+    Datasets(datasets::DatasetsArgs),
     /// Generate puzzles with a unique solution, reproducibly from a seed.
     Generate(generate::GenerateArgs),
     /// Run strategies over datasets in parallel, check every answer, write CSV and a summary.
@@ -52,6 +55,7 @@ pub fn run() -> Result<ExitCode> {
     match Cli::parse().command {
         Command::Solve(args) => solve::run(args),
         Command::Solvers => solvers::run(),
+        Command::Datasets(args) => datasets::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Bench(args) => bench::run(*args),
         Command::Rate(args) => rate::run(args),

@@ -8,7 +8,8 @@ use sudoku_bench::format;
 
 #[derive(clap::Args)]
 pub(super) struct RateArgs {
-    /// Puzzle file or folder; `-` or nothing reads standard input.
+    /// Puzzle file or folder, or a public list's name (see `sudoku-bench datasets`);
+    /// `-` or nothing reads standard input.
     input: Option<PathBuf>,
     /// Symmetry permutations per puzzle (the first is the puzzle as given).
     #[arg(long, default_value_t = sudoku_bench::rate::DEFAULT_PERMUTATIONS)]
@@ -25,6 +26,7 @@ pub(super) fn run(args: RateArgs) -> Result<ExitCode> {
     use sudoku_bench::rate::{rate, Band};
     let opts = args.input_args.read_options()?;
     let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let path = sudoku_bench::datasets::path_or_public(&path, &mut |m| eprintln!("{m}"))?;
     let datasets = format::read_path_or_folder(&path, &opts)?;
     let pool = build_pool(args.threads)?;
     let mut out = csv::Writer::from_writer(std::io::stdout().lock());

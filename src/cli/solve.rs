@@ -11,7 +11,8 @@ use sudoku_bench::solver::{trace, Limits, Mode, Solver, SolverId, TraceLog};
 
 #[derive(clap::Args)]
 pub(super) struct SolveArgs {
-    /// Puzzle file or folder; `-` or nothing reads standard input.
+    /// Puzzle file or folder, or a public list's name (see `sudoku-bench datasets`);
+    /// `-` or nothing reads standard input.
     input: Option<PathBuf>,
     /// Strategy or variant (see `sudoku-bench solvers`); default: the fastest for each size.
     #[arg(long, value_parser = solver_name)]
@@ -44,6 +45,7 @@ pub(super) struct SolveArgs {
 pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
     let opts = args.input_args.read_options()?;
     let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let path = sudoku_bench::datasets::path_or_public(&path, &mut |m| eprintln!("{m}"))?;
     let mode = match args.mode {
         ModeArg::First => Mode::First,
         ModeArg::Unique => Mode::Unique,

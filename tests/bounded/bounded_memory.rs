@@ -36,9 +36,13 @@ fn peaks(n: usize) -> (usize, usize) {
             seed: 1,
             ..Selection::default()
         };
-        let ds =
-            sudoku_bench::datasets::resolve(file.to_str().unwrap(), &ReadOptions::default(), &sel)
-                .unwrap();
+        let ds = sudoku_bench::datasets::resolve(
+            file.to_str().unwrap(),
+            &ReadOptions::default(),
+            &sel,
+            &mut |_| {},
+        )
+        .unwrap();
         assert!(ds[0].is_streamed());
         let opts = BenchOptions {
             threads: 2,

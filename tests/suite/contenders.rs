@@ -28,9 +28,14 @@ fn bin(cwd: &Path) -> Command {
 fn table(dir: &Path, sets: &[&str]) -> PathBuf {
     let mut text = String::new();
     for name in sets {
-        let ds = sudoku_bench::datasets::resolve(name, &Default::default(), &Selection::default())
-            .unwrap()
-            .remove(0);
+        let ds = sudoku_bench::datasets::resolve(
+            name,
+            &Default::default(),
+            &Selection::default(),
+            &mut |_| {},
+        )
+        .unwrap()
+        .remove(0);
         let alphabet = Alphabet::default_for(ds.geometry);
         for p in &ds.puzzles {
             let mut line = Vec::new();

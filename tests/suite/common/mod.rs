@@ -39,3 +39,65 @@ pub fn repo_datasets() -> PathBuf {
 pub fn load(path: &Path) -> Dataset {
     read_path(path, &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// A small HTTP server on 127.0.0.1 serving files by name (404 otherwise),
+/// counting the requests; stopped when dropped.
+pub struct Loopback {
+    server: std::sync::Arc<tiny_http::Server>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    hits: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// `http://127.0.0.1:PORT`
+    pub base: String,
+}
+
+impl Loopback {
+    /// Serves each `(name, bytes)` at `/name`.
+    pub fn serve(files: Vec<(String, Vec<u8>)>) -> Loopback {
+        use std::sync::atomic::Ordering;
+        let server = std::sync::Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
+        let port = server.server_addr().to_ip().unwrap().port();
+        let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (s, h) = (server.clone(), hits.clone());
+        let thread = std::thread::spawn(move || {
+            for request in s.incoming_requests() {
+                h.fetch_add(1, Ordering::SeqCst);
+                let name = request.url().trim_start_matches('/').to_string();
+                let response = match files.iter().find(|(n, _)| *n == name) {
+                    Some((_, bytes)) => tiny_http::Response::from_data(bytes.clone()),
+                    None => {
+                        tiny_http::Response::from_data(b"not here".to_vec()).with_status_code(404)
+                    }
+                };
+                let _ = request.respond(response);
+            }
+        });
+        Loopback {
+            server,
+            thread: Some(thread),
+            hits,
+            base: format!("http://127.0.0.1:{port}"),
+        }
+    }
+
+    /// Requests served so far.
+    pub fn hits(&self) -> usize {
+        self.hits.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for Loopback {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A loopback base URL where nothing listens (a port bound, then let go).
+pub fn dead_base() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    format!("http://127.0.0.1:{port}")
+}

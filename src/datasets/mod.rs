@@ -1,5 +1,8 @@
 //! The datasets embedded in the binary (from the repository's `datasets/`),
-//! and resolution of `--dataset` names, files and folders.
+//! public lists by name ([`public`]), and resolution of `--dataset` names,
+//! files and folders.
+
+pub mod public;
 
 use crate::error::LoadError;
 use crate::format::{puzzle_files, read_capped, read_str, ReadOptions};
@@ -20,7 +23,7 @@ pub struct Embedded {
 
 macro_rules! embedded {
     ($($name:literal => $path:literal),* $(,)?) => {
-        &[$(Embedded { name: $name, path: $path, text: include_str!(concat!("../", $path)) }),*]
+        &[$(Embedded { name: $name, path: $path, text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/", $path)) }),*]
     };
 }
 
@@ -41,13 +44,32 @@ pub fn embedded(name: &str) -> Option<&'static Embedded> {
     EMBEDDED.iter().find(|e| e.name == name)
 }
 
-/// Resolves a `--dataset` argument: an embedded name, a file, or a folder (one dataset per file).
+/// Resolves a `--dataset` argument: an embedded name, a public list's name
+/// (downloaded on first use; `progress` hears what is fetched), a file, or a
+/// folder (one dataset per file).
 pub fn resolve(
     spec: &str,
     opts: &ReadOptions,
     sel: &Selection,
+    progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<BenchDataset>, LoadError> {
+    if let Some(p) = public::find(spec) {
+        let path = p.ensure(progress)?;
+        return read_files(&path, Some(p.name), opts, sel, WINDOW);
+    }
     resolve_windowed(spec, opts, sel, WINDOW)
+}
+
+/// A path named on the command line, or the cached copy of the public list
+/// of that name (downloaded first if need be) when no such path exists.
+pub fn path_or_public(
+    spec: &std::path::Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<std::path::PathBuf, LoadError> {
+    match spec.to_str().and_then(public::find) {
+        Some(p) if !spec.exists() => Ok(p.ensure(progress)?),
+        _ => Ok(spec.to_path_buf()),
+    }
 }
 
 /// [`resolve`], with files of more than `window` puzzles streamed in windows of
@@ -70,12 +92,28 @@ pub fn resolve_windowed(
     }
     let path = std::path::Path::new(spec);
     if !path.exists() {
-        let names: Vec<&str> = EMBEDDED.iter().map(|e| e.name).collect();
+        let names: Vec<&str> = EMBEDDED
+            .iter()
+            .map(|e| e.name)
+            .chain(public::PUBLIC.iter().map(|p| p.name))
+            .collect();
         return Err(LoadError::UnknownDataset(
             spec.to_string(),
             names.join(", "),
         ));
     }
+    read_files(path, None, opts, sel, window)
+}
+
+/// Reads a file, or each file of a folder, as datasets named after the files
+/// (or `name`).
+fn read_files(
+    path: &std::path::Path,
+    name: Option<&str>,
+    opts: &ReadOptions,
+    sel: &Selection,
+    window: usize,
+) -> Result<Vec<BenchDataset>, LoadError> {
     // Each file is read and checked once; one larger than a window is read
     // again, a window at a time, whenever a run uses it.
     puzzle_files(path)?
@@ -88,7 +126,9 @@ pub fn resolve_windowed(
             // Checked and hashed in one read.
             let mut hashing = Hashing::new(std::fs::File::open(file).map_err(io)?);
             let mut ds = read_capped(&file.display().to_string(), &mut hashing, opts, window)?;
-            if let Some(stem) = file.file_stem() {
+            if let Some(name) = name {
+                ds.name = name.to_string();
+            } else if let Some(stem) = file.file_stem() {
                 ds.name = stem.to_string_lossy().into_owned();
             }
             let (bytes, sha) = hashing.finish().map_err(io)?;
