@@ -5,15 +5,14 @@
 //! `RUN_DIR/report.html` with the SVGs inline.
 
 pub mod charts;
+mod html;
 pub mod load;
 
+pub use html::html;
 pub use load::{load, load_points, Point, ReportError, RunData, Series};
 
 use crate::export::first_seen;
-use crate::export::markdown::{
-    relative_cells, relative_table, sentences, summary_cells, summary_table, RELATIVE_HEADER,
-    RELATIVE_NOTE, SUMMARY_HEADER,
-};
+use crate::export::markdown::{relative_table, sentences, summary_table, RELATIVE_NOTE};
 use crate::harness::SummaryRow;
 use crate::solver::SolverId;
 use charts::{
@@ -483,174 +482,6 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
         }
     }
     s
-}
-
-fn esc(t: &str) -> String {
-    t.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// `report.html`: the same content, self-contained (SVGs inline, no external references).
-pub fn html(data: &RunData, report: &Report) -> String {
-    let mut s = String::from(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>sudoku-bench report</title>\n<style>\n\
-         body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}\n\
-         table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 6px}\n\
-         td.n{text-align:right}th{background:#f3f3f3;cursor:pointer}th[aria-sort=ascending]::after{content:\" ▲\"}th[aria-sort=descending]::after{content:\" ▼\"}figure{margin:2em 0}figcaption{color:#444;margin-top:.4em}\n\
-         svg{max-width:100%;height:auto}\n</style>\n</head>\n<body>\n<h1>sudoku-bench report</h1>\n<ul>\n",
-    );
-    for l in metadata_lines(data) {
-        let _ = writeln!(s, "<li>{}</li>", esc(&l));
-    }
-    s.push_str("</ul>\n");
-    let said = sentences(&data.summary);
-    if !said.is_empty() {
-        s.push_str("<h2>In short</h2>\n<ul>\n");
-        for l in said {
-            let _ = writeln!(s, "<li>{}</li>", esc(&l.replace('`', "")));
-        }
-        s.push_str("</ul>\n");
-    }
-    let relative: Vec<Vec<String>> = data
-        .summary
-        .iter()
-        .filter_map(relative_cells)
-        .map(|c| c.to_vec())
-        .collect();
-    let datasets = first_seen(data.summary.iter().map(|r| r.dataset.as_str()));
-    if datasets.len() > 1 {
-        // Shown by the script only: with scripts off every row is there anyway.
-        s.push_str("<p id=\"dataset-filter\" hidden><label>Show dataset <select>\n<option value=\"\">all</option>\n");
-        for d in &datasets {
-            let _ = writeln!(s, "<option>{}</option>", esc(d));
-        }
-        s.push_str("</select></label> (click a column head to sort)</p>\n");
-    }
-    if !relative.is_empty() {
-        s.push_str("<h2>Relative speed</h2>\n");
-        html_table(&mut s, "relative", &RELATIVE_HEADER, &relative, 3);
-        let _ = writeln!(
-            s,
-            "<p>{} {}</p>",
-            esc(RELATIVE_NOTE),
-            esc(&interval_line(data))
-        );
-    }
-    s.push_str("<h2>Summary</h2>\n");
-    let summary: Vec<Vec<String>> = data
-        .summary
-        .iter()
-        .map(|r| summary_cells(r).to_vec())
-        .collect();
-    html_table(&mut s, "summary", &SUMMARY_HEADER, &summary, 2);
-    s.push_str("<h2>Charts</h2>\n");
-    for c in &report.charts {
-        let svg = c.svg.trim_start_matches(|ch| ch != '<');
-        let svg = svg
-            .strip_prefix("<?xml")
-            .map_or(svg, |rest| rest.split_once("?>").map_or(rest, |x| x.1));
-        let _ = write!(
-            s,
-            "<figure id=\"{}\">\n<h3>{}</h3>\n{}\n<figcaption>{}</figcaption>\n</figure>\n",
-            esc(&c.name),
-            esc(&c.title),
-            svg.trim(),
-            esc(&c.caption)
-        );
-    }
-    if !report.skipped.is_empty() {
-        s.push_str("<h2>Charts not drawn</h2>\n<ul>\n");
-        for n in &report.skipped {
-            let _ = writeln!(s, "<li>{}</li>", esc(n));
-        }
-        s.push_str("</ul>\n");
-    }
-    let _ = write!(s, "<script>\n{SORT_SCRIPT}</script>\n</body>\n</html>\n");
-    s
-}
-
-/// Sorts `table.sortable` by a click (or Enter) on a column head, numbers by their
-/// `data-v`, and shows the dataset filter, which hides rows of other datasets.
-const SORT_SCRIPT: &str = r#"document.querySelectorAll('table.sortable').forEach(function (t) {
-  var heads = t.querySelectorAll('th');
-  heads.forEach(function (th, i) {
-    th.tabIndex = 0;
-    function sort() {
-      var up = th.getAttribute('aria-sort') !== 'ascending';
-      heads.forEach(function (h) { h.removeAttribute('aria-sort'); });
-      th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
-      var key = function (r) { var c = r.cells[i]; return c.hasAttribute('data-v') ? parseFloat(c.getAttribute('data-v')) : c.textContent; };
-      var rows = Array.prototype.slice.call(t.tBodies[0].rows);
-      rows.sort(function (a, b) {
-        var x = key(a), y = key(b);
-        var d = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));
-        return up ? d : -d;
-      });
-      rows.forEach(function (r) { t.tBodies[0].appendChild(r); });
-    }
-    th.addEventListener('click', sort);
-    th.addEventListener('keydown', function (e) { if (e.key === 'Enter') sort(); });
-  });
-});
-var filter = document.getElementById('dataset-filter');
-if (filter) {
-  filter.hidden = false;
-  filter.querySelector('select').addEventListener('change', function () {
-    var d = this.value;
-    document.querySelectorAll('tr[data-dataset]').forEach(function (r) {
-      r.hidden = d !== '' && r.getAttribute('data-dataset') !== d;
-    });
-  });
-}
-"#;
-
-/// The number a cell sorts by: its first number, thousands separators dropped
-/// (`1,234` → 1234, `2.40×–2.60×` → 2.4); a cell without one (`-`) sorts first.
-fn sort_value(cell: &str) -> String {
-    let digits: String = cell
-        .chars()
-        .skip_while(|c| !(c.is_ascii_digit() || *c == '-' || *c == '.'))
-        .filter(|c| *c != ',')
-        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '-' || *c == 'e')
-        .collect();
-    match digits.parse::<f64>() {
-        Ok(v) if v.is_finite() => v.to_string(),
-        _ => "-Infinity".into(),
-    }
-}
-
-/// A sortable table whose first column is the dataset; columns from `numeric_from` on are numbers.
-fn html_table(
-    s: &mut String,
-    id: &str,
-    header: &[&str],
-    rows: &[Vec<String>],
-    numeric_from: usize,
-) {
-    let _ = write!(s, "<table id=\"{id}\" class=\"sortable\">\n<thead><tr>");
-    for h in header {
-        let _ = write!(s, "<th>{}</th>", esc(h));
-    }
-    s.push_str("</tr></thead>\n<tbody>\n");
-    for cells in rows {
-        let _ = write!(s, "<tr data-dataset=\"{}\">", esc(&cells[0]));
-        for (i, c) in cells.iter().enumerate() {
-            if i >= numeric_from {
-                let _ = write!(
-                    s,
-                    "<td class=\"n\" data-v=\"{}\">{}</td>",
-                    sort_value(c),
-                    esc(c)
-                );
-            } else {
-                let _ = write!(s, "<td>{}</td>", esc(c));
-            }
-        }
-        s.push_str("</tr>\n");
-    }
-    s.push_str("</tbody>\n</table>\n");
 }
 
 /// Reads a run folder and writes its charts, `report.md` and `report.html`.

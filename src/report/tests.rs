@@ -1,3 +1,4 @@
+use super::html::{esc, sort_value};
 use super::*;
 use std::path::{Path, PathBuf};
 
@@ -327,6 +328,52 @@ fn relative_speed_is_drawn_with_whiskers_around_the_reference() {
         .charts
         .iter()
         .any(|c| c.name.starts_with("relative-speed")));
+}
+
+#[test]
+fn html_opens_with_the_overview_then_one_section_per_dataset_tables_collapsed() {
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 6);
+    with_speeds(&dir, &[(1.0, 1.0, 1.0), (0.004, 0.003, 0.005)]);
+    let report = write(&dir, &ReportOptions::default()).unwrap();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let at = |needle: &str| {
+        html.find(needle)
+            .unwrap_or_else(|| panic!("report.html lacks {needle}"))
+    };
+    // Sentences, then the overview (matrix and throughput), then the dataset's section.
+    let overview = at("<h2 id=\"overview\">");
+    assert!(at("<ul class=\"said\">") < overview);
+    assert!(overview < at("<table class=\"heat\" id=\"speed-matrix\">"));
+    assert!(at("<table class=\"heat\"") < at("<figure id=\"throughput\">"));
+    let section = at("<h2 id=\"dataset-tiny\">");
+    assert!(at("<figure id=\"throughput\">") < section);
+    for c in report.charts.iter().filter(|c| c.name != "throughput") {
+        assert!(
+            at(&format!("<figure id=\"{}\">", c.name)) > section,
+            "{}",
+            c.name
+        );
+    }
+    // The matrix: one row per strategy, the reference marked, a slow speed readable.
+    let start = at("id=\"speed-matrix\"");
+    let matrix = &html[start..start + html[start..].find("</table>").unwrap()];
+    assert_eq!(matrix.matches("<tr><th class=\"row\">").count(), 2);
+    assert_eq!(matrix.matches(">ref</td>").count(), 1);
+    assert!(matrix.contains(">1/250×</td>"), "{matrix}");
+    assert!(matrix.contains("background:hsl("));
+    // Every table is inside a closed <details>: collapsed, yet in the page without scripts.
+    let tables = html.matches("<table id=").count();
+    assert_eq!(
+        tables, 3,
+        "the dataset's summary, then all summary and relative rows"
+    );
+    let mut in_details = 0;
+    for part in html.split("<details class=\"tables\">").skip(1) {
+        let body = &part[..part.find("</details>").unwrap()];
+        in_details += body.matches("<table id=").count();
+    }
+    assert_eq!(in_details, tables);
+    assert!(!html.contains("<details open"));
 }
 
 #[test]
