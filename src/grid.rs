@@ -152,6 +152,15 @@ impl Grid {
     }
 
     /// A grid from cell values; `None` if the length is not `n²` or a value exceeds `n`.
+    pub fn from_vec(geometry: Geometry, cells: Vec<u8>) -> Option<Grid> {
+        let n = geometry.side() as u8;
+        (cells.len() == geometry.cells() && cells.iter().all(|&v| v <= n)).then(|| Grid {
+            geometry,
+            cells: cells.into_boxed_slice(),
+        })
+    }
+
+    /// A grid from row-major cell values (see [`Grid::from_vec`]).
     pub fn from_cells(geometry: Geometry, cells: &[u8]) -> Option<Grid> {
         let n = geometry.side() as u8;
         (cells.len() == geometry.cells() && cells.iter().all(|&v| v <= n)).then(|| Grid {

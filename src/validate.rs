@@ -38,6 +38,40 @@ impl fmt::Display for Conflict {
 
 /// The first conflict among the givens (rows, then columns, then boxes), if any.
 pub fn find_conflict(grid: &Grid) -> Option<Conflict> {
+    // One pass with a digit mask per unit says whether there is any conflict;
+    // only then are the units walked in order to name the first.
+    if !has_conflict(grid) {
+        return None;
+    }
+    first_conflict(grid)
+}
+
+/// True when some digit is given twice in a row, column or box.
+fn has_conflict(grid: &Grid) -> bool {
+    let g = grid.geometry();
+    let (n, b) = (g.side(), g.box_size());
+    if n >= 32 {
+        return true; // too wide for the masks: let the walk decide
+    }
+    let mut masks = [[0u32; 32]; 3];
+    for (cell, &d) in grid.cells().iter().enumerate() {
+        if d == 0 {
+            continue;
+        }
+        let (r, c) = (cell / n, cell % n);
+        let bit = 1u32 << d;
+        let units = [r, c, r / b * b + c / b];
+        for (m, &u) in masks.iter_mut().zip(&units) {
+            if m[u] & bit != 0 {
+                return true;
+            }
+            m[u] |= bit;
+        }
+    }
+    false
+}
+
+fn first_conflict(grid: &Grid) -> Option<Conflict> {
     let g = grid.geometry();
     let mut seen = vec![usize::MAX; g.side() + 1];
     for unit in Unit::ALL {
@@ -231,6 +265,29 @@ mod tests {
                     ),
                     "digits {x} and {y} swapped"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_mask_pass_agrees_with_the_unit_walk() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for g in Geometry::all() {
+            let n = g.side();
+            for _ in 0..2000 {
+                let cells: Vec<u8> = (0..g.cells())
+                    .map(|_| {
+                        if rng.gen_range(0..n) == 0 {
+                            rng.gen_range(1..=n as u8)
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                let grid = Grid::from_vec(g, cells).unwrap();
+                assert_eq!(has_conflict(&grid), first_conflict(&grid).is_some());
+                assert_eq!(find_conflict(&grid), first_conflict(&grid));
             }
         }
     }

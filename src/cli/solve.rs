@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sudoku_bench::format;
+use sudoku_bench::harness::prepare::WINDOW;
 use sudoku_bench::solver::{trace, Limits, Mode, Solver, SolverId, TraceLog};
 
 #[derive(clap::Args)]
@@ -55,13 +56,24 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in format::puzzle_files(&path)? {
         let stdin = file == std::path::Path::new("-");
-        // A file is checked whole first (nothing kept), so a bad entry fails
-        // before any output; standard input cannot be read twice and is checked as it goes.
+        // A file is checked whole first, so a bad entry fails before any
+        // output; up to a window of puzzles are kept from that read and solved
+        // without reading again, a larger file is read again in chunks.
+        // Standard input cannot be read twice and is checked as it goes.
         let checked = if stdin {
             None
         } else {
-            Some(format::read_path_capped(&file, &opts, 0)?)
+            Some(format::read_path_capped(&file, &opts, WINDOW)?)
         };
+        if let Some(ds) = checked.as_ref().filter(|ds| ds.puzzles.len() == ds.count) {
+            for (i, chunk) in ds.puzzles.chunks(CHUNK).enumerate() {
+                if !solve_chunk(&args, &pool, mode, (chunk, &ds.alphabet), i == 0, &mut out)? {
+                    break;
+                }
+            }
+            report_skipped(&file.display().to_string(), ds.skipped);
+            continue;
+        }
         let name = if stdin {
             "<stdin>".to_string()
         } else {
@@ -85,20 +97,26 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
                 }
             }
         };
-        let ds = format::read_chunks(&name, reader, &opts, 4096, &mut each)?;
+        let ds = format::read_chunks(&name, reader, &opts, CHUNK, &mut each)?;
         if let Some(e) = failure {
             return Err(e);
         }
-        let skipped = checked.as_ref().map_or(ds.skipped, |c| c.skipped);
-        if skipped > 0 {
-            eprintln!(
-                "{name}: skipped {skipped} bad {}",
-                if skipped == 1 { "entry" } else { "entries" }
-            );
-        }
+        report_skipped(&name, checked.as_ref().map_or(ds.skipped, |c| c.skipped));
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Puzzles solved in parallel between two writes.
+const CHUNK: usize = 4096;
+
+fn report_skipped(name: &str, skipped: usize) {
+    if skipped > 0 {
+        eprintln!(
+            "{name}: skipped {skipped} bad {}",
+            if skipped == 1 { "entry" } else { "entries" }
+        );
+    }
 }
 
 /// Solves one chunk of puzzles in parallel and writes the results in input

@@ -87,13 +87,13 @@ pub(crate) fn parse<R: BufRead>(
             continue;
         }
         let side = rows.first().map(|r| r.symbols.len());
-        if is_rule_line(&text, side) {
+        if is_rule_line(text, side) {
             continue;
         }
         let symbols = if hdu {
-            row_tokens(&text)
+            row_tokens(text)
         } else {
-            row_symbols(&text)
+            row_symbols(text)
         };
         rows.push(Row {
             line: raw.number,

@@ -23,7 +23,7 @@ pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_, '_>) -> io::Re
                 continue;
             }
         };
-        parse_one(&text, raw.number, col);
+        parse_one(text, raw.number, col);
     }
     Ok(())
 }
@@ -33,10 +33,13 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
     if body.is_empty() || body.starts_with('#') {
         return;
     }
-    let lead = text.chars().count() - body.chars().count();
+    // Columns count characters; in ASCII text (the usual case) they are bytes.
+    let ascii = text.is_ascii();
+    let count = |s: &str| if ascii { s.len() } else { s.chars().count() };
+    let lead = count(text) - count(body);
     let end = body.find(is_separator).unwrap_or(body.len());
     let token = &body[..end];
-    let len = token.chars().count();
+    let len = count(token);
     let Some(geometry) = Geometry::from_cells(len) else {
         col.error(
             line,
@@ -58,17 +61,17 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
     ) else {
         return;
     };
-    let grid = Grid::from_cells(geometry, &cells).expect("decoded cells fit the geometry");
+    let grid = Grid::from_vec(geometry, cells).expect("decoded cells fit the geometry");
 
     // After the puzzle: an answer (a token of the same length made of symbols) or a comment.
     let rest = &body[end..];
     let rest_start = lead + len + 1; // 1-based column of rest's first char
     let mut expected = None;
     let mut answer_span = None;
-    for tok in rest.split(is_separator) {
+    for tok in rest.split(is_separator).filter(|t| !t.is_empty()) {
         let start = tok.as_ptr() as usize - rest.as_ptr() as usize;
-        let tok_col = rest_start + rest[..start].chars().count();
-        if tok.chars().count() != len || !tok.chars().all(|c| alphabet.decode(c).is_some()) {
+        let tok_col = rest_start + count(&rest[..start]);
+        if count(tok) != len || !tok.chars().all(|c| alphabet.decode(c).is_some()) {
             continue;
         }
         let answer = col.decode(&alphabet, tok.chars().map(|c| (0, c)), line);
@@ -81,15 +84,21 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
         }
         break;
     }
-    let comment: String = match answer_span {
-        Some((a, b)) => format!("{}{}", &rest[..a], &rest[b..]),
-        None => rest.to_string(),
+    let comment = match answer_span {
+        Some((a, b)) => {
+            let joined = format!("{}{}", &rest[..a], &rest[b..]);
+            let kept = joined.trim_matches(is_separator);
+            (!kept.is_empty()).then(|| kept.into())
+        }
+        None => {
+            let kept = rest.trim_matches(is_separator);
+            (!kept.is_empty()).then(|| kept.into())
+        }
     };
-    let comment = comment.trim_matches(is_separator);
     col.push(Puzzle {
         grid,
         expected,
-        comment: (!comment.is_empty()).then(|| comment.into()),
+        comment,
         line: line as u32,
     });
 }

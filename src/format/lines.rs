@@ -3,10 +3,10 @@
 use std::io::{self, BufRead};
 
 /// One line of input: its number and either its text or the 1-based column
-/// of the first byte that is not UTF-8.
-pub(crate) struct RawLine {
+/// of the first byte that is not UTF-8 (borrowed until the next line is read).
+pub(crate) struct RawLine<'a> {
     pub number: usize,
-    pub text: Result<String, usize>,
+    pub text: Result<&'a str, usize>,
 }
 
 /// Streams lines without holding the whole input in memory.
@@ -26,7 +26,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The next line without its line ending, or `None` at the end.
-    pub(crate) fn next_line(&mut self) -> io::Result<Option<RawLine>> {
+    pub(crate) fn next_line(&mut self) -> io::Result<Option<RawLine<'_>>> {
         self.buf.clear();
         if self.inner.read_until(b'\n', &mut self.buf)? == 0 {
             return Ok(None);
@@ -36,7 +36,7 @@ impl<R: BufRead> Lines<R> {
             self.buf.pop();
         }
         let text = match std::str::from_utf8(&self.buf) {
-            Ok(s) => Ok(s.to_owned()),
+            Ok(s) => Ok(s),
             Err(e) => {
                 let valid = std::str::from_utf8(&self.buf[..e.valid_up_to()]).unwrap_or("");
                 Err(valid.chars().count() + 1)

@@ -381,7 +381,8 @@ fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseErrorKind)> 
 pub(crate) struct Collector<'a, 'f> {
     source_name: &'a str,
     opts: &'a ReadOptions,
-    geometry: Option<(Geometry, Alphabet)>,
+    /// The size and alphabet the first puzzle fixed (shared: every line asks).
+    geometry: Option<(Geometry, std::rc::Rc<Alphabet>)>,
     puzzles: Vec<Puzzle>,
     errors: Vec<ParseError>,
     total_errors: usize,
@@ -435,7 +436,7 @@ impl<'a, 'f> Collector<'a, 'f> {
         sample: &str,
         line: usize,
         column: usize,
-    ) -> Option<Alphabet> {
+    ) -> Option<std::rc::Rc<Alphabet>> {
         match &self.geometry {
             Some((g, a)) if *g == geometry => Some(a.clone()),
             Some((g, _)) => {
@@ -452,6 +453,7 @@ impl<'a, 'f> Collector<'a, 'f> {
             }
             None => match Alphabet::detect(geometry, self.opts.alphabet, sample) {
                 Ok(a) => {
+                    let a = std::rc::Rc::new(a);
                     self.geometry = Some((geometry, a.clone()));
                     Some(a)
                 }
@@ -597,7 +599,7 @@ impl<'a, 'f> Collector<'a, 'f> {
             source: self.source_name.to_string(),
             geometry,
             format,
-            alphabet,
+            alphabet: std::rc::Rc::unwrap_or_clone(alphabet),
             puzzles: self.puzzles,
             skipped: self.total_errors,
             count: self.count,
