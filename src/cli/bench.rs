@@ -4,7 +4,7 @@ use super::options::*;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use sudoku_bench::harness;
 use sudoku_bench::solver::{Mode, SolverId};
 
@@ -174,12 +174,13 @@ pub(super) fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
 }
 
 pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
+    let started = Instant::now();
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     use sudoku_bench::export::{self, csv::CsvSink, RunReport};
     use sudoku_bench::harness::{
-        BenchOptions, Budget, Contender, RunInfo, RunOptions, Schedule, Selection,
+        BenchOptions, Budget, Contender, OwnTime, RunInfo, RunOptions, Schedule, Selection,
     };
 
     let outside = super::contender::specs(&args.contender, args.contenders.as_deref())?;
@@ -249,6 +250,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     } else {
         args.dataset.clone()
     };
+    let loading = Instant::now();
     let mut datasets = Vec::new();
     for spec in &specs {
         let found =
@@ -391,6 +393,10 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         program.start(threads, mode)?;
         contenders.push(Contender::external(Arc::new(program)));
     }
+    let mut own = OwnTime {
+        load_s: loading.elapsed().as_secs_f64(),
+        ..OwnTime::default()
+    };
     let mut info = RunInfo::new(
         options,
         std::env::args().collect(),
@@ -452,6 +458,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     } else {
         Box::new(harness::Silent)
     };
+    let running = Instant::now();
     let result = harness::run(
         &contenders,
         &datasets,
@@ -470,11 +477,17 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     info.errors = result.errors();
     info.skipped = result.skipped.clone();
     info.rounds_complete = Some(result.rounds_complete);
-    let report = RunReport {
+    own.run_s = (running.elapsed() - result.statistics).as_secs_f64();
+    own.timed_solves_s = result.timed_solves.as_secs_f64();
+    own.statistics_s = result.statistics.as_secs_f64();
+    let writing = Instant::now();
+    info.own_time = Some(own.clone());
+    let mut report = RunReport {
         info,
         summary: result.summary.clone(),
     };
     export::write_all(&out_dir, &report)?;
+    own.write_s = writing.elapsed().as_secs_f64();
     if !args.quiet {
         // The answer first, in 100 columns: speeds, sentences, what the intervals cover.
         use export::terminal::{compact_summary, speed_matrix, wrap, WIDTH};
@@ -502,13 +515,24 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         eprintln!("note: {k}");
     }
     if !args.no_report {
+        let drawing = Instant::now();
         let r = sudoku_bench::report::write(&out_dir, &args.report.options()?)
             .with_context(|| format!("drawing the report in {}", out_dir.display()))?;
+        own.report_s = drawing.elapsed().as_secs_f64();
         if !args.quiet {
             super::report::print_report_result(&out_dir, &r);
         }
     } else if !args.quiet {
         println!("results in {}", out_dir.display());
+    }
+    // run.json again, now that the whole process's time is known.
+    own.close(started, threads);
+    report.info.own_time = Some(own);
+    {
+        use export::Exporter;
+        let json = export::json::RunJson;
+        std::fs::write(out_dir.join(json.file_name()), json.render(&report)?)
+            .with_context(|| format!("writing {}", out_dir.join("run.json").display()))?;
     }
     let mut regressed = false;
     if let (Some(dir), Some(label)) = (&baseline_dir, &args.baseline) {

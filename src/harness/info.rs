@@ -117,6 +117,45 @@ pub struct RunInfo {
     /// Rounds that ran to their end over every dataset (absent before rounds existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounds_complete: Option<usize>,
+    /// Where the process's time went: the timed solves against the tool's own
+    /// work (absent in older runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_time: Option<OwnTime>,
+}
+
+/// The tool's own cost beside the solvers', in seconds of wall time (the
+/// timed solves in seconds summed over the workers).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct OwnTime {
+    /// Reading and checking the datasets, and starting outside programs.
+    pub load_s: f64,
+    /// The schedule: warm-up, timed solves, checking and writing rows.
+    pub run_s: f64,
+    /// The timed solves, summed over the workers.
+    pub timed_solves_s: f64,
+    /// Medians, intervals and speeds from the recorded rows.
+    pub statistics_s: f64,
+    /// summary.csv, summary.md and run.json.
+    pub write_s: f64,
+    /// Charts and the report (0 with `--no-report`).
+    pub report_s: f64,
+    /// The whole process so far.
+    pub wall_s: f64,
+    /// The workers' time outside the timed solves, over the timed solves:
+    /// `(wall_s × threads − timed_solves_s) / timed_solves_s`.
+    pub own_share: f64,
+}
+
+impl OwnTime {
+    /// Sets `wall_s` and the share from the process's start.
+    pub fn close(&mut self, started: std::time::Instant, threads: usize) {
+        self.wall_s = started.elapsed().as_secs_f64();
+        self.own_share = if self.timed_solves_s > 0.0 {
+            (self.wall_s * threads.max(1) as f64 - self.timed_solves_s) / self.timed_solves_s
+        } else {
+            0.0
+        };
+    }
 }
 
 /// The current time, RFC 3339 UTC to the second.
@@ -176,6 +215,7 @@ impl RunInfo {
             datasets,
             skipped: Vec::new(),
             rounds_complete: None,
+            own_time: None,
         }
     }
 }

@@ -14,7 +14,7 @@ pub mod record;
 pub mod schedule;
 pub mod summary;
 
-pub use info::{RunInfo, RunOptions};
+pub use info::{OwnTime, RunInfo, RunOptions};
 pub use prepare::{BenchDataset, BenchPuzzle, DatasetInfo, Selection};
 pub use record::{PuzzleRecord, RowStatus, Skipped, SummaryRow};
 use schedule::DatasetRun;
@@ -325,6 +325,10 @@ pub struct RunResult {
     pub interrupted: bool,
     /// Rounds that ran to their end over every dataset.
     pub rounds_complete: usize,
+    /// The timed solves of every row, summed over the workers.
+    pub timed_solves: Duration,
+    /// Time spent computing the summary from the rows, after the last solve.
+    pub statistics: Duration,
 }
 
 impl RunResult {
@@ -529,10 +533,13 @@ pub fn run(
             complete += 1;
         }
     }
+    let statistics = Instant::now();
     let mut summary = Vec::new();
+    let mut timed_ns = 0;
     for (ds, st) in datasets.iter().zip(states) {
-        summary.extend(st.finish(ds, opts, observer));
+        summary.extend(st.finish(ds, opts, observer, &mut timed_ns));
     }
+    let statistics = statistics.elapsed();
     for c in contenders {
         c.finish();
     }
@@ -541,6 +548,8 @@ pub fn run(
         skipped,
         interrupted: cancel.load(Ordering::Relaxed),
         rounds_complete: complete,
+        timed_solves: Duration::from_nanos(timed_ns),
+        statistics,
     })
 }
 

@@ -277,7 +277,9 @@ impl<'a> DatasetRun<'a> {
         ds: &BenchDataset,
         opts: &BenchOptions,
         observer: &dyn Observer,
+        timed_ns: &mut u64,
     ) -> Vec<SummaryRow> {
+        *timed_ns += self.builders.iter().map(|b| b.timed_ns()).sum::<u64>();
         let mut rows: Vec<SummaryRow> = self
             .cs
             .iter()

@@ -16,6 +16,8 @@ pub struct SummaryBuilder {
     /// The same, per round.
     round_times: Vec<Sketch>,
     rows: u64,
+    /// Every row's timed solve, summed.
+    timed_ns: u64,
     solved: u64,
     budget: u64,
     wrong: u64,
@@ -45,6 +47,7 @@ impl SummaryBuilder {
         self.window
             .push((r.puzzle_index, r.solve_ns, r.status.is_solved()));
         self.rows += 1;
+        self.timed_ns += r.solve_ns;
         match r.status {
             s if s.is_solved() => self.solved += 1,
             s if s.is_budget() => self.budget += 1,
@@ -90,6 +93,12 @@ impl SummaryBuilder {
     /// are over each puzzle's median across repeats; with two or more rounds,
     /// the median's and 90th percentile's intervals are [`rounds_interval`]s
     /// over the rounds' own quantiles, else order-statistic intervals.
+    /// The timed solves of every row added, summed, in nanoseconds.
+    pub fn timed_ns(&self) -> u64 {
+        self.timed_ns
+    }
+
+    /// The summary row of everything added.
     pub fn finish(
         mut self,
         strategy: &str,

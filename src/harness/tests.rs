@@ -537,6 +537,7 @@ fn fixed_report() -> crate::export::RunReport {
         errors: 0,
         skipped: Vec::new(),
         rounds_complete: None,
+        own_time: None,
         datasets: vec![DatasetInfo {
             name: "tiny".into(),
             source: "embedded:tiny".into(),

@@ -62,6 +62,32 @@ fn default_run_writes_a_run_folder() {
     assert_eq!(run["interrupted"], false);
     assert!(run["datasets"][0]["sha256"].as_str().unwrap().len() == 64);
     assert!(!run["finished"].as_str().unwrap().is_empty());
+    // The tool's own time beside the solvers': the timed solves equal the rows'
+    // solve_ns summed, and every phase fits in the whole.
+    let own = &run["own_time"];
+    let f = |k: &str| {
+        own[k]
+            .as_f64()
+            .unwrap_or_else(|| panic!("own_time.{k}: {own}"))
+    };
+    let rows_ns: u64 = results.iter().map(|r| r.solve_ns).sum();
+    assert!(
+        (f("timed_solves_s") - rows_ns as f64 / 1e9).abs() < 1e-6,
+        "{own}"
+    );
+    let phases = ["load_s", "run_s", "statistics_s", "write_s", "report_s"];
+    assert!(phases.iter().all(|k| f(k) >= 0.0), "{own}");
+    assert!(
+        f("report_s") > 0.0,
+        "the default run draws the report: {own}"
+    );
+    assert!(
+        phases.iter().map(|k| f(k)).sum::<f64>() <= f("wall_s"),
+        "{own}"
+    );
+    let threads = run["options"]["threads"].as_f64().unwrap();
+    let share = (f("wall_s") * threads - f("timed_solves_s")) / f("timed_solves_s");
+    assert!((f("own_share") - share).abs() < 1e-9, "{own}");
     let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(md.contains("| dataset") && md.contains("bitset-mrv"));
 }
