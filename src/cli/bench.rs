@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use sudoku_bench::harness;
 use sudoku_bench::solver::{Mode, SolverId};
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub(super) struct BenchArgs {
     /// Strategies or variants, comma-separated or repeated; `all` for every variant
     /// (default: each strategy's default variant).
@@ -29,8 +29,10 @@ pub(super) struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     dataset: Vec<String>,
     /// Worker threads (default: all cores; 1 gives the cleanest per-puzzle times).
-    #[arg(long, value_parser = positive::<usize>)]
-    threads: Option<usize>,
+    /// Several counts, like `1,2,4,8`, run the comparison once per count and add a
+    /// scaling curve (see `scaling.md`).
+    #[arg(long, value_delimiter = ',', value_parser = positive::<usize>)]
+    pub(super) threads: Vec<usize>,
     /// What each solve looks for; `unique` stops at the second solution, as tdoku does.
     #[arg(long, value_enum, default_value = "unique")]
     mode: ModeArg,
@@ -85,22 +87,22 @@ pub(super) struct BenchArgs {
     /// Run folder (default: reports/run-<UTC time>). A folder that already holds a run
     /// is refused unless --force.
     #[arg(long)]
-    out: Option<PathBuf>,
+    pub(super) out: Option<PathBuf>,
     /// Replace the run already in --out: its results, summaries, run.json, report and charts.
     #[arg(long)]
-    force: bool,
+    pub(super) force: bool,
     /// No progress bar and no summary table on the terminal.
     #[arg(long)]
-    quiet: bool,
+    pub(super) quiet: bool,
     /// Do not draw charts and the report at the end.
     #[arg(long)]
-    no_report: bool,
+    pub(super) no_report: bool,
     /// Save this run as baseline NAME in reports/baselines/ (replacing one of that name).
     #[arg(long, value_name = "NAME")]
-    save_baseline: Option<String>,
+    pub(super) save_baseline: Option<String>,
     /// Compare this run with baseline NAME (or a run folder) when it ends; exit 1 on a regression.
     #[arg(long, value_name = "NAME")]
-    baseline: Option<String>,
+    pub(super) baseline: Option<String>,
     /// With --baseline: changes smaller than this count as noise, like `3%` or `0.03`.
     #[arg(long, default_value = "3%", value_parser = parse_fraction)]
     noise_threshold: f64,
@@ -174,6 +176,9 @@ pub(super) fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
 }
 
 pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
+    if args.threads.len() > 1 {
+        return super::scaling::run(args);
+    }
     let started = Instant::now();
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -203,7 +208,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     // An outside program's worker waits awake for its answers: a worker and its
     // program each need a core, or one of them is timed while descheduled.
     let mut threads_note = String::new();
-    let threads = match args.threads {
+    let threads = match args.threads.first().copied() {
         Some(t) => {
             if !outside.is_empty() && sudoku_bench::external::crowded(t, cores) {
                 threads_note = format!(

@@ -9,6 +9,7 @@ mod generate;
 mod options;
 mod rate;
 mod report;
+mod scaling;
 mod solve;
 mod solvers;
 

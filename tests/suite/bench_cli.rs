@@ -478,3 +478,50 @@ fn empty_folders_missing_paths_and_skipped_entries_are_said_plainly() {
         .stderr(predicate::str::contains("skipped 1 bad entry"))
         .stderr(predicate::str::contains("entries").not());
 }
+
+#[test]
+fn several_thread_counts_make_one_run_each_and_a_scaling_curve() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    let run = bin()
+        .args(["bench", "--threads", "2,1", "--solver", "dlx,bitset-mrv"])
+        .args(["--dataset", "set-4x4", "--limit", "20", "--min-time", "0"])
+        .args(["--out", out.to_str().unwrap()])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&run.get_output().stdout).into_owned();
+    assert!(stdout.contains("| set-4x4 | dlx |"), "{stdout}");
+    for t in [1, 2] {
+        let summary: Vec<SummaryRow> = rows(&out.join(format!("threads-{t}/summary.csv")));
+        assert!(summary.iter().all(|r| r.threads == t), "threads-{t}");
+    }
+    #[derive(serde::Deserialize)]
+    struct Point {
+        dataset: String,
+        variant: String,
+        threads: usize,
+        puzzles_per_sec: f64,
+        speedup: f64,
+        efficiency: f64,
+    }
+    let points: Vec<Point> = rows(&out.join("scaling.csv"));
+    assert_eq!(points.len(), 4, "two strategies at two counts");
+    for p in &points {
+        assert_eq!(p.dataset, "set-4x4");
+        let base = points
+            .iter()
+            .find(|q| q.variant == p.variant && q.threads == 1)
+            .unwrap();
+        assert!((p.speedup - p.puzzles_per_sec / base.puzzles_per_sec).abs() < 1e-9);
+        assert!((p.efficiency - p.speedup / p.threads as f64).abs() < 1e-9);
+    }
+    assert!(out.join("charts/scaling-set-4x4.svg").is_file());
+    let md = std::fs::read_to_string(out.join("scaling.md")).unwrap();
+    assert!(md.contains("(charts/scaling-set-4x4.svg)"), "{md}");
+
+    bin()
+        .args(["bench", "--threads", "1,2", "--baseline", "x"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("take one thread count"));
+}

@@ -7,6 +7,7 @@ mod distribution;
 mod hardness;
 mod head_to_head;
 mod relative;
+mod scaling;
 mod search_cost;
 mod throughput;
 
@@ -16,6 +17,7 @@ pub use distribution::Distribution;
 pub use hardness::{Hardness, HardnessSeries, Metric};
 pub use head_to_head::HeadToHead;
 pub use relative::RelativeSpeed;
+pub use scaling::Scaling;
 pub use search_cost::SearchCost;
 pub use throughput::Throughput;
 

@@ -1,0 +1,90 @@
+//! Puzzles per second against worker threads, one line per strategy, with the
+//! ideal (linear from the fewest threads) dashed beside each.
+
+use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, FONT};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// One variant's curve: its name, palette index and `(threads, puzzles/s)` points.
+pub type Curve = (String, usize, Vec<(usize, f64)>);
+
+/// One dataset's scaling curve.
+pub struct Scaling {
+    /// The dataset.
+    pub dataset: String,
+    /// One curve per variant.
+    pub series: Vec<Curve>,
+}
+
+impl Chart for Scaling {
+    fn name(&self) -> String {
+        format!("scaling-{}", crate::report::slug(&self.dataset))
+    }
+    fn title(&self) -> String {
+        format!("Scaling with threads: {}", self.dataset)
+    }
+    fn caption(&self) -> String {
+        format!(
+            "Puzzles per second on {} against worker threads (log-log); each dashed line is that strategy's ideal, linear from its fewest threads.",
+            self.dataset
+        )
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let points = || self.series.iter().flat_map(|s| s.2.iter());
+        let max_t = points().map(|p| p.0).max().unwrap_or(1).max(2) as f64;
+        let min_t = points().map(|p| p.0).min().unwrap_or(1).max(1) as f64;
+        // The ideal lines reach past the measured points: they bound the y range too.
+        let ideal = |pts: &[(usize, f64)], t: f64| {
+            pts.first()
+                .map(|&(t0, v0)| v0 * t / t0.max(1) as f64)
+                .unwrap_or(0.0)
+        };
+        let y = log_range(
+            points()
+                .map(|p| p.1)
+                .chain(self.series.iter().map(|s| ideal(&s.2, max_t))),
+        );
+        let x = min_t / 1.25..max_t * 1.25;
+        let mut chart = frame(root, &self.title())
+            .build_cartesian_2d(log_axis(x), log_axis(y))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_label_formatter(&|v| {
+                if *v >= 1.0 && (v - v.round()).abs() < 0.01 {
+                    format!("{v:.0}")
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|v| compact(*v))
+            .x_desc("worker threads (log)")
+            .y_desc("puzzles per second (log)")
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        for (name, ci, pts) in &self.series {
+            let c = color(*ci);
+            let line: Vec<(f64, f64)> = pts.iter().map(|&(t, v)| (t as f64, v)).collect();
+            chart
+                .draw_series(LineSeries::new(line.clone(), c.stroke_width(2)))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
+            chart
+                .draw_series(line.iter().map(|&p| Circle::new(p, 4, c.filled())))
+                .map_err(err)?;
+            if let Some(&(t0, _)) = pts.first() {
+                let from = (t0 as f64, ideal(pts, t0 as f64));
+                let to = (max_t, ideal(pts, max_t));
+                chart
+                    .draw_series(DashedLineSeries::new([from, to], 6, 4, c.stroke_width(1)))
+                    .map_err(err)?;
+            }
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    }
+}
