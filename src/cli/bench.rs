@@ -308,14 +308,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             ));
         }
     }
-    let out_dir = match &args.out {
-        Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            dir.clone()
-        }
-        None => sudoku_bench::export::run_dir::new_run_dir(Path::new("reports"))?,
-    };
+    let out_dir = out_dir(&args.out)?;
     sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
 
     if let Some(r) = &args.reference {
@@ -587,4 +580,16 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run folder: `--out` (created if need be), or a new one under `reports/`.
+pub(super) fn out_dir(out: &Option<PathBuf>) -> Result<PathBuf> {
+    Ok(match out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            dir.clone()
+        }
+        None => sudoku_bench::export::run_dir::new_run_dir(Path::new("reports"))?,
+    })
 }

@@ -30,14 +30,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     let mut counts = args.threads.clone();
     counts.sort_unstable();
     counts.dedup();
-    let top = match &args.out {
-        Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            dir.clone()
-        }
-        None => sudoku_bench::export::run_dir::new_run_dir(Path::new("reports"))?,
-    };
+    let top = bench::out_dir(&args.out)?;
     let mut code = ExitCode::SUCCESS;
     let mut done = Vec::new();
     for &t in &counts {
