@@ -1,7 +1,7 @@
 //! `sudoku-bench solve`: one line per puzzle, status and first solution.
 
 use super::options::*;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,10 +56,19 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in format::puzzle_files(&path)? {
         let stdin = file == std::path::Path::new("-");
-        // A file is checked whole first, so a bad entry fails before any
-        // output; up to a window of puzzles are kept from that read and solved
-        // without reading again, a larger file is read again in chunks.
-        // Standard input cannot be read twice and is checked as it goes.
+        // A file is checked whole before any output, so a bad entry fails
+        // with nothing printed. A small file is parsed on its own thread while
+        // the pool solves what is parsed, the answers held until the whole
+        // file has passed; a larger one is checked first, then read again in
+        // chunks. Standard input cannot be read twice and is checked as it goes.
+        // With one thread asked for, one thread parses and solves.
+        let small = std::fs::metadata(&file).is_ok_and(|m| m.len() <= PIPELINED_BYTES);
+        if !stdin && !args.trace && small && pool.current_num_threads() > 1 {
+            let (answers, skipped) = solve_pipelined(&args, &pool, mode, &file, &opts)?;
+            out.write_all(&answers)?;
+            report_skipped(&file.display().to_string(), skipped);
+            continue;
+        }
         let checked = if stdin {
             None
         } else {
@@ -109,6 +118,60 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
 
 /// Puzzles solved in parallel between two writes.
 const CHUNK: usize = 4096;
+
+/// Puzzles a pipelined chunk holds: small, so that solving starts soon and
+/// the parsing of the next chunk overlaps it even in a short file.
+const PIPELINED_CHUNK: usize = 512;
+
+/// Files up to this size are parsed beside the solving, their answers held
+/// (about a window of puzzles: a few MB of answers at most).
+const PIPELINED_BYTES: u64 = (WINDOW as u64) * 100;
+
+/// Parses `file` on a thread of its own, handing chunks to the pool as they
+/// come; returns the answers, in input order, and the entries skipped. A bad
+/// entry anywhere is the error, and no answer is returned.
+fn solve_pipelined(
+    args: &SolveArgs,
+    pool: &rayon::ThreadPool,
+    mode: Mode,
+    file: &std::path::Path,
+    opts: &format::ReadOptions,
+) -> Result<(Vec<u8>, usize)> {
+    let name = file.display().to_string();
+    let reader = std::fs::File::open(file).with_context(|| format!("cannot read {name}"))?;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<format::Puzzle>, format::Alphabet)>(4);
+    std::thread::scope(|scope| {
+        // The sender moves to the parsing thread: its end closes the channel.
+        let parser = scope.spawn(move || {
+            format::read_chunks(
+                &name,
+                reader,
+                opts,
+                PIPELINED_CHUNK,
+                &mut |chunk, alphabet| {
+                    // A closed channel means the solving side failed: stop reading.
+                    tx.send((chunk, alphabet.clone())).is_ok()
+                },
+            )
+        });
+        let mut answers = Vec::new();
+        let mut solving = Ok(true);
+        for (i, (chunk, alphabet)) in rx.iter().enumerate() {
+            // After a strategy said stop, the rest is still read and checked.
+            if matches!(solving, Ok(true)) {
+                solving = solve_chunk(args, pool, mode, (&chunk, &alphabet), i == 0, &mut answers);
+            }
+            if solving.is_err() {
+                break;
+            }
+        }
+        drop(rx);
+        let parsed = parser.join().expect("the parsing thread does not panic");
+        solving?;
+        let ds = parsed?;
+        Ok((answers, ds.skipped))
+    })
+}
 
 fn report_skipped(name: &str, skipped: usize) {
     if skipped > 0 {

@@ -126,6 +126,43 @@ fn solvers_lists_the_registry() {
 }
 
 #[test]
+fn a_bad_entry_after_many_good_ones_fails_before_any_output_at_every_thread_count() {
+    // Past the first chunks: with several threads the file is parsed beside the
+    // solving, and what was solved before the bad entry must not be printed.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("late.txt");
+    let mut text = format!("{HARD}\n").repeat(1500);
+    text.push_str(&HARD[..80]);
+    text.push('\n');
+    std::fs::write(&path, &text).unwrap();
+    for threads in ["1", "2", "3"] {
+        bin()
+            .args(["solve", "--threads", threads, path.to_str().unwrap()])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("late.txt:1501:1"));
+        let ok = bin()
+            .args([
+                "solve",
+                "--threads",
+                threads,
+                "--skip-invalid",
+                path.to_str().unwrap(),
+            ])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("skipped 1 bad entry"));
+        let out = String::from_utf8_lossy(&ok.get_output().stdout).into_owned();
+        assert_eq!(
+            out,
+            format!("unique\t{HARD_ANSWER}\n").repeat(1500),
+            "threads {threads}"
+        );
+    }
+}
+
+#[test]
 fn bad_input_fails_with_file_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.txt");
