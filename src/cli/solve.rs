@@ -56,16 +56,19 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in format::puzzle_files(&path)? {
         let stdin = file == std::path::Path::new("-");
-        // A file is checked whole before any output, so a bad entry fails
-        // with nothing printed. A small file is parsed on its own thread while
-        // the pool solves what is parsed, the answers held until the whole
-        // file has passed; a larger one is checked first, then read again in
-        // chunks. Standard input cannot be read twice and is checked as it goes.
-        // With one thread asked for, one thread parses and solves.
-        let small = std::fs::metadata(&file).is_ok_and(|m| m.len() <= PIPELINED_BYTES);
-        if !stdin && !args.trace && small && pool.current_num_threads() > 1 {
-            let (answers, skipped) = solve_pipelined(&args, &pool, mode, &file, &opts)?;
-            out.write_all(&answers)?;
+        // A file is read once and checked whole before any output, so a bad
+        // entry fails with nothing printed: the answers are held (spilling to
+        // a temporary file past a few MB) until the whole file has passed.
+        // With two or more threads the file is parsed on a thread of its own
+        // while the pool solves what is parsed; with one, one thread does both.
+        // Standard input is checked as it goes.
+        if !stdin && !args.trace {
+            let (answers, skipped) = if pool.current_num_threads() > 1 {
+                solve_pipelined(&args, &pool, mode, &file, &opts)?
+            } else {
+                solve_inline(&args, &pool, mode, &file, &opts)?
+            };
+            answers.copy_to(&mut out)?;
             report_skipped(&file.display().to_string(), skipped);
             continue;
         }
@@ -123,20 +126,86 @@ const CHUNK: usize = 4096;
 /// the parsing of the next chunk overlaps it even in a short file.
 const PIPELINED_CHUNK: usize = 512;
 
-/// Files up to this size are parsed beside the solving, their answers held
-/// (about a window of puzzles: a few MB of answers at most).
-const PIPELINED_BYTES: u64 = (WINDOW as u64) * 100;
+/// Answers held in memory up to this many bytes, then in a temporary file.
+const SPOOL_MEMORY: usize = 8 << 20;
 
-/// Parses `file` on a thread of its own, handing chunks to the pool as they
-/// come; returns the answers, in input order, and the entries skipped. A bad
-/// entry anywhere is the error, and no answer is returned.
+/// Answers held until the whole input has passed its check: in memory up to
+/// [`SPOOL_MEMORY`], then in an unnamed temporary file, so memory stays flat.
+#[derive(Default)]
+struct Spool {
+    memory: Vec<u8>,
+    file: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl Write for Spool {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(f) = &mut self.file {
+            return f.write(buf);
+        }
+        self.memory.extend_from_slice(buf);
+        if self.memory.len() > SPOOL_MEMORY {
+            let mut f = std::io::BufWriter::new(tempfile::tempfile()?);
+            f.write_all(&std::mem::take(&mut self.memory))?;
+            self.file = Some(f);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Spool {
+    /// Writes everything held to `out`, in the order it came.
+    fn copy_to(self, out: &mut impl Write) -> Result<()> {
+        use std::io::Seek;
+        out.write_all(&self.memory)?;
+        if let Some(f) = self.file {
+            let mut f = f.into_inner().map_err(|e| e.into_error())?;
+            f.rewind()?;
+            std::io::copy(&mut f, out)?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads `file` in chunks and solves each as it comes, on the calling
+/// thread's pool; returns the answers, in input order, and the entries
+/// skipped. A bad entry anywhere is the error, and no answer is returned.
+fn solve_inline(
+    args: &SolveArgs,
+    pool: &rayon::ThreadPool,
+    mode: Mode,
+    file: &std::path::Path,
+    opts: &format::ReadOptions,
+) -> Result<(Spool, usize)> {
+    let name = file.display().to_string();
+    let reader = std::fs::File::open(file).with_context(|| format!("cannot read {name}"))?;
+    let mut answers = Spool::default();
+    let mut solving = Ok(true);
+    let mut first = true;
+    let ds = format::read_chunks(&name, reader, opts, CHUNK, &mut |chunk, alphabet| {
+        // After a strategy said stop, the rest is still read and checked.
+        if matches!(solving, Ok(true)) {
+            solving = solve_chunk(args, pool, mode, (&chunk, alphabet), first, &mut answers);
+        }
+        first = false;
+        solving.is_ok()
+    });
+    solving?;
+    Ok((answers, ds?.skipped))
+}
+
+/// [`solve_inline`] with the parsing on a thread of its own, handing chunks
+/// to the pool as they come.
 fn solve_pipelined(
     args: &SolveArgs,
     pool: &rayon::ThreadPool,
     mode: Mode,
     file: &std::path::Path,
     opts: &format::ReadOptions,
-) -> Result<(Vec<u8>, usize)> {
+) -> Result<(Spool, usize)> {
     let name = file.display().to_string();
     let reader = std::fs::File::open(file).with_context(|| format!("cannot read {name}"))?;
     let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<format::Puzzle>, format::Alphabet)>(4);
@@ -154,7 +223,7 @@ fn solve_pipelined(
                 },
             )
         });
-        let mut answers = Vec::new();
+        let mut answers = Spool::default();
         let mut solving = Ok(true);
         for (i, (chunk, alphabet)) in rx.iter().enumerate() {
             // After a strategy said stop, the rest is still read and checked.

@@ -163,6 +163,43 @@ fn a_bad_entry_after_many_good_ones_fails_before_any_output_at_every_thread_coun
 }
 
 #[test]
+fn answers_beyond_the_memory_spool_come_back_whole_and_in_order() {
+    // 105,000 puzzles: about 9.5 MB of answers, past the 8 MB held in memory.
+    let easy =
+        std::fs::read_to_string(crate::common::repo_datasets().join("easy-9x9.txt")).unwrap();
+    let pairs: Vec<(&str, &str)> = easy
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once(' '))
+        .collect();
+    assert_eq!(pairs.len(), 300);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.txt");
+    let mut input = String::new();
+    let mut expected = String::new();
+    for _ in 0..350 {
+        for (puzzle, answer) in &pairs {
+            input.push_str(puzzle);
+            input.push('\n');
+            expected.push_str(&format!("unique\t{answer}\n"));
+        }
+    }
+    std::fs::write(&path, input).unwrap();
+    for threads in ["1", "2"] {
+        let run = bin()
+            .args(["solve", "--threads", threads, path.to_str().unwrap()])
+            .assert()
+            .success();
+        let out = &run.get_output().stdout;
+        assert!(
+            out == expected.as_bytes(),
+            "threads {threads}: {} bytes",
+            out.len()
+        );
+    }
+}
+
+#[test]
 fn bad_input_fails_with_file_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.txt");
