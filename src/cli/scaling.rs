@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 use sudoku_bench::export::first_seen;
-use sudoku_bench::report::charts::{render, Scaling};
+use sudoku_bench::report::charts::{render, Chart, Scaling};
 
 /// One strategy on one dataset at one thread count.
 #[derive(serde::Serialize)]
@@ -132,7 +132,7 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<()> {
             series,
         };
         let r = render(&chart, &charts)
-            .map_err(|e| anyhow::anyhow!("drawing {}: {e}", chart_name(d)))?;
+            .map_err(|e| anyhow::anyhow!("drawing {}: {e}", chart.name()))?;
         let _ = writeln!(
             md,
             "![{}](charts/{}.svg)\n\n{}\n",
@@ -141,10 +141,6 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<()> {
     }
     std::fs::write(top.join("scaling.md"), md)?;
     Ok(())
-}
-
-fn chart_name(dataset: &str) -> String {
-    format!("scaling-{}", sudoku_bench::report::slug(dataset))
 }
 
 /// Puzzles/s per count, the speed-up against the fewest threads in brackets.

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sudoku_bench::format;
-use sudoku_bench::harness::prepare::WINDOW;
 use sudoku_bench::solver::{trace, Limits, Mode, Solver, SolverId, TraceLog};
 
 #[derive(clap::Args)]
@@ -61,8 +60,8 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
         // a temporary file past a few MB) until the whole file has passed.
         // With two or more threads the file is parsed on a thread of its own
         // while the pool solves what is parsed; with one, one thread does both.
-        // Standard input is checked as it goes.
-        if !stdin && !args.trace {
+        // Standard input cannot be held back: it is checked and answered as it goes.
+        if !stdin {
             let (answers, skipped) = if pool.current_num_threads() > 1 {
                 solve_pipelined(&args, &pool, mode, &file, &opts)?
             } else {
@@ -72,30 +71,6 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
             report_skipped(&file.display().to_string(), skipped);
             continue;
         }
-        let checked = if stdin {
-            None
-        } else {
-            Some(format::read_path_capped(&file, &opts, WINDOW)?)
-        };
-        if let Some(ds) = checked.as_ref().filter(|ds| ds.puzzles.len() == ds.count) {
-            for (i, chunk) in ds.puzzles.chunks(CHUNK).enumerate() {
-                if !solve_chunk(&args, &pool, mode, (chunk, &ds.alphabet), i == 0, &mut out)? {
-                    break;
-                }
-            }
-            report_skipped(&file.display().to_string(), ds.skipped);
-            continue;
-        }
-        let name = if stdin {
-            "<stdin>".to_string()
-        } else {
-            file.display().to_string()
-        };
-        let reader: Box<dyn std::io::Read> = if stdin {
-            Box::new(std::io::stdin().lock())
-        } else {
-            Box::new(std::fs::File::open(&file)?)
-        };
         let mut failure: Option<anyhow::Error> = None;
         let mut first = true;
         let mut each = |chunk: Vec<format::Puzzle>, alphabet: &format::Alphabet| -> bool {
@@ -109,11 +84,12 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
                 }
             }
         };
-        let ds = format::read_chunks(&name, reader, &opts, CHUNK, &mut each)?;
+        let stdin = std::io::stdin().lock();
+        let ds = format::read_chunks("<stdin>", stdin, &opts, CHUNK, &mut each)?;
         if let Some(e) = failure {
             return Err(e);
         }
-        report_skipped(&name, checked.as_ref().map_or(ds.skipped, |c| c.skipped));
+        report_skipped("<stdin>", ds.skipped);
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -170,9 +146,58 @@ impl Spool {
     }
 }
 
-/// Reads `file` in chunks and solves each as it comes, on the calling
-/// thread's pool; returns the answers, in input order, and the entries
-/// skipped. A bad entry anywhere is the error, and no answer is returned.
+/// The solving side of a file's read: the answers held so far, and whether
+/// to go on solving (a strategy may say stop; the rest is still read and checked).
+struct Solving<'a> {
+    args: &'a SolveArgs,
+    pool: &'a rayon::ThreadPool,
+    mode: Mode,
+    answers: Spool,
+    state: Result<bool>,
+    first: bool,
+}
+
+impl<'a> Solving<'a> {
+    fn new(args: &'a SolveArgs, pool: &'a rayon::ThreadPool, mode: Mode) -> Self {
+        Solving {
+            args,
+            pool,
+            mode,
+            answers: Spool::default(),
+            state: Ok(true),
+            first: true,
+        }
+    }
+
+    /// Solves a chunk (unless told to stop); false once solving has failed.
+    fn chunk(&mut self, chunk: &[format::Puzzle], alphabet: &format::Alphabet) -> bool {
+        if matches!(self.state, Ok(true)) {
+            let (args, pool, mode, first) = (self.args, self.pool, self.mode, self.first);
+            self.state = solve_chunk(
+                args,
+                pool,
+                mode,
+                (chunk, alphabet),
+                first,
+                &mut self.answers,
+            );
+        }
+        self.first = false;
+        self.state.is_ok()
+    }
+
+    /// The answers and the entries skipped, or the first failure: solving's,
+    /// then the read's (a bad entry anywhere returns no answer).
+    fn finish(
+        self,
+        read: Result<format::Dataset, sudoku_bench::LoadError>,
+    ) -> Result<(Spool, usize)> {
+        self.state?;
+        Ok((self.answers, read?.skipped))
+    }
+}
+
+/// Reads `file` in chunks and solves each as it comes.
 fn solve_inline(
     args: &SolveArgs,
     pool: &rayon::ThreadPool,
@@ -182,19 +207,11 @@ fn solve_inline(
 ) -> Result<(Spool, usize)> {
     let name = file.display().to_string();
     let reader = std::fs::File::open(file).with_context(|| format!("cannot read {name}"))?;
-    let mut answers = Spool::default();
-    let mut solving = Ok(true);
-    let mut first = true;
-    let ds = format::read_chunks(&name, reader, opts, CHUNK, &mut |chunk, alphabet| {
-        // After a strategy said stop, the rest is still read and checked.
-        if matches!(solving, Ok(true)) {
-            solving = solve_chunk(args, pool, mode, (&chunk, alphabet), first, &mut answers);
-        }
-        first = false;
-        solving.is_ok()
+    let mut solving = Solving::new(args, pool, mode);
+    let read = format::read_chunks(&name, reader, opts, CHUNK, &mut |chunk, alphabet| {
+        solving.chunk(&chunk, alphabet)
     });
-    solving?;
-    Ok((answers, ds?.skipped))
+    solving.finish(read)
 }
 
 /// [`solve_inline`] with the parsing on a thread of its own, handing chunks
@@ -223,22 +240,14 @@ fn solve_pipelined(
                 },
             )
         });
-        let mut answers = Spool::default();
-        let mut solving = Ok(true);
-        for (i, (chunk, alphabet)) in rx.iter().enumerate() {
-            // After a strategy said stop, the rest is still read and checked.
-            if matches!(solving, Ok(true)) {
-                solving = solve_chunk(args, pool, mode, (&chunk, &alphabet), i == 0, &mut answers);
-            }
-            if solving.is_err() {
+        let mut solving = Solving::new(args, pool, mode);
+        for (chunk, alphabet) in rx.iter() {
+            if !solving.chunk(&chunk, &alphabet) {
                 break;
             }
         }
         drop(rx);
-        let parsed = parser.join().expect("the parsing thread does not panic");
-        solving?;
-        let ds = parsed?;
-        Ok((answers, ds.skipped))
+        solving.finish(parser.join().expect("the parsing thread does not panic"))
     })
 }
 

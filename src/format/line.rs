@@ -84,17 +84,17 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
         }
         break;
     }
-    let comment = match answer_span {
+    // What is left beside the answer (no allocation when there is no answer).
+    let joined;
+    let left = match answer_span {
         Some((a, b)) => {
-            let joined = format!("{}{}", &rest[..a], &rest[b..]);
-            let kept = joined.trim_matches(is_separator);
-            (!kept.is_empty()).then(|| kept.into())
+            joined = format!("{}{}", &rest[..a], &rest[b..]);
+            joined.as_str()
         }
-        None => {
-            let kept = rest.trim_matches(is_separator);
-            (!kept.is_empty()).then(|| kept.into())
-        }
+        None => rest,
     };
+    let left = left.trim_matches(is_separator);
+    let comment = (!left.is_empty()).then(|| left.into());
     col.push(Puzzle {
         grid,
         expected,
