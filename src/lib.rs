@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod compare;
+pub mod contender;
 pub mod datasets;
 pub mod error;
 pub mod export;

@@ -64,8 +64,9 @@ pub(super) struct BenchArgs {
     /// passes are made. `0` for a single pass.
     #[arg(long, value_parser = parse_duration, default_value = DEFAULT_MIN_TIME)]
     min_time: Duration,
-    /// `interleaved`: every strategy solves each block of puzzles in turn (rotating who
-    /// goes first), so machine drift hits all alike; `sequential`: one strategy after another.
+    /// `interleaved`: each worker solves a stretch of puzzles with every strategy in turn
+    /// (rotating who goes first), so machine drift hits all alike; `sequential`: one
+    /// strategy after another.
     #[arg(long, default_value = "interleaved", value_parser = ["interleaved", "sequential"])]
     schedule: String,
     /// The variant the relative-speed columns compare with (default: each dataset's fastest).
@@ -140,8 +141,8 @@ impl harness::Observer for Bar {
     fn rows_added(&self, rows: u64) {
         self.bar.inc_length(rows);
     }
-    fn row_done(&self, _: &harness::PuzzleRecord) {
-        let n = self.pending.get() + 1;
+    fn rows_done(&self, rows: u64) {
+        let n = self.pending.get() + rows;
         if n >= 256 {
             self.bar.inc(n);
             self.pending.set(0);
@@ -389,7 +390,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         let program = sudoku_bench::external::Program::new(spec, Some(&logs))
             .with_context(|| format!("cannot create {}", logs.display()))?;
         program.start(threads, mode)?;
-        contenders.push(Contender::external(Arc::new(program)));
+        contenders.push(Arc::new(program).contender());
     }
     let mut own = OwnTime {
         load_s: loading.elapsed().as_secs_f64(),

@@ -3,9 +3,9 @@
 
 use super::process::{Process, ReadError};
 use super::{protocol, ContenderError};
+use crate::contender::BenchPuzzle;
 use crate::format::Alphabet;
 use crate::grid::{Geometry, Grid};
-use crate::harness::BenchPuzzle;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -186,7 +186,7 @@ pub fn check(
                             keys.0 |= a.nodes.is_some();
                             keys.1 |= a.guesses.is_some();
                             keys.2 |= a.ns.is_some();
-                            match crate::harness::check(&case.puzzle, &a.outcome) {
+                            match crate::contender::check(&case.puzzle, &a.outcome) {
                                 Ok(s) => report.ok(format!(
                                     "{name}: {} in {:.1} ms",
                                     s.word(),

@@ -8,14 +8,14 @@ pub mod check;
 pub mod process;
 pub mod protocol;
 
+use crate::contender::{Contender, Engine, Job, Origin, Solved};
 use crate::format::Alphabet;
-use crate::harness::{BenchPuzzle, Solved};
-use crate::solver::{Mode, Outcome, Status};
+use crate::solver::{Mode, Status};
 use process::{Process, ReadError};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// An outside contender as the user described it.
@@ -205,18 +205,6 @@ impl std::fmt::Debug for Program {
     }
 }
 
-/// One share of a pass, as the harness hands it to a worker.
-pub struct Job<'a> {
-    /// The block's puzzles; the worker's slots index into them.
-    pub puzzles: &'a [BenchPuzzle],
-    /// What each solve looks for.
-    pub mode: Mode,
-    /// Per-puzzle time limit.
-    pub time_limit: Option<Duration>,
-    /// Raised to stop the run.
-    pub cancel: &'a AtomicBool,
-}
-
 impl Program {
     /// A program whose processes write their stderr to `log_dir/NAME.stderr.log`
     /// (the folder is created), or nowhere.
@@ -325,12 +313,27 @@ impl Program {
         }
     }
 
-    /// Solves the puzzles `next` hands out (slots into `job.puzzles`), calling
-    /// `done` for each as its answer arrives. One puzzle is in flight at a time:
-    /// the next is written only after the last answer was read, and each is
-    /// timed from just before its line is written to the moment its answer is
-    /// read, so no row carries another puzzle's work or wait.
-    pub fn work(
+    /// This program as a contender of a run.
+    pub fn contender(self: Arc<Self>) -> Contender {
+        Contender {
+            strategy: "external".to_string(),
+            variant: self.spec.name.clone(),
+            default_budget: None,
+            sizes: self.spec.sizes.clone(),
+            origin: Origin::External,
+            // Whatever the program reports (nothing, when it says nothing).
+            counts: true,
+            engine: self,
+        }
+    }
+}
+
+impl Engine for Program {
+    /// Calls `done` for each puzzle as its answer arrives. One puzzle is in
+    /// flight at a time: the next is written only after the last answer was
+    /// read, and each is timed from just before its line is written to the
+    /// moment its answer is read, so no row carries another puzzle's work or wait.
+    fn work(
         &self,
         job: &Job<'_>,
         next: &mut dyn FnMut() -> Option<usize>,
@@ -426,34 +429,13 @@ impl Program {
             self.put_back(p);
         }
     }
-}
 
-impl Solved {
-    fn failed(why: String, ns: u64, at: Instant) -> Solved {
-        Solved {
-            result: Err(why),
-            ns,
-            nodes: None,
-            guesses: None,
-            own_ns: None,
-            at,
-        }
+    fn warmed_up(&self) {
+        self.forgive();
     }
 
-    fn stopped(status: Status, ns: u64, at: Instant) -> Solved {
-        Solved {
-            result: Ok(Outcome {
-                status,
-                solutions: Vec::new(),
-                solution_count: 0,
-                counters: Default::default(),
-            }),
-            ns,
-            nodes: None,
-            guesses: None,
-            own_ns: None,
-            at,
-        }
+    fn finish(&self) {
+        self.shutdown();
     }
 }
 

@@ -84,6 +84,8 @@ const BLANK: u8 = 0;
 pub struct Alphabet {
     symbols: Vec<u8>,
     lookup: [u8; 128],
+    /// `.` then the symbols: the byte written for each value `0..=n`.
+    written: Vec<u8>,
 }
 
 impl Alphabet {
@@ -112,7 +114,14 @@ impl Alphabet {
             lookup[s as usize] = i as u8 + 1;
             lookup[s.to_ascii_lowercase() as usize] = i as u8 + 1;
         }
-        Ok(Alphabet { symbols, lookup })
+        let written = std::iter::once(b'.')
+            .chain(symbols.iter().copied())
+            .collect();
+        Ok(Alphabet {
+            symbols,
+            lookup,
+            written,
+        })
     }
 
     /// The default alphabet of a size.
@@ -149,6 +158,16 @@ impl Alphabet {
             BLANK => Some(Symbol::Blank),
             d => Some(Symbol::Digit(d)),
         }
+    }
+
+    /// Appends the symbols of `cells` (`.` for `0`; `?` for a value past the
+    /// alphabet, which no grid holds) to `out`: one ASCII byte each.
+    pub fn encode_into(&self, cells: &[u8], out: &mut Vec<u8>) {
+        out.extend(
+            cells
+                .iter()
+                .map(|&d| self.written.get(d as usize).copied().unwrap_or(b'?')),
+        );
     }
 
     /// The character of digit `d` (`1..=n`), or `.` for `0`.

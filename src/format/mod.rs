@@ -616,8 +616,12 @@ pub fn write_line(grid: &Grid, alphabet: &Alphabet) -> String {
 
 /// Replaces the contents of `out` with the grid on one line (reusing its buffer).
 pub fn write_line_into(out: &mut String, grid: &Grid, alphabet: &Alphabet) {
-    out.clear();
-    out.extend(grid.cells().iter().map(|&d| alphabet.encode(d)));
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.clear();
+    alphabet.encode_into(grid.cells(), &mut bytes);
+    // Every symbol is ASCII, so this never takes the lossy path.
+    *out = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
 }
 
 /// Writes a grid as a pretty block: spaces between cells, `|` between boxes, rule lines between bands.

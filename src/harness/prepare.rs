@@ -1,25 +1,13 @@
 //! Datasets as a run sees them: selected (`--limit`, `--sample`), optionally
 //! permuted, givens checked once, with the facts `run.json` records.
 
+use crate::contender::BenchPuzzle;
 use crate::format::{Alphabet, Dataset, ReadOptions};
 use crate::generate::stream;
-use crate::grid::{Geometry, Grid};
+use crate::grid::Geometry;
 use crate::transform::Transform;
 use crate::validate::find_conflict;
 use serde::{Deserialize, Serialize};
-
-/// One puzzle of a run.
-#[derive(Clone, Debug)]
-pub struct BenchPuzzle {
-    /// 0-based position in the dataset file.
-    pub index: u64,
-    /// The givens (permuted when asked).
-    pub grid: Grid,
-    /// The expected answer (permuted alike), if the dataset has one.
-    pub expected: Option<Grid>,
-    /// The givens conflict.
-    pub invalid: bool,
-}
 
 /// What `run.json` says of a dataset.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]

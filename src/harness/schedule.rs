@@ -2,10 +2,8 @@
 //! in: the schedules, each dataset's measurements carried from round to round,
 //! and the pairing of every contender's times with every other's.
 
-use super::{
-    run_block, summary, warm_up, BenchDataset, BenchOptions, Contender, Observer, Part, RecordSink,
-    SummaryRow,
-};
+use super::workers::{run_pass, warm_up, Pass};
+use super::{summary, BenchDataset, BenchOptions, Contender, Observer, RecordSink, SummaryRow};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -14,22 +12,27 @@ use std::time::Duration;
 /// How contenders take turns over a dataset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
-    /// The dataset is cut into blocks (see [`Schedule::block_size`]); every
-    /// contender solves a block, in an order that rotates from block to block,
-    /// before the next block starts. Machine drift then hits all contenders alike.
+    /// The dataset is cut into stretches (see [`Schedule::block_size`]); a
+    /// worker takes a stretch and solves it with every contender in turn, the
+    /// first to go rotating from stretch to stretch, then takes the next free
+    /// one. Machine drift then hits all contenders alike, and no worker waits
+    /// for another.
     Interleaved,
     /// Each contender runs its whole pass (every repeat) before the next starts.
     Sequential,
 }
 
 impl Schedule {
-    /// Fewest puzzles in a block of the interleaved schedule.
+    /// Fewest puzzles in a stretch of the interleaved schedule.
     pub const MIN_BLOCK: usize = 32;
-    /// Least work a block gives the fastest contender, so that switching
-    /// contenders (and their cold caches) stays a small share of a block.
+    /// Least work a stretch gives the fastest contender, so that switching
+    /// contenders (and their cold caches) stays a small share of a stretch.
     pub const BLOCK_TIME: Duration = Duration::from_millis(1);
+    /// Fewest stretches per worker in a window, where the window is large
+    /// enough: so that the last stretches finish close together.
+    pub const STRETCHES_PER_WORKER: usize = 4;
 
-    /// Puzzles per block of `n`, given the fastest contender's time per puzzle
+    /// Puzzles per stretch of `n`, given the fastest contender's time per puzzle
     /// in warm-up: enough for [`Schedule::BLOCK_TIME`] of its work, at least
     /// [`Schedule::MIN_BLOCK`] (blocks of 16 to 64 puzzles of top1465 kept
     /// the spread of five runs' throughput ratio near 2%, against up to 30%
@@ -39,6 +42,30 @@ impl Schedule {
         let per = fastest.as_nanos().max(1);
         let want = Self::BLOCK_TIME.as_nanos().div_ceil(per) as usize;
         want.max(Self::MIN_BLOCK).min(n.max(1))
+    }
+
+    /// Puzzles per stretch of a window of `w` (of a dataset of `n`) on
+    /// `threads` workers for `contenders` taking turns: with several, the
+    /// chosen `block` or [`Schedule::block_size`], cut down (not below
+    /// [`Schedule::MIN_BLOCK`]) to give each worker
+    /// [`Schedule::STRETCHES_PER_WORKER`]; alone, small stretches that keep
+    /// the workers' shares even (one puzzle up to 64).
+    pub fn stretch(
+        block: Option<usize>,
+        fastest: Duration,
+        contenders: usize,
+        w: usize,
+        n: usize,
+        threads: usize,
+    ) -> usize {
+        let even = w.div_ceil(threads.max(1) * Self::STRETCHES_PER_WORKER);
+        if contenders <= 1 {
+            return (w / (threads.max(1) * 16)).clamp(1, 64);
+        }
+        match block {
+            Some(b) => b.max(1),
+            None => Self::block_size(fastest, n).min(even.max(Self::MIN_BLOCK)),
+        }
     }
 
     /// The name used on the command line and in `run.json`.
@@ -120,9 +147,9 @@ pub(super) struct DatasetRun<'a> {
     builders: Vec<summary::SummaryBuilder>,
     walls: Vec<Duration>,
     pairs: Pairs,
-    /// The fastest contender's time per puzzle in the first warm-up (sizes blocks).
+    /// The fastest contender's time per puzzle in the first warm-up (sizes stretches).
     fastest: Option<Duration>,
-    /// Who goes first in the next block.
+    /// Rotation of the next pass's first stretch.
     turn: usize,
 }
 
@@ -146,10 +173,10 @@ impl<'a> DatasetRun<'a> {
 
     /// Runs round `round` over its share of the dataset, a window of puzzles at
     /// a time (the whole set when it is held in memory): warm-up per contender
-    /// on the round's first window; then in each window every pass, block by
-    /// block, each block solved by every contender in turn (the first to go
-    /// rotates), or with the sequential schedule one contender's passes after
-    /// another's.
+    /// on the round's first window; then in each window every pass, stretch by
+    /// stretch, each stretch solved by every contender in turn (the first to
+    /// go rotates), or with the sequential schedule one contender's passes
+    /// after another's.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn run_round(
         &mut self,
@@ -200,13 +227,8 @@ impl<'a> DatasetRun<'a> {
             let share = window.len() as f64 / n.max(1) as f64;
             for group in &groups {
                 let w = window.len();
-                let block = if group.len() == 1 {
-                    w.max(1)
-                } else {
-                    opts.block
-                        .unwrap_or_else(|| Schedule::block_size(fastest, n))
-                        .max(1)
-                };
+                let stretch =
+                    Schedule::stretch(opts.block, fastest, group.len(), w, n, opts.threads);
                 let mut spent = vec![Duration::ZERO; cs.len()];
                 // Who takes part in a pass: everyone for the first `repeat` passes,
                 // then (with --min-time) those whose timed passes are still short of
@@ -220,7 +242,10 @@ impl<'a> DatasetRun<'a> {
                                 .is_some_and(|t| w > 0 && spent[ci] < t.mul_f64(share)))
                 };
                 let mut repeat = 0;
-                'passes: loop {
+                loop {
+                    if cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let taking: Vec<usize> = group
                         .iter()
                         .copied()
@@ -232,31 +257,19 @@ impl<'a> DatasetRun<'a> {
                     if repeat >= opts.repeat {
                         observer.rows_added((w * taking.len()) as u64);
                     }
-                    for k in 0..w.div_ceil(block) {
-                        let slots = k * block..((k + 1) * block).min(w);
-                        for j in 0..taking.len() {
-                            if cancel.load(Ordering::Relaxed) {
-                                break 'passes;
-                            }
-                            let ci = taking[(*turn + j) % taking.len()];
-                            let part = Part {
-                                c: cs[ci],
-                                ds,
-                                puzzles: &window[slots.clone()],
-                                round: round as u32,
-                                repeat,
-                            };
-                            spent[ci] += run_block(
-                                pool,
-                                &part,
-                                opts,
-                                cancel,
-                                sink,
-                                observer,
-                                &mut builders[ci],
-                            )?;
-                        }
-                        *turn += 1;
+                    let pass = Pass {
+                        cs,
+                        taking: &taking,
+                        puzzles: window,
+                        stretch,
+                        turn: *turn,
+                        round: round as u32,
+                        repeat,
+                    };
+                    *turn += pass.stretches();
+                    let walls = run_pass(pool, &pass, ds, opts, cancel, sink, observer, builders)?;
+                    for (s, w) in spent.iter_mut().zip(walls) {
+                        *s += w;
                     }
                     repeat += 1;
                 }

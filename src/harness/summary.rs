@@ -44,20 +44,24 @@ impl SummaryBuilder {
 
     /// Adds one row.
     pub fn add(&mut self, r: &PuzzleRecord) {
-        self.window
-            .push((r.puzzle_index, r.solve_ns, r.status.is_solved()));
+        self.add_row(r.puzzle_index, r.solve_ns, r.status, r.guesses);
+    }
+
+    /// Adds one row given by the fields the summary reads.
+    pub fn add_row(&mut self, puzzle_index: u64, ns: u64, status: RowStatus, guesses: Option<u64>) {
+        self.window.push((puzzle_index, ns, status.is_solved()));
         self.rows += 1;
-        self.timed_ns += r.solve_ns;
-        match r.status {
+        self.timed_ns += ns;
+        match status {
             s if s.is_solved() => self.solved += 1,
             s if s.is_budget() => self.budget += 1,
             RowStatus::Wrong => self.wrong += 1,
             _ => self.errors += 1,
         }
-        if let Some(g) = r.guesses {
+        if let Some(g) = guesses {
             self.counted += 1;
             self.guesses += g;
-            if g == 0 && r.status.is_solved() {
+            if g == 0 && status.is_solved() {
                 self.no_guess += 1;
             }
         }

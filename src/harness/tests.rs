@@ -1,6 +1,10 @@
 use super::*;
+use crate::contender::SolveFn;
 use crate::export::csv::CsvSink;
 use crate::format::{read_str, ReadOptions};
+use crate::grid::Grid;
+use crate::solver::{Limits, Solver, SolverId, Status};
+use std::time::Instant;
 
 const HARD: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
@@ -166,8 +170,13 @@ fn records_and_summary_describe_the_run() {
 }
 
 /// Three contenders (the same fast strategy under three names) over 150 puzzles,
-/// twice: the records, in the order the sink got them.
-fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
+/// twice, on `threads` workers, into `sink`: the records it got, in order.
+fn three_way_into(
+    schedule: Schedule,
+    threads: usize,
+    sink: &mut dyn RecordSink,
+    got: impl FnOnce(&mut dyn RecordSink) -> Vec<PuzzleRecord>,
+) -> (BenchDataset, Vec<PuzzleRecord>) {
     let text = include_str!("../../datasets/easy-9x9.txt");
     let sel = Selection {
         limit: Some(150),
@@ -187,15 +196,66 @@ fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
         rounds: 1,
         schedule,
         block: Some(64),
-        ..opts(2)
+        ..opts(threads)
     };
-    let (r, rows) = run_many(&cs, &ds, &o);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let r = run(&cs, std::slice::from_ref(&ds), &o, &cancel, sink, &Silent).unwrap();
     assert_eq!(r.summary.len(), 3);
     assert!(r
         .summary
         .iter()
         .all(|s| s.puzzles == 300 && s.solved == 300));
+    let rows = got(sink);
     (ds, rows)
+}
+
+/// [`three_way_into`] a sink that keeps the records (the writer fills them).
+fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
+    let mut sink = Collect(Vec::new());
+    let (ds, _) = three_way_into(schedule, 2, &mut sink, |_| Vec::new());
+    (ds, sink.0)
+}
+
+/// Checks the interleaved order of `rows` (of [`three_way_into`]): 150 puzzles
+/// in stretches of 64, 64 and 22; three contenders; two repeats. A stretch's
+/// rows come together: contender after contender, each over the whole stretch
+/// in file order, the first to go rotating with the stretch's number (counted
+/// on across passes); every stretch of every repeat once.
+fn assert_stretch_order(ds: &BenchDataset, rows: &[PuzzleRecord]) {
+    let names = ["a", "b", "c"];
+    let slot_of = |index: u64| ds.puzzles.iter().position(|p| p.index == index).unwrap();
+    let mut seen = Vec::new();
+    let mut at = 0;
+    while at < rows.len() {
+        let first = &rows[at];
+        let k = slot_of(first.puzzle_index) / 64;
+        let slots = k * 64..((k + 1) * 64).min(150);
+        let repeat = first.repeat;
+        let number = repeat as usize * 3 + k;
+        for j in 0..3 {
+            let variant = names[(number + j) % 3];
+            for slot in slots.clone() {
+                let r = &rows[at];
+                assert_eq!(
+                    (&*r.variant, r.puzzle_index, r.repeat),
+                    (variant, ds.puzzles[slot].index, repeat),
+                    "row {at}: stretch {k} of repeat {repeat}, turn {j}"
+                );
+                at += 1;
+            }
+        }
+        seen.push((repeat, k));
+    }
+    seen.sort();
+    assert_eq!(seen, [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]);
+    // Every contender solved every puzzle exactly once per repeat.
+    let mut all: Vec<(&str, u64, u32)> = rows
+        .iter()
+        .map(|r| (&*r.variant, r.puzzle_index, r.repeat))
+        .collect();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 3 * 150 * 2);
 }
 
 /// Runs of consecutive records by the same contender: (variant, [(puzzle, repeat)]).
@@ -211,38 +271,80 @@ fn segments(rows: &[PuzzleRecord]) -> Vec<(String, Vec<(u64, u32)>)> {
 }
 
 #[test]
-fn interleaving_rotates_contenders_block_by_block() {
+fn interleaving_rotates_contenders_stretch_by_stretch() {
     let (ds, rows) = three_way(Schedule::Interleaved);
-    let segs = segments(&rows);
-    // 150 puzzles in blocks of 64, 64 and 22; three contenders; two repeats.
-    assert_eq!(
-        segs.len(),
-        2 * 3 * 3,
-        "{:?}",
-        segs.iter().map(|s| &s.0).collect::<Vec<_>>()
-    );
-    let names = ["a", "b", "c"];
-    for (turn, chunk) in segs.chunks(3).enumerate() {
-        let (repeat, block) = ((turn / 3) as u32, turn % 3);
-        let slots = block * 64..((block + 1) * 64).min(150);
-        let mut want: Vec<(u64, u32)> = slots.map(|i| (ds.puzzles[i].index, repeat)).collect();
-        want.sort();
-        for (j, (variant, keys)) in chunk.iter().enumerate() {
-            // The first to go rotates from block to block.
-            assert_eq!(variant, names[(turn + j) % 3], "turn {turn}");
-            let mut got = keys.clone();
-            got.sort();
-            assert_eq!(got, want, "turn {turn}, {variant}");
-        }
-    }
-    // Every contender solved every puzzle exactly once per repeat.
-    let mut all: Vec<(&str, u64, u32)> = rows
+    assert_stretch_order(&ds, &rows);
+}
+
+#[test]
+fn results_csv_keeps_the_stretch_order_when_the_workers_encode_their_rows() {
+    // More workers than cores: the workers encode results.csv rows themselves.
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let mut sink = CsvSink::new(Vec::new()).unwrap();
+    let (ds, rows) = three_way_into(Schedule::Interleaved, cores + 1, &mut sink, |_| Vec::new());
+    assert!(rows.is_empty());
+    let text = sink.into_inner().unwrap();
+    let back: Vec<PuzzleRecord> = csv::Reader::from_reader(&text[..])
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_stretch_order(&ds, &back);
+    assert!(back
         .iter()
-        .map(|r| (&*r.variant, r.puzzle_index, r.repeat))
-        .collect();
-    all.sort();
-    all.dedup();
-    assert_eq!(all.len(), 3 * 150 * 2);
+        .all(|r| r.threads == cores + 1 && r.status == RowStatus::Unique));
+}
+
+#[test]
+fn results_csv_is_the_same_whoever_encodes_the_rows() {
+    // One thread leaves the writer a core of its own (it fills and encodes
+    // every record); more workers than cores encode their own. Apart from
+    // times, threads and order, the two files hold the same rows, a wrong
+    // strategy's details (commas, quotes) included.
+    let wrong: Arc<SolveFn> = Arc::new(|g: &Grid, l: &Limits| {
+        let mut o = SolverId::Dlx.solve(g, l);
+        o.status = Status::Multiple;
+        o
+    });
+    let cs = [
+        Contender::from_id(SolverId::BitsetMrv),
+        Contender::custom("broken, \"quoted\"", "broken", wrong),
+    ];
+    let ds = reference();
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let file = |threads: usize| {
+        let mut sink = CsvSink::new(Vec::new()).unwrap();
+        let o = BenchOptions {
+            repeat: 2,
+            rounds: 2,
+            ..opts(threads)
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        run(
+            &cs,
+            std::slice::from_ref(&ds),
+            &o,
+            &cancel,
+            &mut sink,
+            &Silent,
+        )
+        .unwrap();
+        let text = sink.into_inner().unwrap();
+        let mut back: Vec<PuzzleRecord> = csv::Reader::from_reader(&text[..])
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        for r in &mut back {
+            (r.solve_ns, r.threads) = (0, 0);
+        }
+        back.sort_by_key(|r| (r.variant.clone(), r.round, r.repeat, r.puzzle_index));
+        back
+    };
+    let (one, many) = (file(1), file(cores + 1));
+    assert_eq!(one.len(), 2 * 2 * ds.puzzles.len());
+    assert!(one
+        .iter()
+        .any(|r| r.status == RowStatus::Wrong && !r.detail.is_empty()));
+    assert_eq!(one, many);
 }
 
 #[test]

@@ -1,0 +1,349 @@
+//! Contenders: what the harness times, whatever it is.
+//!
+//! A [`Contender`] is a name, the sizes it handles and an [`Engine`]: the one
+//! loop that solves the puzzles a worker is handed and reports each through a
+//! callback as a [`Solved`]. Strategies of this workbench run as
+//! [`InProcess`] engines; outside programs ([`crate::external::Program`]) are
+//! the other implementation. The harness sees only this module, and every
+//! answer, whoever gave it, goes through the same [`check`].
+
+use crate::grid::{Geometry, Grid};
+use crate::solver::{Limits, Mode, Outcome, Solver, SolverId, Status};
+use crate::validate::check_solution;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One puzzle as a contender is given it.
+#[derive(Clone, Debug)]
+pub struct BenchPuzzle {
+    /// 0-based position in the dataset file.
+    pub index: u64,
+    /// The givens (permuted when asked).
+    pub grid: Grid,
+    /// The expected answer (permuted alike), if the dataset has one.
+    pub expected: Option<Grid>,
+    /// The givens conflict.
+    pub invalid: bool,
+}
+
+/// What became of one puzzle, as a contender's engine reports it.
+#[derive(Debug)]
+pub struct Solved {
+    /// The outcome, or why there is none (a panic, a crashed program, an unreadable answer).
+    pub result: Result<Outcome, String>,
+    /// Time of the solve, ns.
+    pub ns: u64,
+    /// Search nodes, when the contender counts them.
+    pub nodes: Option<u64>,
+    /// Guesses, likewise.
+    pub guesses: Option<u64>,
+    /// The contender's own time measure, when it gives one.
+    pub own_ns: Option<u64>,
+    /// When the answer came.
+    pub at: Instant,
+}
+
+impl Solved {
+    /// No outcome: `why` says what went wrong.
+    pub fn failed(why: String, ns: u64, at: Instant) -> Solved {
+        Solved {
+            result: Err(why),
+            ns,
+            nodes: None,
+            guesses: None,
+            own_ns: None,
+            at,
+        }
+    }
+
+    /// Stopped by a limit or the cancel flag, with no solution.
+    pub fn stopped(status: Status, ns: u64, at: Instant) -> Solved {
+        Solved {
+            result: Ok(Outcome {
+                status,
+                solutions: Vec::new(),
+                solution_count: 0,
+                counters: Default::default(),
+            }),
+            ns,
+            nodes: None,
+            guesses: None,
+            own_ns: None,
+            at,
+        }
+    }
+}
+
+/// A share of puzzles as the harness hands it to an engine on one worker.
+pub struct Job<'a> {
+    /// The puzzles; the worker's slots index into them.
+    pub puzzles: &'a [BenchPuzzle],
+    /// What each solve looks for.
+    pub mode: Mode,
+    /// Per-puzzle node budget.
+    pub node_budget: Option<u64>,
+    /// Per-puzzle time limit.
+    pub time_limit: Option<Duration>,
+    /// Raised to stop the run.
+    pub cancel: &'a Arc<AtomicBool>,
+}
+
+impl Job<'_> {
+    /// The limits of one solve: the budget, a deadline from now, the cancel flag.
+    pub fn limits(&self) -> Limits {
+        Limits::new(self.mode)
+            .with_node_budget(self.node_budget)
+            .with_deadline(self.time_limit.map(|t| Instant::now() + t))
+            .with_cancel(self.cancel.clone())
+    }
+}
+
+/// How a contender solves: the loop a worker runs, timing each answer.
+pub trait Engine: Send + Sync {
+    /// Solves the puzzles `next` hands out (slots into `job.puzzles`), one at a
+    /// time, reporting each through `done` with the time of its answer alone.
+    fn work(
+        &self,
+        job: &Job<'_>,
+        next: &mut dyn FnMut() -> Option<usize>,
+        done: &mut dyn FnMut(usize, Solved),
+    );
+
+    /// The function timed for each puzzle, when the engine is a call in this process.
+    fn solve_fn(&self) -> Option<Arc<SolveFn>> {
+        None
+    }
+
+    /// The warm-up is over (an outside program forgets its crashes so far).
+    fn warmed_up(&self) {}
+
+    /// The run is over (an outside program's processes are closed).
+    fn finish(&self) {}
+}
+
+/// A solve function the harness can time.
+pub type SolveFn = dyn Fn(&Grid, &Limits) -> Outcome + Send + Sync;
+
+/// An engine that calls a function in this process and times each call.
+pub struct InProcess(Arc<SolveFn>);
+
+impl InProcess {
+    /// An engine around `solve`.
+    pub fn new(solve: Arc<SolveFn>) -> InProcess {
+        InProcess(solve)
+    }
+}
+
+impl Engine for InProcess {
+    fn work(
+        &self,
+        job: &Job<'_>,
+        next: &mut dyn FnMut() -> Option<usize>,
+        done: &mut dyn FnMut(usize, Solved),
+    ) {
+        // A deadline is per puzzle; otherwise the limits never change.
+        let shared = job.limits();
+        while let Some(slot) = next() {
+            let own;
+            let limits = match job.time_limit {
+                Some(_) => {
+                    own = job.limits();
+                    &own
+                }
+                None => &shared,
+            };
+            let grid = &job.puzzles[slot].grid;
+            let t0 = Instant::now();
+            let out = catch_unwind(AssertUnwindSafe(|| (self.0)(grid, limits)));
+            let t1 = Instant::now();
+            let counters = out.as_ref().ok().map(|o| o.counters);
+            done(
+                slot,
+                Solved {
+                    result: out.map_err(|p| format!("panicked: {}", panic_message(p))),
+                    ns: (t1 - t0).as_nanos() as u64,
+                    nodes: counters.map(|c| c.nodes),
+                    guesses: counters.map(|c| c.guesses),
+                    own_ns: None,
+                    at: t1,
+                },
+            );
+        }
+    }
+
+    fn solve_fn(&self) -> Option<Arc<SolveFn>> {
+        Some(self.0.clone())
+    }
+}
+
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic with a non-text payload".to_string())
+}
+
+/// Where a contender comes from, as tables and charts mark it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A strategy of this workbench.
+    BuiltIn,
+    /// An outside program (`--contender`).
+    External,
+    /// A well-known outside solver shipped for comparison.
+    Reference,
+}
+
+impl Origin {
+    /// The word used in `summary.csv`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Origin::BuiltIn => "built-in",
+            Origin::External => "external",
+            Origin::Reference => "reference",
+        }
+    }
+}
+
+/// One contender: a registry strategy, an outside program, or (for tests) any solve function.
+#[derive(Clone)]
+pub struct Contender {
+    /// Strategy family.
+    pub strategy: String,
+    /// Variant name.
+    pub variant: String,
+    /// Node budget applied unless the run sets one.
+    pub default_budget: Option<u64>,
+    /// Grid sides handled (4, 9, 16, 25); datasets of other sizes are skipped.
+    pub sizes: Vec<usize>,
+    /// Where it comes from.
+    pub origin: Origin,
+    /// False when the counters its engine gives are no search counts (a
+    /// reference crate's): they are left empty.
+    pub counts: bool,
+    /// How it solves.
+    pub engine: Arc<dyn Engine>,
+}
+
+impl Contender {
+    /// A contender for a registry entry.
+    pub fn from_id(id: SolverId) -> Contender {
+        Contender {
+            strategy: id.strategy().to_string(),
+            variant: id.name().to_string(),
+            default_budget: id.default_node_budget(),
+            sizes: id.sizes().to_vec(),
+            origin: if id.is_reference() {
+                Origin::Reference
+            } else {
+                Origin::BuiltIn
+            },
+            counts: id.counts_search(),
+            engine: Arc::new(InProcess::new(Arc::new(move |g, l| id.solve(g, l)))),
+        }
+    }
+
+    /// A contender for any solve function (the harness's own tests use a wrong one).
+    pub fn custom(strategy: &str, variant: &str, solve: Arc<SolveFn>) -> Contender {
+        Contender {
+            strategy: strategy.to_string(),
+            variant: variant.to_string(),
+            default_budget: None,
+            sizes: crate::solver::ALL_SIZES.to_vec(),
+            origin: Origin::BuiltIn,
+            counts: true,
+            engine: Arc::new(InProcess::new(solve)),
+        }
+    }
+
+    /// True when the contender handles grids of this geometry.
+    pub fn supports(&self, g: Geometry) -> bool {
+        self.sizes.contains(&g.side())
+    }
+
+    /// Solves one puzzle through the very call the harness times; `None` for an
+    /// outside program (the harness speaks to those a pipeline at a time).
+    pub fn solve(&self, grid: &Grid, limits: &Limits) -> Option<Outcome> {
+        self.engine.solve_fn().map(|solve| solve(grid, limits))
+    }
+
+    /// The same contender made slower by `fraction` (0.2: 20%) on every puzzle:
+    /// after each solve it spins until the call has lasted `1 + fraction` times
+    /// the solve, inside the timed call. For checking that a regression gate
+    /// catches a known slowdown; an outside program is left as it is.
+    pub fn handicapped(mut self, fraction: f64) -> Contender {
+        if let Some(inner) = self.engine.solve_fn() {
+            self.engine = Arc::new(InProcess::new(Arc::new(move |g, l| {
+                let t0 = Instant::now();
+                let out = inner(g, l);
+                let until = t0 + t0.elapsed().mul_f64(1.0 + fraction);
+                while Instant::now() < until {
+                    std::hint::spin_loop();
+                }
+                out
+            })));
+        }
+        self
+    }
+}
+
+/// Checks one outcome against the puzzle and its expected answer: the checks
+/// every contender's answers get: `Ok` gives the verdict that passed, `Err`
+/// says what is wrong.
+pub fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<Status, String> {
+    for (i, s) in outcome.solutions.iter().enumerate() {
+        check_solution(&p.grid, s)
+            .map_err(|e| format!("solution {} fails the check: {e}", i + 1))?;
+    }
+    if outcome.solutions.len() >= 2 && outcome.solutions[0] == outcome.solutions[1] {
+        return Err("reported the same solution twice".into());
+    }
+    let found = outcome.solutions.len() as u64;
+    match outcome.status {
+        Status::Unique | Status::Solved if found != 1 || outcome.solution_count != 1 => {
+            return Err(format!("said {} with {found} solutions", outcome.status))
+        }
+        Status::Multiple if outcome.solution_count < 2 => {
+            return Err("said multiple with fewer than two solutions".into())
+        }
+        Status::None | Status::Invalid if found > 0 => {
+            return Err(format!("said {} but returned a solution", outcome.status))
+        }
+        _ => {}
+    }
+    if let (Some(want), true) = (
+        &p.expected,
+        p.invalid == (outcome.status == Status::Invalid),
+    ) {
+        match outcome.status {
+            Status::Unique | Status::Solved if outcome.solutions[0] != *want => {
+                let g = want.geometry();
+                let cell = (0..g.cells())
+                    .find(|&c| outcome.solutions[0].get(c) != want.get(c))
+                    .unwrap_or(0);
+                return Err(format!(
+                    "differs from the expected answer at r{}c{}",
+                    g.row(cell) + 1,
+                    g.col(cell) + 1
+                ));
+            }
+            Status::None => return Err("said none, but the dataset gives an answer".into()),
+            _ => {}
+        }
+    }
+    if p.invalid != (outcome.status == Status::Invalid) {
+        return Err(format!(
+            "said {} for a puzzle whose givens {}",
+            outcome.status,
+            if p.invalid {
+                "conflict"
+            } else {
+                "do not conflict"
+            }
+        ));
+    }
+    Ok(outcome.status)
+}

@@ -1,0 +1,490 @@
+//! The workers' loop and the writer behind it.
+//!
+//! A pass hands a window's puzzles out in *stretches* of consecutive puzzles.
+//! A worker takes the next free stretch and solves it with every contender in
+//! turn, the first to go rotating from stretch to stretch, then takes another:
+//! contenders alternate within milliseconds on every worker, so drift hits
+//! them alike, and no worker ever waits for another. Each answer is checked on
+//! the worker, after its clock stops; the checked rows go to the calling
+//! thread a stretch at a time, in batches, and it fills the records and the
+//! summaries while the workers go on.
+//!
+//! `results.csv` therefore comes stretch by stretch, in the order the stretches
+//! were finished; within a stretch, contender after contender in the order
+//! they ran, and each contender's rows in file order.
+
+use super::summary::SummaryBuilder;
+use super::{
+    BenchDataset, BenchOptions, Budget, Observer, PuzzleRecord, RecordSink, RowEncoder, RowStatus,
+};
+use crate::contender::{check, BenchPuzzle, Contender, Job, Solved};
+use crate::format::write_line_into;
+use crate::solver::Outcome;
+use rayon::prelude::*;
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, SyncSender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// One pass: some contenders over a window, stretch by stretch.
+pub(super) struct Pass<'a> {
+    /// Every contender of the dataset.
+    pub cs: &'a [&'a Contender],
+    /// Those taking part in this pass (indices into `cs`), in turn order.
+    pub taking: &'a [usize],
+    /// The window's puzzles.
+    pub puzzles: &'a [BenchPuzzle],
+    /// Puzzles per stretch.
+    pub stretch: usize,
+    /// Rotation of stretch 0: stretch `k` starts with `taking[(turn + k) % len]`.
+    pub turn: usize,
+    /// Round and repeat, for the records.
+    pub round: u32,
+    /// See `round`.
+    pub repeat: u32,
+}
+
+impl Pass<'_> {
+    /// Stretches in the pass.
+    pub fn stretches(&self) -> usize {
+        self.puzzles.len().div_ceil(self.stretch.max(1))
+    }
+}
+
+/// The node budget a contender's solves get in this run.
+fn budget(c: &Contender, opts: &BenchOptions) -> Option<u64> {
+    match opts.budget {
+        Budget::StrategyDefault => c.default_budget,
+        Budget::Unlimited => None,
+        Budget::Nodes(n) => Some(n),
+    }
+}
+
+/// Runs `pass` on the current pool (called from inside it): `init` makes each
+/// worker's state, `each` takes every answer as `(contender, slot, solved)`
+/// (a puzzle whose givens conflict gets an unsolved `invalid` answer), and
+/// `end` runs after each stretch. Returns each contender's busy time, summed
+/// over the workers.
+#[allow(clippy::too_many_arguments)]
+fn share_out<W>(
+    pass: &Pass<'_>,
+    opts: &BenchOptions,
+    cancel: &Arc<AtomicBool>,
+    init: impl Fn() -> W + Sync,
+    each: impl Fn(&mut W, usize, usize, Solved) + Sync,
+    end: impl Fn(&mut W) + Sync,
+) -> Vec<Duration> {
+    let (cs, puzzles, stretch) = (pass.cs, pass.puzzles, pass.stretch.max(1));
+    let count = pass.stretches();
+    let jobs: Vec<Job<'_>> = cs
+        .iter()
+        .map(|c| Job {
+            puzzles,
+            mode: opts.mode,
+            node_budget: budget(c, opts),
+            time_limit: opts.time_limit,
+            cancel,
+        })
+        .collect();
+    let counter = AtomicUsize::new(0);
+    let busy = Mutex::new(vec![Duration::ZERO; cs.len()]);
+    let workers = opts.threads.max(1).min(count);
+    (0..workers).into_par_iter().for_each(|_| {
+        let state = std::cell::RefCell::new(init());
+        let mut mine = vec![Duration::ZERO; cs.len()];
+        loop {
+            let k = counter.fetch_add(1, Ordering::Relaxed);
+            if k >= count || cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let slots = k * stretch..((k + 1) * stretch).min(puzzles.len());
+            for j in 0..pass.taking.len() {
+                let ci = pass.taking[(pass.turn + k + j) % pass.taking.len()];
+                let mut at = slots.start;
+                let mut next = || loop {
+                    if at >= slots.end || cancel.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    let slot = at;
+                    at += 1;
+                    if !puzzles[slot].invalid {
+                        return Some(slot);
+                    }
+                    let s = Solved {
+                        result: Ok(Outcome::invalid()),
+                        ns: 0,
+                        nodes: Some(0),
+                        guesses: Some(0),
+                        own_ns: None,
+                        at: Instant::now(),
+                    };
+                    each(&mut state.borrow_mut(), ci, slot, s);
+                };
+                let mut done = |slot, s| each(&mut state.borrow_mut(), ci, slot, s);
+                let started = Instant::now();
+                cs[ci].engine.work(&jobs[ci], &mut next, &mut done);
+                mine[ci] += started.elapsed();
+            }
+            end(&mut state.borrow_mut());
+        }
+        let mut busy = busy.lock().unwrap_or_else(|e| e.into_inner());
+        for (b, m) in busy.iter_mut().zip(&mine) {
+            *b += *m;
+        }
+    });
+    busy.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Solves the first `--warmup` puzzles of `window` with each contender,
+/// unrecorded; returns the fastest contender's wall time per puzzle (which
+/// sizes the interleaved stretches), `Duration::MAX` without a warm-up.
+pub(super) fn warm_up(
+    pool: &rayon::ThreadPool,
+    cs: &[&Contender],
+    window: &[BenchPuzzle],
+    opts: &BenchOptions,
+    cancel: &Arc<AtomicBool>,
+) -> Duration {
+    let mut fastest = Duration::MAX;
+    let some = &window[..opts.warmup.min(window.len())];
+    for ci in 0..cs.len() {
+        let started = Instant::now();
+        let solved = AtomicUsize::new(0);
+        let pass = Pass {
+            cs,
+            taking: &[ci],
+            puzzles: some,
+            stretch: 1,
+            turn: 0,
+            round: 0,
+            repeat: 0,
+        };
+        pool.install(|| {
+            share_out(
+                &pass,
+                opts,
+                cancel,
+                || (),
+                |_, _, slot, _| {
+                    if !some[slot].invalid {
+                        solved.fetch_add(1, Ordering::Relaxed);
+                    }
+                },
+                |_| {},
+            )
+        });
+        cs[ci].engine.warmed_up();
+        let solved = solved.into_inner();
+        if solved > 0 {
+            fastest = fastest.min(started.elapsed() / solved as u32);
+        }
+    }
+    fastest
+}
+
+/// One checked row, before it is a record: what a worker sends when the
+/// writer fills the records.
+struct Measured {
+    /// The contender (index into the pass's `cs`).
+    ci: usize,
+    slot: usize,
+    status: RowStatus,
+    detail: String,
+    nodes: Option<u64>,
+    guesses: Option<u64>,
+    solutions: u64,
+    ns: u64,
+    own_ns: Option<u64>,
+}
+
+impl Measured {
+    /// Checks a contender's answer (outside the timed region) and keeps only what the record needs.
+    fn checked(c: &Contender, p: &BenchPuzzle, ci: usize, slot: usize, s: Solved) -> Measured {
+        let (status, detail, solutions) = match s.result {
+            Err(why) => (RowStatus::Error, why, 0),
+            Ok(o) => match check(p, &o) {
+                Ok(st) => (st.into(), String::new(), o.solution_count),
+                Err(why) => (RowStatus::Wrong, why, o.solution_count),
+            },
+        };
+        let counts = c.counts || p.invalid;
+        Measured {
+            ci,
+            slot,
+            status,
+            detail,
+            nodes: s.nodes.filter(|_| counts),
+            guesses: s.guesses.filter(|_| counts),
+            solutions,
+            ns: s.ns,
+            own_ns: s.own_ns,
+        }
+    }
+
+    /// Fills `r` with this row (the record's pass fields are set already).
+    fn fill(self, r: &mut PuzzleRecord, p: &BenchPuzzle, ds: &BenchDataset, names: &Names) {
+        if !Arc::ptr_eq(&r.variant, &names[self.ci].1) {
+            (r.strategy, r.variant) = names[self.ci].clone();
+        }
+        r.puzzle_index = p.index;
+        write_line_into(&mut r.puzzle, &p.grid, &ds.alphabet);
+        r.status = self.status;
+        r.solutions = self.solutions;
+        r.nodes = self.nodes;
+        r.guesses = self.guesses;
+        r.solve_ns = self.ns;
+        r.own_ns = self.own_ns;
+        r.detail = self.detail;
+    }
+}
+
+/// Each contender's strategy and variant, as records hold them.
+type Names = [(Arc<str>, Arc<str>)];
+
+/// What the writer needs of an encoded row for the summary.
+struct Tally {
+    ci: usize,
+    index: u64,
+    ns: u64,
+    status: RowStatus,
+    guesses: Option<u64>,
+}
+
+/// A worker's rows on their way to the writer: rows for the writer to make
+/// into records, or rows the worker encoded with the sink's encoder.
+#[derive(Default)]
+struct Sent {
+    measured: Vec<Measured>,
+    tallies: Vec<Tally>,
+    bytes: Vec<u8>,
+    error: Option<io::Error>,
+}
+
+impl Sent {
+    fn rows(&self) -> usize {
+        self.measured.len() + self.tallies.len()
+    }
+}
+
+/// A worker's side of the rows. Each answer is checked (outside the timed
+/// region); with an encoder the worker also fills the record and encodes it.
+/// What gathered is sent at the end of a stretch once [`Batch::ROWS`] rows or
+/// [`Batch::AGE`] have gathered, so the timed loop pays for a channel
+/// hand-off only once in a while and a stretch's rows stay together.
+struct Batch<'a> {
+    tx: SyncSender<Sent>,
+    sent: Sent,
+    since: Instant,
+    encoder: Option<Box<dyn RowEncoder>>,
+    /// One record, refilled for every row.
+    record: PuzzleRecord,
+    names: &'a Names,
+}
+
+impl Batch<'_> {
+    const ROWS: usize = 1024;
+    const AGE: Duration = Duration::from_millis(50);
+
+    /// Checks and keeps one answer.
+    fn row(
+        &mut self,
+        c: &Contender,
+        ci: usize,
+        slot: usize,
+        puzzles: &[BenchPuzzle],
+        ds: &BenchDataset,
+        s: Solved,
+    ) {
+        let p = &puzzles[slot];
+        let m = Measured::checked(c, p, ci, slot, s);
+        let Some(e) = &mut self.encoder else {
+            self.sent.measured.push(m);
+            return;
+        };
+        self.sent.tallies.push(Tally {
+            ci,
+            index: p.index,
+            ns: m.ns,
+            status: m.status,
+            guesses: m.guesses,
+        });
+        m.fill(&mut self.record, p, ds, self.names);
+        if let Err(e) = e.encode(&self.record) {
+            self.sent.error.get_or_insert(e);
+        }
+    }
+
+    /// The end of a stretch: sends what gathered if it is enough or old enough.
+    fn stretch_done(&mut self) {
+        if self.sent.rows() >= Self::ROWS || self.since.elapsed() >= Self::AGE {
+            self.send();
+        }
+    }
+
+    fn send(&mut self) {
+        if self.sent.rows() > 0 {
+            if let Some(e) = &mut self.encoder {
+                match e.take() {
+                    Ok(bytes) => self.sent.bytes = bytes,
+                    Err(e) => {
+                        self.sent.error.get_or_insert(e);
+                    }
+                }
+            }
+            let _ = self.tx.send(std::mem::take(&mut self.sent));
+        }
+        self.since = Instant::now();
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        self.send();
+    }
+}
+
+/// Runs one pass on the pool and records every row (each into `builders[ci]`).
+/// Returns each contender's share of the pass's wall time: the wall time split
+/// in proportion to the contenders' busy time on the workers.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run_pass(
+    pool: &rayon::ThreadPool,
+    pass: &Pass<'_>,
+    ds: &BenchDataset,
+    opts: &BenchOptions,
+    cancel: &Arc<AtomicBool>,
+    sink: &mut dyn RecordSink,
+    observer: &dyn Observer,
+    builders: &mut [SummaryBuilder],
+) -> io::Result<Vec<Duration>> {
+    let workers = opts.threads.max(1).min(pass.stretches()).max(1);
+    // Room for a few batches a worker: the workers wait (between stretches,
+    // never in a timed solve) when the writer falls behind.
+    let (tx, rx) = sync_channel::<Sent>(2 * workers + 2);
+    // The writer encodes the rows while it has a core of its own; beside as
+    // many workers as cores, the workers encode their own.
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let encoders: Vec<Option<Box<dyn RowEncoder>>> = (0..workers)
+        .map(|_| (opts.threads >= cores).then(|| sink.encoder()).flatten())
+        .collect();
+    let encoders = Mutex::new(encoders);
+    let names: Vec<(Arc<str>, Arc<str>)> = pass
+        .cs
+        .iter()
+        .map(|c| (c.strategy.as_str().into(), c.variant.as_str().into()))
+        .collect();
+    let template = PuzzleRecord {
+        strategy: names[0].0.clone(),
+        variant: names[0].1.clone(),
+        dataset: ds.name.as_str().into(),
+        puzzle_index: 0,
+        round: pass.round,
+        repeat: pass.repeat,
+        puzzle: String::new(),
+        status: RowStatus::Unique,
+        solutions: 0,
+        nodes: None,
+        guesses: None,
+        solve_ns: 0,
+        own_ns: None,
+        threads: opts.threads,
+        detail: String::new(),
+    };
+    let mut failure: Option<io::Error> = None;
+    let mut measured = (Duration::ZERO, Vec::new());
+    let out = &mut measured;
+    let puzzles = pass.puzzles;
+    let (names, template) = (&names, &template);
+    let encoders = &encoders;
+    // The workers are a job on the pool; this thread passes on what they send.
+    pool.in_place_scope(|scope| {
+        scope.spawn(move |_| {
+            let started = Instant::now();
+            let busy = share_out(
+                pass,
+                opts,
+                cancel,
+                || Batch {
+                    tx: tx.clone(),
+                    sent: Sent::default(),
+                    since: Instant::now(),
+                    encoder: encoders
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .pop()
+                        .flatten(),
+                    record: template.clone(),
+                    names,
+                },
+                |batch, ci, slot, s| batch.row(pass.cs[ci], ci, slot, puzzles, ds, s),
+                Batch::stretch_done,
+            );
+            drop(tx);
+            *out = (started.elapsed(), busy);
+        });
+        let mut record = template.clone();
+        let fail = |e: io::Error, failure: &mut Option<io::Error>| {
+            failure.get_or_insert(e);
+            cancel.store(true, Ordering::Relaxed);
+        };
+        loop {
+            let sent = match rx.try_recv() {
+                Ok(b) => b,
+                Err(TryRecvError::Empty) => {
+                    // Nothing waiting: make what was written durable, then wait.
+                    if failure.is_none() {
+                        if let Err(e) = sink.flush() {
+                            fail(e, &mut failure);
+                        }
+                    }
+                    match rx.recv() {
+                        Ok(b) => b,
+                        Err(_) => break,
+                    }
+                }
+                Err(TryRecvError::Disconnected) => break,
+            };
+            observer.rows_done(sent.rows() as u64);
+            if let Some(e) = sent.error {
+                fail(e, &mut failure);
+            }
+            for t in &sent.tallies {
+                builders[t.ci].add_row(t.index, t.ns, t.status, t.guesses);
+            }
+            if failure.is_none() && !sent.bytes.is_empty() {
+                if let Err(e) = sink.encoded(&sent.bytes) {
+                    fail(e, &mut failure);
+                }
+            }
+            for m in sent.measured {
+                let ci = m.ci;
+                let p = &puzzles[m.slot];
+                m.fill(&mut record, p, ds, names);
+                builders[ci].add(&record);
+                if failure.is_none() {
+                    if let Err(e) = sink.record(&record) {
+                        fail(e, &mut failure);
+                    }
+                }
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    sink.flush()?;
+    let (wall, busy) = measured;
+    let busy_of = |ci: usize| busy.get(ci).copied().unwrap_or_default();
+    let total: Duration = pass.taking.iter().map(|&ci| busy_of(ci)).sum();
+    let share = |ci: usize| match total.is_zero() {
+        true => wall / pass.taking.len().max(1) as u32,
+        false => wall.mul_f64(busy_of(ci).as_secs_f64() / total.as_secs_f64()),
+    };
+    Ok((0..pass.cs.len())
+        .map(|ci| match pass.taking.contains(&ci) {
+            true => share(ci),
+            false => Duration::ZERO,
+        })
+        .collect())
+}
