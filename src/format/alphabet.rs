@@ -160,6 +160,20 @@ impl Alphabet {
         }
     }
 
+    /// Decodes ASCII symbols into cell values (`0` for a blank) after `out`'s;
+    /// `Err` gives the index of the first byte that is neither.
+    #[inline]
+    pub fn decode_ascii(&self, bytes: &[u8], out: &mut Vec<u8>) -> Result<(), usize> {
+        out.reserve(bytes.len());
+        for (i, &b) in bytes.iter().enumerate() {
+            match self.lookup.get(b as usize) {
+                Some(&code) if code != NOT_A_SYMBOL => out.push(code),
+                _ => return Err(i),
+            }
+        }
+        Ok(())
+    }
+
     /// Appends the symbols of `cells` (`.` for `0`; `?` for a value past the
     /// alphabet, which no grid holds) to `out`: one ASCII byte each.
     pub fn encode_into(&self, cells: &[u8], out: &mut Vec<u8>) {

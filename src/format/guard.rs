@@ -19,11 +19,20 @@ pub struct LineTooLong {
 
 /// Wraps a reader; a line longer than `limit` bytes is an error of kind
 /// `InvalidData` holding a [`LineTooLong`], raised before its bytes are handed on.
+///
+/// Each byte is checked once: what [`BufRead::fill_buf`] has checked past the
+/// consumed position is remembered until it is consumed.
 pub struct LineGuard<R> {
     inner: R,
     limit: usize,
+    /// Line number and run of bytes since the last line feed, at the consumed position.
     line: usize,
     run: usize,
+    /// Bytes past the consumed position already checked, and the line number
+    /// and run at their end.
+    ahead: usize,
+    ahead_line: usize,
+    ahead_run: usize,
 }
 
 impl<R: BufRead> LineGuard<R> {
@@ -34,49 +43,63 @@ impl<R: BufRead> LineGuard<R> {
             limit,
             line: 1,
             run: 0,
+            ahead: 0,
+            ahead_line: 1,
+            ahead_run: 0,
         }
     }
 }
 
 impl<R: BufRead> BufRead for LineGuard<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        let (limit, line, run) = (self.limit, self.line, self.run);
+        let limit = self.limit;
         let buf = self.inner.fill_buf()?;
-        // Hand on bytes only up to the first one that would break the limit.
-        let mut run_here = run;
-        let mut lines = 0;
-        for (i, &b) in buf.iter().enumerate() {
-            if b == b'\n' {
-                run_here = 0;
-                lines += 1;
-            } else {
-                run_here += 1;
-                if run_here > limit {
-                    if i == 0 {
-                        return Err(io::Error::new(
-                            io::ErrorKind::InvalidData,
-                            LineTooLong {
-                                line: line + lines,
-                                limit,
-                            },
-                        ));
-                    }
-                    return Ok(&buf[..i]);
-                }
-            }
+        if self.ahead > buf.len() {
+            // Not the buffer checked before (a reader may shrink it): start again.
+            (self.ahead, self.ahead_line, self.ahead_run) = (0, self.line, self.run);
         }
+        // Hand on bytes only up to the first one that would break the limit:
+        // between line feeds (found with memchr) the run grows by the gap.
+        let (mut line, mut run, mut start) = (self.ahead_line, self.ahead_run, self.ahead);
+        let from = start;
+        let feeds = memchr::memchr_iter(b'\n', &buf[from..]).map(move |p| p + from);
+        for end in feeds.chain(std::iter::once(buf.len())) {
+            let gap = end - start;
+            if run + gap > limit {
+                let i = start + (limit - run);
+                if i == 0 {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        LineTooLong { line, limit },
+                    ));
+                }
+                (self.ahead, self.ahead_line, self.ahead_run) = (i, line, limit);
+                return Ok(&buf[..i]);
+            }
+            if end == buf.len() {
+                run += gap;
+                break;
+            }
+            (line, run, start) = (line + 1, 0, end + 1);
+        }
+        (self.ahead, self.ahead_line, self.ahead_run) = (buf.len(), line, run);
         Ok(buf)
     }
 
     fn consume(&mut self, amt: usize) {
         if let Ok(buf) = self.inner.fill_buf() {
-            for &b in &buf[..amt.min(buf.len())] {
-                if b == b'\n' {
-                    self.line += 1;
-                    self.run = 0;
-                } else {
-                    self.run += 1;
+            let amt = amt.min(buf.len());
+            let consumed = &buf[..amt];
+            match memchr::memrchr(b'\n', consumed) {
+                Some(last) => {
+                    self.line += memchr::memchr_iter(b'\n', consumed).count();
+                    self.run = amt - last - 1;
                 }
+                None => self.run += amt,
+            }
+            self.ahead = self.ahead.saturating_sub(amt);
+            if self.ahead == 0 {
+                (self.ahead_line, self.ahead_run) = (self.line, self.run);
             }
         }
         self.inner.consume(amt);
@@ -97,4 +120,48 @@ impl<R: BufRead> Read for LineGuard<R> {
 pub fn too_long(e: &io::Error) -> Option<&LineTooLong> {
     e.get_ref()
         .and_then(|inner| inner.downcast_ref::<LineTooLong>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn hands_on_every_byte_before_the_first_long_line_and_names_it(
+            lines in proptest::collection::vec(0usize..14, 0..12),
+            capacity in 1usize..20,
+            limit in 1usize..10,
+            end in any::<bool>(),
+        ) {
+            let mut input = Vec::new();
+            for (i, &n) in lines.iter().enumerate() {
+                input.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, n));
+                if i + 1 < lines.len() || end {
+                    input.push(b'\n');
+                }
+            }
+            // What a line-by-line check says: the bytes before the first
+            // byte past the limit, and that line's 1-based number.
+            let first_long = lines.iter().position(|&n| n > limit);
+            let upto = match first_long {
+                Some(k) => lines[..k].iter().map(|n| n + 1).sum::<usize>() + limit,
+                None => input.len(),
+            };
+            let inner = io::BufReader::with_capacity(capacity, &input[..]);
+            let mut guard = LineGuard::new(inner, limit);
+            let mut got = Vec::new();
+            let mut chunk = [0u8; 5];
+            let failed = loop {
+                match guard.read(&mut chunk) {
+                    Ok(0) => break None,
+                    Ok(n) => got.extend_from_slice(&chunk[..n]),
+                    Err(e) => break Some(too_long(&e).expect("a long line").line),
+                }
+            };
+            prop_assert_eq!(&got[..], &input[..upto]);
+            prop_assert_eq!(failed, first_long.map(|k| k + 1));
+        }
+    }
 }

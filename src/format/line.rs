@@ -37,7 +37,14 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
     let ascii = text.is_ascii();
     let count = |s: &str| if ascii { s.len() } else { s.chars().count() };
     let lead = count(text) - count(body);
-    let end = body.find(is_separator).unwrap_or(body.len());
+    let end = if ascii {
+        // The same characters as `is_separator`, a byte at a time.
+        body.bytes()
+            .position(|b| matches!(b, b' ' | b'\t'..=b'\r' | b',' | b';' | b':'))
+            .unwrap_or(body.len())
+    } else {
+        body.find(is_separator).unwrap_or(body.len())
+    };
     let token = &body[..end];
     let len = count(token);
     let Some(geometry) = Geometry::from_cells(len) else {
@@ -54,11 +61,26 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
     let Some(alphabet) = col.alphabet_for(geometry, token, line, lead + 1) else {
         return;
     };
-    let Some(cells) = col.decode(
-        &alphabet,
-        token.chars().enumerate().map(|(i, c)| (lead + 1 + i, c)),
-        line,
-    ) else {
+    let cells = if ascii {
+        // One table lookup a byte; columns are counted only for an error.
+        let mut cells = Vec::with_capacity(len);
+        match alphabet.decode_ascii(token.as_bytes(), &mut cells) {
+            Ok(()) => Some(cells),
+            Err(i) => {
+                // Records the unknown symbol at its column.
+                let bad = token[i..].chars().map(|c| (lead + 1 + i, c)).take(1);
+                col.decode(&alphabet, bad, line);
+                None
+            }
+        }
+    } else {
+        col.decode(
+            &alphabet,
+            token.chars().enumerate().map(|(i, c)| (lead + 1 + i, c)),
+            line,
+        )
+    };
+    let Some(cells) = cells else {
         return;
     };
     let grid = Grid::from_vec(geometry, cells).expect("decoded cells fit the geometry");
