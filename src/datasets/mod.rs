@@ -73,7 +73,8 @@ pub fn path_or_public(
 }
 
 /// [`resolve`], with files of more than `window` puzzles streamed in windows of
-/// that many (tests use small windows; runs use [`WINDOW`]).
+/// half that many, one solved while the next is read (tests use small
+/// windows; runs use [`WINDOW`]).
 pub fn resolve_windowed(
     spec: &str,
     opts: &ReadOptions,
@@ -115,7 +116,7 @@ fn read_files(
     window: usize,
 ) -> Result<Vec<BenchDataset>, LoadError> {
     // Each file is read and checked once; one larger than a window is read
-    // again, a window at a time, whenever a run uses it.
+    // again, half a window at a time, whenever a run uses it.
     puzzle_files(path)?
         .iter()
         .map(|file| {
@@ -133,7 +134,8 @@ fn read_files(
             }
             let (bytes, sha) = hashing.finish().map_err(io)?;
             Ok(if ds.puzzles.len() < ds.count {
-                BenchDataset::streamed(ds, file, opts, bytes, sha, sel).with_window(window)
+                BenchDataset::streamed(ds, file, opts, bytes, sha, sel)
+                    .with_window((window / 2).max(1))
             } else {
                 BenchDataset::prepare(ds, bytes, sha, sel)
             })

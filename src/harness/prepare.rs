@@ -63,7 +63,8 @@ struct Streamed {
     window: usize,
 }
 
-/// Most puzzles a run holds at once: a larger file is streamed in windows of this many.
+/// Most puzzles a run holds at once: a larger file is streamed, in windows of
+/// half this many, the next read while the last is solved.
 pub const WINDOW: usize = 1 << 16;
 
 /// Chooses puzzles in one pass, in file order: a seeded selection sample
@@ -200,12 +201,12 @@ impl BenchDataset {
                 opts: opts.clone(),
                 sel: sel.clone(),
                 total,
-                window: WINDOW,
+                window: WINDOW / 2,
             }),
         }
     }
 
-    /// Streams in windows of `window` puzzles instead of [`WINDOW`] (no
+    /// Streams in windows of `window` puzzles instead of half [`WINDOW`] (no
     /// effect on a dataset held in memory).
     pub fn with_window(mut self, window: usize) -> BenchDataset {
         if let Some(st) = &mut self.streamed {
@@ -267,50 +268,81 @@ impl BenchDataset {
             }
             return Ok(());
         };
-        let file = std::fs::File::open(&st.path)?;
-        let mut chooser = Selector::new(&st.sel, st.total);
-        let (mut index, mut position, mut window) = (0usize, 0usize, Vec::with_capacity(st.window));
-        let mut failure = None;
+        // A thread of its own reads and prepares the next window while `f`
+        // runs the current one: one window is solved while the next is filled
+        // (and waits to be taken).
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<BenchPuzzle>>(0);
+        let stop = std::sync::atomic::AtomicBool::new(false);
         let g = self.geometry;
-        let mut each = |chunk: Vec<crate::format::Puzzle>, _: &Alphabet| -> bool {
-            for p in chunk {
-                if chooser.take() {
-                    if position % rounds == round {
-                        window.push(bench_puzzle(p, index, g, &st.sel));
-                    }
-                    position += 1;
-                }
-                index += 1;
-                if window.len() == st.window || (chooser.done() && !window.is_empty()) {
-                    let go_on = f(&window);
-                    window.clear();
-                    match go_on {
-                        Ok(true) => {}
-                        Ok(false) => return false,
-                        Err(e) => {
-                            failure = Some(e);
-                            return false;
-                        }
+        std::thread::scope(|scope| {
+            let reader = scope.spawn(|| read_windows(st, g, round, rounds, &stop, tx));
+            let mut failure = None;
+            for window in rx.iter() {
+                match f(&window) {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(e) => {
+                        failure = Some(e);
+                        break;
                     }
                 }
-                if chooser.done() {
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            drop(rx);
+            let read = reader
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("the dataset reader panicked")));
+            match failure {
+                Some(e) => Err(e),
+                None => read,
+            }
+        })
+    }
+}
+
+/// Reads a streamed dataset's share for one round and sends it a window at a
+/// time, until the file ends, `stop` is raised or nobody listens.
+fn read_windows(
+    st: &Streamed,
+    g: Geometry,
+    round: usize,
+    rounds: usize,
+    stop: &std::sync::atomic::AtomicBool,
+    tx: std::sync::mpsc::SyncSender<Vec<BenchPuzzle>>,
+) -> std::io::Result<()> {
+    let file = std::fs::File::open(&st.path)?;
+    let mut chooser = Selector::new(&st.sel, st.total);
+    let (mut index, mut position) = (0usize, 0usize);
+    let mut window = Vec::with_capacity(st.window);
+    let mut each = |chunk: Vec<crate::format::Puzzle>, _: &Alphabet| -> bool {
+        for p in chunk {
+            if chooser.take() {
+                if position % rounds == round {
+                    window.push(bench_puzzle(p, index, g, &st.sel));
+                }
+                position += 1;
+            }
+            index += 1;
+            if window.len() == st.window || (chooser.done() && !window.is_empty()) {
+                let full = std::mem::replace(&mut window, Vec::with_capacity(st.window));
+                if tx.send(full).is_err() {
                     return false;
                 }
             }
-            true
-        };
-        let name = st.path.display().to_string();
-        crate::format::read_chunks(&name, file, &st.opts, st.window.min(4096), &mut each)
-            .map_err(std::io::Error::other)?;
-        if let Some(e) = failure {
-            return Err(e);
+            if chooser.done() || stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return false;
+            }
         }
-        // (A window handed on is cleared, so a stopped read leaves none here.)
-        if !window.is_empty() {
-            f(&window)?;
-        }
-        Ok(())
+        true
+    };
+    let name = st.path.display().to_string();
+    crate::format::read_chunks(&name, file, &st.opts, st.window.min(4096), &mut each)
+        .map_err(std::io::Error::other)?;
+    // (A window handed on is replaced, so a stopped read leaves none here.)
+    if !window.is_empty() && !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let _ = tx.send(window);
     }
+    Ok(())
 }
 
 /// Which puzzles to run, and how.
