@@ -479,6 +479,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     own.run_s = (running.elapsed() - result.statistics).as_secs_f64();
     own.timed_solves_s = result.timed_solves.as_secs_f64();
     own.statistics_s = result.statistics.as_secs_f64();
+    own.writer_s = result.writer.as_secs_f64();
     let writing = Instant::now();
     info.own_time = Some(own.clone());
     let mut report = RunReport {

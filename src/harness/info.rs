@@ -133,6 +133,11 @@ pub struct OwnTime {
     pub run_s: f64,
     /// The timed solves, summed over the workers.
     pub timed_solves_s: f64,
+    /// The coordinating thread's busy time during the schedule: passing the
+    /// workers' rows to `results.csv` (with fewer workers than cores it also
+    /// makes the records, on a core of its own). The serial part of the run.
+    #[serde(default)]
+    pub writer_s: f64,
     /// Medians, intervals and speeds from the recorded rows.
     pub statistics_s: f64,
     /// summary.csv, summary.md and run.json.

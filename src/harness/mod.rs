@@ -128,6 +128,9 @@ pub struct RunResult {
     pub timed_solves: Duration,
     /// Time spent computing the summary from the rows, after the last solve.
     pub statistics: Duration,
+    /// The calling thread's time with the rows while the workers solved
+    /// (passing them on; with fewer workers than cores, also making records of them).
+    pub writer: Duration,
 }
 
 impl RunResult {
@@ -189,9 +192,9 @@ pub fn run(
     }
     let statistics = Instant::now();
     let mut summary = Vec::new();
-    let mut timed_ns = 0;
+    let (mut timed_ns, mut writer) = (0, Duration::ZERO);
     for (ds, st) in datasets.iter().zip(states) {
-        summary.extend(st.finish(ds, opts, observer, &mut timed_ns));
+        summary.extend(st.finish(ds, opts, observer, &mut timed_ns, &mut writer));
     }
     let statistics = statistics.elapsed();
     for c in contenders {
@@ -204,6 +207,7 @@ pub fn run(
         rounds_complete: complete,
         timed_solves: Duration::from_nanos(timed_ns),
         statistics,
+        writer,
     })
 }
 

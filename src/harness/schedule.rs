@@ -151,6 +151,8 @@ pub(super) struct DatasetRun<'a> {
     fastest: Option<Duration>,
     /// Rotation of the next pass's first stretch.
     turn: usize,
+    /// The calling thread's time with the rows, over every pass.
+    pub(super) writer: Duration,
 }
 
 impl<'a> DatasetRun<'a> {
@@ -168,6 +170,7 @@ impl<'a> DatasetRun<'a> {
             pairs: Pairs::new(k),
             fastest: None,
             turn: 0,
+            writer: Duration::ZERO,
         }
     }
 
@@ -211,7 +214,7 @@ impl<'a> DatasetRun<'a> {
             Schedule::Sequential => (0..cs.len()).map(|i| vec![i]).collect(),
         };
         let (builders, walls, pairs) = (&mut self.builders, &mut self.walls, &mut self.pairs);
-        let (fastest_seen, turn) = (&mut self.fastest, &mut self.turn);
+        let (fastest_seen, turn, writer) = (&mut self.fastest, &mut self.turn, &mut self.writer);
         let mut warmed = false;
         ds.for_each_window_in(round, rounds, &mut |window| {
             if window.is_empty() {
@@ -267,7 +270,9 @@ impl<'a> DatasetRun<'a> {
                         repeat,
                     };
                     *turn += pass.stretches();
-                    let walls = run_pass(pool, &pass, ds, opts, cancel, sink, observer, builders)?;
+                    let (walls, writing) =
+                        run_pass(pool, &pass, ds, opts, cancel, sink, observer, builders)?;
+                    *writer += writing;
                     for (s, w) in spent.iter_mut().zip(walls) {
                         *s += w;
                     }
@@ -291,8 +296,10 @@ impl<'a> DatasetRun<'a> {
         opts: &BenchOptions,
         observer: &dyn Observer,
         timed_ns: &mut u64,
+        writer: &mut Duration,
     ) -> Vec<SummaryRow> {
         *timed_ns += self.builders.iter().map(|b| b.timed_ns()).sum::<u64>();
+        *writer += self.writer;
         let mut rows: Vec<SummaryRow> = self
             .cs
             .iter()

@@ -345,8 +345,9 @@ impl Drop for Batch<'_> {
 }
 
 /// Runs one pass on the pool and records every row (each into `builders[ci]`).
-/// Returns each contender's share of the pass's wall time: the wall time split
-/// in proportion to the contenders' busy time on the workers.
+/// Returns each contender's share of the pass's wall time (the wall time split
+/// in proportion to the contenders' busy time on the workers), and the time
+/// this thread was busy with the rows (not waiting for them).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_pass(
     pool: &rayon::ThreadPool,
@@ -357,8 +358,9 @@ pub(super) fn run_pass(
     sink: &mut dyn RecordSink,
     observer: &dyn Observer,
     builders: &mut [SummaryBuilder],
-) -> io::Result<Vec<Duration>> {
+) -> io::Result<(Vec<Duration>, Duration)> {
     let workers = opts.threads.max(1).min(pass.stretches()).max(1);
+    let mut writing = Duration::ZERO;
     // Room for a few batches a worker: the workers wait (between stretches,
     // never in a timed solve) when the writer falls behind.
     let (tx, rx) = sync_channel::<Sent>(2 * workers + 2);
@@ -445,6 +447,7 @@ pub(super) fn run_pass(
                 }
                 Err(TryRecvError::Disconnected) => break,
             };
+            let took = Instant::now();
             observer.rows_done(sent.rows() as u64);
             if let Some(e) = sent.error {
                 fail(e, &mut failure);
@@ -468,6 +471,7 @@ pub(super) fn run_pass(
                     }
                 }
             }
+            writing += took.elapsed();
         }
     });
     if let Some(e) = failure {
@@ -481,10 +485,11 @@ pub(super) fn run_pass(
         true => wall / pass.taking.len().max(1) as u32,
         false => wall.mul_f64(busy_of(ci).as_secs_f64() / total.as_secs_f64()),
     };
-    Ok((0..pass.cs.len())
+    let walls = (0..pass.cs.len())
         .map(|ci| match pass.taking.contains(&ci) {
             true => share(ci),
             false => Duration::ZERO,
         })
-        .collect())
+        .collect();
+    Ok((walls, writing))
 }

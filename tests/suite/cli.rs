@@ -290,3 +290,53 @@ fn alphabet_takes_names_and_ranges() {
                 .and(predicate::str::contains("1-9A-G")),
         );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 16, ..Default::default() })]
+
+    /// `solve` answers in input order whatever the thread count, for files
+    /// and standard input that end just before, on and just after its chunk
+    /// boundaries (a file is parsed beside the solving in chunks of 512 with
+    /// two or more threads; standard input, and a file at one thread, in
+    /// chunks of 4,096).
+    #[test]
+    fn solve_output_follows_the_input_across_chunk_boundaries(
+        n in proptest::prop_oneof![1usize..4, 510usize..515, 1022usize..1027, 4094usize..4099],
+        threads in 1usize..=3,
+        seed in proptest::prelude::any::<u64>(),
+        from_file in proptest::prelude::any::<bool>(),
+    ) {
+        let pairs: Vec<(&str, &str)> = include_str!("../../datasets/easy-9x9.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split_once(' ').unwrap())
+            .collect();
+        // A seeded walk over the set, so neighbours differ from case to case.
+        let order: Vec<usize> = (0..n)
+            .map(|i| (seed.wrapping_mul(6364136223846793005).wrapping_add(i as u64 * 1442695040888963407) >> 33) as usize % pairs.len())
+            .collect();
+        let input: String = order.iter().map(|&k| format!("{}\n", pairs[k].0)).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("in.txt");
+        let mut cmd = bin();
+        cmd.args(["solve", "--threads", &threads.to_string()]);
+        if from_file {
+            std::fs::write(&file, &input).unwrap();
+            cmd.arg(&file);
+        } else {
+            cmd.arg("-").write_stdin(input);
+        }
+        let out = cmd
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        proptest::prop_assert_eq!(lines.len(), n);
+        for (i, (&k, line)) in order.iter().zip(&lines).enumerate() {
+            proptest::prop_assert_eq!(*line, format!("unique\t{}", pairs[k].1), "line {}", i + 1);
+        }
+    }
+}
