@@ -345,9 +345,10 @@ impl Drop for Batch<'_> {
 }
 
 /// Runs one pass on the pool and records every row (each into `builders[ci]`).
-/// Returns each contender's share of the pass's wall time (the wall time split
-/// in proportion to the contenders' busy time on the workers), and the time
-/// this thread was busy with the rows (not waiting for them).
+/// Returns each contender's share of the pass's wall time (its busy time on
+/// the workers, plus an even share of their time outside any contender,
+/// over the workers: the shares add up to the wall time), and the time this
+/// thread was busy with the rows (not waiting for them).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_pass(
     pool: &rayon::ThreadPool,
@@ -479,15 +480,16 @@ pub(super) fn run_pass(
     }
     sink.flush()?;
     let (wall, busy) = measured;
-    let busy_of = |ci: usize| busy.get(ci).copied().unwrap_or_default();
-    let total: Duration = pass.taking.iter().map(|&ci| busy_of(ci)).sum();
-    let share = |ci: usize| match total.is_zero() {
-        true => wall / pass.taking.len().max(1) as u32,
-        false => wall.mul_f64(busy_of(ci).as_secs_f64() / total.as_secs_f64()),
-    };
+    let busy_of = |ci: usize| busy.get(ci).copied().unwrap_or_default().as_secs_f64();
+    // The workers' time outside any contender's loop (waiting at the end of
+    // the pass, handing rows over, the writer's turns on their cores) is
+    // shared out per row, and every contender takes part with the same rows.
+    let k = pass.taking.len().max(1) as f64;
+    let capacity = wall.as_secs_f64() * workers as f64;
+    let spare = (capacity - pass.taking.iter().map(|&ci| busy_of(ci)).sum::<f64>()).max(0.0);
     let walls = (0..pass.cs.len())
         .map(|ci| match pass.taking.contains(&ci) {
-            true => share(ci),
+            true => Duration::from_secs_f64((busy_of(ci) + spare / k) / workers as f64),
             false => Duration::ZERO,
         })
         .collect();
