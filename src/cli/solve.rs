@@ -23,7 +23,7 @@ pub(super) struct SolveArgs {
     /// With `--mode count`: stop counting here.
     #[arg(long, default_value_t = 1_000_000, value_parser = positive::<u64>)]
     count_limit: u64,
-    /// Worker threads (default: all cores).
+    /// Solving threads (default: all cores); a file is parsed on a thread beside them.
     #[arg(long, value_parser = positive::<usize>)]
     threads: Option<usize>,
     /// Per-puzzle node budget.
@@ -58,15 +58,11 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
         // A file is read once and checked whole before any output, so a bad
         // entry fails with nothing printed: the answers are held (spilling to
         // a temporary file past a few MB) until the whole file has passed.
-        // With two or more threads the file is parsed on a thread of its own
-        // while the pool solves what is parsed; with one, one thread does both.
-        // Standard input cannot be held back: it is checked and answered as it goes.
+        // It is parsed on a thread of its own while the pool solves what is
+        // parsed. Standard input cannot be held back: it is checked and
+        // answered as it goes.
         if !stdin {
-            let (answers, skipped) = if pool.current_num_threads() > 1 {
-                solve_pipelined(&args, &pool, mode, &file, &opts)?
-            } else {
-                solve_inline(&args, &pool, mode, &file, &opts)?
-            };
+            let (answers, skipped) = solve_pipelined(&args, &pool, mode, &file, &opts)?;
             answers.copy_to(&mut out)?;
             report_skipped(&file.display().to_string(), skipped);
             continue;
@@ -95,7 +91,7 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Puzzles solved in parallel between two writes.
+/// Puzzles of standard input solved in parallel between two writes.
 const CHUNK: usize = 4096;
 
 /// Puzzles a pipelined chunk holds: small, so that solving starts soon and
@@ -197,25 +193,8 @@ impl<'a> Solving<'a> {
     }
 }
 
-/// Reads `file` in chunks and solves each as it comes.
-fn solve_inline(
-    args: &SolveArgs,
-    pool: &rayon::ThreadPool,
-    mode: Mode,
-    file: &std::path::Path,
-    opts: &format::ReadOptions,
-) -> Result<(Spool, usize)> {
-    let name = file.display().to_string();
-    let reader = std::fs::File::open(file).with_context(|| format!("cannot read {name}"))?;
-    let mut solving = Solving::new(args, pool, mode);
-    let read = format::read_chunks(&name, reader, opts, CHUNK, &mut |chunk, alphabet| {
-        solving.chunk(&chunk, alphabet)
-    });
-    solving.finish(read)
-}
-
-/// [`solve_inline`] with the parsing on a thread of its own, handing chunks
-/// to the pool as they come.
+/// Reads `file` in chunks on a thread of its own, handing each to the pool
+/// as it comes.
 fn solve_pipelined(
     args: &SolveArgs,
     pool: &rayon::ThreadPool,

@@ -296,9 +296,8 @@ proptest::proptest! {
 
     /// `solve` answers in input order whatever the thread count, for files
     /// and standard input that end just before, on and just after its chunk
-    /// boundaries (a file is parsed beside the solving in chunks of 512 with
-    /// two or more threads; standard input, and a file at one thread, in
-    /// chunks of 4,096).
+    /// boundaries (a file is parsed beside the solving in chunks of 512;
+    /// standard input is read in chunks of 4,096).
     #[test]
     fn solve_output_follows_the_input_across_chunk_boundaries(
         n in proptest::prop_oneof![1usize..4, 510usize..515, 1022usize..1027, 4094usize..4099],
