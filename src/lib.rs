@@ -3,6 +3,8 @@
 //! - [`grid`]: grids of box size 2..=5; [`format`]: reading and writing puzzles;
 //!   [`validate`]: conflict and solution checks.
 //! - [`solver`]: the [`solver::Solver`] contract and the closed registry [`solver::SolverId`].
+//! - [`contender`]: what the harness times, built in or an outside program
+//!   ([`external`]); [`harness`]: contenders over datasets, in parallel, every answer checked.
 #![warn(missing_docs)]
 
 pub mod compare;

@@ -2,11 +2,12 @@
 //!
 //! The harness times [`crate::contender`]s without knowing their kind. A run
 //! goes round by round, each round a share of every dataset; within a round
-//! the [`schedule`] decides who takes part in each pass, and the [`workers`]
+//! the [`schedule`] decides who takes part in each pass, and the workers
 //! solve a pass stretch by stretch, every contender in turn on each, timing
-//! only each answer and checking it after the clock stops. The calling thread
-//! turns the checked rows into [`PuzzleRecord`]s for a [`RecordSink`] while the
-//! workers go on; the harness never sees a file format.
+//! only each answer and checking it after the clock stops. The checked rows
+//! become [`PuzzleRecord`]s for a [`RecordSink`] on the calling thread while
+//! it has a core of its own, else on the workers (encoded by the sink's
+//! [`RowEncoder`]s), while the workers go on; the harness never sees a file format.
 
 pub mod info;
 pub mod prepare;

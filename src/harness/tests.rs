@@ -216,6 +216,14 @@ fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
     (ds, sink.0)
 }
 
+/// The records of a `results.csv`, read back through serde.
+fn read_back(text: &[u8]) -> Vec<PuzzleRecord> {
+    csv::Reader::from_reader(text)
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 /// Checks the interleaved order of `rows` (of [`three_way_into`]): 150 puzzles
 /// in stretches of 64, 64 and 22; three contenders; two repeats. A stretch's
 /// rows come together: contender after contender, each over the whole stretch
@@ -283,11 +291,7 @@ fn results_csv_keeps_the_stretch_order_when_the_workers_encode_their_rows() {
     let mut sink = CsvSink::new(Vec::new()).unwrap();
     let (ds, rows) = three_way_into(Schedule::Interleaved, cores + 1, &mut sink, |_| Vec::new());
     assert!(rows.is_empty());
-    let text = sink.into_inner().unwrap();
-    let back: Vec<PuzzleRecord> = csv::Reader::from_reader(&text[..])
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let back = read_back(&sink.into_inner().unwrap());
     assert_stretch_order(&ds, &back);
     assert!(back
         .iter()
@@ -328,11 +332,7 @@ fn results_csv_is_the_same_whoever_encodes_the_rows() {
             &Silent,
         )
         .unwrap();
-        let text = sink.into_inner().unwrap();
-        let mut back: Vec<PuzzleRecord> = csv::Reader::from_reader(&text[..])
-            .deserialize()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let mut back = read_back(&sink.into_inner().unwrap());
         for r in &mut back {
             (r.solve_ns, r.threads) = (0, 0);
         }
