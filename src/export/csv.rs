@@ -9,7 +9,7 @@ use std::path::Path;
 /// Streams records into `results.csv`; each flush makes the rows so far durable.
 ///
 /// Rows are encoded field by field (numbers through `itoa`), not through
-/// serde, by a [`CsvEncoder`]: the sink's own for rows given to it one by one,
+/// serde, by a `CsvEncoder`: the sink's own for rows given to it one by one,
 /// and one per worker for rows the workers encode themselves (the writer
 /// thread then only writes their bytes). The columns are
 /// [`PuzzleRecord::COLUMNS`], the order serde reads them back in.
@@ -85,7 +85,7 @@ impl<W: io::Write> RecordSink for CsvSink<W> {
 /// the `csv` crate's default writer gives (a field is quoted when it holds a
 /// comma, a quote, a line feed or a carriage return, and its quotes are doubled), without its
 /// per-field machinery, since the workers encode their own rows.
-pub struct CsvEncoder {
+struct CsvEncoder {
     buf: Vec<u8>,
     rows: usize,
 }

@@ -79,10 +79,9 @@ pub enum Symbol {
 const NOT_A_SYMBOL: u8 = 0xFF;
 const BLANK: u8 = 0;
 
-/// The symbols of one grid size: digit `d` is written `symbols[d - 1]`.
+/// The symbols of one grid size: value `v` is written `written[v]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Alphabet {
-    symbols: Vec<u8>,
     lookup: [u8; 128],
     /// `.` then the symbols: the byte written for each value `0..=n`.
     written: Vec<u8>,
@@ -117,11 +116,7 @@ impl Alphabet {
         let written = std::iter::once(b'.')
             .chain(symbols.iter().copied())
             .collect();
-        Ok(Alphabet {
-            symbols,
-            lookup,
-            written,
-        })
+        Ok(Alphabet { lookup, written })
     }
 
     /// The default alphabet of a size.
@@ -187,19 +182,17 @@ impl Alphabet {
     /// The character of digit `d` (`1..=n`), or `.` for `0`.
     #[inline]
     pub fn encode(&self, digit: u8) -> char {
-        match digit {
-            0 => '.',
-            d => self.symbols[d as usize - 1] as char,
-        }
+        self.written.get(digit as usize).map_or('?', |&b| b as char)
     }
 
     /// Words for error messages, like `one of 1-9 or a blank (. _ - 0 ?)`.
     pub fn describe(&self) -> String {
-        let first = self.symbols[0] as char;
-        let last = *self.symbols.last().expect("non-empty") as char;
-        let digits: String = if self.symbols.len() > 9 && self.symbols[0] == b'1' {
-            format!("1-9{}-{}", self.symbols[9] as char, last)
-        } else if self.symbols[0] == b'0' {
+        let symbols = &self.written[1..];
+        let first = symbols[0] as char;
+        let last = *symbols.last().expect("non-empty") as char;
+        let digits: String = if symbols.len() > 9 && symbols[0] == b'1' {
+            format!("1-9{}-{}", symbols[9] as char, last)
+        } else if symbols[0] == b'0' {
             "0-9A-F".to_string()
         } else {
             format!("{first}-{last}")

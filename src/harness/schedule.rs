@@ -58,10 +58,10 @@ impl Schedule {
         n: usize,
         threads: usize,
     ) -> usize {
-        let even = w.div_ceil(threads.max(1) * Self::STRETCHES_PER_WORKER);
         if contenders <= 1 {
             return (w / (threads.max(1) * 16)).clamp(1, 64);
         }
+        let even = w.div_ceil(threads.max(1) * Self::STRETCHES_PER_WORKER);
         match block {
             Some(b) => b.max(1),
             None => Self::block_size(fastest, n).min(even.max(Self::MIN_BLOCK)),

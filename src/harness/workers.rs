@@ -50,6 +50,11 @@ impl Pass<'_> {
     pub fn stretches(&self) -> usize {
         self.puzzles.len().div_ceil(self.stretch.max(1))
     }
+
+    /// Workers the pass keeps busy: no more than it has stretches.
+    fn workers(&self, opts: &BenchOptions) -> usize {
+        opts.threads.max(1).min(self.stretches())
+    }
 }
 
 /// The node budget a contender's solves get in this run.
@@ -89,8 +94,7 @@ fn share_out<W>(
         .collect();
     let counter = AtomicUsize::new(0);
     let busy = Mutex::new(vec![Duration::ZERO; cs.len()]);
-    let workers = opts.threads.max(1).min(count);
-    (0..workers).into_par_iter().for_each(|_| {
+    (0..pass.workers(opts)).into_par_iter().for_each(|_| {
         let state = std::cell::RefCell::new(init());
         let mut mine = vec![Duration::ZERO; cs.len()];
         loop {
@@ -360,7 +364,7 @@ pub(super) fn run_pass(
     observer: &dyn Observer,
     builders: &mut [SummaryBuilder],
 ) -> io::Result<(Vec<Duration>, Duration)> {
-    let workers = opts.threads.max(1).min(pass.stretches()).max(1);
+    let workers = pass.workers(opts).max(1);
     let mut writing = Duration::ZERO;
     // Room for a few batches a worker: the workers wait (between stretches,
     // never in a timed solve) when the writer falls behind.
