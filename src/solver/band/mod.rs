@@ -19,12 +19,17 @@
 //! Only changed words are revisited, and the whole state is 192 bytes copied at
 //! each guess: nothing is allocated while solving.
 //!
-//! The kernels that touch every word (candidate counts, clearing a cell from
-//! every digit) have a portable scalar form and x86-64 forms (AVX2, AVX-512)
-//! chosen at run time; every path makes the same decisions in the same order.
+//! The column and exactly-three rules run only when some word changed since
+//! they last did. They and the other kernels that touch every word (candidate
+//! counts, clearing a cell from every digit) have a portable scalar form and
+//! x86-64 forms (AVX2, AVX-512; `wide` holds the vector rules) chosen at run
+//! time; every path reaches the same state at every node.
 
 use super::{Control, Event, Reason, Solver, Tracer};
 use crate::grid::{Geometry, Grid};
+
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 /// Which instruction-set path runs the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -415,6 +420,22 @@ trait Kernels {
     fn clear_others(cand: &mut [u32; 40], d: usize, b: usize, cells: u32) -> u64;
     /// The 9-bit triad pattern of a band word, as [`triads`].
     fn triads(a: u32) -> usize;
+    /// The column rule of every digit, as [`State::stacks`]: the changed words, or
+    /// `None` on a contradiction.
+    fn stacks(cand: &mut [u32; 40]) -> Option<u64>;
+    /// The exactly-three rule, as [`State::triad_rule`]: the changed words, or
+    /// `None` on a contradiction.
+    fn triad_rule(cand: &mut [u32; 40]) -> Option<u64>;
+}
+
+/// The words of `after` that differ from `before`, as bits `4d + b`.
+#[inline(always)]
+fn changed(before: &[u32; 40], after: &[u32; 40]) -> u64 {
+    let mut dirty = 0;
+    for (j, (x, y)) in before.iter().zip(after).enumerate() {
+        dirty |= ((x != y) as u64) << j;
+    }
+    dirty
 }
 
 /// The scalar kernels.
@@ -438,6 +459,22 @@ impl Kernels for Scalar {
             }
         }
         c
+    }
+
+    #[inline(always)]
+    fn stacks(cand: &mut [u32; 40]) -> Option<u64> {
+        let before = *cand;
+        for d in 0..9 {
+            State::stacks(cand, d)?;
+        }
+        Some(changed(&before, cand))
+    }
+
+    #[inline(always)]
+    fn triad_rule(cand: &mut [u32; 40]) -> Option<u64> {
+        let before = *cand;
+        State::triad_rule::<Scalar>(cand)?;
+        Some(changed(&before, cand))
     }
 
     #[inline(always)]
@@ -575,11 +612,11 @@ impl State {
     /// triads must hold a permutation (the digit once per column, once per box).
     /// Returns the changed words, or `None` on a contradiction.
     #[inline(always)]
-    fn stacks(&mut self, d: usize) -> Option<u64> {
+    fn stacks(cand: &mut [u32; 40], d: usize) -> Option<()> {
         let c = [
-            column_set(self.cand[4 * d]),
-            column_set(self.cand[4 * d + 1]),
-            column_set(self.cand[4 * d + 2]),
+            column_set(cand[4 * d]),
+            column_set(cand[4 * d + 1]),
+            column_set(cand[4 * d + 2]),
         ];
         // Triad bit 3*band + column-in-stack, for each stack; keep the feasible ones.
         let mut keep = [0u32; 3];
@@ -594,39 +631,27 @@ impl State {
                 *k |= (f >> (3 * b) & 7) << sh;
             }
         }
-        let mut dirty = 0;
         for (b, k) in keep.iter().enumerate() {
-            let j = 4 * d + b;
-            let x = self.cand[j];
-            let y = x & columns(*k);
-            if y != x {
-                self.cand[j] = y;
-                dirty |= 1 << j;
-            }
+            cand[4 * d + b] &= columns(*k);
         }
-        Some(dirty)
+        Some(())
     }
 
     /// The exactly-three rule on every row triad (per band) and column triad
     /// (per stack). Returns the changed words, or `None` on a contradiction.
     #[inline(always)]
-    fn triad_rule<K: Kernels>(&mut self) -> Option<u64> {
-        let mut dirty = 0;
+    fn triad_rule<K: Kernels>(cand: &mut [u32; 40]) -> Option<()> {
         let mut cols = [[0u32; 3]; 9];
         for b in 0..3 {
             let mut t = [0u32; 9];
             for (d, (x, c)) in t.iter_mut().zip(&mut cols).enumerate() {
-                let a = self.cand[4 * d + b];
+                let a = cand[4 * d + b];
                 *x = K::triads(a) as u32;
                 c[b] = column_set(a);
             }
             let lose = exactly_three(&t)?;
             for (d, &l) in lose.iter().enumerate() {
-                if l != 0 {
-                    let j = 4 * d + b;
-                    self.cand[j] &= !CELLS[l as usize];
-                    dirty |= 1 << j;
-                }
+                cand[4 * d + b] &= !CELLS[l as usize];
             }
         }
         for s in 0..3 {
@@ -638,19 +663,12 @@ impl State {
             }
             let lose = exactly_three(&t)?;
             for (d, &l) in lose.iter().enumerate() {
-                if l != 0 {
-                    for b in 0..3 {
-                        let m = l >> (3 * b) & 7;
-                        if m != 0 {
-                            let j = 4 * d + b;
-                            self.cand[j] &= !columns(m << sh);
-                            dirty |= 1 << j;
-                        }
-                    }
+                for b in 0..3 {
+                    cand[4 * d + b] &= !columns((l >> (3 * b) & 7) << sh);
                 }
             }
         }
-        Some(dirty)
+        Some(())
     }
 
     /// Propagates until nothing changes. False on a contradiction.
@@ -661,12 +679,22 @@ impl State {
         ctl: &mut Control<'_, T>,
         depth: usize,
     ) -> bool {
+        // Words changed since the digit-wide passes last ran: a pass over words
+        // that have not changed since it reached its fixpoint would find nothing.
+        let mut stale_stacks = dirty;
+        let mut stale_triads = dirty;
         loop {
+            stale_stacks |= dirty;
+            stale_triads |= dirty;
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 match self.update::<K, T>(i, ctl, depth) {
-                    Some(more) => dirty |= more,
+                    Some(more) => {
+                        dirty |= more;
+                        stale_stacks |= more;
+                        stale_triads |= more;
+                    }
                     None => return false,
                 }
             }
@@ -698,16 +726,22 @@ impl State {
             if dirty != 0 {
                 continue;
             }
-            for d in 0..9 {
-                match self.stacks(d) {
-                    Some(more) => dirty |= more,
+            if stale_stacks != 0 {
+                stale_stacks = 0;
+                match K::stacks(&mut self.cand) {
+                    Some(0) => {}
+                    Some(more) => {
+                        dirty = more;
+                        continue;
+                    }
                     None => return false,
                 }
             }
-            if dirty != 0 {
-                continue;
+            if stale_triads == 0 {
+                return true;
             }
-            match self.triad_rule::<K>() {
+            stale_triads = 0;
+            match K::triad_rule(&mut self.cand) {
                 Some(0) => return true,
                 Some(more) => dirty = more,
                 None => return false,
@@ -911,6 +945,7 @@ search!(fn node_portable, Scalar);
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::wide;
     use super::*;
     use std::arch::x86_64::*;
 
@@ -977,6 +1012,18 @@ mod x86 {
             // SAFETY: BMI2 is part of this path's features (see `Avx2::counts`).
             unsafe { _pext_u32(a | a >> 1 | a >> 2, 0x124_9249) as usize }
         }
+
+        #[inline(always)]
+        fn stacks(cand: &mut [u32; 40]) -> Option<u64> {
+            // SAFETY: as for `Avx2::counts`.
+            unsafe { wide::stacks(cand) }
+        }
+
+        #[inline(always)]
+        fn triad_rule(cand: &mut [u32; 40]) -> Option<u64> {
+            // SAFETY: as for `Avx2::counts`.
+            unsafe { wide::triad_rule(cand) }
+        }
     }
 
     /// Every word as a lane: AVX-512 (16 lanes of 32 bits, mask registers).
@@ -991,6 +1038,16 @@ mod x86 {
         #[inline(always)]
         fn triads(a: u32) -> usize {
             Avx2::triads(a)
+        }
+
+        #[inline(always)]
+        fn stacks(cand: &mut [u32; 40]) -> Option<u64> {
+            Avx2::stacks(cand)
+        }
+
+        #[inline(always)]
+        fn triad_rule(cand: &mut [u32; 40]) -> Option<u64> {
+            Avx2::triad_rule(cand)
         }
 
         #[inline(always)]
@@ -1135,6 +1192,59 @@ mod tests {
         check(&g(
             "534678912672195348198342567859761423426913756713824691961537284287419635345286179",
         ));
+    }
+
+    /// A state's words with each cell kept at `percent` per cent (padding zero);
+    /// `around` keeps a solution's cells as well, so that fewer states contradict.
+    fn random_words(seed: u64, percent: u32, around: bool) -> [u32; 40] {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut cand = [0u32; 40];
+        if around {
+            let solution =
+                b"534678912672195348198342567859761423426913756713824691961537284287419635345286179";
+            for (c, v) in solution.iter().enumerate() {
+                cand[4 * (v - b'1') as usize + c / 27] |= 1 << (c % 27);
+            }
+        }
+        for d in 0..9 {
+            for b in 0..3 {
+                for p in 0..27 {
+                    if rng.gen_range(0..100) < percent {
+                        cand[4 * d + b] |= 1 << p;
+                    }
+                }
+            }
+        }
+        cand
+    }
+
+    proptest::proptest! {
+        /// The vector forms of the digit-wide rules change the same words to the
+        /// same bits as the scalar forms, and see the same contradictions.
+        #[test]
+        fn wide_rules_agree_with_the_scalar_rules(
+            seed in proptest::prelude::any::<u64>(),
+            percent in 0u32..=100,
+            around in proptest::prelude::any::<bool>(),
+        ) {
+            if !Isa::Avx2.supported() {
+                return Ok(());
+            }
+            let start = random_words(seed, percent, around);
+            let (mut s, mut v) = (start, start);
+            let (ds, dv) = (Scalar::stacks(&mut s), x86::Avx2::stacks(&mut v));
+            proptest::prop_assert_eq!(ds, dv);
+            if ds.is_some() {
+                proptest::prop_assert_eq!(s, v);
+            }
+            let (mut s, mut v) = (start, start);
+            let (ds, dv) = (Scalar::triad_rule(&mut s), x86::Avx2::triad_rule(&mut v));
+            proptest::prop_assert_eq!(ds, dv);
+            if ds.is_some() {
+                proptest::prop_assert_eq!(s, v);
+            }
+        }
     }
 
     #[test]
