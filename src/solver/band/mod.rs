@@ -203,6 +203,17 @@ const PERMUTATIONS: [u32; 6] = {
     out
 };
 
+/// The band cells of each of the six [`PERMUTATIONS`].
+const PERMUTATION_CELLS: [u32; 6] = {
+    let mut out = [0u32; 6];
+    let mut i = 0;
+    while i < 6 {
+        out[i] = triad_cells(PERMUTATIONS[i]);
+        i += 1;
+    }
+    out
+};
+
 /// The permutations inside a 9-bit triad pattern (bit `3r + k`: row `r` has a
 /// candidate in box `k`): the union of their triads, and how many there are.
 const fn fit(x: u32) -> (u16, u8) {
@@ -875,12 +886,11 @@ macro_rules! search {
                     (0..27).filter(move |p| mask >> p & 1 != 0).map(move |p| 27 * b + p)
                 };
                 let mut left = options;
-                for p in PERMUTATIONS {
+                for (p, mask) in PERMUTATIONS.into_iter().zip(PERMUTATION_CELLS) {
                     if t & p != p {
                         continue;
                     }
                     left -= 1;
-                    let mask = triad_cells(p);
                     if T::ENABLED {
                         ctl.tracer.event(Event::Confine {
                             depth,
