@@ -437,6 +437,8 @@ trait Kernels {
     /// The exactly-three rule, as [`State::triad_rule`]: the changed words, or
     /// `None` on a contradiction.
     fn triad_rule(cand: &mut [u32; 40]) -> Option<u64>;
+    /// The digit and band to branch on, as [`State::choose_config`].
+    fn choose_config(cand: &[u32; 40]) -> Option<(usize, usize, u32)>;
 }
 
 /// The words of `after` that differ from `before`, as bits `4d + b`.
@@ -486,6 +488,11 @@ impl Kernels for Scalar {
         let before = *cand;
         State::triad_rule::<Scalar>(cand)?;
         Some(changed(&before, cand))
+    }
+
+    #[inline(always)]
+    fn choose_config(cand: &[u32; 40]) -> Option<(usize, usize, u32)> {
+        State::choose_config(cand)
     }
 
     #[inline(always)]
@@ -799,14 +806,14 @@ impl State {
     /// fewest triad configurations over its open digits, then its open digit
     /// with the fewest. `None` when every open digit is down to one configuration.
     #[inline(always)]
-    fn choose_config<K: Kernels>(&self) -> Option<(usize, usize, u32)> {
+    fn choose_config(cand: &[u32; 40]) -> Option<(usize, usize, u32)> {
         let mut best: Option<(usize, usize, u32)> = None;
         let mut best_total = u32::MAX;
         for b in 0..3 {
             let mut total = 0;
             let mut pick: Option<(usize, u32)> = None;
             for d in 0..9 {
-                let n = CONFIGS[K::triads(self.cand[4 * d + b])] as u32;
+                let n = CONFIGS[triads(cand[4 * d + b])] as u32;
                 if n > 1 {
                     total += n;
                     if pick.is_none_or(|(_, m)| n < m) {
@@ -875,7 +882,7 @@ macro_rules! search {
                 ctl.solution(|| st.grid());
                 return;
             }
-            if let Some((d, b, options)) = st.choose_config::<$k>() {
+            if let Some((d, b, options)) = <$k>::choose_config(&st.cand) {
                 ctl.branch(options);
                 if T::ENABLED {
                     ctl.tracer.event(Event::Branch { depth, cell: None, options });
@@ -1034,6 +1041,12 @@ mod x86 {
             // SAFETY: as for `Avx2::counts`.
             unsafe { wide::triad_rule(cand) }
         }
+
+        #[inline(always)]
+        fn choose_config(cand: &[u32; 40]) -> Option<(usize, usize, u32)> {
+            // SAFETY: as for `Avx2::counts`.
+            unsafe { wide::choose_config(cand) }
+        }
     }
 
     /// Every word as a lane: AVX-512 (16 lanes of 32 bits, mask registers).
@@ -1058,6 +1071,11 @@ mod x86 {
         #[inline(always)]
         fn triad_rule(cand: &mut [u32; 40]) -> Option<u64> {
             Avx2::triad_rule(cand)
+        }
+
+        #[inline(always)]
+        fn choose_config(cand: &[u32; 40]) -> Option<(usize, usize, u32)> {
+            Avx2::choose_config(cand)
         }
 
         #[inline(always)]
@@ -1231,7 +1249,8 @@ mod tests {
 
     proptest::proptest! {
         /// The vector forms of the digit-wide rules change the same words to the
-        /// same bits as the scalar forms, and see the same contradictions.
+        /// same bits as the scalar forms and see the same contradictions, and the
+        /// vector branch choice is the scalar one.
         #[test]
         fn wide_rules_agree_with_the_scalar_rules(
             seed in proptest::prelude::any::<u64>(),
@@ -1254,6 +1273,10 @@ mod tests {
             if ds.is_some() {
                 proptest::prop_assert_eq!(s, v);
             }
+            proptest::prop_assert_eq!(
+                Scalar::choose_config(&start),
+                x86::Avx2::choose_config(&start)
+            );
         }
     }
 

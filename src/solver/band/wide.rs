@@ -286,3 +286,61 @@ pub(super) unsafe fn triad_rule(cand: &mut [u32; 40]) -> Option<u64> {
     }
     Some(store(cand, &v, &new))
 }
+
+/// Each of the six ways three rows take three boxes, as spread triad bits.
+const CONFIGURATIONS: [i32; 6] = {
+    let mut out = [0i32; 6];
+    let mut i = 0;
+    while i < 6 {
+        let (p, mut e) = (super::PERMUTATIONS[i], 0);
+        while e < 9 {
+            if p >> e & 1 != 0 {
+                out[i] |= 1 << (3 * e);
+            }
+            e += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// The digit and band to branch on (the scalar `State::choose_config`): per
+/// band, the sum of its open digits' configuration counts and the open digit
+/// with the fewest (the lowest digit on a tie) as the key `16n + d`.
+///
+/// # Safety
+/// The processor must support AVX2.
+#[inline(always)]
+pub(super) unsafe fn choose_config(cand: &[u32; 40]) -> Option<(usize, usize, u32)> {
+    let v = load(cand);
+    let mut total = _mm256_setzero_si256();
+    let mut key = splat(0xff);
+    for (k, &w) in v.iter().enumerate() {
+        let t = triads(w);
+        let mut n = _mm256_setzero_si256();
+        for p in CONFIGURATIONS {
+            let p = splat(p);
+            n = _mm256_sub_epi32(n, _mm256_cmpeq_epi32(and(t, p), p));
+        }
+        let open = _mm256_cmpgt_epi32(n, splat(1));
+        total = _mm256_add_epi32(total, and(n, open));
+        let digit = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+        let own = or(shl::<4>(n), _mm256_add_epi32(digit, splat(2 * k as i32)));
+        key = _mm256_min_epu32(key, or(and(own, open), but(splat(0xff), open)));
+    }
+    let swap = |v| _mm256_permute2x128_si256::<0x01>(v, v);
+    let total = _mm256_add_epi32(total, swap(total));
+    let key = _mm256_min_epu32(key, swap(key));
+    let (mut totals, mut keys) = ([0u32; 8], [0u32; 8]);
+    _mm256_storeu_si256(totals.as_mut_ptr() as *mut V, total);
+    _mm256_storeu_si256(keys.as_mut_ptr() as *mut V, key);
+    let mut best = None;
+    let mut best_total = u32::MAX;
+    for b in 0..3 {
+        if keys[b] != 0xff && totals[b] < best_total {
+            best_total = totals[b];
+            best = Some(((keys[b] & 15) as usize, b, keys[b] >> 4));
+        }
+    }
+    best
+}
