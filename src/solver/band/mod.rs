@@ -431,9 +431,9 @@ trait Kernels {
     fn clear_others(cand: &mut [u32; 40], d: usize, b: usize, cells: u32) -> u64;
     /// The 9-bit triad pattern of a band word, as [`triads`].
     fn triads(a: u32) -> usize;
-    /// The column rule of every digit, as [`State::stacks`]: the changed words, or
-    /// `None` on a contradiction.
-    fn stacks(cand: &mut [u32; 40]) -> Option<u64>;
+    /// The column rule, as [`State::stacks`], of at least the digits with a word
+    /// in `stale` (bits `4d + b`): the changed words, or `None` on a contradiction.
+    fn stacks(cand: &mut [u32; 40], stale: u64) -> Option<u64>;
     /// The exactly-three rule, as [`State::triad_rule`]: the changed words, or
     /// `None` on a contradiction.
     fn triad_rule(cand: &mut [u32; 40]) -> Option<u64>;
@@ -441,14 +441,12 @@ trait Kernels {
     fn choose_config(cand: &[u32; 40]) -> Option<(usize, usize, u32)>;
 }
 
-/// The words of `after` that differ from `before`, as bits `4d + b`.
+/// Keeps only `mask` of word `j`; returns bit `j` when that changed it.
 #[inline(always)]
-fn changed(before: &[u32; 40], after: &[u32; 40]) -> u64 {
-    let mut dirty = 0;
-    for (j, (x, y)) in before.iter().zip(after).enumerate() {
-        dirty |= ((x != y) as u64) << j;
-    }
-    dirty
+fn restrict(cand: &mut [u32; 40], j: usize, mask: u32) -> u64 {
+    let x = cand[j];
+    cand[j] = x & mask;
+    ((x & mask != x) as u64) << j
 }
 
 /// The scalar kernels.
@@ -475,19 +473,19 @@ impl Kernels for Scalar {
     }
 
     #[inline(always)]
-    fn stacks(cand: &mut [u32; 40]) -> Option<u64> {
-        let before = *cand;
-        for d in 0..9 {
-            State::stacks(cand, d)?;
+    fn stacks(cand: &mut [u32; 40], mut stale: u64) -> Option<u64> {
+        let mut dirty = 0;
+        while stale != 0 {
+            let d = stale.trailing_zeros() as usize / 4;
+            stale &= !(0xf << (4 * d));
+            dirty |= State::stacks(cand, d)?;
         }
-        Some(changed(&before, cand))
+        Some(dirty)
     }
 
     #[inline(always)]
     fn triad_rule(cand: &mut [u32; 40]) -> Option<u64> {
-        let before = *cand;
-        State::triad_rule::<Scalar>(cand)?;
-        Some(changed(&before, cand))
+        State::triad_rule::<Scalar>(cand)
     }
 
     #[inline(always)]
@@ -630,7 +628,7 @@ impl State {
     /// triads must hold a permutation (the digit once per column, once per box).
     /// Returns the changed words, or `None` on a contradiction.
     #[inline(always)]
-    fn stacks(cand: &mut [u32; 40], d: usize) -> Option<()> {
+    fn stacks(cand: &mut [u32; 40], d: usize) -> Option<u64> {
         let c = [
             column_set(cand[4 * d]),
             column_set(cand[4 * d + 1]),
@@ -649,16 +647,18 @@ impl State {
                 *k |= (f >> (3 * b) & 7) << sh;
             }
         }
+        let mut dirty = 0;
         for (b, k) in keep.iter().enumerate() {
-            cand[4 * d + b] &= columns(*k);
+            dirty |= restrict(cand, 4 * d + b, columns(*k));
         }
-        Some(())
+        Some(dirty)
     }
 
     /// The exactly-three rule on every row triad (per band) and column triad
     /// (per stack). Returns the changed words, or `None` on a contradiction.
     #[inline(always)]
-    fn triad_rule<K: Kernels>(cand: &mut [u32; 40]) -> Option<()> {
+    fn triad_rule<K: Kernels>(cand: &mut [u32; 40]) -> Option<u64> {
+        let mut dirty = 0;
         let mut cols = [[0u32; 3]; 9];
         for b in 0..3 {
             let mut t = [0u32; 9];
@@ -669,7 +669,7 @@ impl State {
             }
             let lose = exactly_three(&t)?;
             for (d, &l) in lose.iter().enumerate() {
-                cand[4 * d + b] &= !CELLS[l as usize];
+                dirty |= restrict(cand, 4 * d + b, !CELLS[l as usize]);
             }
         }
         for s in 0..3 {
@@ -682,11 +682,11 @@ impl State {
             let lose = exactly_three(&t)?;
             for (d, &l) in lose.iter().enumerate() {
                 for b in 0..3 {
-                    cand[4 * d + b] &= !columns((l >> (3 * b) & 7) << sh);
+                    dirty |= restrict(cand, 4 * d + b, !columns((l >> (3 * b) & 7) << sh));
                 }
             }
         }
-        Some(())
+        Some(dirty)
     }
 
     /// Propagates until nothing changes. False on a contradiction.
@@ -699,8 +699,7 @@ impl State {
     ) -> bool {
         // Words changed since the digit-wide passes last ran: a pass over words
         // that have not changed since it reached its fixpoint would find nothing.
-        let mut stale_stacks = dirty;
-        let mut stale_triads = dirty;
+        let (mut stale_stacks, mut stale_triads) = (0, 0);
         loop {
             stale_stacks |= dirty;
             stale_triads |= dirty;
@@ -745,8 +744,8 @@ impl State {
                 continue;
             }
             if stale_stacks != 0 {
-                stale_stacks = 0;
-                match K::stacks(&mut self.cand) {
+                let stale = std::mem::take(&mut stale_stacks);
+                match K::stacks(&mut self.cand, stale) {
                     Some(0) => {}
                     Some(more) => {
                         dirty = more;
@@ -1031,7 +1030,8 @@ mod x86 {
         }
 
         #[inline(always)]
-        fn stacks(cand: &mut [u32; 40]) -> Option<u64> {
+        fn stacks(cand: &mut [u32; 40], _stale: u64) -> Option<u64> {
+            // Every digit at once costs what one does.
             // SAFETY: as for `Avx2::counts`.
             unsafe { wide::stacks(cand) }
         }
@@ -1064,8 +1064,8 @@ mod x86 {
         }
 
         #[inline(always)]
-        fn stacks(cand: &mut [u32; 40]) -> Option<u64> {
-            Avx2::stacks(cand)
+        fn stacks(cand: &mut [u32; 40], stale: u64) -> Option<u64> {
+            Avx2::stacks(cand, stale)
         }
 
         #[inline(always)]
@@ -1262,7 +1262,7 @@ mod tests {
             }
             let start = random_words(seed, percent, around);
             let (mut s, mut v) = (start, start);
-            let (ds, dv) = (Scalar::stacks(&mut s), x86::Avx2::stacks(&mut v));
+            let (ds, dv) = (Scalar::stacks(&mut s, ALL_WORDS), x86::Avx2::stacks(&mut v, ALL_WORDS));
             proptest::prop_assert_eq!(ds, dv);
             if ds.is_some() {
                 proptest::prop_assert_eq!(s, v);
