@@ -1,4 +1,5 @@
-//! The `band` strategy's instruction-set paths, side by side with `bitset-mrv-locked`:
+//! The `band` strategy's instruction-set paths, side by side with `bitset-mrv-locked`'s
+//! (portable and AVX2 rows):
 //! one thread, mode unique, whole public lists, the contenders taking turns round
 //! by round (rotating who goes first) so that machine drift hits all alike.
 //! Prints the median puzzles/s of each over the rounds, guesses per puzzle, and
@@ -15,14 +16,14 @@ use sudoku_bench::Grid;
 
 enum Contender {
     Band(Isa),
-    Locked,
+    Locked(Isa),
 }
 
 impl Contender {
     fn name(&self) -> String {
         match self {
             Contender::Band(i) => format!("band {i:?}"),
-            Contender::Locked => "bitset-mrv-locked".into(),
+            Contender::Locked(i) => format!("locked {i:?}"),
         }
     }
 
@@ -34,8 +35,9 @@ impl Contender {
         for p in puzzles {
             let out = match self {
                 Contender::Band(isa) => Band { isa: *isa }.solve(black_box(p), &limits),
-                Contender::Locked => BitsetMrv {
+                Contender::Locked(isa) => BitsetMrv {
                     singles: Singles::NakedHiddenLocked,
+                    isa: *isa,
                 }
                 .solve(black_box(p), &limits),
             };
@@ -61,7 +63,12 @@ fn main() {
     };
     let mut contenders: Vec<Contender> =
         Isa::available().into_iter().map(Contender::Band).collect();
-    contenders.push(Contender::Locked);
+    contenders.extend(
+        Isa::available()
+            .into_iter()
+            .filter(|&i| i != Isa::Avx512)
+            .map(Contender::Locked),
+    );
     for file in [
         "puzzles2_17_clue",
         "puzzles3_magictour_top1465",
@@ -101,7 +108,7 @@ fn main() {
         );
         for (i, c) in contenders.iter().enumerate() {
             println!(
-                "  {:<20} {:>10.0} puzzles/s   {:>7.2} guesses/puzzle   {:>5.3}x portable",
+                "  {:<20} {:>10.0} puzzles/s   {:>7.2} guesses/puzzle   {:>5.3}x band portable",
                 c.name(),
                 median(rates[i].clone()),
                 guesses[i] as f64 / n,

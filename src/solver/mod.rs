@@ -480,7 +480,7 @@ registry! {
         family: "bitset-mrv",
         sizes: ALL_SIZES,
         budget: None,
-        solver: BitsetMrv { singles: Singles::None },
+        solver: BitsetMrv::new(Singles::None),
         about: "row/column/box bitsets, branch on the cell with fewest candidates (seed 002)",
     },
     /// Bitsets + MRV + repeated naked singles (seed 004).
@@ -489,7 +489,7 @@ registry! {
         family: "bitset-mrv",
         sizes: ALL_SIZES,
         budget: None,
-        solver: BitsetMrv { singles: Singles::Naked },
+        solver: BitsetMrv::new(Singles::Naked),
         about: "cell candidate bitsets, repeated naked singles, then MRV branching (seed 004)",
     },
     /// Bitsets + MRV + naked and hidden singles.
@@ -498,7 +498,7 @@ registry! {
         family: "bitset-mrv",
         sizes: ALL_SIZES,
         budget: None,
-        solver: BitsetMrv { singles: Singles::NakedAndHidden },
+        solver: BitsetMrv::new(Singles::NakedAndHidden),
         about: "cell candidate bitsets, naked and hidden singles, then MRV branching (ties between two-candidate cells to the one sharing a candidate with the most peers)",
     },
     /// Bitsets + MRV + naked and hidden singles + locked candidates.
@@ -507,7 +507,7 @@ registry! {
         family: "bitset-mrv",
         sizes: ALL_SIZES,
         budget: None,
-        solver: BitsetMrv { singles: Singles::NakedHiddenLocked },
+        solver: BitsetMrv::new(Singles::NakedHiddenLocked),
         about: "bitset-mrv plus locked candidates (pointing and claiming) before branching",
     },
     /// Knuth's Algorithm X with dancing links, smallest column first (seed 001).

@@ -6,7 +6,7 @@ use crate::common;
 use rayon::prelude::*;
 use std::time::Instant;
 use sudoku_bench::format::{read_path, ReadOptions};
-use sudoku_bench::solver::{Band, Isa, Limits, Mode, Solver, SolverId, Status};
+use sudoku_bench::solver::{Band, BitsetMrv, Isa, Limits, Mode, Singles, Solver, SolverId, Status};
 use sudoku_bench::{Grid, Puzzle};
 
 #[test]
@@ -158,6 +158,54 @@ fn band_agrees_with_dlx_on_every_public_puzzle_on_every_path() {
             "{file}: band agrees on all {} puzzles; {:.2} guesses per puzzle",
             ds.puzzles.len(),
             guesses as f64 / ds.puzzles.len() as f64
+        );
+    }
+}
+
+/// The bitset family's engines with hidden singles on every puzzle of the three
+/// lists: the same verdict and solution as `dlx`, and the vector path (AVX2,
+/// where present) makes exactly the portable search (outcome and counters).
+#[test]
+fn bitset_mrv_agrees_with_dlx_on_every_public_puzzle_on_every_path() {
+    let Some(dir) = common::shared_datasets("bitset_mrv_agrees_with_dlx_on_every_public_puzzle")
+    else {
+        return;
+    };
+    let engines = [Singles::NakedAndHidden, Singles::NakedHiddenLocked];
+    for file in [
+        "puzzles2_17_clue",
+        "puzzles3_magictour_top1465",
+        "puzzles6_forum_hardest_1106",
+    ] {
+        let ds = common::load(&dir.join(file));
+        let limits = Limits::new(Mode::Count(2));
+        let guesses = ds
+            .puzzles
+            .par_iter()
+            .map(|p| {
+                let want = SolverId::Dlx.solve(&p.grid, &limits);
+                engines.map(|singles| {
+                    let portable = BitsetMrv {
+                        singles,
+                        isa: Isa::Portable,
+                    }
+                    .solve(&p.grid, &limits);
+                    assert_eq!(portable.status, Status::Unique, "{file}:{}", p.line);
+                    assert_eq!(portable.solutions, want.solutions, "{file}:{}", p.line);
+                    for isa in Isa::available() {
+                        let out = BitsetMrv { singles, isa }.solve(&p.grid, &limits);
+                        assert_eq!(out, portable, "{singles:?} {isa:?} on {file}:{}", p.line);
+                    }
+                    portable.counters.guesses
+                })
+            })
+            .reduce(|| [0, 0], |a, b| [a[0] + b[0], a[1] + b[1]]);
+        let n = ds.puzzles.len() as f64;
+        eprintln!(
+            "{file}: bitset-mrv and bitset-mrv-locked agree on all {} puzzles; {:.2} and {:.2} guesses per puzzle",
+            ds.puzzles.len(),
+            guesses[0] as f64 / n,
+            guesses[1] as f64 / n
         );
     }
 }

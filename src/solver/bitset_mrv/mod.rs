@@ -10,11 +10,16 @@
 //! with hidden singles break the tie between two-candidate cells by how many
 //! peers share a candidate with the cell. Boards are copied onto a heap stack
 //! at each guess, as seed 004 saves its state. The code is monomorphised per
-//! grid size.
+//! grid size. On 9×9, with AVX2, the two engines with hidden singles run as
+//! [`rows`]: the same rules over the whole board in vector lanes, reaching the
+//! same fixpoint at every node, so the search is the scalar one node for node.
 
 use super::tables::Tables;
-use super::{Control, Event, Reason, Solver, Tracer};
+use super::{Control, Event, Isa, Reason, Solver, Tracer};
 use crate::grid::{Geometry, Grid};
+
+#[cfg(target_arch = "x86_64")]
+mod rows;
 
 /// Which singles are filled before branching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,11 +39,47 @@ pub enum Singles {
 pub struct BitsetMrv {
     /// Which singles are filled before branching.
     pub singles: Singles,
+    /// The instruction-set path on 9×9 with hidden singles (`Auto`: AVX2 where
+    /// present); every other case, and every traced search, runs the portable code.
+    pub isa: Isa,
+}
+
+impl BitsetMrv {
+    /// This singles variant on the best path the processor has.
+    pub const fn new(singles: Singles) -> BitsetMrv {
+        BitsetMrv {
+            singles,
+            isa: Isa::Auto,
+        }
+    }
+
+    /// True when this search runs on the AVX2 rows engine.
+    fn vector<T: Tracer>(&self, g: Geometry) -> bool {
+        !T::ENABLED
+            && g.box_size() == 3
+            && matches!(
+                self.singles,
+                Singles::NakedAndHidden | Singles::NakedHiddenLocked
+            )
+            && !matches!(self.isa.resolve(), Isa::Portable)
+            && Isa::Avx2.supported()
+    }
 }
 
 impl Solver for BitsetMrv {
     fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
         let g = puzzle.geometry();
+        #[cfg(target_arch = "x86_64")]
+        if self.vector::<T>(g) {
+            let Some(root) = Engine::<9, 81, true, false>::root(puzzle, None) else {
+                ctl.node(); // the givens leave a dead end
+                return;
+            };
+            let locked = self.singles == Singles::NakedHiddenLocked;
+            // SAFETY: `vector` checked that the processor has AVX2, BMI1/2 and POPCNT.
+            unsafe { rows::solve(&root, locked, g, ctl) };
+            return;
+        }
         match (self.singles, g.box_size()) {
             (Singles::None, _) => plain::solve(puzzle, ctl),
             (s, 2) => run::<T, 4, 16>(puzzle, s, ctl),
@@ -77,7 +118,7 @@ pub(crate) fn search_excluding<T: Tracer>(
 }
 
 #[derive(Clone, Copy)]
-struct Board<const N: usize, const NN: usize> {
+pub(crate) struct Board<const N: usize, const NN: usize> {
     /// Candidates of unsolved cells; 0 for solved cells.
     cand: [u32; NN],
     /// Placed digits; 0 for unsolved cells.
@@ -88,7 +129,7 @@ struct Board<const N: usize, const NN: usize> {
 }
 
 /// A two-candidate cell sharing a candidate with this many peers is branched on at once.
-const SCORE_STOP: u32 = 10;
+pub(crate) const SCORE_STOP: u32 = 10;
 
 struct Engine<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool> {
     t: &'t Tables,
@@ -119,6 +160,10 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
 
     /// Solves `puzzle`, with `exclude = (cell, digit)` struck from an empty cell's candidates.
     fn solve<T: Tracer>(puzzle: &Grid, exclude: Option<(usize, u8)>, ctl: &mut Control<'_, T>) {
+        let Some(root) = Self::root(puzzle, exclude) else {
+            ctl.node(); // the givens leave a dead end
+            return;
+        };
         let t = Tables::get(puzzle.geometry());
         debug_assert_eq!((t.n, t.peer_count), (N, Self::PEERS));
         let mut e = Engine::<N, NN, HIDDEN, LOCKED> {
@@ -129,6 +174,16 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             },
             boards: Vec::with_capacity(16),
         };
+        e.work.queue.clear();
+        e.work.dirty = u128::MAX; // every unit, once
+        e.boards.push(root);
+        e.search(0, puzzle.geometry(), ctl);
+    }
+
+    /// The board the givens leave (before any single), with `exclude` struck;
+    /// `None` when two givens conflict or an empty cell is left no digit.
+    pub(crate) fn root(puzzle: &Grid, exclude: Option<(usize, u8)>) -> Option<Board<N, NN>> {
+        let t = Tables::get(puzzle.geometry());
         let mut root = Board {
             cand: [Self::FULL; NN],
             value: [0; NN],
@@ -146,8 +201,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             let [r, col, bx] = t.rcb[c];
             let u = &mut root.used;
             if (u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]) & bit != 0 {
-                ctl.node(); // conflicting givens: the root is a dead end
-                return;
+                return None; // conflicting givens
             }
             u[0][r as usize] |= bit;
             u[1][col as usize] |= bit;
@@ -163,8 +217,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                 root.cand[c] =
                     Self::FULL & !(u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]);
                 if root.cand[c] == 0 {
-                    ctl.node(); // an empty cell the givens leave no digit: a dead end
-                    return;
+                    return None; // an empty cell the givens leave no digit
                 }
             }
         }
@@ -173,10 +226,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                 root.cand[c] &= !(1u32 << (d - 1));
             }
         }
-        e.work.queue.clear();
-        e.work.dirty = u128::MAX; // every unit, once
-        e.boards.push(root);
-        e.search(0, puzzle.geometry(), ctl);
+        Some(root)
     }
 
     /// Peers of cell `c`: `Tables::peers_of` with a constant count, so loops over them unroll.
