@@ -71,13 +71,9 @@ impl Solver for BitsetMrv {
         let g = puzzle.geometry();
         #[cfg(target_arch = "x86_64")]
         if self.vector::<T>(g) {
-            let Some(root) = Engine::<9, 81, true, false>::root(puzzle, None) else {
-                ctl.node(); // the givens leave a dead end
-                return;
-            };
             let locked = self.singles == Singles::NakedHiddenLocked;
             // SAFETY: `vector` checked that the processor has AVX2, BMI1/2 and POPCNT.
-            unsafe { rows::solve(&root, locked, g, ctl) };
+            unsafe { rows::solve(puzzle, locked, ctl) };
             return;
         }
         match (self.singles, g.box_size()) {
@@ -118,7 +114,7 @@ pub(crate) fn search_excluding<T: Tracer>(
 }
 
 #[derive(Clone, Copy)]
-pub(crate) struct Board<const N: usize, const NN: usize> {
+struct Board<const N: usize, const NN: usize> {
     /// Candidates of unsolved cells; 0 for solved cells.
     cand: [u32; NN],
     /// Placed digits; 0 for unsolved cells.
@@ -182,7 +178,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
 
     /// The board the givens leave (before any single), with `exclude` struck;
     /// `None` when two givens conflict or an empty cell is left no digit.
-    pub(crate) fn root(puzzle: &Grid, exclude: Option<(usize, u8)>) -> Option<Board<N, NN>> {
+    fn root(puzzle: &Grid, exclude: Option<(usize, u8)>) -> Option<Board<N, NN>> {
         let t = Tables::get(puzzle.geometry());
         let mut root = Board {
             cand: [Self::FULL; NN],

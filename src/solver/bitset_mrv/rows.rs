@@ -80,35 +80,58 @@ pub(super) struct Board {
 }
 
 impl Board {
-    /// The scalar engine's root board in lanes.
-    pub(super) fn from_scalar(root: &super::Board<9, 81>) -> Board {
+    /// The board the givens leave (before any single); `None` when two givens
+    /// conflict. A cell the givens leave no digit is found by [`naked`].
+    #[inline(always)]
+    unsafe fn from_puzzle(cells: &[u8]) -> Option<Board> {
         let mut b = Board {
             cand: [[SOLVED; 16]; 9],
             col_used: [FULL; 16],
             box_used: [[FULL; 16]; 3],
             row_used: [0; 16],
             value: [0; 96],
-            unsolved: root.unsolved,
+            unsolved: 81,
         };
-        for r in 0..9 {
-            for c in 0..9 {
-                let i = 9 * r + c;
-                if root.value[i] == 0 {
-                    b.cand[r][lane(c)] = root.cand[i] as u16;
-                } else {
-                    b.value[i] = root.value[i];
-                }
-            }
-            b.row_used[r] = root.used[0][r] as u16;
-        }
         for c in 0..9 {
-            b.col_used[lane(c)] = root.used[1][c] as u16;
+            b.col_used[lane(c)] = 0;
             for k in 0..3 {
-                b.box_used[k][lane(c)] = root.used[2][3 * k + c / 3] as u16;
+                b.box_used[k][lane(c)] = 0;
+            }
+            for r in 0..9 {
+                b.cand[r][lane(c)] = FULL;
             }
         }
-        b
+        for (i, &d) in cells.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            let (r, l, bit) = (i / 9, lane(i % 9), 1u16 << (d - 1));
+            let k = r / 3;
+            if (b.row_used[r] | b.col_used[l] | b.box_used[k][l]) & bit != 0 {
+                return None;
+            }
+            b.row_used[r] |= bit;
+            b.col_used[l] |= bit;
+            for j in l / 4 * 4..l / 4 * 4 + 3 {
+                b.box_used[k][j] |= bit;
+            }
+            b.cand[r][l] = SOLVED;
+            b.value[i] = d;
+            b.unsolved -= 1;
+        }
+        let col = ld(&b.col_used);
+        for r in 0..9 {
+            let used = or(or(splat(b.row_used[r]), col), ld(&b.box_used[r / 3]));
+            let row = but(ld(&b.cand[r]), used);
+            st(&mut b.cand[r], row);
+        }
+        Some(b)
     }
+}
+
+thread_local! {
+    /// The boards of a search, one per depth, kept between searches.
+    static BOARDS: std::cell::RefCell<Vec<Board>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[inline(always)]
@@ -531,21 +554,24 @@ unsafe fn search<T: Tracer, const LOCKED: bool>(
     }
 }
 
-/// Searches from the scalar engine's root board (9×9).
+/// Searches a 9×9 puzzle.
 ///
 /// # Safety
 /// The processor must have AVX2, BMI1, BMI2 and POPCNT.
-pub(super) unsafe fn solve<T: Tracer>(
-    root: &super::Board<9, 81>,
-    locked: bool,
-    g: Geometry,
-    ctl: &mut Control<'_, T>,
-) {
-    let mut boards = Vec::with_capacity(16);
-    boards.push(Board::from_scalar(root));
-    if locked {
-        search::<T, true>(&mut boards, 0, g, ctl);
-    } else {
-        search::<T, false>(&mut boards, 0, g, ctl);
-    }
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn solve<T: Tracer>(puzzle: &Grid, locked: bool, ctl: &mut Control<'_, T>) {
+    let Some(root) = Board::from_puzzle(puzzle.cells()) else {
+        ctl.node(); // conflicting givens: the root is a dead end
+        return;
+    };
+    let g = puzzle.geometry();
+    BOARDS.with_borrow_mut(|boards| {
+        boards.clear();
+        boards.push(root);
+        if locked {
+            search::<T, true>(boards, 0, g, ctl);
+        } else {
+            search::<T, false>(boards, 0, g, ctl);
+        }
+    });
 }
