@@ -12,6 +12,8 @@ mod bitset_mrv;
 mod dlx;
 mod naive_exact_cover;
 mod reference;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 pub(crate) mod tables;
 pub mod trace;
 

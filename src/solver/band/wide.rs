@@ -4,6 +4,7 @@
 //! Candidate counts over the digits are bit-sliced in the lanes and summed
 //! across the two halves. The results are the scalar rules' to the bit.
 
+use crate::solver::simd::{and, but, is_zero, or, V};
 use std::arch::x86_64::*;
 
 /// Triad bits of a band word: bit `3(3r + k)` for row `r`, box `k`.
@@ -11,27 +12,9 @@ const TRI: i32 = 0x124_9249;
 /// Every cell of a band.
 const BAND: i32 = (1 << 27) - 1;
 
-type V = __m256i;
-
 #[inline(always)]
 unsafe fn splat(x: i32) -> V {
     _mm256_set1_epi32(x)
-}
-
-#[inline(always)]
-unsafe fn or(a: V, b: V) -> V {
-    _mm256_or_si256(a, b)
-}
-
-#[inline(always)]
-unsafe fn and(a: V, b: V) -> V {
-    _mm256_and_si256(a, b)
-}
-
-/// `a & !b`.
-#[inline(always)]
-unsafe fn but(a: V, b: V) -> V {
-    _mm256_andnot_si256(b, a)
 }
 
 #[inline(always)]
@@ -42,12 +25,6 @@ unsafe fn shr<const N: i32>(a: V) -> V {
 #[inline(always)]
 unsafe fn shl<const N: i32>(a: V) -> V {
     _mm256_slli_epi32::<N>(a)
-}
-
-/// True when every bit of `a` is zero.
-#[inline(always)]
-unsafe fn zero(a: V) -> bool {
-    _mm256_testz_si256(a, a) != 0
 }
 
 /// The triads of each word that hold a candidate (bit `3(3r + k)`).
@@ -226,7 +203,7 @@ pub(super) unsafe fn stacks(cand: &mut [u32; 40]) -> Option<u64> {
         bad = or(bad, _mm256_xor_si256(and(any, want), want));
         new[k] = and(v[k], spread(keep));
     }
-    if !zero(bad) {
+    if !is_zero(bad) {
         return None;
     }
     Some(store(cand, &v, &new))
@@ -263,7 +240,7 @@ pub(super) unsafe fn triad_rule(cand: &mut [u32; 40]) -> Option<u64> {
         _mm256_xor_si256(rows[2], per_band(TRI)),
         _mm256_xor_si256(cols[2], per_band(0x1ff)),
     );
-    if !zero(or(short, or(rows_settled[3], cols_settled[3]))) {
+    if !is_zero(or(short, or(rows_settled[3], cols_settled[3]))) {
         return None;
     }
     let (only_three, full) = (but(rows[2], rows[3]), rows_settled[2]);

@@ -15,10 +15,9 @@
 
 use super::SCORE_STOP;
 use crate::grid::{Geometry, Grid};
+use crate::solver::simd::{and, but, is_zero, or, V};
 use crate::solver::{Control, Tracer};
 use std::arch::x86_64::*;
-
-type V = __m256i;
 
 /// Every digit.
 const FULL: u16 = 0x1ff;
@@ -147,27 +146,6 @@ unsafe fn st(p: &mut [u16; 16], v: V) {
 #[inline(always)]
 unsafe fn splat(x: u16) -> V {
     _mm256_set1_epi16(x as i16)
-}
-
-#[inline(always)]
-unsafe fn or(a: V, b: V) -> V {
-    _mm256_or_si256(a, b)
-}
-
-#[inline(always)]
-unsafe fn and(a: V, b: V) -> V {
-    _mm256_and_si256(a, b)
-}
-
-/// `a & !b`.
-#[inline(always)]
-unsafe fn but(a: V, b: V) -> V {
-    _mm256_andnot_si256(b, a)
-}
-
-#[inline(always)]
-unsafe fn is_zero(a: V) -> bool {
-    _mm256_testz_si256(a, a) != 0
 }
 
 /// Lanes equal to zero, as all ones.

@@ -1,0 +1,29 @@
+//! Bitwise helpers on 256-bit vectors shared by the AVX2 paths (x86-64 only).
+//! Callers are compiled with AVX2 enabled; every helper inlines into them.
+
+use std::arch::x86_64::*;
+
+/// A 256-bit vector.
+pub(crate) type V = __m256i;
+
+#[inline(always)]
+pub(crate) unsafe fn or(a: V, b: V) -> V {
+    _mm256_or_si256(a, b)
+}
+
+#[inline(always)]
+pub(crate) unsafe fn and(a: V, b: V) -> V {
+    _mm256_and_si256(a, b)
+}
+
+/// `a & !b`.
+#[inline(always)]
+pub(crate) unsafe fn but(a: V, b: V) -> V {
+    _mm256_andnot_si256(b, a)
+}
+
+/// True when every bit of `a` is zero.
+#[inline(always)]
+pub(crate) unsafe fn is_zero(a: V) -> bool {
+    _mm256_testz_si256(a, a) != 0
+}
