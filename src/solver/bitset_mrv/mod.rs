@@ -54,6 +54,7 @@ impl BitsetMrv {
     }
 
     /// True when this search runs on the AVX2 rows engine.
+    #[cfg(target_arch = "x86_64")]
     fn vector<T: Tracer>(&self, g: Geometry) -> bool {
         !T::ENABLED
             && g.box_size() == 3
@@ -166,12 +167,10 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             t,
             work: Pending {
                 queue: Vec::with_capacity(NN),
-                dirty: 0,
+                dirty: u128::MAX, // every unit, once
             },
             boards: Vec::with_capacity(16),
         };
-        e.work.queue.clear();
-        e.work.dirty = u128::MAX; // every unit, once
         e.boards.push(root);
         e.search(0, puzzle.geometry(), ctl);
     }

@@ -64,7 +64,7 @@ const REAL: u32 = 0x3f | 0x3f << 8 | 0x3f << 16;
 /// One search node's board.
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
-pub(super) struct Board {
+struct Board {
     /// Candidates per row, lane layout; [`SOLVED`] in solved cells and padding.
     cand: [[u16; 16]; 9],
     /// Digits placed per column, lane layout (padding: every digit, so it needs none).
@@ -78,46 +78,52 @@ pub(super) struct Board {
     unsolved: u32,
 }
 
+/// A row of open cells: every digit in the nine real lanes, [`SOLVED`] in padding.
+const OPEN_ROW: [u16; 16] = {
+    let mut row = [SOLVED; 16];
+    let mut c = 0;
+    while c < 9 {
+        row[lane(c)] = FULL;
+        c += 1;
+    }
+    row
+};
+
+/// Nothing placed yet: no digit in the real lanes, every digit in padding.
+const NONE_USED: [u16; 16] = {
+    let mut used = [FULL; 16];
+    let mut c = 0;
+    while c < 9 {
+        used[lane(c)] = 0;
+        c += 1;
+    }
+    used
+};
+
 impl Board {
     /// The board the givens leave (before any single); `None` when two givens
     /// conflict. A cell the givens leave no digit is found by [`naked`].
     #[inline(always)]
     unsafe fn from_puzzle(cells: &[u8]) -> Option<Board> {
         let mut b = Board {
-            cand: [[SOLVED; 16]; 9],
-            col_used: [FULL; 16],
-            box_used: [[FULL; 16]; 3],
+            cand: [OPEN_ROW; 9],
+            col_used: NONE_USED,
+            box_used: [NONE_USED; 3],
             row_used: [0; 16],
             value: [0; 96],
             unsolved: 81,
         };
-        for c in 0..9 {
-            b.col_used[lane(c)] = 0;
-            for k in 0..3 {
-                b.box_used[k][lane(c)] = 0;
-            }
-            for r in 0..9 {
-                b.cand[r][lane(c)] = FULL;
-            }
-        }
         for (i, &d) in cells.iter().enumerate() {
             if d == 0 {
                 continue;
             }
             let (r, l, bit) = (i / 9, lane(i % 9), 1u16 << (d - 1));
-            let k = r / 3;
-            if (b.row_used[r] | b.col_used[l] | b.box_used[k][l]) & bit != 0 {
+            if (b.row_used[r] | b.col_used[l] | b.box_used[r / 3][l]) & bit != 0 {
                 return None;
             }
-            b.row_used[r] |= bit;
-            b.col_used[l] |= bit;
-            for j in l / 4 * 4..l / 4 * 4 + 3 {
-                b.box_used[k][j] |= bit;
-            }
-            b.cand[r][l] = SOLVED;
-            b.value[i] = d;
-            b.unsolved -= 1;
+            b.settle(r, l, bit);
         }
+        // Each open cell loses the digits its three units hold.
         let col = ld(&b.col_used);
         for r in 0..9 {
             let used = or(or(splat(b.row_used[r]), col), ld(&b.box_used[r / 3]));
@@ -125,6 +131,21 @@ impl Board {
             st(&mut b.cand[r], row);
         }
         Some(b)
+    }
+
+    /// Records the digit `bit` in row `r`, lane `l`: the cell is solved and its
+    /// row, column and box hold the digit. The peers are left as they are.
+    #[inline(always)]
+    fn settle(&mut self, r: usize, l: usize, bit: u16) {
+        self.value[9 * r + column(l)] = bit.trailing_zeros() as u8 + 1;
+        self.cand[r][l] = SOLVED;
+        self.unsolved -= 1;
+        self.row_used[r] |= bit;
+        self.col_used[l] |= bit;
+        let g = l / 4;
+        for j in 4 * g..4 * g + 3 {
+            self.box_used[r / 3][j] |= bit;
+        }
     }
 }
 
@@ -226,14 +247,7 @@ unsafe fn next_col2(a: V) -> V {
 #[inline(always)]
 unsafe fn place(b: &mut Board, r: usize, l: usize, bit: u16) {
     let (g, k) = (l / 4, r / 3);
-    b.value[9 * r + column(l)] = bit.trailing_zeros() as u8 + 1;
-    b.cand[r][l] = SOLVED;
-    b.unsolved -= 1;
-    b.row_used[r] |= bit;
-    b.col_used[l] |= bit;
-    for j in 4 * g..4 * g + 3 {
-        b.box_used[k][j] |= bit;
-    }
+    b.settle(r, l, bit);
     let d = splat(bit);
     let col = and(d, ld(&LANE[l]));
     let bx = and(d, ld(&GROUP[g]));
