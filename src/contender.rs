@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// One puzzle as a contender is given it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchPuzzle {
     /// 0-based position in the dataset file.
     pub index: u64,

@@ -5,6 +5,7 @@
 //! - [`solver`]: the [`solver::Solver`] contract and the closed registry [`solver::SolverId`].
 //! - [`contender`]: what the harness times, built in or an outside program
 //!   ([`external`]); [`harness`]: contenders over datasets, in parallel, every answer checked.
+//! - [`study`]: how cost grows with clues and grid size, with peaks and fitted growth.
 #![warn(missing_docs)]
 
 pub mod compare;
@@ -21,6 +22,7 @@ pub mod rate;
 pub mod report;
 pub mod solver;
 pub mod stats;
+pub mod study;
 pub mod transform;
 pub mod validate;
 

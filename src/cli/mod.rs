@@ -12,6 +12,7 @@ mod report;
 mod scaling;
 mod solve;
 mod solvers;
+mod study;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -47,6 +48,8 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Check an outside program against the line protocol before racing it.
     Contender(contender::ContenderArgs),
+    /// How cost grows: sweep clue counts, grid sizes or threads, with peaks and fitted growth.
+    Study(study::StudyArgs),
     /// Draw charts and write report.md and a self-contained report.html from a saved run folder.
     Report(report::ReportArgs),
 }
@@ -63,5 +66,6 @@ pub fn run() -> Result<ExitCode> {
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Contender(args) => contender::run(args),
+        Command::Study(args) => study::run(args),
     }
 }

@@ -50,12 +50,16 @@ pub fn run_id() -> String {
 /// Claims a new folder `parent/run-<UTC time>` (`-2`, `-3`, ... when runs start in
 /// the same second); creating it is the claim, so two runs never share one.
 pub fn new_run_dir(parent: &Path) -> Result<PathBuf, RunDirError> {
+    new_dir(parent, &run_id())
+}
+
+/// Claims a new folder `parent/ID` (`ID-2`, `ID-3`, ... when it exists).
+pub fn new_dir(parent: &Path, id: &str) -> Result<PathBuf, RunDirError> {
     std::fs::create_dir_all(parent).map_err(|source| RunDirError::Create {
         path: parent.to_path_buf(),
         source,
     })?;
-    let id = run_id();
-    let mut dir = parent.join(&id);
+    let mut dir = parent.join(id);
     let mut k = 1;
     loop {
         match std::fs::create_dir(&dir) {

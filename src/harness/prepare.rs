@@ -169,6 +169,40 @@ impl BenchDataset {
         }
     }
 
+    /// A dataset made in memory (a study's point): its puzzles as given, their
+    /// givens checked; `source` says how they were made.
+    pub fn in_memory(
+        name: String,
+        source: String,
+        geometry: Geometry,
+        puzzles: Vec<BenchPuzzle>,
+    ) -> BenchDataset {
+        let puzzles: Vec<BenchPuzzle> = puzzles
+            .into_iter()
+            .map(|mut p| {
+                p.invalid = find_conflict(&p.grid).is_some();
+                p
+            })
+            .collect();
+        BenchDataset {
+            info: DatasetInfo {
+                name: name.clone(),
+                source,
+                size: geometry.name(),
+                bytes: 0,
+                sha256: String::new(),
+                puzzles_in_source: puzzles.len() as u64,
+                puzzles_run: puzzles.len() as u64,
+                skipped: 0,
+            },
+            name,
+            alphabet: Alphabet::default_for(geometry),
+            geometry,
+            puzzles,
+            streamed: None,
+        }
+    }
+
     /// A dataset too large to hold, checked already (`ds` has its `count` and
     /// no puzzles): each use reads `path` again, a window at a time.
     pub fn streamed(

@@ -13,14 +13,14 @@ use crate::export::markdown::{
 use crate::harness::SummaryRow;
 use std::fmt::Write;
 
-pub(super) fn esc(t: &str) -> String {
+pub(crate) fn esc(t: &str) -> String {
     t.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
 
-const STYLE: &str = "\
+pub(crate) const STYLE: &str = "\
 :root{--ink:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--accent:#0969da}\n\
 *{box-sizing:border-box}\n\
 body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--ink);\
@@ -126,7 +126,7 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
 }
 
 /// A chart as a `<figure>`, its SVG inline.
-fn figure(s: &mut String, c: &super::charts::Rendered) {
+pub(crate) fn figure(s: &mut String, c: &super::charts::Rendered) {
     let svg = c.svg.trim_start_matches(|ch| ch != '<');
     let svg = svg
         .strip_prefix("<?xml")

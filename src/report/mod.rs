@@ -5,7 +5,7 @@
 //! `RUN_DIR/report.html` with the SVGs inline.
 
 pub mod charts;
-mod html;
+pub(crate) mod html;
 pub mod load;
 
 pub use html::html;

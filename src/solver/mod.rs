@@ -601,6 +601,12 @@ impl SolverId {
         matches!(self, SolverId::SatVarisat | SolverId::DlxCrate)
     }
 
+    /// True when the node budget, time limit and cancel flag can stop a solve
+    /// (every entry but the reference ones: their crates offer no hook).
+    pub fn honours_limits(self) -> bool {
+        !self.is_reference()
+    }
+
     /// True when the entry's `nodes` and `guesses` mean what the counters say
     /// (every entry but the reference ones, whose crates count otherwise).
     pub fn counts_search(self) -> bool {

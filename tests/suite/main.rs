@@ -14,3 +14,4 @@ mod embedded;
 mod properties;
 mod public_datasets;
 mod reference;
+mod study_cli;

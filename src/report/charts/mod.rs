@@ -9,6 +9,7 @@ mod head_to_head;
 mod relative;
 mod scaling;
 mod search_cost;
+mod study;
 mod throughput;
 
 pub use cactus::Cactus;
@@ -19,6 +20,7 @@ pub use head_to_head::HeadToHead;
 pub use relative::RelativeSpeed;
 pub use scaling::Scaling;
 pub use search_cost::SearchCost;
+pub use study::{CurvePoint, StudyChart, StudyCurve};
 pub use throughput::Throughput;
 
 use plotters::coord::combinators::{BindKeyPoints, LogCoord, WithKeyPoints};

@@ -1,0 +1,430 @@
+//! `sudoku-bench study clues|size|threads`: how each strategy's cost grows along
+//! one axis, into a study folder (`study.csv`, `study.json`, charts, report).
+
+use super::bench::{self, resolve_solvers, BenchArgs};
+use super::options::{parse_duration, positive};
+use anyhow::{bail, Context, Result};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use sudoku_bench::grid::Geometry;
+use sudoku_bench::harness::{self, Budget, RunInfo, RunOptions};
+use sudoku_bench::solver::Mode;
+use sudoku_bench::study::{self, Axis, StudyFile, StudyInfo, StudyOptions};
+
+#[derive(clap::Args)]
+pub(super) struct StudyArgs {
+    #[command(subcommand)]
+    axis: StudyAxis,
+}
+
+#[derive(clap::Subcommand)]
+enum StudyAxis {
+    /// Cost against the clue count at one grid size, in modes first and unique:
+    /// median time and nodes with intervals, the share of unique puzzles, each
+    /// strategy's peak with its interval.
+    Clues(CluesArgs),
+    /// Cost against the grid size at one fraction of givens: a power law in
+    /// cells and an exponential in the side fitted to each strategy, slopes
+    /// with bootstrap intervals, the better fit named.
+    Size(SizeArgs),
+    /// Throughput against worker threads: the same as `bench --threads 1,2,4,...`
+    /// (a run folder per count and a scaling curve).
+    Threads(Box<BenchArgs>),
+}
+
+#[derive(clap::Args)]
+struct CluesArgs {
+    /// Grid side: 4, 9, 16 or 25.
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// Clue counts, `LO..HI` (both included).
+    #[arg(long, default_value = "0..60", value_parser = parse_range)]
+    clues: (usize, usize),
+    /// Step between clue counts.
+    #[arg(long, default_value_t = 1, value_parser = positive::<usize>)]
+    step: usize,
+    /// Modes measured at each point.
+    #[arg(long, value_delimiter = ',', default_value = "first,unique", value_parser = parse_mode)]
+    mode: Vec<Mode>,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(clap::Args)]
+struct SizeArgs {
+    /// Grid sides.
+    #[arg(long, value_delimiter = ',', default_value = "4,9,16,25")]
+    sizes: Vec<usize>,
+    /// Fraction of the cells given, strictly between 0 and 1 (`0.45` or `45%`).
+    #[arg(long, default_value = "0.45", value_parser = parse_open_fraction)]
+    givens: f64,
+    /// Modes measured at each point.
+    #[arg(long, value_delimiter = ',', default_value = "first", value_parser = parse_mode)]
+    mode: Vec<Mode>,
+    /// Go on running a strategy at larger sizes after its median was censored
+    /// (by default it stops there: larger sizes would be censored too).
+    #[arg(long)]
+    no_stop: bool,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(clap::Args)]
+struct CommonArgs {
+    /// Strategies or variants, comma-separated or repeated; `all` for every
+    /// variant (default: each strategy's default variant that a budget or time
+    /// limit can stop, so not the reference crates).
+    #[arg(long, value_delimiter = ',')]
+    solver: Vec<String>,
+    /// Puzzles per point.
+    #[arg(long, default_value_t = 25, value_parser = positive::<usize>)]
+    puzzles: usize,
+    /// Seed of the puzzles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (1 gives the cleanest per-puzzle times).
+    #[arg(long, default_value_t = 1, value_parser = positive::<usize>)]
+    threads: usize,
+    /// Per-puzzle node budget: a number, or `none` (default: each slow strategy's own).
+    #[arg(long)]
+    node_budget: Option<String>,
+    /// Per-puzzle time limit, like `500ms` (a solve stopped by it is censored); `0` for none.
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    time_limit: Duration,
+    /// Timed solves of each puzzle (its median time is kept).
+    #[arg(long, default_value_t = 1, value_parser = positive::<u32>)]
+    repeat: u32,
+    /// Rounds: each visits every point and solves its share of the puzzles
+    /// (puzzle i in round i mod N), so the machine's slow spells are spread over
+    /// the points instead of landing on one.
+    #[arg(long, default_value_t = 5, value_parser = positive::<usize>)]
+    rounds: usize,
+    /// Puzzles solved untimed before each strategy's pass over a point.
+    #[arg(long, default_value_t = 3)]
+    warmup: usize,
+    /// Study folder (default: reports/studies/<axis>-<UTC time>); one that holds a study is refused unless --force.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Replace the study already in --out.
+    #[arg(long)]
+    force: bool,
+    /// No progress and no findings on the terminal.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("{s:?}: expected a range of clue counts such as 17..60");
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+    let (a, b) = if let Some((a, b)) = s.split_once("..=") {
+        (num(a)?, num(b)?)
+    } else if let Some((a, b)) = s.split_once("..") {
+        (num(a)?, num(b)?)
+    } else if let Some((a, b)) = s.split_once('-') {
+        (num(a)?, num(b)?)
+    } else {
+        let n = num(s)?;
+        (n, n)
+    };
+    Ok((a, b))
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    match s {
+        "first" => Ok(Mode::First),
+        "unique" => Ok(Mode::Unique),
+        _ => Err(format!("{s:?}: a study's modes are first and unique")),
+    }
+}
+
+fn parse_open_fraction(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let v = match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
+        None => t.parse::<f64>(),
+    }
+    .map_err(|_| format!("{s:?}: expected a fraction such as 0.45 or 45%"))?;
+    if !(v > 0.0 && v < 1.0) {
+        return Err(format!(
+            "{s:?}: the fraction of givens must lie strictly between 0 and 1 (0% and 100%)"
+        ));
+    }
+    Ok(v)
+}
+
+pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
+    let (axis, points, modes, common, fraction, stop) = match args.axis {
+        StudyAxis::Threads(b) => {
+            if b.threads.len() < 2 {
+                bail!("study threads needs two or more counts, like --threads 1,2");
+            }
+            return bench::run(*b);
+        }
+        StudyAxis::Clues(a) => {
+            let g = Geometry::from_side(a.size).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--size {}: not a grid side this workbench handles ({})",
+                    a.size,
+                    sides()
+                )
+            })?;
+            let points = study::clue_points(g, a.clues.0, a.clues.1, a.step)?;
+            (Axis::Clues, points, a.mode, a.common, None, false)
+        }
+        StudyAxis::Size(a) => {
+            let points = study::size_points(&a.sizes, a.givens)?;
+            (
+                Axis::Size,
+                points,
+                a.mode,
+                a.common,
+                Some(a.givens),
+                !a.no_stop,
+            )
+        }
+    };
+    let started = Instant::now();
+    let mut modes = modes;
+    modes.dedup();
+    let mut solvers = resolve_solvers(&common.solver)?;
+    if common.solver.is_empty() {
+        // A study's hard points need limits that stop a solve: by default only
+        // strategies that honour them take part.
+        solvers.retain(|s| s.honours_limits());
+    } else if !common.quiet {
+        for s in solvers.iter().filter(|s| !s.honours_limits()) {
+            eprintln!("note: {s} cannot be stopped by the node budget or time limit (its crate offers no hook): a hard point may take it unbounded time");
+        }
+    }
+    let budget = match common.node_budget.as_deref() {
+        None => Budget::StrategyDefault,
+        Some("none") => Budget::Unlimited,
+        Some(n) => Budget::Nodes(n.parse().map_err(|_| {
+            anyhow::anyhow!("--node-budget {n:?}: expected a number of nodes or `none`")
+        })?),
+    };
+    let time_limit = (!common.time_limit.is_zero()).then_some(common.time_limit);
+    let opts = StudyOptions {
+        axis,
+        points,
+        solvers,
+        modes,
+        puzzles: common.puzzles,
+        seed: common.seed,
+        threads: common.threads,
+        budget,
+        time_limit,
+        repeat: common.repeat,
+        warmup: common.warmup,
+        stop_after_censored: stop,
+        rounds: common.rounds,
+    };
+    // A strategy set that handles no requested size is refused before any folder is made.
+    if let Err(e) = study::check_handled(&opts) {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(2));
+    }
+    let dir = out_dir(&common.out, axis, common.force)?;
+    let info = StudyInfo {
+        axis,
+        points: opts.points.clone(),
+        fraction,
+        solvers: opts.solvers.iter().map(|s| s.name().to_string()).collect(),
+        modes: opts.modes.iter().map(|m| m.to_string()).collect(),
+        puzzles_per_point: opts.puzzles,
+        seed: opts.seed,
+        threads: opts.threads,
+        node_budget: match budget {
+            Budget::StrategyDefault => "strategy-default".into(),
+            Budget::Unlimited => "none".into(),
+            Budget::Nodes(n) => n.to_string(),
+        },
+        time_limit_ms: time_limit.map(|t| t.as_secs_f64() * 1e3),
+        repeat: opts.repeat,
+        warmup: opts.warmup,
+        stop_after_censored: stop,
+        rounds: opts.rounds,
+    };
+    let mut run = RunInfo::new(
+        RunOptions {
+            solvers: info.solvers.clone(),
+            datasets: opts.points.iter().map(|p| p.name()).collect(),
+            threads: opts.threads,
+            mode: info.modes.join(","),
+            node_budget: info.node_budget.clone(),
+            time_limit_ms: info.time_limit_ms,
+            warmup: opts.warmup,
+            repeat: opts.repeat,
+            rounds: opts.rounds,
+            schedule: "interleaved".into(),
+            seed: opts.seed,
+            ..RunOptions::default()
+        },
+        std::env::args().collect(),
+        Vec::new(),
+    );
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let cancel = cancel.clone();
+        let _ = ctrlc::set_handler(move || {
+            if cancel.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!(
+                "\ninterrupted: the points that finished are kept (Ctrl-C again to quit now)"
+            );
+        });
+    }
+    let solves_path = dir.join(study::SOLVES_CSV);
+    let mut solves = sudoku_bench::export::csv::CsvSink::create(&solves_path)
+        .with_context(|| format!("cannot create {}", solves_path.display()))?;
+    let show = !common.quiet && std::io::stderr().is_terminal();
+    let rounds = opts.rounds.clamp(1, opts.puzzles);
+    let bar = indicatif::ProgressBar::new((opts.points.len() * opts.modes.len() * rounds) as u64);
+    if show {
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg:28} [{bar:30}] {pos}/{len} shares (eta {eta})",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+    } else {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let mut on_records = |records: &[harness::PuzzleRecord]| -> std::io::Result<()> {
+        use harness::RecordSink;
+        for r in records {
+            solves.record(r)?;
+        }
+        solves.flush()?;
+        if let Some(r) = records.first() {
+            bar.set_message(r.dataset.to_string());
+        }
+        bar.inc(1);
+        Ok(())
+    };
+    let data = study::run(&opts, &cancel, &mut on_records, &harness::Silent)
+        .with_context(|| format!("writing {}", solves_path.display()))?;
+    bar.finish_and_clear();
+    let csv_path = dir.join(study::CSV);
+    let mut csv = csv::Writer::from_path(&csv_path)
+        .with_context(|| format!("cannot create {}", csv_path.display()))?;
+    for r in &data.rows {
+        csv.serialize(r)?;
+    }
+    csv.flush()?;
+    let findings = study::analysis::analyse(&opts, &data);
+    run.finished = harness::info::now_rfc3339();
+    run.interrupted = data.interrupted;
+    run.wrong = data.rows.iter().map(|r| r.wrong).sum();
+    run.errors = data.rows.iter().map(|r| r.errors).sum();
+    let file = StudyFile {
+        run,
+        study: info,
+        unhandled: data.unhandled.clone(),
+        elapsed_s: started.elapsed().as_secs_f64(),
+        findings,
+    };
+    let said = study::write_outputs(&dir, &file, &data.rows)
+        .with_context(|| format!("writing the study into {}", dir.display()))?;
+    if !common.quiet {
+        for u in &data.unhandled {
+            eprintln!("note: not run where the size is not handled: {u}");
+        }
+        for l in &said {
+            print!("{}", wrap(l, 100));
+        }
+        println!(
+            "Study: {} ({} rows in {}, {:.1} s)",
+            dir.join("report.md").display(),
+            data.rows.len(),
+            study::CSV,
+            file.elapsed_s
+        );
+    }
+    if file.run.wrong > 0 || file.run.errors > 0 {
+        eprintln!(
+            "FAILED: {} wrong answers and {} strategy errors (see {})",
+            file.run.wrong,
+            file.run.errors,
+            csv_path.display()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    if data.interrupted {
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A finding as a list item wrapped to `width` columns.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::from("-");
+    for w in text.split_whitespace() {
+        if line.chars().count() + 1 + w.chars().count() > width && line.len() > 2 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from(" ");
+        }
+        line.push(' ');
+        line.push_str(w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+fn sides() -> String {
+    Geometry::all()
+        .map(|g| g.side().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The study folder: `--out` (refused when it holds a study, unless `force`), or a new one.
+fn out_dir(out: &Option<PathBuf>, axis: Axis, force: bool) -> Result<PathBuf> {
+    match out {
+        Some(dir) => {
+            if dir.join(study::CSV).exists() || dir.join("study.json").exists() {
+                if !force {
+                    bail!(
+                        "{} already holds a study; choose another --out, or pass --force to replace it",
+                        dir.display()
+                    );
+                }
+                for f in [
+                    study::CSV,
+                    study::SOLVES_CSV,
+                    "study.json",
+                    "report.md",
+                    "report.html",
+                ] {
+                    let p = dir.join(f);
+                    if p.exists() {
+                        std::fs::remove_file(&p)
+                            .with_context(|| format!("cannot remove {}", p.display()))?;
+                    }
+                }
+                sudoku_bench::report::clear_charts(&dir.join("charts"))
+                    .with_context(|| format!("cannot clear {}", dir.join("charts").display()))?;
+            }
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            Ok(dir.clone())
+        }
+        None => {
+            let id = sudoku_bench::export::run_dir::run_id().replacen("run", axis.name(), 1);
+            Ok(sudoku_bench::export::run_dir::new_dir(
+                Path::new("reports/studies"),
+                &id,
+            )?)
+        }
+    }
+}

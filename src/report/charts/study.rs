@@ -1,0 +1,198 @@
+//! A study's cost curves: one line per strategy against the study's parameter
+//! (clue count, or cells on a log axis), its 95% intervals as a band, censored
+//! points as hollow triangles at their lower bound, and a fitted line where
+//! the study fitted one.
+
+use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, FONT};
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// One point of a curve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvePoint {
+    /// The parameter: clue count, or cells.
+    pub x: f64,
+    /// The median cost (a lower bound when censored).
+    pub value: f64,
+    /// Its interval's lower end.
+    pub lo: f64,
+    /// Its upper end (`None`: unbounded).
+    pub hi: Option<f64>,
+    /// Half or more of the solves hit a limit.
+    pub censored: bool,
+}
+
+/// One strategy's curve.
+#[derive(Clone, Debug)]
+pub struct StudyCurve {
+    /// The variant.
+    pub name: String,
+    /// Palette index.
+    pub color: usize,
+    /// Its points, by parameter.
+    pub points: Vec<CurvePoint>,
+    /// The fitted cost at each parameter, drawn dashed, with what it is.
+    pub fitted: Option<(String, Vec<(f64, f64)>)>,
+}
+
+/// A study chart.
+pub struct StudyChart {
+    /// File stem, like `study-clues-time-first`.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// One sentence.
+    pub caption: String,
+    /// The x axis's name.
+    pub x_desc: String,
+    /// The y axis's name.
+    pub y_desc: String,
+    /// Cells on a log x axis (size studies) rather than a linear one.
+    pub log_x: bool,
+    /// The curves.
+    pub curves: Vec<StudyCurve>,
+}
+
+impl Chart for StudyChart {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+    fn caption(&self) -> String {
+        self.caption.clone()
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let pts = || self.curves.iter().flat_map(|c| c.points.iter());
+        let y = log_range(
+            pts()
+                .flat_map(|p| [p.value, p.lo, p.hi.unwrap_or(p.value)])
+                .chain(
+                    self.curves
+                        .iter()
+                        .flat_map(|c| c.fitted.iter().flat_map(|f| f.1.iter().map(|p| p.1))),
+                ),
+        );
+        let (xmin, xmax) = pts().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.x), b.max(p.x))
+        });
+        let (xmin, xmax) = if xmin.is_finite() {
+            (xmin, xmax)
+        } else {
+            (1.0, 2.0)
+        };
+        let b = frame(root, &self.title);
+        if self.log_x {
+            let x = log_axis(xmin / 1.4..xmax * 1.4);
+            let mut chart = { b }
+                .build_cartesian_2d(x, log_axis(y.clone()))
+                .map_err(err)?;
+            self.body(&mut chart, y.end)
+        } else {
+            let pad = ((xmax - xmin) * 0.03).max(0.5);
+            let mut chart = { b }
+                .build_cartesian_2d(xmin - pad..xmax + pad, log_axis(y.clone()))
+                .map_err(err)?;
+            self.body(&mut chart, y.end)
+        }
+    }
+}
+
+impl StudyChart {
+    fn body<'a, DB, X, Y>(
+        &self,
+        chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+        top: f64,
+    ) -> Result<(), String>
+    where
+        DB: DrawingBackend + 'a,
+        X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+        Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    {
+        chart
+            .configure_mesh()
+            .x_desc(self.x_desc.as_str())
+            .y_desc(self.y_desc.as_str())
+            .x_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| compact(*v))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .draw()
+            .map_err(err)?;
+        for c in &self.curves {
+            let col = color(c.color);
+            // The band: the intervals, unbounded ones to the top of the plot.
+            let mut band: Vec<(f64, f64)> = c.points.iter().map(|p| (p.x, p.lo)).collect();
+            band.extend(c.points.iter().rev().map(|p| (p.x, p.hi.unwrap_or(top))));
+            if c.points.len() > 1 {
+                chart
+                    .draw_series(std::iter::once(Polygon::new(band, col.mix(0.15))))
+                    .map_err(err)?;
+            }
+            // The line joins the known medians; a censored point breaks it.
+            let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+            for p in &c.points {
+                if p.censored {
+                    runs.push(Vec::new());
+                } else {
+                    runs.last_mut().expect("one run").push((p.x, p.value));
+                }
+            }
+            let mut labelled = false;
+            for run in runs.into_iter().filter(|r| !r.is_empty()) {
+                let s = chart
+                    .draw_series(LineSeries::new(run.clone(), col.stroke_width(2)))
+                    .map_err(err)?;
+                if !labelled {
+                    s.label(c.name.clone()).legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
+                    });
+                    labelled = true;
+                }
+                chart
+                    .draw_series(run.iter().map(|&p| Circle::new(p, 3, col.filled())))
+                    .map_err(err)?;
+            }
+            let censored: Vec<(f64, f64)> = c
+                .points
+                .iter()
+                .filter(|p| p.censored)
+                .map(|p| (p.x, p.value))
+                .collect();
+            let s = chart
+                .draw_series(
+                    censored
+                        .iter()
+                        .map(|&p| TriangleMarker::new(p, 6, col.stroke_width(2))),
+                )
+                .map_err(err)?;
+            if !labelled && !censored.is_empty() {
+                s.label(format!("{} (censored)", c.name))
+                    .legend(move |(x, y)| TriangleMarker::new((x + 7, y), 6, col.stroke_width(2)));
+            }
+            if let Some((what, line)) = &c.fitted {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        line.iter().copied(),
+                        6,
+                        4,
+                        col.stroke_width(1),
+                    ))
+                    .map_err(err)?
+                    .label(format!("{} fit: {what}", c.name))
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(1))
+                    });
+            }
+        }
+        // Costs fall with clues and grow with size: the legend goes where the curves are low.
+        let corner = if self.log_x {
+            SeriesLabelPosition::UpperLeft
+        } else {
+            SeriesLabelPosition::UpperRight
+        };
+        legend(chart, corner)
+    }
+}

@@ -1,0 +1,599 @@
+//! Studies: how each strategy's cost grows along one axis (clue count, grid
+//! size). A point is a set of seeded puzzles of one size and one number of
+//! givens, each a random complete grid with that many random cells kept, so
+//! satisfiable by construction (the quasigroup-with-holes form). Each point is
+//! run through the harness like any dataset, every answer checked; [`fit`]
+//! turns the points into peaks and growth rates with bootstrap intervals.
+
+pub mod analysis;
+pub mod fit;
+mod write;
+
+pub use write::{write_outputs, StudyFile, StudyInfo, CSV, SOLVES_CSV};
+
+use crate::contender::{BenchPuzzle, Contender};
+use crate::generate::{complete_grid, stream};
+use crate::grid::{Geometry, Grid};
+use crate::harness::{
+    self, BenchDataset, BenchOptions, Budget, Observer, PuzzleRecord, RecordSink, RowStatus,
+    Schedule,
+};
+use crate::solver::{Mode, SolverId};
+use fit::Obs;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The axis a study sweeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Axis {
+    /// Clue counts at one grid size.
+    Clues,
+    /// Grid sizes at one fraction of givens.
+    Size,
+}
+
+impl Axis {
+    /// The axis's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Axis::Clues => "clues",
+            Axis::Size => "size",
+        }
+    }
+}
+
+/// One point of a study: a grid side and how many givens each puzzle keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointSpec {
+    /// Grid side (4, 9, 16, ...).
+    pub side: usize,
+    /// Givens kept per puzzle.
+    pub givens: usize,
+}
+
+impl PointSpec {
+    /// The point's geometry (checked when the point was made).
+    pub fn geometry(self) -> Geometry {
+        Geometry::from_side(self.side).expect("a point's side is checked when it is made")
+    }
+
+    /// The name of the point's puzzle set, like `9x9-k25`.
+    pub fn name(self) -> String {
+        format!("{0}x{0}-k{1}", self.side, self.givens)
+    }
+}
+
+/// Why a study cannot run as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    /// The options describe no valid study (said before anything runs).
+    #[error("{0}")]
+    Options(String),
+    /// No strategy of the study handles any of its sizes.
+    #[error("no strategy of the study ({solvers}) handles {sizes}")]
+    NoStrategy {
+        /// The strategies asked for.
+        solvers: String,
+        /// The sizes asked for.
+        sizes: String,
+    },
+    /// Writing the rows failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// The points of a clue study: `lo..=hi` givens in steps of `step` on `g`.
+pub fn clue_points(
+    g: Geometry,
+    lo: usize,
+    hi: usize,
+    step: usize,
+) -> Result<Vec<PointSpec>, StudyError> {
+    if step == 0 {
+        return Err(StudyError::Options(
+            "the clue step must be 1 or more".into(),
+        ));
+    }
+    if lo > hi {
+        return Err(StudyError::Options(format!(
+            "the clue range {lo}..{hi} has no points: give the smaller count first, like {hi}..{lo}"
+        )));
+    }
+    if hi > g.cells() {
+        return Err(StudyError::Options(format!(
+            "the clue range {lo}..{hi} goes past the {} cells of a {g} grid",
+            g.cells()
+        )));
+    }
+    Ok((lo..=hi)
+        .step_by(step)
+        .map(|givens| PointSpec {
+            side: g.side(),
+            givens,
+        })
+        .collect())
+}
+
+/// The points of a size study: each side at `fraction` of its cells given.
+pub fn size_points(sides: &[usize], fraction: f64) -> Result<Vec<PointSpec>, StudyError> {
+    if !(fraction > 0.0 && fraction < 1.0) {
+        return Err(StudyError::Options(format!(
+            "the fraction of givens must lie strictly between 0 and 1, got {fraction}"
+        )));
+    }
+    if sides.is_empty() {
+        return Err(StudyError::Options("no grid sizes given".into()));
+    }
+    let mut out: Vec<PointSpec> = Vec::new();
+    for &side in sides {
+        let g = Geometry::from_side(side).ok_or_else(|| {
+            StudyError::Options(format!(
+                "{side} is not a grid side this workbench handles: the sides are {}",
+                Geometry::all()
+                    .map(|g| g.side().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+        if out.iter().any(|p| p.side == side) {
+            continue;
+        }
+        out.push(PointSpec {
+            side,
+            givens: (fraction * g.cells() as f64).round() as usize,
+        });
+    }
+    out.sort_by_key(|p| p.side);
+    Ok(out)
+}
+
+/// A puzzle with `givens` givens: a random complete grid (see
+/// [`complete_grid`]) with that many random cells kept. Returns the puzzle and
+/// the grid it came from (one of its solutions).
+pub fn holes_puzzle<R: Rng>(g: Geometry, givens: usize, rng: &mut R) -> (Grid, Grid) {
+    let full = complete_grid(g, rng);
+    let mut cells: Vec<usize> = (0..g.cells()).collect();
+    cells.shuffle(rng);
+    let mut puzzle = Grid::empty(g);
+    for &c in cells.iter().take(givens) {
+        puzzle.set(c, full.get(c));
+    }
+    (puzzle, full)
+}
+
+/// The puzzles of a point: puzzle `i` draws from its own stream, keyed by the
+/// seed, the side, the givens and `i`, so a point's puzzles do not depend on
+/// the other points of the study.
+pub fn point_puzzles(p: PointSpec, count: usize, seed: u64) -> Vec<BenchPuzzle> {
+    (0..count)
+        .map(|i| {
+            let key = (p.side as u64) << 48 | (p.givens as u64) << 24 | i as u64;
+            let (grid, _) = holes_puzzle(p.geometry(), p.givens, &mut stream(seed, key));
+            BenchPuzzle {
+                index: i as u64,
+                grid,
+                expected: None,
+                invalid: false,
+            }
+        })
+        .collect()
+}
+
+/// How to run a study.
+#[derive(Clone, Debug)]
+pub struct StudyOptions {
+    /// The axis swept.
+    pub axis: Axis,
+    /// The points, in order.
+    pub points: Vec<PointSpec>,
+    /// The strategies.
+    pub solvers: Vec<SolverId>,
+    /// The modes each point is measured in.
+    pub modes: Vec<Mode>,
+    /// Puzzles per point.
+    pub puzzles: usize,
+    /// Seed of the puzzles.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Per-puzzle node budget.
+    pub budget: Budget,
+    /// Per-puzzle time limit.
+    pub time_limit: Option<Duration>,
+    /// Timed solves of each puzzle (its median is kept).
+    pub repeat: u32,
+    /// Puzzles solved untimed before each strategy's timed pass over a point.
+    pub warmup: usize,
+    /// After a point whose median is censored (over the puzzles so far), run
+    /// the strategy on no larger point (size studies).
+    pub stop_after_censored: bool,
+    /// Rounds the puzzles of every point are measured in (see [`run`]).
+    pub rounds: usize,
+}
+
+/// How a strategy fared at a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PointState {
+    /// The median is known.
+    Measured,
+    /// Half or more of the solves hit a limit: the median is only bounded below.
+    Censored,
+    /// Not run: the strategy was censored at a smaller size.
+    Skipped,
+}
+
+/// One row of `study.csv`: a strategy at one point, in one mode.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StudyRow {
+    /// `clues` or `size`.
+    pub axis: Axis,
+    /// Grid size, like `9x9`.
+    pub size: String,
+    /// Grid side.
+    pub side: usize,
+    /// Cells of the grid.
+    pub cells: usize,
+    /// Givens of each puzzle.
+    pub givens: usize,
+    /// `first` or `unique`.
+    pub mode: String,
+    /// Strategy family.
+    pub strategy: String,
+    /// Variant.
+    pub variant: String,
+    /// See [`PointState`].
+    pub state: PointState,
+    /// Puzzles measured.
+    pub puzzles: u64,
+    /// Puzzles with a correct verdict.
+    pub solved: u64,
+    /// Puzzles stopped by the node budget or time limit.
+    pub censored: u64,
+    /// Puzzles whose answer failed a check.
+    pub wrong: u64,
+    /// Puzzles where the strategy failed.
+    pub errors: u64,
+    /// Mode unique: share of the puzzles with a verdict that have exactly one solution, %.
+    pub unique_pct: Option<f64>,
+    /// Median time per puzzle, µs (a lower bound when censored).
+    pub median_us: Option<f64>,
+    /// 95% interval of the median, lower end, µs.
+    pub median_lo_us: Option<f64>,
+    /// Upper end (empty when unbounded: it falls on a censored solve).
+    pub median_hi_us: Option<f64>,
+    /// Median search nodes per puzzle (empty when the strategy does not count them).
+    pub median_nodes: Option<f64>,
+    /// 95% interval of the median nodes, lower end.
+    pub nodes_lo: Option<f64>,
+    /// Upper end.
+    pub nodes_hi: Option<f64>,
+}
+
+/// The costs behind one row, kept for the fits and peaks.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// Index of the point in [`StudyOptions::points`].
+    pub point: usize,
+    /// The mode.
+    pub mode: String,
+    /// The variant.
+    pub variant: String,
+    /// Time per puzzle, µs.
+    pub times: Vec<Obs>,
+    /// Nodes per puzzle (empty when not counted).
+    pub nodes: Vec<Obs>,
+}
+
+/// What a study measured.
+#[derive(Clone, Debug, Default)]
+pub struct StudyData {
+    /// One row per point, mode and strategy, in run order.
+    pub rows: Vec<StudyRow>,
+    /// The costs behind the measured and censored rows.
+    pub samples: Vec<Sample>,
+    /// Strategies left out of points whose size they do not handle: `variant: sizes`.
+    pub unhandled: Vec<String>,
+    /// The study was interrupted; the rows hold the shares that finished.
+    pub interrupted: bool,
+}
+
+/// Takes the harness's records of one point.
+#[derive(Default)]
+struct Collect(Vec<PuzzleRecord>);
+
+impl RecordSink for Collect {
+    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()> {
+        self.0.push(r.clone());
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn mode_name(m: Mode) -> String {
+    m.to_string()
+}
+
+/// Refuses a study whose strategies handle none of its sizes.
+pub fn check_handled(opts: &StudyOptions) -> Result<(), StudyError> {
+    if opts
+        .points
+        .iter()
+        .any(|p| opts.solvers.iter().any(|s| s.supports(p.geometry())))
+    {
+        return Ok(());
+    }
+    let mut sizes: Vec<String> = Vec::new();
+    for p in &opts.points {
+        let name = p.geometry().name();
+        if !sizes.contains(&name) {
+            sizes.push(name);
+        }
+    }
+    Err(StudyError::NoStrategy {
+        solvers: names(&opts.solvers),
+        sizes: sizes.join(", "),
+    })
+}
+
+/// Runs a study in [`StudyOptions::rounds`] rounds: each round visits every
+/// point and mode in turn and solves its share of the point's puzzles (puzzle
+/// `i` in round `i mod R`), every strategy taking turns on each stretch; so a
+/// slow spell of the machine is spread over the points instead of landing on
+/// one. `on_records` hears each share's per-solve records as they are
+/// measured (a file written from them keeps everything measured if the
+/// process dies). An interrupted study summarises the shares that finished.
+pub fn run(
+    opts: &StudyOptions,
+    cancel: &Arc<AtomicBool>,
+    on_records: &mut dyn FnMut(&[PuzzleRecord]) -> io::Result<()>,
+    observer: &dyn Observer,
+) -> Result<StudyData, StudyError> {
+    if opts.points.is_empty() {
+        return Err(StudyError::Options("the study has no points".into()));
+    }
+    check_handled(opts)?;
+    let mut data = StudyData::default();
+    for s in &opts.solvers {
+        if opts.points.iter().any(|p| !s.supports(p.geometry())) {
+            data.unhandled
+                .push(format!("{}: {}", s.name(), sizes_of(*s)));
+        }
+    }
+    let puzzles: Vec<Vec<BenchPuzzle>> = opts
+        .points
+        .iter()
+        .map(|&p| point_puzzles(p, opts.puzzles, opts.seed))
+        .collect();
+    let rounds = opts.rounds.clamp(1, opts.puzzles.max(1));
+    // Records per (point, mode); (variant, mode, side) where a variant was
+    // censored: it runs on no larger side in that mode.
+    let mut records: BTreeMap<(usize, usize), Vec<PuzzleRecord>> = BTreeMap::new();
+    let mut stopped: Vec<(SolverId, usize, usize)> = Vec::new();
+    let is_stopped = |stopped: &[(SolverId, usize, usize)], s: SolverId, mi: usize, side: usize| {
+        stopped
+            .iter()
+            .any(|&(t, m, at)| t == s && m == mi && side > at)
+    };
+    'rounds: for round in 0..rounds {
+        for (pi, &p) in opts.points.iter().enumerate() {
+            let g = p.geometry();
+            for (mi, &mode) in opts.modes.iter().enumerate() {
+                let run_now: Vec<SolverId> = opts
+                    .solvers
+                    .iter()
+                    .copied()
+                    .filter(|s| s.supports(g) && !is_stopped(&stopped, *s, mi, p.side))
+                    .collect();
+                let share: Vec<BenchPuzzle> = puzzles[pi]
+                    .iter()
+                    .filter(|b| b.index as usize % rounds == round)
+                    .cloned()
+                    .collect();
+                if run_now.is_empty() || share.is_empty() {
+                    continue;
+                }
+                let contenders: Vec<Contender> =
+                    run_now.iter().map(|&s| Contender::from_id(s)).collect();
+                let ds = BenchDataset::in_memory(
+                    p.name(),
+                    format!(
+                        "study:{}:seed={}:side={}:givens={}",
+                        opts.axis.name(),
+                        opts.seed,
+                        p.side,
+                        p.givens
+                    ),
+                    g,
+                    share,
+                );
+                let bench = BenchOptions {
+                    threads: opts.threads,
+                    mode,
+                    budget: opts.budget,
+                    time_limit: opts.time_limit,
+                    warmup: opts.warmup,
+                    repeat: opts.repeat,
+                    rounds: 1,
+                    min_time: None,
+                    schedule: Schedule::Interleaved,
+                    block: None,
+                    reference: None,
+                };
+                let mut sink = Collect::default();
+                let result = harness::run(&contenders, &[ds], &bench, cancel, &mut sink, observer)?;
+                if result.interrupted {
+                    // The share in flight is incomplete: it is left out.
+                    data.interrupted = true;
+                    break 'rounds;
+                }
+                on_records(&sink.0)?;
+                let here = records.entry((pi, mi)).or_default();
+                here.extend(sink.0);
+                if opts.stop_after_censored {
+                    for &s in &run_now {
+                        let (row, _) = summarise(opts.axis, p, pi, &mode_name(mode), s, here);
+                        if row.state == PointState::Censored && !stopped.contains(&(s, mi, p.side))
+                        {
+                            stopped.push((s, mi, p.side));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (pi, &p) in opts.points.iter().enumerate() {
+        for (mi, &mode) in opts.modes.iter().enumerate() {
+            let mname = mode_name(mode);
+            let here = records.get(&(pi, mi)).map_or(&[][..], Vec::as_slice);
+            for &s in opts.solvers.iter().filter(|s| s.supports(p.geometry())) {
+                if here.iter().any(|r| &*r.variant == s.name()) {
+                    let (row, sample) = summarise(opts.axis, p, pi, &mname, s, here);
+                    data.rows.push(row);
+                    data.samples.push(sample);
+                } else if is_stopped(&stopped, s, mi, p.side) {
+                    data.rows.push(StudyRow {
+                        state: PointState::Skipped,
+                        ..empty_row(opts.axis, p, &mname, s)
+                    });
+                }
+            }
+        }
+    }
+    Ok(data)
+}
+
+fn names(solvers: &[SolverId]) -> String {
+    solvers
+        .iter()
+        .map(|s| s.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn sizes_of(s: SolverId) -> String {
+    s.sizes()
+        .iter()
+        .map(|n| format!("{n}x{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn empty_row(axis: Axis, p: PointSpec, mode: &str, s: SolverId) -> StudyRow {
+    StudyRow {
+        axis,
+        size: p.geometry().name(),
+        side: p.side,
+        cells: p.side * p.side,
+        givens: p.givens,
+        mode: mode.to_string(),
+        strategy: s.strategy().to_string(),
+        variant: s.name().to_string(),
+        state: PointState::Measured,
+        puzzles: 0,
+        solved: 0,
+        censored: 0,
+        wrong: 0,
+        errors: 0,
+        unique_pct: None,
+        median_us: None,
+        median_lo_us: None,
+        median_hi_us: None,
+        median_nodes: None,
+        nodes_lo: None,
+        nodes_hi: None,
+    }
+}
+
+/// One strategy's row and costs at a point, from the point's records: each
+/// puzzle's median over its repeats; a wrong or failed solve is no cost.
+fn summarise(
+    axis: Axis,
+    p: PointSpec,
+    pi: usize,
+    mode: &str,
+    s: SolverId,
+    records: &[PuzzleRecord],
+) -> (StudyRow, Sample) {
+    let mut by_puzzle: BTreeMap<u64, Vec<&PuzzleRecord>> = BTreeMap::new();
+    for r in records.iter().filter(|r| &*r.variant == s.name()) {
+        by_puzzle.entry(r.puzzle_index).or_default().push(r);
+    }
+    let mut row = empty_row(axis, p, mode, s);
+    let (mut times, mut nodes) = (Vec::new(), Vec::new());
+    let (mut unique, mut multiple) = (0u64, 0u64);
+    for reps in by_puzzle.values() {
+        row.puzzles += 1;
+        if reps.iter().any(|r| r.status == RowStatus::Error) {
+            row.errors += 1;
+            continue;
+        }
+        if reps.iter().any(|r| r.status == RowStatus::Wrong) {
+            row.wrong += 1;
+            continue;
+        }
+        let censored = reps.iter().any(|r| r.status.is_budget());
+        if censored {
+            row.censored += 1;
+        } else {
+            row.solved += 1;
+            match reps[0].status {
+                RowStatus::Unique => unique += 1,
+                RowStatus::Multiple => multiple += 1,
+                _ => {}
+            }
+        }
+        let mut ns: Vec<u64> = reps.iter().map(|r| r.solve_ns).collect();
+        ns.sort_unstable();
+        times.push(Obs {
+            value: ns[(ns.len() - 1) / 2] as f64 / 1e3,
+            censored,
+        });
+        if s.counts_search() {
+            if let Some(n) = reps[0].nodes {
+                nodes.push(Obs {
+                    value: n as f64,
+                    censored,
+                });
+            }
+        }
+    }
+    if mode == "unique" && unique + multiple > 0 {
+        row.unique_pct = Some(100.0 * unique as f64 / (unique + multiple) as f64);
+    }
+    if let Some(m) = fit::median(&times) {
+        row.state = if m.known {
+            PointState::Measured
+        } else {
+            PointState::Censored
+        };
+        row.median_us = Some(m.value);
+        row.median_lo_us = Some(m.lo);
+        row.median_hi_us = m.hi;
+    }
+    if let Some(m) = fit::median(&nodes) {
+        row.median_nodes = Some(m.value);
+        row.nodes_lo = Some(m.lo);
+        row.nodes_hi = m.hi;
+    }
+    let sample = Sample {
+        point: pi,
+        mode: mode.to_string(),
+        variant: s.name().to_string(),
+        times,
+        nodes,
+    };
+    (row, sample)
+}
+
+#[cfg(test)]
+mod tests;

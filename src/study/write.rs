@@ -1,0 +1,481 @@
+//! A study folder: `study.csv` (one row per point, mode and strategy, written
+//! as each point finishes), `study.json` (options, seed, machine and
+//! findings), the charts, and `report.md` / `report.html` with the findings in
+//! words. Everything here sees finished rows and findings only.
+
+use super::analysis::{Cost, Findings};
+use super::fit::{Fit, Model};
+use super::{Axis, PointSpec, PointState, StudyRow};
+use crate::export::first_seen;
+use crate::export::markdown::{num, table};
+use crate::harness::RunInfo;
+use crate::report::charts::{render, CurvePoint, Rendered, StudyChart, StudyCurve};
+use crate::report::html::{esc, figure, STYLE};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::io;
+use std::path::Path;
+
+/// The options of a study, as `study.json` records them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StudyInfo {
+    /// The axis swept.
+    pub axis: Axis,
+    /// The points, in order.
+    pub points: Vec<PointSpec>,
+    /// Size studies: the fraction of cells given.
+    pub fraction: Option<f64>,
+    /// Strategy variants.
+    pub solvers: Vec<String>,
+    /// Modes measured.
+    pub modes: Vec<String>,
+    /// Puzzles per point.
+    pub puzzles_per_point: usize,
+    /// Seed of the puzzles.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// `strategy-default`, `none` or a number of nodes.
+    pub node_budget: String,
+    /// Per-puzzle time limit, ms.
+    pub time_limit_ms: Option<f64>,
+    /// Timed solves per puzzle.
+    pub repeat: u32,
+    /// Untimed puzzles before each strategy's pass over a point.
+    pub warmup: usize,
+    /// Strategies stop at their first censored size.
+    pub stop_after_censored: bool,
+    /// Rounds the puzzles of every point were measured in.
+    pub rounds: usize,
+}
+
+/// Everything `study.json` holds.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StudyFile {
+    /// Build, machine, command line and times (its `datasets` is empty: the points are in `study`).
+    pub run: RunInfo,
+    /// The study's options.
+    pub study: StudyInfo,
+    /// Strategies left out of sizes they do not handle.
+    pub unhandled: Vec<String>,
+    /// Wall time of the study, seconds.
+    pub elapsed_s: f64,
+    /// Peaks and growth rates.
+    pub findings: Findings,
+}
+
+/// The file of a study's rows: one per point, mode and strategy.
+pub const CSV: &str = "study.csv";
+/// The file of every timed solve, appended as each share is measured (the
+/// columns of a run's `results.csv`; `dataset` names the point).
+pub const SOLVES_CSV: &str = "solves.csv";
+
+/// Writes `study.json`, the charts, `report.md` and `report.html` into `dir`
+/// (`study.csv` is the caller's, written as the points finish). Returns the
+/// findings in words.
+pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Result<Vec<String>> {
+    let json = serde_json::to_string_pretty(file).map_err(io::Error::other)?;
+    std::fs::write(dir.join("study.json"), json + "\n")?;
+    let charts_dir = dir.join("charts");
+    std::fs::create_dir_all(&charts_dir)?;
+    let mut charts = Vec::new();
+    for chart in charts_of(file, rows) {
+        charts.push(render(&chart, &charts_dir).map_err(io::Error::other)?);
+    }
+    let said = sentences(file);
+    std::fs::write(dir.join("report.md"), markdown(file, rows, &said, &charts))?;
+    std::fs::write(dir.join("report.html"), html(file, rows, &said, &charts))?;
+    Ok(said)
+}
+
+fn title(file: &StudyFile) -> String {
+    let s = &file.study;
+    match s.axis {
+        Axis::Clues => format!(
+            "How cost grows with clues: {0}x{0}",
+            s.points.first().map_or(0, |p| p.side)
+        ),
+        Axis::Size => format!(
+            "How cost grows with grid size: {} of cells given",
+            s.fraction
+                .map_or("-".into(), |f| format!("{:.0}%", f * 100.0))
+        ),
+    }
+}
+
+fn x_of(axis: Axis, r: &StudyRow) -> f64 {
+    match axis {
+        Axis::Clues => r.givens as f64,
+        Axis::Size => r.cells as f64,
+    }
+}
+
+/// `cells^1.52` or `e^(0.210·side)`.
+pub fn law(f: &Fit) -> String {
+    match f.model {
+        Model::Power => format!("cells^{:.2}", f.slope),
+        Model::Exponential => format!("e^({:.3}·side)", f.slope),
+    }
+}
+
+fn interval(lo: Option<f64>, hi: Option<f64>, places: usize) -> String {
+    match (lo, hi) {
+        (Some(lo), Some(hi)) => format!("95% interval {lo:.places$}–{hi:.places$}"),
+        _ => "no interval: too few usable resamples".into(),
+    }
+}
+
+fn cost_value(cost: Cost, v: f64) -> String {
+    match cost {
+        Cost::Time => format!("{} µs", num(v)),
+        Cost::Nodes => format!("{} nodes", num(v)),
+    }
+}
+
+/// The findings in words, one sentence each.
+pub fn sentences(file: &StudyFile) -> Vec<String> {
+    let mut out = Vec::new();
+    let givens: Vec<usize> = file.study.points.iter().map(|p| p.givens).collect();
+    let (first, last) = (
+        givens.iter().min().copied().unwrap_or(0) as f64,
+        givens.iter().max().copied().unwrap_or(0) as f64,
+    );
+    for f in &file.findings.peaks {
+        let Some(p) = f.peak else { continue };
+        let (what, peaks) = match f.cost {
+            Cost::Time => ("time", "peaks"),
+            Cost::Nodes => ("search nodes", "peak"),
+        };
+        let edge = if p.at == first || p.at == last {
+            " It lies at the end of the range studied: the true peak may lie beyond it."
+        } else {
+            ""
+        };
+        if p.censored {
+            out.push(format!(
+                "{} (mode {}): {what} {peaks} in the censored stretch from {} clues on: half or more of the puzzles there hit the limit (at least {} at the median).",
+                f.variant, f.mode, p.at, cost_value(f.cost, p.value)
+            ));
+        } else {
+            out.push(format!(
+                "{} (mode {}): {what} {peaks} at {} clues (95% interval {}–{}), {} at the median there.{edge}",
+                f.variant,
+                f.mode,
+                p.at,
+                p.lo,
+                p.hi,
+                cost_value(f.cost, p.value)
+            ));
+        }
+    }
+    for f in &file.findings.growth {
+        let (what, grows) = match f.cost {
+            Cost::Time => ("time", "grows"),
+            Cost::Nodes => ("search nodes", "grow"),
+        };
+        let sizes = |v: &[usize]| {
+            v.iter()
+                .map(|s| format!("{s}x{s}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut censored = String::new();
+        if !f.censored.is_empty() {
+            censored += &format!("; censored (left out of the fit) at {}", sizes(&f.censored));
+        }
+        if !f.not_run.is_empty() {
+            censored += &format!("; not run at {}", sizes(&f.not_run));
+        }
+        match &f.growth {
+            Some(g) => {
+                let (best, other) = match g.better {
+                    Model::Power => (&g.power, &g.exponential),
+                    Model::Exponential => (&g.exponential, &g.power),
+                };
+                out.push(format!(
+                    "{} (mode {}): {what} {grows} as {} ({} of the {}; R² {:.3}), a better fit than {} (R² {:.3}){censored}.",
+                    f.variant,
+                    f.mode,
+                    law(best),
+                    interval(best.slope_lo, best.slope_hi, if best.model == Model::Power { 2 } else { 3 }),
+                    if best.model == Model::Power { "exponent" } else { "rate" },
+                    best.r2,
+                    law(other),
+                    other.r2
+                ));
+            }
+            None => out.push(format!(
+                "{} (mode {}): {what} not fitted: fewer than 3 sizes with a known median{censored}.",
+                f.variant, f.mode
+            )),
+        }
+    }
+    out
+}
+
+/// What the fitted numbers mean, in one paragraph per axis.
+fn meaning(axis: Axis) -> &'static str {
+    match axis {
+        Axis::Clues => "Each point is a set of puzzles made by keeping that many random cells of a random complete grid, so every puzzle has a solution; the curves are each strategy's median cost per puzzle with its 95% interval as a band. The peak is the clue count with the highest median; its interval is where the peak falls in 95% of bootstrap resamples of the puzzles. The intervals cover the puzzles' spread; the rounds spread the machine's slow spells over the points, and the node counts, which no machine moves, say whether a bump in time is the search's.",
+        Axis::Size => "Each point is a set of puzzles made by keeping the given fraction of the cells of a random complete grid (holes at random). The power law fits ln(median) = a + p·ln(cells): doubling the cells multiplies the cost by 2^p. The exponential fits ln(median) = a + r·side: each unit of side multiplies the cost by e^r. Both are least squares over the sizes whose median is known, the slope's interval a bootstrap over the puzzles of every point; the better fit has the smaller residual. Over three or four sizes the two can fit almost equally well: compare their R² before reading much into the choice. A censored point (half or more of its puzzles stopped by the budget or time limit) is drawn as a hollow triangle at its lower bound and left out of the fit.",
+    }
+}
+
+fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
+    let axis = file.study.axis;
+    let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
+    let mut out = Vec::new();
+    for mode in first_seen(rows.iter().map(|r| r.mode.as_str())) {
+        for cost in [Cost::Time, Cost::Nodes] {
+            let mut curves = Vec::new();
+            for (ci, v) in variants.iter().enumerate() {
+                let points: Vec<CurvePoint> = rows
+                    .iter()
+                    .filter(|r| r.mode == mode && r.variant == *v && r.state != PointState::Skipped)
+                    .filter_map(|r| {
+                        let (value, lo, hi) = match cost {
+                            Cost::Time => (r.median_us?, r.median_lo_us?, r.median_hi_us),
+                            Cost::Nodes => (r.median_nodes?, r.nodes_lo?, r.nodes_hi),
+                        };
+                        Some(CurvePoint {
+                            x: x_of(axis, r),
+                            value: value.max(1e-3),
+                            lo: lo.max(1e-3),
+                            hi,
+                            censored: r.state == PointState::Censored,
+                        })
+                    })
+                    .collect();
+                if points.is_empty() {
+                    continue;
+                }
+                let fitted = file
+                    .findings
+                    .growth
+                    .iter()
+                    .find(|g| g.variant == *v && g.mode == mode && g.cost == cost)
+                    .and_then(|g| g.growth.as_ref())
+                    .map(|g| {
+                        let best = g.best();
+                        let (a, b) = (
+                            *g.fitted.first().expect("fitted points") as f64,
+                            *g.fitted.last().expect("fitted points") as f64,
+                        );
+                        let line = (0..=40)
+                            .map(|i| {
+                                let side = a + (b - a) * i as f64 / 40.0;
+                                (side * side, best.at(side))
+                            })
+                            .collect();
+                        (law(best), line)
+                    });
+                curves.push(StudyCurve {
+                    name: v.to_string(),
+                    color: ci,
+                    points,
+                    fitted,
+                });
+            }
+            if curves.is_empty() {
+                continue;
+            }
+            let (what, unit) = match cost {
+                Cost::Time => ("time", "median time per puzzle, µs (log)"),
+                Cost::Nodes => ("nodes", "median search nodes per puzzle (log)"),
+            };
+            let (x_desc, log_x) = match axis {
+                Axis::Clues => ("clues (givens)".to_string(), false),
+                Axis::Size => (
+                    "cells (log): 16 for 4x4, 81 for 9x9, 256, 625".to_string(),
+                    true,
+                ),
+            };
+            out.push(StudyChart {
+                name: format!("study-{}-{what}-{mode}", axis.name()),
+                title: format!("{}: {what}, mode {mode}", title(file)),
+                caption: format!(
+                    "Median {what} per puzzle against {} (mode {mode}); the bands are the medians' 95% intervals, hollow triangles censored points at their lower bound{}.",
+                    match axis {
+                        Axis::Clues => "the clue count",
+                        Axis::Size => "the cells of the grid",
+                    },
+                    if axis == Axis::Size { ", dashed lines the better fit" } else { "" }
+                ),
+                x_desc,
+                y_desc: unit.to_string(),
+                log_x,
+                curves,
+            });
+        }
+    }
+    out
+}
+
+/// One cell of the table: the median and its interval.
+fn cell(r: &StudyRow) -> String {
+    match (r.state, r.median_us) {
+        (PointState::Skipped, _) => "not run".into(),
+        (PointState::Censored, Some(v)) => format!("≥ {} (censored)", num(v)),
+        (_, Some(v)) => match (r.median_lo_us, r.median_hi_us) {
+            (Some(lo), Some(hi)) => format!("{} [{}–{}]", num(v), num(lo), num(hi)),
+            (Some(lo), None) => format!("{} [{}–∞]", num(v), num(lo)),
+            _ => num(v),
+        },
+        _ => "-".into(),
+    }
+}
+
+/// Per mode: one line per point, one column per strategy (median µs and its interval).
+fn tables(rows: &[StudyRow]) -> Vec<(String, Vec<String>, Vec<Vec<String>>)> {
+    let mut out = Vec::new();
+    for mode in first_seen(rows.iter().map(|r| r.mode.as_str())) {
+        let here: Vec<&StudyRow> = rows.iter().filter(|r| r.mode == mode).collect();
+        let variants = first_seen(here.iter().map(|r| r.variant.as_str()));
+        let mut header = vec!["size".to_string(), "givens".to_string()];
+        let unique = mode == "unique";
+        if unique {
+            header.push("one solution".into());
+        }
+        header.extend(variants.iter().map(|v| format!("{v}, µs")));
+        let mut lines = Vec::new();
+        let mut points: Vec<(usize, usize)> = Vec::new();
+        for r in &here {
+            if !points.contains(&(r.side, r.givens)) {
+                points.push((r.side, r.givens));
+            }
+        }
+        for (side, givens) in points {
+            let at: Vec<&&StudyRow> = here
+                .iter()
+                .filter(|r| r.side == side && r.givens == givens)
+                .collect();
+            let mut line = vec![format!("{side}x{side}"), givens.to_string()];
+            if unique {
+                line.push(
+                    at.iter()
+                        .find_map(|r| r.unique_pct)
+                        .map_or("-".into(), |p| format!("{p:.0}%")),
+                );
+            }
+            for v in &variants {
+                line.push(
+                    at.iter()
+                        .find(|r| r.variant == *v)
+                        .map_or(String::new(), |r| cell(r)),
+                );
+            }
+            lines.push(line);
+        }
+        out.push((mode.to_string(), header, lines));
+    }
+    out
+}
+
+fn meta(file: &StudyFile) -> Vec<String> {
+    let r = &file.run;
+    let s = &file.study;
+    vec![
+        format!(
+            "{} puzzles per point in {} rounds, seed {}, {} thread{}, node budget {}, time limit {}, repeat {}, warmup {}; took {:.1} s{}",
+            s.puzzles_per_point,
+            s.rounds,
+            s.seed,
+            s.threads,
+            if s.threads == 1 { "" } else { "s" },
+            s.node_budget,
+            s.time_limit_ms.map_or("none".into(), |t| format!("{t} ms")),
+            s.repeat,
+            s.warmup,
+            file.elapsed_s,
+            if r.interrupted { " (interrupted: the finished points only)" } else { "" }
+        ),
+        format!("{} ({} cores), {}", r.cpu_model, r.cores, r.os),
+        format!("sudoku-bench {} ({}), {}", r.version, r.git_commit, r.rustc),
+        format!("command: {}", r.command.join(" ")),
+    ]
+}
+
+fn markdown(file: &StudyFile, rows: &[StudyRow], said: &[String], charts: &[Rendered]) -> String {
+    let mut s = format!("# {}\n\n", title(file));
+    for l in meta(file) {
+        let _ = writeln!(s, "- {l}");
+    }
+    for u in &file.unhandled {
+        let _ = writeln!(s, "- not run where the size is not handled: {u}");
+    }
+    s.push_str("\n## Findings\n\n");
+    for l in said {
+        let _ = writeln!(s, "- {l}");
+    }
+    let _ = writeln!(s, "\n{}\n", meaning(file.study.axis));
+    for c in charts {
+        let _ = writeln!(
+            s,
+            "![{}](charts/{}.svg)\n\n{}\n",
+            c.title, c.name, c.caption
+        );
+    }
+    for (mode, header, lines) in tables(rows) {
+        let _ = writeln!(s, "## Median time per puzzle, mode {mode}\n");
+        let h: Vec<&str> = header.iter().map(String::as_str).collect();
+        let right: Vec<bool> = (0..h.len()).map(|i| i > 0).collect();
+        s.push_str(&table(&h, &lines, &right));
+        s.push('\n');
+    }
+    s
+}
+
+fn html(file: &StudyFile, rows: &[StudyRow], said: &[String], charts: &[Rendered]) -> String {
+    let t = esc(&title(file));
+    let mut s = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n\
+         <title>sudoku-bench study</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
+         <h1>{t}</h1>\n<section id=\"study\">\n<ul class=\"meta\">\n"
+    );
+    for l in meta(file) {
+        let _ = writeln!(s, "<li>{}</li>", esc(&l));
+    }
+    for u in &file.unhandled {
+        let _ = writeln!(
+            s,
+            "<li>not run where the size is not handled: {}</li>",
+            esc(u)
+        );
+    }
+    s.push_str("</ul>\n<h2>Findings</h2>\n<ul class=\"said\">\n");
+    for l in said {
+        let _ = writeln!(s, "<li>{}</li>", esc(l));
+    }
+    let _ = writeln!(
+        s,
+        "</ul>\n<p class=\"note\">{}</p>\n<div class=\"charts\">",
+        esc(meaning(file.study.axis))
+    );
+    for c in charts {
+        figure(&mut s, c);
+    }
+    s.push_str("</div>\n");
+    for (mode, header, lines) in tables(rows) {
+        let _ = write!(
+            s,
+            "<details class=\"tables\"><summary>Median time per puzzle, mode {}</summary>\n<div class=\"scroll\"><table>\n<tr>",
+            esc(&mode)
+        );
+        for h in &header {
+            let _ = write!(s, "<th>{}</th>", esc(h));
+        }
+        s.push_str("</tr>\n");
+        for l in &lines {
+            s.push_str("<tr>");
+            for (i, c) in l.iter().enumerate() {
+                let class = if i > 0 { " class=\"n\"" } else { "" };
+                let _ = write!(s, "<td{class}>{}</td>", esc(c));
+            }
+            s.push_str("</tr>\n");
+        }
+        s.push_str("</table></div></details>\n");
+    }
+    s.push_str("</section>\n</body>\n</html>\n");
+    s
+}
