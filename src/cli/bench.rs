@@ -229,13 +229,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         }
         None => cores,
     };
-    let budget = match args.node_budget.as_deref() {
-        None => Budget::StrategyDefault,
-        Some("none") => Budget::Unlimited,
-        Some(n) => Budget::Nodes(n.parse().map_err(|_| {
-            anyhow::anyhow!("--node-budget {n:?}: expected a number of nodes or `none`")
-        })?),
-    };
+    let budget = Budget::parse(args.node_budget.as_deref()).map_err(anyhow::Error::msg)?;
     let mode = match args.mode {
         ModeArg::First => Mode::First,
         ModeArg::Unique => Mode::Unique,
@@ -335,11 +329,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         datasets: datasets.iter().map(|d| d.name.clone()).collect(),
         threads,
         mode: mode.to_string(),
-        node_budget: match budget {
-            Budget::StrategyDefault => "strategy-default".into(),
-            Budget::Unlimited => "none".into(),
-            Budget::Nodes(n) => n.to_string(),
-        },
+        node_budget: budget.describe(),
         time_limit_ms: args.time_limit.map(|t| t.as_secs_f64() * 1e3),
         warmup: args.warmup,
         repeat: args.repeat,

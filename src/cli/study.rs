@@ -200,13 +200,7 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
             eprintln!("note: {s} cannot be stopped by the node budget or time limit (its crate offers no hook): a hard point may take it unbounded time");
         }
     }
-    let budget = match common.node_budget.as_deref() {
-        None => Budget::StrategyDefault,
-        Some("none") => Budget::Unlimited,
-        Some(n) => Budget::Nodes(n.parse().map_err(|_| {
-            anyhow::anyhow!("--node-budget {n:?}: expected a number of nodes or `none`")
-        })?),
-    };
+    let budget = Budget::parse(common.node_budget.as_deref()).map_err(anyhow::Error::msg)?;
     let time_limit = (!common.time_limit.is_zero()).then_some(common.time_limit);
     let opts = StudyOptions {
         axis,
@@ -238,11 +232,7 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         puzzles_per_point: opts.puzzles,
         seed: opts.seed,
         threads: opts.threads,
-        node_budget: match budget {
-            Budget::StrategyDefault => "strategy-default".into(),
-            Budget::Unlimited => "none".into(),
-            Budget::Nodes(n) => n.to_string(),
-        },
+        node_budget: budget.describe(),
         time_limit_ms: time_limit.map(|t| t.as_secs_f64() * 1e3),
         repeat: opts.repeat,
         warmup: opts.warmup,

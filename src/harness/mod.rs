@@ -41,6 +41,30 @@ pub enum Budget {
     Nodes(u64),
 }
 
+impl Budget {
+    /// Parses `--node-budget`: absent is each strategy's default, `none` is no
+    /// budget, else a number of nodes.
+    pub fn parse(text: Option<&str>) -> Result<Budget, String> {
+        match text {
+            None => Ok(Budget::StrategyDefault),
+            Some("none") => Ok(Budget::Unlimited),
+            Some(n) => n
+                .parse()
+                .map(Budget::Nodes)
+                .map_err(|_| format!("--node-budget {n:?}: expected a number of nodes or `none`")),
+        }
+    }
+
+    /// The budget as run files record it: `strategy-default`, `none` or a number.
+    pub fn describe(self) -> String {
+        match self {
+            Budget::StrategyDefault => "strategy-default".into(),
+            Budget::Unlimited => "none".into(),
+            Budget::Nodes(n) => n.to_string(),
+        }
+    }
+}
+
 /// How to run.
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
@@ -96,6 +120,20 @@ pub trait RowEncoder: Send {
     fn encode(&mut self, r: &PuzzleRecord) -> io::Result<()>;
     /// Everything encoded since the last call, ready for [`RecordSink::encoded`].
     fn take(&mut self) -> io::Result<Vec<u8>>;
+}
+
+/// A sink that keeps every record in memory (a study's share, a test).
+#[derive(Debug, Default)]
+pub struct Collected(pub Vec<PuzzleRecord>);
+
+impl RecordSink for Collected {
+    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()> {
+        self.0.push(r.clone());
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Hears about progress (the binary draws a bar).

@@ -42,16 +42,7 @@ fn opts(threads: usize) -> BenchOptions {
     }
 }
 
-struct Collect(Vec<PuzzleRecord>);
-impl RecordSink for Collect {
-    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()> {
-        self.0.push(r.clone());
-        Ok(())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
+use super::Collected;
 
 fn run_one(c: Contender, ds: &BenchDataset, o: &BenchOptions) -> (RunResult, Vec<PuzzleRecord>) {
     run_many(&[c], ds, o)
@@ -63,7 +54,7 @@ fn run_many(
     ds: &BenchDataset,
     o: &BenchOptions,
 ) -> (RunResult, Vec<PuzzleRecord>) {
-    let mut sink = Collect(Vec::new());
+    let mut sink = Collected::default();
     let cancel = Arc::new(AtomicBool::new(false));
     let r = run(cs, std::slice::from_ref(ds), o, &cancel, &mut sink, &Silent).unwrap();
     (r, sink.0)
@@ -211,7 +202,7 @@ fn three_way_into(
 
 /// [`three_way_into`] a sink that keeps the records (the writer fills them).
 fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
-    let mut sink = Collect(Vec::new());
+    let mut sink = Collected::default();
     let (ds, _) = three_way_into(schedule, 2, &mut sink, |_| Vec::new());
     (ds, sink.0)
 }
@@ -441,7 +432,7 @@ fn budgets_invalid_puzzles_and_interrupts() {
     assert_eq!((result.summary[0].budget, result.summary[0].solved), (1, 1));
     // A set cancel flag stops the run before anything is measured.
     let cancel = Arc::new(AtomicBool::new(true));
-    let mut sink = Collect(Vec::new());
+    let mut sink = Collected::default();
     let r = run(
         &[Contender::from_id(SolverId::Dlx)],
         &[ds],
@@ -689,7 +680,7 @@ fn sizes_a_strategy_does_not_handle_are_skipped_not_failed() {
         "nine",
         include_str!("../../datasets/reference/seeds-9x9.txt"),
     );
-    let mut sink = Collect(Vec::new());
+    let mut sink = Collected::default();
     let cancel = Arc::new(AtomicBool::new(false));
     let r = run(
         &[
@@ -952,7 +943,7 @@ fn an_interrupted_streamed_run_stops_and_keeps_its_rows() {
         }
         SolverId::BitsetMrv.solve(g, l)
     });
-    let mut sink = Collect(Vec::new());
+    let mut sink = Collected::default();
     let o = BenchOptions {
         warmup: 0,
         ..opts(1)
@@ -1026,7 +1017,7 @@ fn rounds_deal_each_puzzle_once_and_visit_every_dataset_in_turn() {
         block: Some(4),
         ..opts(2)
     };
-    let mut sink = Collect(Vec::new());
+    let mut sink = Collected::default();
     let cancel = Arc::new(AtomicBool::new(false));
     let r = run(
         &two_contenders(),

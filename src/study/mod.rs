@@ -15,7 +15,7 @@ use crate::contender::{BenchPuzzle, Contender};
 use crate::generate::{complete_grid, stream};
 use crate::grid::{Geometry, Grid};
 use crate::harness::{
-    self, BenchDataset, BenchOptions, Budget, Observer, PuzzleRecord, RecordSink, RowStatus,
+    self, BenchDataset, BenchOptions, Budget, Collected, Observer, PuzzleRecord, RowStatus,
     Schedule,
 };
 use crate::solver::{Mode, SolverId};
@@ -305,20 +305,6 @@ pub struct StudyData {
     pub interrupted: bool,
 }
 
-/// Takes the harness's records of one point.
-#[derive(Default)]
-struct Collect(Vec<PuzzleRecord>);
-
-impl RecordSink for Collect {
-    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()> {
-        self.0.push(r.clone());
-        Ok(())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 fn mode_name(m: Mode) -> String {
     m.to_string()
 }
@@ -429,7 +415,7 @@ pub fn run(
                     block: None,
                     reference: None,
                 };
-                let mut sink = Collect::default();
+                let mut sink = Collected::default();
                 let result = harness::run(&contenders, &[ds], &bench, cancel, &mut sink, observer)?;
                 if result.interrupted {
                     // The share in flight is incomplete: it is left out.
