@@ -2,26 +2,25 @@
 //! size). A point is a set of seeded puzzles of one size and one number of
 //! givens, each a random complete grid with that many random cells kept, so
 //! satisfiable by construction (the quasigroup-with-holes form). Each point is
-//! run through the harness like any dataset, every answer checked; [`fit`]
-//! turns the points into peaks and growth rates with bootstrap intervals.
+//! run through the harness like any dataset, every answer checked, in rounds
+//! that spread the machine's drift over the points; [`fit`] turns the points
+//! into peaks and growth rates with bootstrap intervals.
 
 pub mod analysis;
 pub mod fit;
+mod points;
 mod write;
 
+pub use points::{clue_points, holes_puzzle, point_puzzles, size_points, PointSpec};
 pub use write::{write_outputs, StudyFile, StudyInfo, CSV, SOLVES_CSV};
 
 use crate::contender::{BenchPuzzle, Contender};
-use crate::generate::{complete_grid, stream};
-use crate::grid::{Geometry, Grid};
 use crate::harness::{
     self, BenchDataset, BenchOptions, Budget, Collected, Observer, PuzzleRecord, RowStatus,
     Schedule,
 };
 use crate::solver::{Mode, SolverId};
 use fit::Obs;
-use rand::seq::SliceRandom;
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io;
@@ -49,27 +48,6 @@ impl Axis {
     }
 }
 
-/// One point of a study: a grid side and how many givens each puzzle keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PointSpec {
-    /// Grid side (4, 9, 16, ...).
-    pub side: usize,
-    /// Givens kept per puzzle.
-    pub givens: usize,
-}
-
-impl PointSpec {
-    /// The point's geometry (checked when the point was made).
-    pub fn geometry(self) -> Geometry {
-        Geometry::from_side(self.side).expect("a point's side is checked when it is made")
-    }
-
-    /// The name of the point's puzzle set, like `9x9-k25`.
-    pub fn name(self) -> String {
-        format!("{0}x{0}-k{1}", self.side, self.givens)
-    }
-}
-
 /// Why a study cannot run as asked.
 #[derive(Debug, thiserror::Error)]
 pub enum StudyError {
@@ -87,103 +65,6 @@ pub enum StudyError {
     /// Writing the rows failed.
     #[error(transparent)]
     Io(#[from] io::Error),
-}
-
-/// The points of a clue study: `lo..=hi` givens in steps of `step` on `g`.
-pub fn clue_points(
-    g: Geometry,
-    lo: usize,
-    hi: usize,
-    step: usize,
-) -> Result<Vec<PointSpec>, StudyError> {
-    if step == 0 {
-        return Err(StudyError::Options(
-            "the clue step must be 1 or more".into(),
-        ));
-    }
-    if lo > hi {
-        return Err(StudyError::Options(format!(
-            "the clue range {lo}..{hi} has no points: give the smaller count first, like {hi}..{lo}"
-        )));
-    }
-    if hi > g.cells() {
-        return Err(StudyError::Options(format!(
-            "the clue range {lo}..{hi} goes past the {} cells of a {g} grid",
-            g.cells()
-        )));
-    }
-    Ok((lo..=hi)
-        .step_by(step)
-        .map(|givens| PointSpec {
-            side: g.side(),
-            givens,
-        })
-        .collect())
-}
-
-/// The points of a size study: each side at `fraction` of its cells given.
-pub fn size_points(sides: &[usize], fraction: f64) -> Result<Vec<PointSpec>, StudyError> {
-    if !(fraction > 0.0 && fraction < 1.0) {
-        return Err(StudyError::Options(format!(
-            "the fraction of givens must lie strictly between 0 and 1, got {fraction}"
-        )));
-    }
-    if sides.is_empty() {
-        return Err(StudyError::Options("no grid sizes given".into()));
-    }
-    let mut out: Vec<PointSpec> = Vec::new();
-    for &side in sides {
-        let g = Geometry::from_side(side).ok_or_else(|| {
-            StudyError::Options(format!(
-                "{side} is not a grid side this workbench handles: the sides are {}",
-                Geometry::all()
-                    .map(|g| g.side().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })?;
-        if out.iter().any(|p| p.side == side) {
-            continue;
-        }
-        out.push(PointSpec {
-            side,
-            givens: (fraction * g.cells() as f64).round() as usize,
-        });
-    }
-    out.sort_by_key(|p| p.side);
-    Ok(out)
-}
-
-/// A puzzle with `givens` givens: a random complete grid (see
-/// [`complete_grid`]) with that many random cells kept. Returns the puzzle and
-/// the grid it came from (one of its solutions).
-pub fn holes_puzzle<R: Rng>(g: Geometry, givens: usize, rng: &mut R) -> (Grid, Grid) {
-    let full = complete_grid(g, rng);
-    let mut cells: Vec<usize> = (0..g.cells()).collect();
-    cells.shuffle(rng);
-    let mut puzzle = Grid::empty(g);
-    for &c in cells.iter().take(givens) {
-        puzzle.set(c, full.get(c));
-    }
-    (puzzle, full)
-}
-
-/// The puzzles of a point: puzzle `i` draws from its own stream, keyed by the
-/// seed, the side, the givens and `i`, so a point's puzzles do not depend on
-/// the other points of the study.
-pub fn point_puzzles(p: PointSpec, count: usize, seed: u64) -> Vec<BenchPuzzle> {
-    (0..count)
-        .map(|i| {
-            let key = (p.side as u64) << 48 | (p.givens as u64) << 24 | i as u64;
-            let (grid, _) = holes_puzzle(p.geometry(), p.givens, &mut stream(seed, key));
-            BenchPuzzle {
-                index: i as u64,
-                grid,
-                expected: None,
-                invalid: false,
-            }
-        })
-        .collect()
 }
 
 /// How to run a study.

@@ -1,4 +1,5 @@
 use super::*;
+use crate::grid::Geometry;
 use crate::generate::stream;
 use crate::harness::Silent;
 use crate::validate::check_solution;
