@@ -1,6 +1,6 @@
 use super::*;
-use crate::grid::Geometry;
 use crate::generate::stream;
+use crate::grid::Geometry;
 use crate::harness::Silent;
 use crate::validate::check_solution;
 
