@@ -91,14 +91,19 @@ pub(super) fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> R
     }
 }
 
-/// Parses a share written `3%` or `0.03` (0 to 1).
-pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
+/// Reads a share written `3%` or `0.03`, any value.
+pub(super) fn share(s: &str) -> Result<f64, String> {
     let t = s.trim();
-    let v = match t.strip_suffix('%') {
+    match t.strip_suffix('%') {
         Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
         None => t.parse::<f64>(),
     }
-    .map_err(|_| format!("{s:?}: expected a share such as 3% or 0.03"))?;
+    .map_err(|_| format!("{s:?}: expected a share such as 3% or 0.03"))
+}
+
+/// Parses a share written `3%` or `0.03` (0 to 1).
+pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
+    let v = share(s)?;
     if !(0.0..1.0).contains(&v) {
         return Err(format!(
             "{s:?}: expected a share from 0% to below 100% (3% or 0.03)"

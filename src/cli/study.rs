@@ -2,7 +2,7 @@
 //! one axis, into a study folder (`study.csv`, `study.json`, charts, report).
 
 use super::bench::{self, resolve_solvers, BenchArgs};
-use super::options::{parse_duration, positive};
+use super::options::{parse_duration, positive, share};
 use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -142,12 +142,7 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 }
 
 fn parse_open_fraction(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    let v = match t.strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
-        None => t.parse::<f64>(),
-    }
-    .map_err(|_| format!("{s:?}: expected a fraction such as 0.45 or 45%"))?;
+    let v = share(s)?;
     if !(v > 0.0 && v < 1.0) {
         return Err(format!(
             "{s:?}: the fraction of givens must lie strictly between 0 and 1 (0% and 100%)"
@@ -382,29 +377,12 @@ fn sides() -> String {
 fn out_dir(out: &Option<PathBuf>, axis: Axis, force: bool) -> Result<PathBuf> {
     match out {
         Some(dir) => {
-            if dir.join(study::CSV).exists() || dir.join("study.json").exists() {
-                if !force {
-                    bail!(
-                        "{} already holds a study; choose another --out, or pass --force to replace it",
-                        dir.display()
-                    );
-                }
-                for f in [
-                    study::CSV,
-                    study::SOLVES_CSV,
-                    "study.json",
-                    "report.md",
-                    "report.html",
-                ] {
-                    let p = dir.join(f);
-                    if p.exists() {
-                        std::fs::remove_file(&p)
-                            .with_context(|| format!("cannot remove {}", p.display()))?;
-                    }
-                }
-                sudoku_bench::report::clear_charts(&dir.join("charts"))
-                    .with_context(|| format!("cannot clear {}", dir.join("charts").display()))?;
-            }
+            sudoku_bench::export::run_dir::replace_earlier(
+                dir,
+                "study",
+                study::FILES.to_vec(),
+                force,
+            )?;
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
             Ok(dir.clone())

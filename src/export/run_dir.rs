@@ -16,13 +16,15 @@ pub enum RunDirError {
     },
     /// The folder holds an earlier run and replacing it was not asked for.
     #[error(
-        "{} already holds a run ({}); choose another --out, or pass --force to replace it",
+        "{} already holds a {what} ({}); choose another --out, or pass --force to replace it",
         path.display(),
         files.join(", ")
     )]
     Occupied {
         /// The folder.
         path: PathBuf,
+        /// What it holds: `run` or `study`.
+        what: &'static str,
         /// The run files found in it.
         files: Vec<&'static str>,
     },
@@ -76,22 +78,8 @@ pub fn new_dir(parent: &Path, id: &str) -> Result<PathBuf, RunDirError> {
 /// Refuses a folder that holds an earlier run, or with `force` removes that run's
 /// files and charts (nothing else in the folder).
 pub fn replace_earlier_run(dir: &Path, force: bool) -> Result<(), RunDirError> {
-    let earlier: Vec<_> = super::run_files()
-        .into_iter()
-        .filter(|f| dir.join(f).exists())
-        .collect();
-    if earlier.is_empty() {
+    if !replace_earlier(dir, "run", super::run_files(), force)? {
         return Ok(());
-    }
-    if !force {
-        return Err(RunDirError::Occupied {
-            path: dir.to_path_buf(),
-            files: earlier,
-        });
-    }
-    for f in earlier {
-        let path = dir.join(f);
-        std::fs::remove_file(&path).map_err(|source| RunDirError::Remove { path, source })?;
     }
     // The stderr logs of the earlier run's outside contenders.
     let logs = dir.join("contenders");
@@ -104,6 +92,33 @@ pub fn replace_earlier_run(dir: &Path, force: bool) -> Result<(), RunDirError> {
             }
         }
     }
+    Ok(())
+}
+
+/// Refuses a folder that holds any of `files` (an earlier `what`: a run, a
+/// study), or with `force` removes them and the charts. True when something
+/// was replaced.
+pub fn replace_earlier(
+    dir: &Path,
+    what: &'static str,
+    files: Vec<&'static str>,
+    force: bool,
+) -> Result<bool, RunDirError> {
+    let earlier: Vec<_> = files.into_iter().filter(|f| dir.join(f).exists()).collect();
+    if earlier.is_empty() {
+        return Ok(false);
+    }
+    if !force {
+        return Err(RunDirError::Occupied {
+            path: dir.to_path_buf(),
+            what,
+            files: earlier,
+        });
+    }
+    for f in earlier {
+        let path = dir.join(f);
+        std::fs::remove_file(&path).map_err(|source| RunDirError::Remove { path, source })?;
+    }
     let charts = dir.join("charts");
     if charts.is_dir() {
         crate::report::clear_charts(&charts).map_err(|source| RunDirError::Remove {
@@ -111,5 +126,5 @@ pub fn replace_earlier_run(dir: &Path, force: bool) -> Result<(), RunDirError> {
             source,
         })?;
     }
-    Ok(())
+    Ok(true)
 }

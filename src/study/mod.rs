@@ -12,7 +12,7 @@ mod points;
 mod write;
 
 pub use points::{clue_points, holes_puzzle, point_puzzles, size_points, PointSpec};
-pub use write::{write_outputs, StudyFile, StudyInfo, CSV, SOLVES_CSV};
+pub use write::{write_outputs, StudyFile, StudyInfo, CSV, FILES, SOLVES_CSV};
 
 use crate::contender::{BenchPuzzle, Contender};
 use crate::harness::{
@@ -186,10 +186,6 @@ pub struct StudyData {
     pub interrupted: bool,
 }
 
-fn mode_name(m: Mode) -> String {
-    m.to_string()
-}
-
 /// Refuses a study whose strategies handle none of its sizes.
 pub fn check_handled(opts: &StudyOptions) -> Result<(), StudyError> {
     if opts
@@ -308,7 +304,7 @@ pub fn run(
                 here.extend(sink.0);
                 if opts.stop_after_censored {
                     for &s in &run_now {
-                        let (row, _) = summarise(opts.axis, p, pi, &mode_name(mode), s, here);
+                        let (row, _) = summarise(opts.axis, p, pi, &mode.to_string(), s, here);
                         if row.state == PointState::Censored && !stopped.contains(&(s, mi, p.side))
                         {
                             stopped.push((s, mi, p.side));
@@ -320,7 +316,7 @@ pub fn run(
     }
     for (pi, &p) in opts.points.iter().enumerate() {
         for (mi, &mode) in opts.modes.iter().enumerate() {
-            let mname = mode_name(mode);
+            let mname = mode.to_string();
             let here = records.get(&(pi, mi)).map_or(&[][..], Vec::as_slice);
             for &s in opts.solvers.iter().filter(|s| s.supports(p.geometry())) {
                 if here.iter().any(|r| &*r.variant == s.name()) {

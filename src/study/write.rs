@@ -69,6 +69,8 @@ pub const CSV: &str = "study.csv";
 /// The file of every timed solve, appended as each share is measured (the
 /// columns of a run's `results.csv`; `dataset` names the point).
 pub const SOLVES_CSV: &str = "solves.csv";
+/// Every file a study writes into its folder (beside `charts/`).
+pub const FILES: [&str; 5] = [CSV, SOLVES_CSV, "study.json", "report.md", "report.html"];
 
 /// Writes `study.json`, the charts, `report.md` and `report.html` into `dir`
 /// (`study.csv` is the caller's, written as the points finish). Returns the
