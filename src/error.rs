@@ -25,6 +25,14 @@ pub enum ParseErrorKind {
         /// The symbols accepted, in words.
         expected: String,
     },
+    /// A cell of a numbers row (space-separated numbers) that is neither a number of the size nor a blank.
+    #[error("unknown cell {found:?}, expected {expected}")]
+    UnknownCell {
+        /// The token found.
+        found: String,
+        /// What is accepted, in words.
+        expected: String,
+    },
     /// A block puzzle with too many or too few rows.
     #[error("found {found} rows, expected {expected}")]
     WrongRowCount {
@@ -59,7 +67,7 @@ pub enum ParseErrorKind {
     #[error("{0}")]
     Csv(String),
     /// A line longer than any puzzle's, refused before it was read in full.
-    #[error("a line longer than {limit} bytes, expected a puzzle, an answer or a comment (the longest, a 25x25 puzzle with its answer, is 1,251 symbols); is this the right file and --format?")]
+    #[error("a line longer than {limit} bytes, expected a puzzle, an answer or a comment (the longest, a 64x64 puzzle in numbers with its answer, is about 24,000 bytes); is this the right file and --format?")]
     LineTooLong {
         /// The limit, in bytes.
         limit: usize,

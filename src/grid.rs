@@ -1,11 +1,14 @@
-//! Square Sudoku grids of box size 2..=5 (4×4, 9×9, 16×16, 25×25).
+//! Square Sudoku grids of box size 2..=8 (4×4, 9×9, 16×16, 25×25, 36×36, 49×49, 64×64).
 
 use std::fmt;
 
 /// Smallest supported box size (4×4 grids).
 pub const MIN_BOX: usize = 2;
-/// Largest supported box size (25×25 grids).
-pub const MAX_BOX: usize = 5;
+/// Largest supported box size (64×64 grids).
+pub const MAX_BOX: usize = 8;
+
+/// The supported sides in words, for messages: `4, 9, 16, 25, 36, 49 or 64`.
+pub const SIDES_TEXT: &str = "4, 9, 16, 25, 36, 49 or 64";
 
 /// Geometry of a grid: box size `b`, side `n = b²`, `n²` cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -14,21 +17,21 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// Geometry for box size `b`; `None` outside `2..=5`.
+    /// Geometry for box size `b`; `None` outside `2..=8`.
     pub fn new(box_size: usize) -> Option<Geometry> {
         (MIN_BOX..=MAX_BOX).contains(&box_size).then_some(Geometry {
             box_size: box_size as u8,
         })
     }
 
-    /// Geometry whose grid has `cells` cells (16, 81, 256 or 625).
+    /// Geometry whose grid has `cells` cells (16, 81, 256, 625, 1296, 2401 or 4096).
     pub fn from_cells(cells: usize) -> Option<Geometry> {
         (MIN_BOX..=MAX_BOX)
             .find(|b| b.pow(4) == cells)
             .and_then(Geometry::new)
     }
 
-    /// Geometry whose side is `side` (4, 9, 16 or 25).
+    /// Geometry whose side is `side` (4, 9, 16, 25, 36, 49 or 64).
     pub fn from_side(side: usize) -> Option<Geometry> {
         (MIN_BOX..=MAX_BOX)
             .find(|b| b * b == side)
@@ -40,7 +43,7 @@ impl Geometry {
         (MIN_BOX..=MAX_BOX).filter_map(Geometry::new)
     }
 
-    /// Box size `b` (2..=5).
+    /// Box size `b` (2..=8).
     #[inline]
     pub fn box_size(self) -> usize {
         self.box_size as usize
@@ -220,10 +223,11 @@ mod tests {
     #[test]
     fn geometry_sizes() {
         let sides: Vec<usize> = Geometry::all().map(|g| g.side()).collect();
-        assert_eq!(sides, vec![4, 9, 16, 25]);
+        assert_eq!(sides, vec![4, 9, 16, 25, 36, 49, 64]);
         assert_eq!(Geometry::from_cells(81).unwrap().box_size(), 3);
         assert!(Geometry::from_cells(80).is_none());
-        assert!(Geometry::new(6).is_none());
+        assert!(Geometry::new(9).is_none());
+        assert_eq!(Geometry::from_side(64).unwrap().cells(), 4096);
         assert!(Geometry::new(1).is_none());
     }
 

@@ -6,7 +6,8 @@ Race it against the built-in strategies:
     sudoku-bench bench --contender "python=python3 examples/contenders/solver.py" --solver bitset-mrv
 
 The protocol (see the README): one puzzle per line on stdin ('.' for a blank,
-digits 1-9 then letters for 16x16, letters A-Y for 25x25); one answer line per
+digits 1-9 then letters for 16x16, letters A-Y for 25x25, 0-9 then A-Z for
+36x36, numbers separated by spaces for 49x49 and 64x64); one answer line per
 puzzle on stdout, flushed: `STATUS [SOLUTION] [key=value ...]`. The mode comes
 in SUDOKU_BENCH_MODE: `first`, `unique` or `count:K`.
 
@@ -24,6 +25,10 @@ import time
 def symbols_for(side):
     if side == 25:
         return "ABCDEFGHIJKLMNOPQRSTUVWXY"
+    if side == 36:
+        return "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    if side > 36:
+        return [str(d) for d in range(1, side + 1)]  # numbers, one token a cell
     return ("123456789" + "ABCDEFGHIJKLMNOP")[:side]
 
 
@@ -111,7 +116,8 @@ class Search:
 
 
 def answer(line, mode, limit):
-    text = line.strip()
+    tokens = line.split()
+    text = tokens if len(tokens) > 1 else line.strip()  # numbers, or one symbol a cell
     side = math.isqrt(len(text))
     g = GEOMETRIES.setdefault(side, Geometry(side))
     cells = [g.value.get(c, 0) for c in text]
@@ -125,7 +131,8 @@ def answer(line, mode, limit):
     counters = f"nodes={s.nodes} guesses={s.guesses} ns={ns}"
     if s.count == 0:
         return f"none {counters}"
-    grid = "".join(g.symbols[d - 1] for d in s.solutions[0])
+    sep = " " if side > 36 else ""
+    grid = sep.join(g.symbols[d - 1] for d in s.solutions[0])
     if s.count >= 2:
         return f"multiple {grid} {counters}"
     status = "solved" if mode == "first" else "unique"

@@ -22,7 +22,7 @@ enum ContenderCommand {
 
 #[derive(clap::Args)]
 struct CheckArgs {
-    /// Grid sides the program handles, comma-separated (4, 9, 16, 25).
+    /// Grid sides the program handles, comma-separated (any of 4, 9, 16, 25, 36, 49, 64).
     #[arg(long, value_delimiter = ',', default_values_t = [4, 9, 16, 25])]
     sizes: Vec<usize>,
     /// How long to wait for each answer, like `10s`.

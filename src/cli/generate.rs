@@ -8,7 +8,7 @@ use sudoku_bench::format;
 
 #[derive(clap::Args)]
 pub(super) struct GenerateArgs {
-    /// Grid side: 4, 9, 16 or 25.
+    /// Grid side: 4, 9, 16, 25, 36, 49 or 64.
     #[arg(long, default_value_t = 9)]
     size: usize,
     /// How many puzzles.
@@ -23,6 +23,12 @@ pub(super) struct GenerateArgs {
     /// Remove clues until none can go.
     #[arg(long)]
     minimal: bool,
+    /// The holes form: a clue count drawn from --min-clues..=--max-clues, that many
+    /// random cells of a complete grid kept, with no uniqueness check (solvable, not
+    /// always uniquely; line output then leaves the answer out). The way to sparse
+    /// puzzles above 25x25, where the uniqueness checks stop finishing.
+    #[arg(long)]
+    holes: bool,
     /// Keep the clues symmetric under 180-degree rotation.
     #[arg(long)]
     symmetric: bool,
@@ -59,8 +65,9 @@ pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
     use sudoku_bench::generate::{generate_indexed, GenerateOptions};
     let Some(geometry) = sudoku_bench::Geometry::from_side(args.size) else {
         bail!(
-            "--size {} is not a grid side, expected 4, 9, 16 or 25",
-            args.size
+            "--size {} is not a grid side, expected {}",
+            args.size,
+            sudoku_bench::grid::SIDES_TEXT
         );
     };
     let opts = GenerateOptions {
@@ -76,6 +83,7 @@ pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
             .and_then(sudoku_bench::rate::Band::from_name),
         min_guesses: args.min_guesses,
         max_guesses: args.max_guesses,
+        holes: args.holes,
     };
     opts.validate()?;
     let pool = build_pool(args.threads)?;
@@ -96,7 +104,7 @@ pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
             let (puzzle, solution) = item?;
             if args.output == "block" {
                 writeln!(out, "{}", format::write_block(&puzzle, &alphabet))?;
-            } else if args.no_answer {
+            } else if args.no_answer || args.holes {
                 writeln!(out, "{}", format::write_line(&puzzle, &alphabet))?;
             } else {
                 writeln!(

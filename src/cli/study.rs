@@ -38,7 +38,7 @@ enum StudyAxis {
 
 #[derive(clap::Args)]
 struct CluesArgs {
-    /// Grid side: 4, 9, 16 or 25.
+    /// Grid side: 4, 9, 16, 25, 36, 49 or 64.
     #[arg(long, default_value_t = 9)]
     size: usize,
     /// Clue counts, `LO..HI` (both included).
@@ -57,7 +57,7 @@ struct CluesArgs {
 #[derive(clap::Args)]
 struct SizeArgs {
     /// Grid sides.
-    #[arg(long, value_delimiter = ',', default_value = "4,9,16,25")]
+    #[arg(long, value_delimiter = ',', default_value = "4,9,16,25,36,49,64")]
     sizes: Vec<usize>,
     /// Fraction of the cells given, strictly between 0 and 1 (`0.45` or `45%`).
     #[arg(long, default_value = "0.45", value_parser = parse_open_fraction)]

@@ -37,6 +37,8 @@ pub const EMBEDDED: &[Embedded] = embedded! {
     "set-4x4" => "datasets/set-4x4.txt",
     "set-16x16" => "datasets/set-16x16.txt",
     "set-25x25" => "datasets/set-25x25.txt",
+    "set-36x36" => "datasets/set-36x36.txt",
+    "set-64x64" => "datasets/set-64x64.txt",
 };
 
 /// Looks an embedded dataset up by name.

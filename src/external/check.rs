@@ -45,32 +45,49 @@ struct Case {
     puzzle: BenchPuzzle,
 }
 
-/// The embedded set each size's reference puzzles come from.
-fn source(side: usize) -> &'static str {
-    match side {
+/// Reference puzzles of a size: its embedded set, or (49×49, which has none)
+/// two seeded unique puzzles with three quarters of the cells given.
+fn candidates(side: usize) -> Vec<Grid> {
+    let name = match side {
         4 => "set-4x4",
         16 => "set-16x16",
         25 => "set-25x25",
-        _ => "hard-9x9",
-    }
+        36 => "set-36x36",
+        64 => "set-64x64",
+        9 => "hard-9x9",
+        _ => {
+            let Some(g) = Geometry::from_side(side) else {
+                return Vec::new();
+            };
+            let opts = crate::generate::GenerateOptions {
+                minimal: false,
+                min_clues: Some(g.cells() * 3 / 4),
+                max_clues: Some(g.cells() * 4 / 5),
+                ..crate::generate::GenerateOptions::minimal(g)
+            };
+            return (0..2)
+                .filter_map(|i| crate::generate::generate_indexed(&opts, 1, i).ok())
+                .map(|(p, _)| p)
+                .collect();
+        }
+    };
+    let set = crate::datasets::embedded(name).expect("embedded set");
+    let ds = crate::format::read_str(set.name, set.text, &Default::default())
+        .expect("embedded sets parse");
+    ds.puzzles.into_iter().map(|p| p.grid).collect()
 }
 
 fn count(grid: &Grid, k: u64) -> crate::solver::Outcome {
     SolverId::BitsetMrv.solve(grid, &Limits::new(Mode::Count(k)))
 }
 
-/// Two puzzles with one solution from the size's embedded set, one with
+/// Two puzzles with one solution from the size's reference puzzles, one with
 /// several (cells of a solution blanked until a second solution appears) and
 /// one with none (a first puzzle with one empty cell given a digit no solution has).
 fn cases(side: usize) -> Vec<Case> {
-    let set = crate::datasets::embedded(source(side)).expect("embedded set");
-    let ds = crate::format::read_str(set.name, set.text, &Default::default())
-        .expect("embedded sets parse");
     let mut out = Vec::new();
-    let unique: Vec<Grid> = ds
-        .puzzles
-        .iter()
-        .map(|p| p.grid.clone())
+    let unique: Vec<Grid> = candidates(side)
+        .into_iter()
         .filter(|g| count(g, 2).status == Status::Unique)
         .take(2)
         .collect();
@@ -163,7 +180,10 @@ pub fn check(
     let mut keys = (false, false, false);
     for &side in sizes {
         let Some(g) = Geometry::from_side(side) else {
-            report.fail(format!("size {side} does not exist (4, 9, 16, 25)"));
+            report.fail(format!(
+                "size {side} does not exist ({})",
+                crate::grid::SIDES_TEXT
+            ));
             continue;
         };
         let alphabet = Alphabet::default_for(g);

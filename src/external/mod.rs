@@ -26,7 +26,7 @@ pub struct ContenderSpec {
     pub name: String,
     /// The program and its arguments (run without a shell).
     pub command: Vec<String>,
-    /// Grid sides it handles (4, 9, 16, 25).
+    /// Grid sides it handles (default 4, 9, 16, 25; up to 64 when named).
     #[serde(default = "all_sizes")]
     pub sizes: Vec<usize>,
     /// One line on what it is.
@@ -35,8 +35,12 @@ pub struct ContenderSpec {
 }
 
 fn all_sizes() -> Vec<usize> {
-    crate::solver::ALL_SIZES.to_vec()
+    DEFAULT_SIZES.to_vec()
 }
+
+/// The sides an outside program is sent unless it names its own: the classic
+/// ones, which every one-character line holds (36 and up are asked for by name).
+pub const DEFAULT_SIZES: &[usize] = &[4, 9, 16, 25];
 
 /// Why a contender cannot take part.
 #[derive(Debug, thiserror::Error)]
@@ -101,7 +105,10 @@ fn validate(spec: &ContenderSpec) -> Result<(), String> {
         .iter()
         .find(|s| !crate::solver::ALL_SIZES.contains(s))
     {
-        return Err(format!("size {s} is not one of 4, 9, 16, 25"));
+        return Err(format!(
+            "size {s} is not one of {}",
+            crate::grid::SIDES_TEXT
+        ));
     }
     if spec.sizes.is_empty() {
         return Err("sizes is empty".into());

@@ -11,8 +11,8 @@ pub const PROTOCOL_VERSION: &str = "1";
 /// Environment variable that tells the program what to look for.
 pub const MODE_VAR: &str = "SUDOKU_BENCH_MODE";
 
-/// Longest answer line read (a 25×25 answer is about 700 bytes).
-pub const MAX_ANSWER_BYTES: usize = 16 * 1024;
+/// Longest answer line read (a 64×64 answer in numbers is about 12,000 bytes).
+pub const MAX_ANSWER_BYTES: usize = 32 * 1024;
 
 /// One answer line, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,9 +27,10 @@ pub struct Answer {
     pub ns: Option<u64>,
 }
 
-/// The puzzle line sent for a grid: the size's default symbols, `.` for blanks, then `\n`.
+/// The puzzle line sent for a grid: the size's default symbols, `.` for
+/// blanks (49×49 and 64×64: numbers separated by spaces), then `\n`.
 pub fn puzzle_line(out: &mut Vec<u8>, grid: &Grid, alphabet: &Alphabet) {
-    out.extend(grid.cells().iter().map(|&d| alphabet.encode(d) as u8));
+    alphabet.encode_into(grid.cells(), out);
     out.push(b'\n');
 }
 
@@ -47,14 +48,35 @@ pub fn quote(line: &str) -> String {
 
 /// Reads a grid in line format; `Err` says what is wrong with it.
 fn grid(token: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<Grid, String> {
-    let g = puzzle.geometry();
     let n = token.chars().count();
+    cells_of(
+        n,
+        token.chars().map(|c| (alphabet.decode(c), c)),
+        puzzle,
+        alphabet,
+    )
+}
+
+/// Reads a grid written in numbers, one token a cell.
+fn grid_of(symbols: &[&str], puzzle: &Grid, alphabet: &Alphabet) -> Result<Grid, String> {
+    let decoded = symbols.iter().map(|&t| (alphabet.decode_token(t), t));
+    cells_of(symbols.len(), decoded, puzzle, alphabet)
+}
+
+/// The grid of `n` decoded cells, each with what was written for it.
+fn cells_of<D: std::fmt::Debug>(
+    n: usize,
+    decoded: impl Iterator<Item = (Option<Symbol>, D)>,
+    puzzle: &Grid,
+    alphabet: &Alphabet,
+) -> Result<Grid, String> {
+    let g = puzzle.geometry();
     if n != g.cells() {
         return Err(format!("a solution has {} cells, this one {n}", g.cells()));
     }
     let mut cells = Vec::with_capacity(n);
-    for (i, c) in token.chars().enumerate() {
-        match alphabet.decode(c) {
+    for (i, (symbol, c)) in decoded.enumerate() {
+        match symbol {
             Some(Symbol::Digit(d)) => cells.push(d),
             Some(Symbol::Blank) => return Err(format!("the solution leaves cell {} blank", i + 1)),
             None => {
@@ -81,12 +103,21 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
         ));
     };
     let cells = puzzle.geometry().cells();
+    // 49x49 and 64x64 grids are numbers separated by spaces: `cells` tokens.
+    let numbers = alphabet.is_numbers();
+    let is_cell = |t: &&str| !t.contains('=');
     let (status, mut solution) = match first {
         "unique" => (Status::Unique, None),
         "multiple" => (Status::Multiple, None),
         "solved" => (Status::Solved, None),
         "none" => (Status::None, None),
         "budget" => (Status::Budget, None),
+        t if numbers && alphabet.decode_token(t).is_some() => {
+            let rest = std::iter::from_fn(|| tokens.next_if(is_cell)).take(cells - 1);
+            let symbols: Vec<&str> = std::iter::once(t).chain(rest).collect();
+            let solution = grid_of(&symbols, puzzle, alphabet).map_err(bad)?;
+            (Status::Solved, Some(solution))
+        }
         t if t.chars().count() == cells => (Status::Solved, Some(grid(t, puzzle, alphabet).map_err(bad)?)),
         t => {
             return Err(bad(format!(
@@ -95,8 +126,15 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
             )))
         }
     };
-    if solution.is_none() {
-        if let Some(t) = tokens.next_if(|t| !t.contains('=')) {
+    if solution.is_none() && numbers {
+        let symbols: Vec<&str> = std::iter::from_fn(|| tokens.next_if(is_cell))
+            .take(cells)
+            .collect();
+        if !symbols.is_empty() {
+            solution = Some(grid_of(&symbols, puzzle, alphabet).map_err(bad)?);
+        }
+    } else if solution.is_none() {
+        if let Some(t) = tokens.next_if(is_cell) {
             solution = Some(grid(t, puzzle, alphabet).map_err(bad)?);
         }
     }
@@ -228,5 +266,40 @@ mod tests {
         let mut out = Vec::new();
         puzzle_line(&mut out, &p, &a);
         assert_eq!(out, format!("{PUZZLE}\n").into_bytes());
+    }
+
+    #[test]
+    fn sides_past_36_travel_as_numbers() {
+        let g = Geometry::from_side(49).unwrap();
+        let a = Alphabet::default_for(g);
+        let solution = crate::generate::complete_grid(g, &mut crate::generate::stream(7, 0));
+        let mut puzzle = solution.clone();
+        (0..g.cells()).step_by(2).for_each(|c| puzzle.set(c, 0));
+        let mut line = Vec::new();
+        puzzle_line(&mut line, &puzzle, &a);
+        let text = String::from_utf8(line).unwrap();
+        assert_eq!(text.split_whitespace().count(), g.cells());
+        assert!(text.starts_with(". ") && text.ends_with('\n'));
+        let words = crate::format::write_line(&solution, &a);
+        for answer in [format!("solved {words} nodes=12"), words.clone()] {
+            let got = parse_answer(&answer, &puzzle, &a).unwrap();
+            assert_eq!(got.outcome.status, Status::Solved);
+            assert_eq!(
+                got.outcome.solutions,
+                vec![solution.clone()],
+                "{}",
+                &answer[..20]
+            );
+        }
+        assert_eq!(
+            parse_answer(&format!("solved {words} nodes=12"), &puzzle, &a)
+                .unwrap()
+                .nodes,
+            Some(12)
+        );
+        // One number short: the count is named.
+        let short = words.rsplit_once(' ').unwrap().0;
+        let err = parse_answer(&format!("solved {short} nodes=1"), &puzzle, &a).unwrap_err();
+        assert!(err.contains("2401 cells, this one 2400"), "{err}");
     }
 }

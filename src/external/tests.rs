@@ -5,7 +5,7 @@ fn an_argument_is_split_as_a_shell_would_but_needs_no_shell() {
     let s = parse_argument("jcz=./jcz --name 'two words' a\\ b").unwrap();
     assert_eq!(s.name, "jcz");
     assert_eq!(s.command, ["./jcz", "--name", "two words", "a b"]);
-    assert_eq!(s.sizes, crate::solver::ALL_SIZES);
+    assert_eq!(s.sizes, super::DEFAULT_SIZES);
     for (bad, why) in [
         ("no-equals", "expected NAME=COMMAND"),
         ("x=", "the command is empty"),

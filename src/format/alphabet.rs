@@ -5,15 +5,17 @@ use crate::grid::Geometry;
 /// A family of alphabets, chosen with `--alphabet`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AlphabetKind {
-    /// Decide from the input: 25×25 defaults to letters, others to digits;
-    /// 16×16 input using `H`–`P` is read as letters, 25×25 input using a digit as `1-9A-P`.
+    /// Decide from the input: 25×25 defaults to letters, 36×36 to `0-9A-Z`,
+    /// 49×49 and 64×64 to numbers, others to digits; 16×16 input using `H`–`P`
+    /// is read as letters, 25×25 input using a digit as `1-9A-P`.
     #[default]
     Auto,
-    /// `1-9` then letters: `1-4`, `1-9`, `1-9A-G`, `1-9A-P`.
+    /// `1-9` then letters: `1-4`, `1-9`, `1-9A-G`, `1-9A-P`; numbers for 49×49 and 64×64.
     Digits,
     /// Letters from `A`: `A-D`, `A-I`, `A-P`, `A-Y`.
     Letters,
-    /// Hexadecimal `0-9A-F` (16×16 only; `0` is then a digit, not a blank).
+    /// `0-9` then letters: hexadecimal `0-9A-F` for 16×16, `0-9A-Z` for 36×36
+    /// (`0` is then a digit, not a blank).
     Hex,
 }
 
@@ -23,7 +25,7 @@ impl AlphabetKind {
 
     /// Symbol ranges accepted on the command line, each naming its family:
     /// `digits` (`1-4`, `1-9`, `1-9A-G`, `1-9A-P`), `letters` (`A-D`, `A-I`, `A-P`,
-    /// `A-Y`) and `hex` (`0-9A-F`).
+    /// `A-Y`) and `hex` (`0-9A-F`, `0-9A-Z`).
     pub const RANGES: &'static [(&'static str, AlphabetKind)] = &[
         ("1-4", AlphabetKind::Digits),
         ("1-9", AlphabetKind::Digits),
@@ -34,6 +36,7 @@ impl AlphabetKind {
         ("A-P", AlphabetKind::Letters),
         ("A-Y", AlphabetKind::Letters),
         ("0-9A-F", AlphabetKind::Hex),
+        ("0-9A-Z", AlphabetKind::Hex),
     ];
 
     /// Parses a name from [`AlphabetKind::NAMES`] or a range from
@@ -79,35 +82,68 @@ pub enum Symbol {
 const NOT_A_SYMBOL: u8 = 0xFF;
 const BLANK: u8 = 0;
 
-/// The symbols of one grid size: value `v` is written `written[v]`.
+/// The symbols of one grid size: value `v` is written `written[v]`. Sides
+/// with no one-character alphabet (49, 64) are written in numbers: each cell
+/// a decimal number, `.` for a blank, the cells separated by spaces.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Alphabet {
     lookup: [u8; 128],
-    /// `.` then the symbols: the byte written for each value `0..=n`.
+    /// `.` then the symbols: the byte written for each value `0..=n` (empty in numbers).
     written: Vec<u8>,
+    /// The side `n`.
+    side: u8,
 }
+
+/// The bytes accepted as a blank cell (`0` only where it is no digit).
+const BLANKS: [u8; 5] = [b'.', b'_', b'-', b'?', b'0'];
 
 impl Alphabet {
     /// The alphabet of `kind` for `geometry`; `Err` names why it does not exist.
     /// `Auto` gives the default: letters for 25×25, digits otherwise.
     pub fn new(geometry: Geometry, kind: AlphabetKind) -> Result<Alphabet, String> {
         let n = geometry.side();
+        let numbers = n > 36;
         let symbols: Vec<u8> = match kind {
             AlphabetKind::Auto if n == 25 => (b'A'..).take(n).collect(),
+            AlphabetKind::Auto | AlphabetKind::Hex if n == 36 => {
+                (b'0'..=b'9').chain(b'A'..=b'Z').collect()
+            }
+            AlphabetKind::Digits | AlphabetKind::Letters if n == 36 => {
+                return Err(format!(
+                    "{geometry} has 36 digits: its one-character alphabet is 0-9A-Z (--alphabet hex)"
+                ))
+            }
+            AlphabetKind::Auto | AlphabetKind::Digits if numbers => Vec::new(),
             AlphabetKind::Auto | AlphabetKind::Digits => {
                 (b'1'..=b'9').chain(b'A'..=b'Z').take(n).collect()
+            }
+            AlphabetKind::Letters if numbers => {
+                return Err(format!(
+                    "{geometry} has no one-character alphabet: its cells are numbers 1-{n} separated by spaces (--alphabet digits)"
+                ))
             }
             AlphabetKind::Letters => (b'A'..).take(n).collect(),
             AlphabetKind::Hex if n == 16 => (b'0'..=b'9').chain(b'A'..=b'F').collect(),
             AlphabetKind::Hex => {
                 return Err(format!(
-                    "the hex alphabet is for 16x16 grids, not {geometry}"
+                    "the hex alphabet is for 16x16 (0-9A-F) and 36x36 (0-9A-Z) grids, not {geometry}"
                 ))
             }
         };
         let mut lookup = [NOT_A_SYMBOL; 128];
-        for blank in [b'.', b'_', b'-', b'?', b'0'] {
+        for blank in BLANKS {
             lookup[blank as usize] = BLANK;
+        }
+        if numbers {
+            // One-character tokens of a numbers row; longer ones are read by `decode_token`.
+            for d in 1..=9u8 {
+                lookup[(b'0' + d) as usize] = d;
+            }
+            return Ok(Alphabet {
+                lookup,
+                written: Vec::new(),
+                side: n as u8,
+            });
         }
         for (i, &s) in symbols.iter().enumerate() {
             lookup[s as usize] = i as u8 + 1;
@@ -116,7 +152,45 @@ impl Alphabet {
         let written = std::iter::once(b'.')
             .chain(symbols.iter().copied())
             .collect();
-        Ok(Alphabet { lookup, written })
+        Ok(Alphabet {
+            lookup,
+            written,
+            side: n as u8,
+        })
+    }
+
+    /// True when cells are written as numbers separated by spaces (sides 49 and 64).
+    #[inline]
+    pub fn is_numbers(&self) -> bool {
+        self.written.is_empty()
+    }
+
+    /// Meaning of one space-separated token of a numbers row or of a block
+    /// row in HDU style: a decimal number `1..=n` (above 36 every all-digit
+    /// token is a number, `0` a blank), else a one-character symbol.
+    pub fn decode_token(&self, token: &str) -> Option<Symbol> {
+        let decimal = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
+        if decimal && (token.len() > 1 || self.side > 36) {
+            return match token.parse::<usize>() {
+                Ok(0) if self.side > 36 => Some(Symbol::Blank),
+                Ok(v) if (1..=self.side as usize).contains(&v) => Some(Symbol::Digit(v as u8)),
+                _ => None,
+            };
+        }
+        let mut chars = token.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => self.decode(c),
+            _ => None,
+        }
+    }
+
+    /// Digit `d` as written: its symbol, or its number in numbers (`.` for `0`).
+    pub fn symbol(&self, d: u8) -> String {
+        if self.is_numbers() && d != 0 {
+            d.to_string()
+        } else {
+            self.encode(d).to_string()
+        }
     }
 
     /// The default alphabet of a size.
@@ -156,9 +230,13 @@ impl Alphabet {
     }
 
     /// Decodes ASCII symbols into cell values (`0` for a blank) after `out`'s;
-    /// `Err` gives the index of the first byte that is neither.
+    /// `Err` gives the index of the first byte that is neither (the first, in
+    /// numbers: they have no one-character form).
     #[inline]
     pub fn decode_ascii(&self, bytes: &[u8], out: &mut Vec<u8>) -> Result<(), usize> {
+        if self.is_numbers() {
+            return Err(0);
+        }
         out.reserve(bytes.len());
         for (i, &b) in bytes.iter().enumerate() {
             match self.lookup.get(b as usize) {
@@ -170,8 +248,22 @@ impl Alphabet {
     }
 
     /// Appends the symbols of `cells` (`.` for `0`; `?` for a value past the
-    /// alphabet, which no grid holds) to `out`: one ASCII byte each.
+    /// alphabet, which no grid holds) to `out`: one ASCII byte each, or in
+    /// numbers each cell's number, separated by single spaces.
     pub fn encode_into(&self, cells: &[u8], out: &mut Vec<u8>) {
+        if self.is_numbers() {
+            let mut buf = itoa::Buffer::new();
+            for (i, &d) in cells.iter().enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                match d {
+                    0 => out.push(b'.'),
+                    d => out.extend_from_slice(buf.format(d).as_bytes()),
+                }
+            }
+            return;
+        }
         out.extend(
             cells
                 .iter()
@@ -179,7 +271,8 @@ impl Alphabet {
         );
     }
 
-    /// The character of digit `d` (`1..=n`), or `.` for `0`.
+    /// The character of digit `d` (`1..=n`), or `.` for `0` (`?` for a digit
+    /// in numbers, which has no one-character form: see [`Alphabet::symbol`]).
     #[inline]
     pub fn encode(&self, digit: u8) -> char {
         self.written.get(digit as usize).map_or('?', |&b| b as char)
@@ -187,13 +280,19 @@ impl Alphabet {
 
     /// Words for error messages, like `one of 1-9 or a blank (. _ - 0 ?)`.
     pub fn describe(&self) -> String {
+        if self.is_numbers() {
+            return format!(
+                "a number 1-{} or a blank (. 0), the cells separated by spaces",
+                self.side
+            );
+        }
         let symbols = &self.written[1..];
         let first = symbols[0] as char;
         let last = *symbols.last().expect("non-empty") as char;
         let digits: String = if symbols.len() > 9 && symbols[0] == b'1' {
             format!("1-9{}-{}", symbols[9] as char, last)
         } else if symbols[0] == b'0' {
-            "0-9A-F".to_string()
+            format!("0-9A-{last}")
         } else {
             format!("{first}-{last}")
         };
@@ -230,6 +329,13 @@ mod tests {
         assert_eq!(hex.decode('f'), Some(Symbol::Digit(16)));
         assert_eq!(hex.decode('.'), Some(Symbol::Blank));
         assert!(Alphabet::new(g(9), AlphabetKind::Hex).is_err());
+        let a36 = Alphabet::default_for(g(36));
+        assert_eq!((a36.encode(1), a36.encode(36)), ('0', 'Z'));
+        assert_eq!(a36.decode('0'), Some(Symbol::Digit(1)));
+        assert_eq!(a36, Alphabet::new(g(36), AlphabetKind::Hex).unwrap());
+        assert!(Alphabet::new(g(36), AlphabetKind::Digits)
+            .unwrap_err()
+            .contains("0-9A-Z"));
         let dflt = Alphabet::default_for(g(16));
         assert_eq!(dflt.decode('0'), Some(Symbol::Blank));
     }
@@ -275,5 +381,35 @@ mod tests {
             err.contains("\"A-Z\"") && err.contains("1-9A-G") && err.contains("hex"),
             "{err}"
         );
+    }
+}
+
+#[cfg(test)]
+mod numbers {
+    use super::*;
+
+    #[test]
+    fn sides_past_36_are_written_and_read_as_numbers() {
+        let g = Geometry::from_side(64).unwrap();
+        let a = Alphabet::default_for(g);
+        assert!(a.is_numbers());
+        let mut out = Vec::new();
+        a.encode_into(&[1, 0, 64, 10], &mut out);
+        assert_eq!(out, b"1 . 64 10");
+        assert_eq!(a.symbol(64), "64");
+        assert_eq!(a.decode_token("64"), Some(Symbol::Digit(64)));
+        assert_eq!(a.decode_token("7"), Some(Symbol::Digit(7)));
+        assert_eq!(a.decode_token("0"), Some(Symbol::Blank));
+        assert_eq!(a.decode_token("."), Some(Symbol::Blank));
+        assert_eq!(a.decode_token("65"), None);
+        assert_eq!(a.decode_token("A"), None);
+        assert!(a.decode_ascii(b"123", &mut Vec::new()).is_err());
+        assert!(a.describe().contains("1-64"));
+        let err = Alphabet::new(g, AlphabetKind::Letters).unwrap_err();
+        assert!(err.contains("numbers 1-64"), "{err}");
+        // 16x16 in HDU style keeps hex's 0 a digit, and reads 10 as ten.
+        let hex = Alphabet::new(Geometry::from_side(16).unwrap(), AlphabetKind::Hex).unwrap();
+        assert_eq!(hex.decode_token("0"), Some(Symbol::Digit(1)));
+        assert_eq!(hex.decode_token("10"), Some(Symbol::Digit(10)));
     }
 }

@@ -1,6 +1,7 @@
 //! Block format (rows of symbols, optional spaces, `|` and rule lines) and
 //! HDU 1426 (rows of space-separated symbols, `?` for blanks). Puzzles are
-//! separated by blank lines.
+//! separated by blank lines. 49×49 and 64×64 rows are numbers separated by
+//! spaces, in either.
 
 use super::lines::Lines;
 use super::{Collector, Puzzle};
@@ -37,7 +38,7 @@ fn row_tokens(line: &str) -> Vec<(usize, String)> {
 
 /// A separator line like `------+-------+------`. A line of only dashes is a
 /// row of blanks when it has exactly `side` of them (or, with no side known
-/// yet, 4, 9, 16 or 25), and a rule otherwise.
+/// yet, a supported side), and a rule otherwise.
 pub(crate) fn is_rule_line(line: &str, side: Option<usize>) -> bool {
     let body: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
     if body.is_empty() || !body.iter().all(|c| matches!(c, '-' | '+' | '=' | '|')) {
@@ -93,7 +94,13 @@ pub(crate) fn parse<R: BufRead>(
         let symbols = if hdu {
             row_tokens(text)
         } else {
-            row_symbols(text)
+            // Rows of more than 36 cells can only be numbers separated by spaces.
+            let tokens = row_tokens(text);
+            if tokens.len() > 36 && Geometry::from_side(tokens.len()).is_some() {
+                tokens
+            } else {
+                row_symbols(text)
+            }
         };
         rows.push(Row {
             line: raw.number,
@@ -113,7 +120,7 @@ fn finish_block(rows: Vec<Row>, end_line: usize, col: &mut Collector<'_, '_>) {
             first.symbols.first().map_or(1, |s| s.0),
             ParseErrorKind::WrongLength {
                 found: side,
-                expected: "rows of 4, 9, 16 or 25 symbols".into(),
+                expected: "rows of 4, 9, 16, 25 or 36 symbols, or 49 or 64 numbers".into(),
             },
         );
         return;
@@ -162,32 +169,25 @@ fn finish_block(rows: Vec<Row>, end_line: usize, col: &mut Collector<'_, '_>) {
     let mut cells = Vec::with_capacity(geometry.cells());
     for row in &rows {
         for (column, sym) in &row.symbols {
-            let mut chars = sym.chars();
-            let (c, more) = (chars.next().unwrap_or(' '), chars.next().is_some());
-            let value = if more {
-                // A multi-character token must be a decimal digit number (HDU style).
-                match sym.parse::<usize>() {
-                    Ok(v) if (1..=side).contains(&v) => Some(v as u8),
-                    _ => None,
-                }
-            } else {
-                match alphabet.decode(c) {
-                    Some(super::Symbol::Blank) => Some(0),
-                    Some(super::Symbol::Digit(d)) => Some(d),
-                    None => None,
-                }
-            };
-            match value {
-                Some(v) => cells.push(v),
+            // A multi-character token is a number (HDU style and numbers rows).
+            match alphabet.decode_token(sym) {
+                Some(super::Symbol::Blank) => cells.push(0),
+                Some(super::Symbol::Digit(d)) => cells.push(d),
                 None => {
-                    col.error(
-                        row.line,
-                        *column,
-                        ParseErrorKind::UnknownSymbol {
-                            found: c,
+                    let mut chars = sym.chars();
+                    let kind = match (chars.next(), chars.next()) {
+                        (Some(c), None) if !alphabet.is_numbers() => {
+                            ParseErrorKind::UnknownSymbol {
+                                found: c,
+                                expected: alphabet.describe(),
+                            }
+                        }
+                        _ => ParseErrorKind::UnknownCell {
+                            found: sym.clone(),
                             expected: alphabet.describe(),
                         },
-                    );
+                    };
+                    col.error(row.line, *column, kind);
                     return;
                 }
             }

@@ -3,9 +3,9 @@
 
 use std::io::{self, BufRead, Read};
 
-/// The longest line any format needs, in bytes: a 25×25 puzzle and its answer
-/// (1,251 symbols) with room for separators and a comment.
-pub const MAX_LINE_BYTES: usize = 4096;
+/// The longest line any format needs, in bytes: a 64×64 puzzle and its
+/// answer in numbers (about 24,000 bytes) with room for a comment.
+pub const MAX_LINE_BYTES: usize = 32 * 1024;
 
 /// The error a [`LineGuard`] returns, inside an [`io::Error`].
 #[derive(Debug, thiserror::Error)]

@@ -1,4 +1,7 @@
 //! One puzzle per line, with an optional comment or expected answer after it.
+//! A puzzle is one token of `n²` symbols, or (for every size, and the only
+//! way for 49×49 and 64×64) `n²` numbers separated by spaces, `.` or `0` for
+//! a blank, optionally followed by `n²` more for its answer and a `#` comment.
 
 use super::lines::Lines;
 use super::{Collector, Puzzle};
@@ -47,13 +50,17 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
     };
     let token = &body[..end];
     let len = count(token);
+    if Geometry::from_cells(len).is_none() && is_numbers_line(body) {
+        parse_numbers(body, lead, line, col);
+        return;
+    }
     let Some(geometry) = Geometry::from_cells(len) else {
         col.error(
             line,
             lead + 1,
             ParseErrorKind::WrongLength {
                 found: len,
-                expected: "16, 81, 256 or 625 (a 4x4, 9x9, 16x16 or 25x25 grid)".into(),
+                expected: "16, 81, 256, 625 or 1296 (a 4x4 to 36x36 grid), or a grid's cells as numbers separated by spaces".into(),
             },
         );
         return;
@@ -121,6 +128,98 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
         grid,
         expected,
         comment,
+        line: line as u32,
+    });
+}
+
+/// True when a line's first token is a cell of a numbers row (a short
+/// number or a blank) and at least a 4×4 grid's worth of tokens follow.
+pub(crate) fn is_numbers_line(body: &str) -> bool {
+    let cell =
+        |t: &str| t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit() || BLANKS.contains(&b));
+    let mut tokens = body.split_whitespace();
+    tokens.next().is_some_and(cell) && tokens.take(15).count() == 15
+}
+
+/// Bytes read as a blank cell in a numbers row.
+const BLANKS: &[u8] = b"._-?";
+
+/// Reads a numbers line: `n²` cells, or `2n²` (puzzle, then its answer),
+/// before an optional `#` comment.
+fn parse_numbers(body: &str, lead: usize, line: usize, col: &mut Collector<'_, '_>) {
+    let (cells_text, comment) = match body.split_once('#') {
+        Some((cells, comment)) => (cells, Some(comment.trim())),
+        None => (body, None),
+    };
+    let ascii = body.is_ascii();
+    let column = |t: &str| {
+        let at = t.as_ptr() as usize - body.as_ptr() as usize;
+        lead + 1
+            + if ascii {
+                at
+            } else {
+                body[..at].chars().count()
+            }
+    };
+    let tokens: Vec<&str> = cells_text.split_whitespace().collect();
+    let k = tokens.len();
+    let (geometry, answered) = match (Geometry::from_cells(k), Geometry::from_cells(k / 2)) {
+        (Some(g), _) => (g, false),
+        (None, Some(g)) if k.is_multiple_of(2) => (g, true),
+        _ => {
+            col.error(
+                line,
+                lead + 1,
+                ParseErrorKind::WrongLength {
+                    found: k,
+                    expected: "a grid's cells as numbers separated by spaces: 16, 81, 256, 625, 1296, 2401 or 4096 of them (twice that with the answer)".into(),
+                },
+            );
+            return;
+        }
+    };
+    if col.alphabet_for(geometry, "", line, lead + 1).is_none() {
+        return;
+    }
+    let n = geometry.side();
+    let mut cells = Vec::with_capacity(k);
+    for t in &tokens {
+        let value = if t.bytes().all(|b| b.is_ascii_digit()) {
+            t.parse::<usize>().ok().filter(|&v| v <= n)
+        } else if t.len() == 1 && BLANKS.contains(&t.as_bytes()[0]) {
+            Some(0)
+        } else {
+            None
+        };
+        match value {
+            Some(v) => cells.push(v as u8),
+            None => {
+                col.error(
+                    line,
+                    column(t),
+                    ParseErrorKind::UnknownCell {
+                        found: t.to_string(),
+                        expected: format!("a number 1-{n} or a blank (. 0)"),
+                    },
+                );
+                return;
+            }
+        }
+    }
+    let cells_n = geometry.cells();
+    let grid = Grid::from_cells(geometry, &cells[..cells_n]).expect("numbers fit the geometry");
+    let expected = if answered {
+        match col.answer(&grid, &cells[cells_n..], line, column(tokens[cells_n])) {
+            Some(a) => Some(a),
+            None => return,
+        }
+    } else {
+        None
+    };
+    col.push(Puzzle {
+        grid,
+        expected,
+        comment: comment.filter(|c| !c.is_empty()).map(Into::into),
         line: line as u32,
     });
 }

@@ -330,12 +330,20 @@ fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseErrorKind)> 
     if content
         .clone()
         .take(32)
-        .any(|(_, l)| matches!(token_of(l), 81 | 256 | 625))
+        .any(|(_, l)| matches!(token_of(l), 81 | 256 | 625 | 1296))
     {
         return Ok(Format::Line);
     }
+    // A grid's cells as numbers separated by spaces (9x9 and up; with its answer, twice as many).
+    let cells_line = |l: &str| {
+        let k = l.split('#').next().unwrap_or("").split_whitespace().count();
+        k >= 81 && (Geometry::from_cells(k).is_some() || Geometry::from_cells(k / 2).is_some())
+    };
+    if line::is_numbers_line(first.trim_start()) && cells_line(first) {
+        return Ok(Format::Line);
+    }
     match token_len {
-        81 | 256 | 625 => return Ok(Format::Line),
+        81 | 256 | 625 | 1296 => return Ok(Format::Line),
         16 => {
             // A 4x4 puzzle per line, or a row of a 16x16 block?
             let g4 = Geometry::new(2).expect("4x4");
@@ -357,6 +365,7 @@ fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseErrorKind)> 
     if tokens.len() > 1
         && Geometry::from_side(tokens.len()).is_some()
         && (first.contains('?')
+            || tokens.len() > 36
             || tokens
                 .iter()
                 .any(|t| t.len() > 1 && t.parse::<u8>().is_ok()))
@@ -371,8 +380,9 @@ fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseErrorKind)> 
         first_no,
         1,
         ParseErrorKind::UnknownFormat(format!(
-            "found a line of {token_len} symbols, expected a puzzle per line (16, 81, 256 or 625 symbols), \
-             a CSV header with a `quizzes` or `puzzle` column, or a block row of 4, 9, 16 or 25 symbols"
+            "found a line of {token_len} symbols, expected a puzzle per line (16, 81, 256, 625 or 1296 symbols, \
+             or a grid's cells as numbers separated by spaces), a CSV header with a `quizzes` or `puzzle` column, \
+             or a block row of 4, 9, 16, 25 or 36 symbols (49 or 64 numbers)"
         )),
     ))
 }
@@ -624,11 +634,13 @@ pub fn write_line_into(out: &mut String, grid: &Grid, alphabet: &Alphabet) {
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
 }
 
-/// Writes a grid as a pretty block: spaces between cells, `|` between boxes, rule lines between bands.
+/// Writes a grid as a pretty block: spaces between cells, `|` between boxes,
+/// rule lines between bands (numbers right-aligned in sides past 36).
 pub fn write_block(grid: &Grid, alphabet: &Alphabet) -> String {
     let g = grid.geometry();
     let (b, n) = (g.box_size(), g.side());
-    let rule = vec!["-".repeat(2 * b - 1); b].join("-+-");
+    let width = if alphabet.is_numbers() { 2 } else { 1 };
+    let rule = vec!["-".repeat(b * width + b - 1); b].join("-+-");
     let mut out = String::new();
     for r in 0..n {
         if r > 0 && r % b == 0 {
@@ -639,7 +651,8 @@ pub fn write_block(grid: &Grid, alphabet: &Alphabet) -> String {
             if c > 0 {
                 out.push_str(if c % b == 0 { " | " } else { " " });
             }
-            out.push(alphabet.encode(grid.get(g.cell(r, c))));
+            let symbol = alphabet.symbol(grid.get(g.cell(r, c)));
+            out.push_str(&format!("{symbol:>width$}"));
         }
         out.push('\n');
     }

@@ -323,3 +323,98 @@ fn forced_format_and_unknown_format() {
     assert!(matches!(e.kind, K::UnknownFormat(_)));
     assert_eq!(e.line, 1);
 }
+
+/// A grid of `g` with every third cell filled (a digit that varies by column).
+fn sparse(g: Geometry) -> Grid {
+    let mut grid = Grid::empty(g);
+    for c in (0..g.cells()).step_by(3) {
+        grid.set(c, (c % g.side()) as u8 + 1);
+    }
+    grid
+}
+
+#[test]
+fn numbers_lines_and_blocks_past_36_are_detected_and_round_trip() {
+    for side in [49, 64] {
+        let g = Geometry::from_side(side).unwrap();
+        let a = Alphabet::default_for(g);
+        let grid = sparse(g);
+        let line = write_line(&grid, &a);
+        assert!(
+            line.contains(&format!(" {side} ")),
+            "numbers: {}",
+            &line[..40]
+        );
+        let d = read(&format!("{line}\n")).unwrap();
+        assert_eq!((d.format, d.geometry), (Format::Line, g));
+        assert_eq!(d.puzzles[0].grid, grid);
+        // Detected as a block too: rows of numbers, `|` and rule lines.
+        let d = read(&write_block(&grid, &a)).unwrap();
+        assert_eq!(d.puzzles[0].grid, grid, "{side} block");
+    }
+    // 36x36 has one-character symbols: 0-9A-Z, `.` for a blank.
+    let g = Geometry::from_side(36).unwrap();
+    let line = write_line(&sparse(g), &Alphabet::default_for(g));
+    assert_eq!(line.len(), 1296);
+    let d = read(&line).unwrap();
+    assert_eq!((d.format, &d.puzzles[0].grid), (Format::Line, &sparse(g)));
+}
+
+#[test]
+fn a_numbers_line_may_carry_its_answer_and_a_comment() {
+    let solved =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    let answer = test_grid(solved);
+    let mut puzzle = answer.clone();
+    (0..81).step_by(2).for_each(|c| puzzle.set(c, 0));
+    let words = |g: &Grid| {
+        g.cells()
+            .iter()
+            .map(|&d| {
+                if d == 0 {
+                    ".".to_string()
+                } else {
+                    d.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let text = format!("{}  {} # from a test\n", words(&puzzle), words(&answer));
+    let d = read(&text).unwrap();
+    let p = &d.puzzles[0];
+    assert_eq!((&p.grid, p.expected.as_ref()), (&puzzle, Some(&answer)));
+    assert_eq!(p.comment.as_deref(), Some("from a test"));
+}
+
+#[test]
+fn bad_numbers_name_their_line_and_column() {
+    let g = Geometry::from_side(49).unwrap();
+    let line = write_line(&sparse(g), &Alphabet::default_for(g));
+    // The third cell ("1 . . 4 ...", column 5) made 50: past the size.
+    let bad = format!("# a comment\n{}50{}\n", &line[..4], &line[5..]);
+    let e = first_error(&bad);
+    assert_eq!((e.line, e.column), (2, 5));
+    assert!(
+        matches!(&e.kind, K::UnknownCell { found, expected } if found == "50" && expected.contains("1-49")),
+        "{e:?}"
+    );
+    // 49x49 has no one-character form: a 2401-symbol line says how to write it.
+    let e = first_error(&"1".repeat(2401));
+    assert!(e.to_string().contains("separated by spaces"), "{e}");
+    // Too few numbers for any grid.
+    let opts = ReadOptions {
+        format: Some(Format::Line),
+        ..ReadOptions::default()
+    };
+    let LoadError::Invalid { errors, .. } =
+        read_str("t", &vec!["1"; 100].join(" "), &opts).unwrap_err()
+    else {
+        panic!("not an invalid input")
+    };
+    assert!(
+        matches!(errors[0].kind, K::WrongLength { found: 100, .. }),
+        "{:?}",
+        errors[0]
+    );
+}

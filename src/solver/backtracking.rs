@@ -17,7 +17,7 @@ struct State<'t> {
     t: &'t Tables,
     empties: Vec<u16>,
     /// Occupied digits (bit d-1) per row, column and box: `3n` masks.
-    used: Vec<u32>,
+    used: Vec<u64>,
     cells: Vec<u8>,
 }
 
@@ -37,7 +37,7 @@ impl Solver for Backtracking {
                 st.empties.push(c as u16);
                 continue;
             }
-            let bit = 1u32 << (d - 1);
+            let bit = 1u64 << (d - 1);
             let [r, col, b] = t.rcb[c];
             let slots = [r as usize, n + col as usize, 2 * n + b as usize];
             if slots.iter().any(|&s| st.used[s] & bit != 0) {
@@ -71,7 +71,7 @@ fn recurse<T: Tracer>(
     let c = st.empties[step] as usize;
     let [r, col, b] = st.t.rcb[c];
     let (r, col, b) = (r as usize, n + col as usize, 2 * n + b as usize);
-    let allowed = !(st.used[r] | st.used[col] | st.used[b]) & ((1u32 << n) - 1);
+    let allowed = !(st.used[r] | st.used[col] | st.used[b]) & (u64::MAX >> (64 - n));
     ctl.branch(allowed.count_ones());
     if T::ENABLED {
         ctl.tracer.event(Event::Branch {
@@ -81,7 +81,7 @@ fn recurse<T: Tracer>(
         });
     }
     for d in 1..=n as u8 {
-        let bit = 1u32 << (d - 1);
+        let bit = 1u64 << (d - 1);
         if (st.used[r] | st.used[col] | st.used[b]) & bit != 0 {
             continue;
         }

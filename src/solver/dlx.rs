@@ -66,12 +66,12 @@ impl Matrix {
         let (n, b) = (g.side(), g.box_size());
         let cells = g.cells();
         // used[k*n + i] = digits present in unit i of kind k.
-        let mut used = vec![0u32; 3 * n];
+        let mut used = vec![0u64; 3 * n];
         for (c, &d) in puzzle.cells().iter().enumerate() {
             if d == 0 {
                 continue;
             }
-            let bit = 1 << (d - 1);
+            let bit = 1u64 << (d - 1);
             let u = [g.row(c), n + g.col(c), 2 * n + g.boxed(c)];
             if u.iter().any(|&i| used[i] & bit != 0) {
                 return None;
@@ -99,7 +99,7 @@ impl Matrix {
             node.up = i as u32;
             node.down = i as u32;
         }
-        // At most 4·625 columns (25×25): the column number fits below `SIZE`.
+        // At most 4·4096 columns (64×64): the column number fits below `SIZE`.
         debug_assert!(c < SIZE as usize);
         let mut key: Vec<u32> = (0..=c as u32).collect();
         key[0] = u32::MAX;

@@ -382,7 +382,7 @@ pub trait Solver {
 }
 
 /// Grid sides every strategy handles unless its entry says otherwise.
-pub const ALL_SIZES: &[usize] = &[4, 9, 16, 25];
+pub const ALL_SIZES: &[usize] = &[4, 9, 16, 25, 36, 49, 64];
 
 /// Everything the registry knows of one variant.
 #[derive(Clone, Copy, Debug)]
@@ -391,7 +391,7 @@ pub struct Entry {
     pub name: &'static str,
     /// The strategy family (the name of its default variant).
     pub family: &'static str,
-    /// Grid sides handled (4, 9, 16, 25); other sizes are skipped with a note.
+    /// Grid sides handled (4 to 64); other sizes are skipped with a note.
     pub sizes: &'static [usize],
     /// Per-puzzle node budget the harness applies by default (slow strategies only).
     pub default_budget: Option<u64>,

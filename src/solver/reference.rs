@@ -27,7 +27,7 @@ fn encode(puzzle: &Grid) -> Option<Encoding> {
     let n = g.side();
     let t = super::tables::Tables::get(g);
     // Digits given in each unit (rows, then columns, then boxes).
-    let mut given = vec![0u32; 3 * n];
+    let mut given = vec![0u64; 3 * n];
     for (c, &[r, col, b]) in t.rcb.iter().enumerate() {
         let d = puzzle.get(c);
         if d != 0 {

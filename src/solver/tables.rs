@@ -15,8 +15,11 @@ pub(crate) struct Tables {
     pub peer_count: usize,
     /// Cells of each unit: rows, then columns, then boxes; `n` per unit.
     pub units: Vec<u16>,
-    /// The three units of each cell as bits `row`, `n + col`, `2n + box` (at most 75 units).
+    /// The three units of each cell as bits `row`, `n + col`, `2n + box`, when
+    /// the `3n` units fit in 128 bits (sides to 36); empty above.
     pub unit_mask: Vec<u128>,
+    /// The same bits in three words, for every side (192 units at most).
+    pub unit_wide: Vec<[u64; 3]>,
 }
 
 impl Tables {
@@ -42,15 +45,28 @@ impl Tables {
             );
             peer_count = peers.len() - before;
         }
-        let unit_mask = rcb
+        let unit_bits = |&[r, c, b]: &[u16; 3]| [r as usize, n + c as usize, 2 * n + b as usize];
+        let unit_mask = if 3 * n <= 128 {
+            rcb.iter()
+                .map(|u| unit_bits(u).iter().fold(0u128, |m, &i| m | 1u128 << i))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let unit_wide = rcb
             .iter()
-            .map(|&[r, c, b]| {
-                (1u128 << r) | (1u128 << (n + c as usize)) | (1u128 << (2 * n + b as usize))
+            .map(|u| {
+                let mut w = [0u64; 3];
+                unit_bits(u)
+                    .iter()
+                    .for_each(|&i| w[i / 64] |= 1u64 << (i % 64));
+                w
             })
             .collect();
         Tables {
             n,
             unit_mask,
+            unit_wide,
             rcb,
             peers,
             peer_count,
@@ -60,12 +76,8 @@ impl Tables {
 
     /// The tables of a size.
     pub fn get(g: Geometry) -> &'static Tables {
-        static ALL: [OnceLock<Tables>; 4] = [
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-        ];
+        static ALL: [OnceLock<Tables>; crate::grid::MAX_BOX - 1] =
+            [const { OnceLock::new() }; crate::grid::MAX_BOX - 1];
         ALL[g.box_size() - 2].get_or_init(|| Tables::build(g))
     }
 

@@ -354,3 +354,49 @@ fn solvable_without_agrees_with_counting() {
     }
     assert!(said[0] > 0 && said[1] > 0, "{said:?}");
 }
+
+/// Grids past 25×25 (64-bit digit masks, the wide unit sets of the bitset
+/// engine, three-word dirty sets at 49 and 64): every strategy that takes the
+/// size agrees with `dlx` on generated unique puzzles with many givens, or
+/// stops at its default budget (the slow seed strategies only).
+#[test]
+fn every_strategy_agrees_with_dlx_past_25x25() {
+    for (side, count) in [(36, 3), (49, 2), (64, 1)] {
+        let g = Geometry::from_side(side).unwrap();
+        let opts = crate::generate::GenerateOptions {
+            minimal: false,
+            min_clues: Some(g.cells() * 3 / 4),
+            max_clues: Some(g.cells() * 4 / 5),
+            ..crate::generate::GenerateOptions::minimal(g)
+        };
+        for i in 0..count {
+            let (p, answer) = crate::generate::generate_indexed(&opts, 25, i).unwrap();
+            let reference = SolverId::Dlx.solve(&p, &Limits::new(Mode::Unique));
+            assert_eq!(reference.status, Status::Unique, "{side}x{side} #{i}");
+            assert_eq!(reference.first(), Some(&answer));
+            for s in SolverId::ALL.iter().filter(|s| s.supports(g)) {
+                let budget = s.default_node_budget().map(|b| b.min(200_000));
+                let limits = Limits::new(Mode::Unique).with_node_budget(budget);
+                let out = s.solve(&p, &limits);
+                if out.status == Status::Budget && budget.is_some() {
+                    continue;
+                }
+                assert_eq!(out.status, Status::Unique, "{s} on {side}x{side} #{i}");
+                assert_eq!(out.first(), Some(&answer), "{s} on {side}x{side} #{i}");
+                assert_eq!(check_solution(&p, &answer), Ok(()));
+            }
+        }
+    }
+}
+
+/// Every strategy but `band` takes 36×36, 49×49 and 64×64.
+#[test]
+fn general_strategies_take_every_size_to_64() {
+    for s in SolverId::ALL {
+        let general = s.strategy() != "band";
+        for side in [36, 49, 64] {
+            let g = Geometry::from_side(side).unwrap();
+            assert_eq!(s.supports(g), general, "{s} at {side}");
+        }
+    }
+}

@@ -174,7 +174,7 @@ impl fmt::Display for Display<'_> {
                     "{:indent$}place   {}={} ({why})",
                     "",
                     cell(*c),
-                    self.alphabet.encode(*digit),
+                    self.alphabet.symbol(*digit),
                     indent = depth * 2
                 )
             }
@@ -188,7 +188,7 @@ impl fmt::Display for Display<'_> {
                     f,
                     "{:indent$}confine {} to {} (guess)",
                     "",
-                    self.alphabet.encode(*digit),
+                    self.alphabet.symbol(*digit),
                     at.join(" "),
                     indent = depth * 2
                 )

@@ -11,7 +11,8 @@ pub mod fit;
 mod points;
 mod write;
 
-pub use points::{clue_points, holes_puzzle, point_puzzles, size_points, PointSpec};
+pub use crate::generate::holes_puzzle;
+pub use points::{clue_points, point_puzzles, size_points, PointSpec};
 pub use write::{write_outputs, StudyFile, StudyInfo, CSV, FILES, SOLVES_CSV};
 
 use crate::contender::{BenchPuzzle, Contender};

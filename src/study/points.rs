@@ -3,10 +3,8 @@
 
 use super::StudyError;
 use crate::contender::BenchPuzzle;
-use crate::generate::{complete_grid, stream};
-use crate::grid::{Geometry, Grid};
-use rand::seq::SliceRandom;
-use rand::Rng;
+use crate::generate::{holes_puzzle, stream};
+use crate::grid::Geometry;
 use serde::{Deserialize, Serialize};
 
 /// One point of a study: a grid side and how many givens each puzzle keeps.
@@ -93,20 +91,6 @@ pub fn size_points(sides: &[usize], fraction: f64) -> Result<Vec<PointSpec>, Stu
     }
     out.sort_by_key(|p| p.side);
     Ok(out)
-}
-
-/// A puzzle with `givens` givens: a random complete grid (see
-/// [`complete_grid`]) with that many random cells kept. Returns the puzzle and
-/// the grid it came from (one of its solutions).
-pub fn holes_puzzle<R: Rng>(g: Geometry, givens: usize, rng: &mut R) -> (Grid, Grid) {
-    let full = complete_grid(g, rng);
-    let mut cells: Vec<usize> = (0..g.cells()).collect();
-    cells.shuffle(rng);
-    let mut puzzle = Grid::empty(g);
-    for &c in cells.iter().take(givens) {
-        puzzle.set(c, full.get(c));
-    }
-    (puzzle, full)
 }
 
 /// The puzzles of a point: puzzle `i` draws from its own stream, keyed by the

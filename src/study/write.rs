@@ -288,7 +288,7 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
             let (x_desc, log_x) = match axis {
                 Axis::Clues => ("clues (givens)".to_string(), false),
                 Axis::Size => (
-                    "cells (log): 16 for 4x4, 81 for 9x9, 256, 625".to_string(),
+                    "cells (log): 16 for 4x4, 81 for 9x9, 256, 625, ... 4096 for 64x64".to_string(),
                     true,
                 ),
             };

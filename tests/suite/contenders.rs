@@ -488,6 +488,66 @@ fn the_python_example_solves_the_embedded_sets() {
     );
 }
 
+/// Past 25×25 the protocol sends 36×36 in `0-9A-Z` and 49×49, 64×64 as
+/// numbers separated by spaces: the Python example, which reads and writes
+/// both, passes `contender check` on those sizes and solves the 64×64 set.
+#[test]
+fn the_python_example_speaks_every_size_to_64() {
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        eprintln!("NOTICE: python3 not found: the Python example test is SKIPPED");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/contenders/solver.py");
+    let script = script.display().to_string();
+    let out = bin(dir.path())
+        .args([
+            "contender",
+            "check",
+            "--sizes",
+            "36,49,64",
+            "--",
+            "python3",
+            &script,
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    for size in ["36x36", "49x49", "64x64"] {
+        assert!(
+            text.contains(&format!(
+                "ok   {size} puzzle with several solutions: multiple"
+            )),
+            "{text}"
+        );
+    }
+    let toml = format!(
+        "[[contender]]\nname = \"python\"\ncommand = [\"python3\", {script:?}]\nsizes = [64]\n"
+    );
+    std::fs::write(dir.path().join("c.toml"), toml).unwrap();
+    bin(dir.path())
+        .args(["bench", "--quiet", "--no-report", "--dataset", "set-64x64"])
+        .args([
+            "--solver",
+            "bitset-mrv",
+            "--contenders",
+            "c.toml",
+            "--out",
+            "run",
+        ])
+        .assert()
+        .success();
+    let all = rows(&dir.path().join("run"));
+    let py = of(&all, "python");
+    assert!(
+        !py.is_empty() && py.iter().all(|r| r.2 == "unique"),
+        "{py:?}"
+    );
+}
+
 #[test]
 fn reference_and_outside_rows_are_marked_and_count_nothing() {
     let dir = tempfile::tempdir().unwrap();

@@ -20,6 +20,9 @@ use crate::grid::{Geometry, Grid};
 
 #[cfg(target_arch = "x86_64")]
 mod rows;
+mod words;
+
+use words::{Digits, Units};
 
 /// Which singles are filled before branching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,23 +82,26 @@ impl Solver for BitsetMrv {
         }
         match (self.singles, g.box_size()) {
             (Singles::None, _) => plain::solve(puzzle, ctl),
-            (s, 2) => run::<T, 4, 16>(puzzle, s, ctl),
-            (s, 3) => run::<T, 9, 81>(puzzle, s, ctl),
-            (s, 4) => run::<T, 16, 256>(puzzle, s, ctl),
-            (s, _) => run::<T, 25, 625>(puzzle, s, ctl),
+            (s, 2) => run::<T, u32, u128, 4, 16>(puzzle, s, ctl),
+            (s, 3) => run::<T, u32, u128, 9, 81>(puzzle, s, ctl),
+            (s, 4) => run::<T, u32, u128, 16, 256>(puzzle, s, ctl),
+            (s, 5) => run::<T, u32, u128, 25, 625>(puzzle, s, ctl),
+            (s, 6) => run::<T, u64, u128, 36, 1296>(puzzle, s, ctl),
+            (s, 7) => run::<T, u64, [u64; 3], 49, 2401>(puzzle, s, ctl),
+            (s, _) => run::<T, u64, [u64; 3], 64, 4096>(puzzle, s, ctl),
         }
     }
 }
 
-fn run<T: Tracer, const N: usize, const NN: usize>(
+fn run<T: Tracer, M: Digits, U: Units, const N: usize, const NN: usize>(
     puzzle: &Grid,
     singles: Singles,
     ctl: &mut Control<'_, T>,
 ) {
     match singles {
-        Singles::NakedHiddenLocked => Engine::<N, NN, true, true>::solve(puzzle, None, ctl),
-        Singles::NakedAndHidden => Engine::<N, NN, true, false>::solve(puzzle, None, ctl),
-        _ => Engine::<N, NN, false, false>::solve(puzzle, None, ctl),
+        Singles::NakedHiddenLocked => Engine::<M, U, N, NN, true, true>::solve(puzzle, None, ctl),
+        Singles::NakedAndHidden => Engine::<M, U, N, NN, true, false>::solve(puzzle, None, ctl),
+        _ => Engine::<M, U, N, NN, false, false>::solve(puzzle, None, ctl),
     }
 }
 
@@ -107,50 +113,62 @@ pub(crate) fn search_excluding<T: Tracer>(
     ctl: &mut Control<'_, T>,
 ) {
     match puzzle.geometry().box_size() {
-        2 => Engine::<4, 16, true, false>::solve(puzzle, exclude, ctl),
-        3 => Engine::<9, 81, true, false>::solve(puzzle, exclude, ctl),
-        4 => Engine::<16, 256, true, false>::solve(puzzle, exclude, ctl),
-        _ => Engine::<25, 625, true, false>::solve(puzzle, exclude, ctl),
+        2 => Engine::<u32, u128, 4, 16, true, false>::solve(puzzle, exclude, ctl),
+        3 => Engine::<u32, u128, 9, 81, true, false>::solve(puzzle, exclude, ctl),
+        4 => Engine::<u32, u128, 16, 256, true, false>::solve(puzzle, exclude, ctl),
+        5 => Engine::<u32, u128, 25, 625, true, false>::solve(puzzle, exclude, ctl),
+        6 => Engine::<u64, u128, 36, 1296, true, false>::solve(puzzle, exclude, ctl),
+        7 => Engine::<u64, [u64; 3], 49, 2401, true, false>::solve(puzzle, exclude, ctl),
+        _ => Engine::<u64, [u64; 3], 64, 4096, true, false>::solve(puzzle, exclude, ctl),
     }
 }
 
 #[derive(Clone, Copy)]
-struct Board<const N: usize, const NN: usize> {
+struct Board<M, const N: usize, const NN: usize> {
     /// Candidates of unsolved cells; 0 for solved cells.
-    cand: [u32; NN],
+    cand: [M; NN],
     /// Placed digits; 0 for unsolved cells.
     value: [u8; NN],
     /// Digits placed per row, column and box.
-    used: [[u32; N]; 3],
+    used: [[M; N]; 3],
     unsolved: u32,
 }
 
 /// A two-candidate cell sharing a candidate with this many peers is branched on at once.
 pub(crate) const SCORE_STOP: u32 = 10;
 
-struct Engine<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool> {
+struct Engine<'t, M, U, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool> {
     t: &'t Tables,
-    work: Pending,
-    boards: Vec<Board<N, NN>>,
+    work: Pending<U>,
+    boards: Vec<Board<M, N, NN>>,
 }
 
 /// Work left for propagation: cells that became singles, units that changed.
-struct Pending {
+struct Pending<U> {
     queue: Vec<u16>,
-    /// Units (bit `row`, `n + col`, `2n + box`) to scan for hidden singles.
-    dirty: u128,
+    /// Units (`row`, `n + col`, `2n + box`) to scan for hidden singles.
+    dirty: U,
 }
 
-impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool>
-    Engine<'t, N, NN, HIDDEN, LOCKED>
+impl<
+        't,
+        M: Digits,
+        U: Units,
+        const N: usize,
+        const NN: usize,
+        const HIDDEN: bool,
+        const LOCKED: bool,
+    > Engine<'t, M, U, N, NN, HIDDEN, LOCKED>
 {
-    const FULL: u32 = if N == 32 { u32::MAX } else { (1u32 << N) - 1 };
     /// Box side.
     const BS: usize = match N {
         4 => 2,
         9 => 3,
         16 => 4,
-        _ => 5,
+        25 => 5,
+        36 => 6,
+        49 => 7,
+        _ => 8,
     };
     /// Peers per cell.
     const PEERS: usize = 3 * N - 2 * Self::BS - 1;
@@ -163,11 +181,11 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
         };
         let t = Tables::get(puzzle.geometry());
         debug_assert_eq!((t.n, t.peer_count), (N, Self::PEERS));
-        let mut e = Engine::<N, NN, HIDDEN, LOCKED> {
+        let mut e = Engine::<M, U, N, NN, HIDDEN, LOCKED> {
             t,
             work: Pending {
                 queue: Vec::with_capacity(NN),
-                dirty: u128::MAX, // every unit, once
+                dirty: U::all(3 * N), // every unit, once
             },
             boards: Vec::with_capacity(16),
         };
@@ -177,12 +195,13 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
 
     /// The board the givens leave (before any single), with `exclude` struck;
     /// `None` when two givens conflict or an empty cell is left no digit.
-    fn root(puzzle: &Grid, exclude: Option<(usize, u8)>) -> Option<Board<N, NN>> {
+    fn root(puzzle: &Grid, exclude: Option<(usize, u8)>) -> Option<Board<M, N, NN>> {
         let t = Tables::get(puzzle.geometry());
+        let full = M::full(N);
         let mut root = Board {
-            cand: [Self::FULL; NN],
+            cand: [full; NN],
             value: [0; NN],
-            used: [[0; N]; 3],
+            used: [[M::ZERO; N]; 3],
             unsolved: NN as u32,
         };
         // The root in two sweeps (the same board as placing each given in turn,
@@ -192,16 +211,16 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             if d == 0 {
                 continue;
             }
-            let bit = 1u32 << (d - 1);
+            let bit = M::bit(d);
             let [r, col, bx] = t.rcb[c];
             let u = &mut root.used;
-            if (u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]) & bit != 0 {
+            if (u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]) & bit != M::ZERO {
                 return None; // conflicting givens
             }
             u[0][r as usize] |= bit;
             u[1][col as usize] |= bit;
             u[2][bx as usize] |= bit;
-            root.cand[c] = 0;
+            root.cand[c] = M::ZERO;
             root.value[c] = d;
             root.unsolved -= 1;
         }
@@ -209,16 +228,15 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             if root.value[c] == 0 {
                 let [r, col, bx] = t.rcb[c];
                 let u = &root.used;
-                root.cand[c] =
-                    Self::FULL & !(u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]);
-                if root.cand[c] == 0 {
+                root.cand[c] = full & !(u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]);
+                if root.cand[c] == M::ZERO {
                     return None; // an empty cell the givens leave no digit
                 }
             }
         }
         if let Some((c, d)) = exclude {
             if puzzle.get(c) == 0 {
-                root.cand[c] &= !(1u32 << (d - 1));
+                root.cand[c] &= !M::bit(d);
             }
         }
         Some(root)
@@ -234,17 +252,17 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
     #[inline(always)]
     fn place(
         t: &Tables,
-        work: &mut Pending,
-        b: &mut Board<N, NN>,
+        work: &mut Pending<U>,
+        b: &mut Board<M, N, NN>,
         c: usize,
         d: u8,
         queue_singles: bool,
     ) -> bool {
-        let bit = 1u32 << (d - 1);
-        if b.cand[c] & bit == 0 {
+        let bit = M::bit(d);
+        if b.cand[c] & bit == M::ZERO {
             return false;
         }
-        b.cand[c] = 0;
+        b.cand[c] = M::ZERO;
         b.value[c] = d;
         b.unsolved -= 1;
         let [r, col, bx] = t.rcb[c];
@@ -252,20 +270,20 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
         b.used[1][col as usize] |= bit;
         b.used[2][bx as usize] |= bit;
         if HIDDEN {
-            work.dirty |= t.unit_mask[c];
+            work.dirty.add_cell(t, c);
         }
         let mut ok = true;
         for &p in Self::peers(t, c) {
             let p = p as usize;
             let m = b.cand[p];
-            if m & bit != 0 {
+            if m & bit != M::ZERO {
                 let m = m & !bit;
                 b.cand[p] = m;
-                ok &= m != 0;
+                ok &= m != M::ZERO;
                 if HIDDEN {
-                    work.dirty |= t.unit_mask[p];
+                    work.dirty.add_cell(t, p);
                 }
-                if queue_singles && m & m.wrapping_sub(1) == 0 {
+                if queue_singles && m.rest() == M::ZERO {
                     work.queue.push(p as u16);
                 }
             }
@@ -278,8 +296,8 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
     #[allow(clippy::too_many_arguments)]
     fn place_single<T: Tracer>(
         t: &Tables,
-        work: &mut Pending,
-        b: &mut Board<N, NN>,
+        work: &mut Pending<U>,
+        b: &mut Board<M, N, NN>,
         c: usize,
         d: u8,
         reason: Reason,
@@ -305,8 +323,8 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
 
     fn propagate_board<T: Tracer>(
         t: &Tables,
-        work: &mut Pending,
-        b: &mut Board<N, NN>,
+        work: &mut Pending<U>,
+        b: &mut Board<M, N, NN>,
         depth: usize,
         ctl: &mut Control<'_, T>,
     ) -> bool {
@@ -317,10 +335,10 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                     continue;
                 }
                 let m = b.cand[p];
-                if m == 0 {
+                if m == M::ZERO {
                     return false;
                 }
-                let d = m.trailing_zeros() as u8 + 1;
+                let d = m.first();
                 if !Self::place_single(t, work, b, p, d, Reason::NakedSingle, depth, ctl) {
                     return false;
                 }
@@ -329,8 +347,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                 return true;
             }
             // One changed unit at a time, naked singles first after each.
-            work.dirty &= (1u128 << (3 * N)) - 1;
-            if work.dirty == 0 {
+            let Some(u) = work.dirty.pop() else {
                 if LOCKED {
                     match Self::locked_candidates(t, work, b) {
                         None => return false,
@@ -339,9 +356,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                     }
                 }
                 return true;
-            }
-            let u = work.dirty.trailing_zeros() as usize;
-            work.dirty &= work.dirty - 1;
+            };
             if !Self::hidden_singles(t, work, b, u, depth, ctl) {
                 return false;
             }
@@ -352,22 +367,22 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
     #[inline(always)]
     fn eliminate(
         t: &Tables,
-        work: &mut Pending,
-        b: &mut Board<N, NN>,
+        work: &mut Pending<U>,
+        b: &mut Board<M, N, NN>,
         c: usize,
-        mask: u32,
+        mask: M,
     ) -> bool {
         let m = b.cand[c];
-        if m & mask == 0 {
+        if m & mask == M::ZERO {
             return true;
         }
         let m = m & !mask;
         b.cand[c] = m;
-        work.dirty |= t.unit_mask[c];
-        if m & m.wrapping_sub(1) == 0 {
+        work.dirty.add_cell(t, c);
+        if m.rest() == M::ZERO {
             work.queue.push(c as u16);
         }
-        m != 0
+        m != M::ZERO
     }
 
     /// Locked candidates on a snapshot of the row and column segments (a row or
@@ -375,20 +390,24 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
     /// the rest of that line (pointing), and a digit confined to one segment of
     /// a line leaves the rest of that box (claiming). `None` on a contradiction,
     /// else whether anything was eliminated.
-    fn locked_candidates(t: &Tables, work: &mut Pending, b: &mut Board<N, NN>) -> Option<bool> {
-        const MAXB: usize = 5;
+    fn locked_candidates(
+        t: &Tables,
+        work: &mut Pending<U>,
+        b: &mut Board<M, N, NN>,
+    ) -> Option<bool> {
+        const MAXB: usize = crate::grid::MAX_BOX;
         let bs = Self::BS;
         // Segment masks: rseg[r][k] = row r inside box column k; cseg[c][k] = column c inside box row k.
-        let mut rseg = [[0u32; MAXB]; N];
-        let mut cseg = [[0u32; MAXB]; N];
+        let mut rseg = [[M::ZERO; MAXB]; N];
+        let mut cseg = [[M::ZERO; MAXB]; N];
         for (r, segs) in rseg.iter_mut().enumerate() {
             for (k, seg) in segs[..bs].iter_mut().enumerate() {
-                *seg = (0..bs).fold(0, |m, j| m | b.cand[r * N + k * bs + j]);
+                *seg = (0..bs).fold(M::ZERO, |m, j| m | b.cand[r * N + k * bs + j]);
             }
         }
         for (c, segs) in cseg.iter_mut().enumerate() {
             for (k, seg) in segs[..bs].iter_mut().enumerate() {
-                *seg = (0..bs).fold(0, |m, j| m | b.cand[(k * bs + j) * N + c]);
+                *seg = (0..bs).fold(M::ZERO, |m, j| m | b.cand[(k * bs + j) * N + c]);
             }
         }
         let before = work.dirty;
@@ -400,12 +419,12 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                 for line in band * bs..band * bs + bs {
                     for seg in 0..bs {
                         let m = lines[line][seg];
-                        if m == 0 {
+                        if m == M::ZERO {
                             continue;
                         }
                         // Same box, other lines; same line, other boxes.
-                        let mut other_lines = 0;
-                        let mut other_segs = 0;
+                        let mut other_lines = M::ZERO;
+                        let mut other_segs = M::ZERO;
                         for j in 0..bs {
                             if band * bs + j != line {
                                 other_lines |= lines[band * bs + j][seg];
@@ -415,7 +434,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                             }
                         }
                         let pointing = m & !other_lines & other_segs;
-                        if pointing != 0 {
+                        if pointing != M::ZERO {
                             for k in 0..N {
                                 if k / bs != seg {
                                     ok &= Self::eliminate(t, work, b, cell(line, k), pointing);
@@ -423,7 +442,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                             }
                         }
                         let claiming = m & !other_segs & other_lines;
-                        if claiming != 0 {
+                        if claiming != M::ZERO {
                             for l2 in band * bs..band * bs + bs {
                                 if l2 != line {
                                     for k in seg * bs..seg * bs + bs {
@@ -442,35 +461,35 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
     /// Scans unit `u`: every missing digit must have a place; a digit with one place is placed.
     fn hidden_singles<T: Tracer>(
         t: &Tables,
-        work: &mut Pending,
-        b: &mut Board<N, NN>,
+        work: &mut Pending<U>,
+        b: &mut Board<M, N, NN>,
         u: usize,
         depth: usize,
         ctl: &mut Control<'_, T>,
     ) -> bool {
         let cells = &t.units[u * N..u * N + N];
-        let (mut once, mut twice) = (0u32, 0u32);
+        let (mut once, mut twice) = (M::ZERO, M::ZERO);
         for &c in cells {
             let m = b.cand[c as usize];
             twice |= once & m;
             once |= m;
         }
-        let need = Self::FULL & !b.used[u / N][u % N];
+        let need = M::full(N) & !b.used[u / N][u % N];
         if once & need != need {
             return false;
         }
         let mut hidden = once & !twice & need;
-        while hidden != 0 {
-            let bit = hidden & hidden.wrapping_neg();
+        while hidden != M::ZERO {
+            let bit = hidden.lowest();
             hidden ^= bit;
             let Some(c) = cells
                 .iter()
                 .map(|&c| c as usize)
-                .find(|&c| b.cand[c] & bit != 0)
+                .find(|&c| b.cand[c] & bit != M::ZERO)
             else {
                 return false; // an earlier placement in this unit took the digit's only place
             };
-            let d = bit.trailing_zeros() as u8 + 1;
+            let d = bit.first();
             if !Self::place_single(t, work, b, c, d, Reason::HiddenSingle, depth, ctl) {
                 return false;
             }
@@ -490,8 +509,8 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
         let (mut best, mut best_score) = (usize::MAX, 0);
         for c in 0..NN {
             let m = b.cand[c];
-            let rest = m & m.wrapping_sub(1);
-            if rest == 0 || rest & (rest - 1) != 0 {
+            let rest = m.rest();
+            if rest == M::ZERO || rest.rest() != M::ZERO {
                 continue; // solved (0), or three candidates or more
             }
             if !HIDDEN {
@@ -499,7 +518,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             }
             let mut score = 0;
             for &p in Self::peers(self.t, c) {
-                score += u32::from(b.cand[p as usize] & m != 0);
+                score += u32::from(b.cand[p as usize] & m != M::ZERO);
             }
             if score > best_score || best == usize::MAX {
                 (best, best_score) = (c, score);
@@ -515,7 +534,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
         let (mut best, mut best_count) = (0, u32::MAX);
         for c in 0..NN {
             if b.value[c] == 0 {
-                let k = b.cand[c].count_ones();
+                let k = b.cand[c].count();
                 if k < best_count {
                     (best, best_count) = (c, k);
                 }
@@ -533,14 +552,14 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             let b = &self.boards[0];
             for c in 0..NN {
                 let m = b.cand[c];
-                if b.value[c] == 0 && (m == 0 || m & (m - 1) == 0) {
+                if b.value[c] == 0 && m.rest() == M::ZERO {
                     self.work.queue.push(c as u16);
                 }
             }
         }
         if !self.propagate(depth, ctl) {
             self.work.queue.clear();
-            self.work.dirty = 0;
+            self.work.dirty = U::none();
             if T::ENABLED {
                 ctl.tracer.event(Event::Backtrack {
                     depth: depth.saturating_sub(1),
@@ -563,13 +582,16 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
             });
         }
         if self.boards.len() <= depth + 1 {
-            self.boards.push(self.boards[depth]);
+            // In place: a board of a large grid (12 KB at 36×36, 38 KB at
+            // 64×64) copied through the stack at every level of a deep search
+            // would overflow a worker's stack.
+            self.boards.extend_from_within(depth..=depth);
         }
         let mut m = self.boards[depth].cand[best];
-        while m != 0 {
-            let bit = m & m.wrapping_neg();
+        while m != M::ZERO {
+            let bit = m.lowest();
             m ^= bit;
-            let d = bit.trailing_zeros() as u8 + 1;
+            let d = bit.first();
             if T::ENABLED {
                 ctl.tracer.event(Event::Place {
                     depth,
@@ -578,7 +600,9 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                     reason: Reason::Guess,
                 });
             }
-            self.boards[depth + 1] = self.boards[depth];
+            // A slice copy is a memcpy in place (an assignment may go through the stack).
+            let (done, next) = self.boards.split_at_mut(depth + 1);
+            next[..1].copy_from_slice(&done[depth..]);
             if Self::place(
                 self.t,
                 &mut self.work,
@@ -590,7 +614,7 @@ impl<'t, const N: usize, const NN: usize, const HIDDEN: bool, const LOCKED: bool
                 self.search(depth + 1, g, ctl);
             } else {
                 self.work.queue.clear();
-                self.work.dirty = 0;
+                self.work.dirty = U::none();
             }
             if ctl.stopped() {
                 return;
@@ -612,7 +636,7 @@ mod plain {
 
     struct State<'t> {
         t: &'t Tables,
-        used: Vec<u32>,
+        used: Vec<u64>,
         cells: Vec<u8>,
         empty: usize,
     }
@@ -632,7 +656,7 @@ mod plain {
                 st.empty += 1;
                 continue;
             }
-            let bit = 1 << (d - 1);
+            let bit = 1u64 << (d - 1);
             let slots = slots(t, c);
             if slots.iter().any(|&s| st.used[s] & bit != 0) {
                 ctl.node();
@@ -663,7 +687,7 @@ mod plain {
             ctl.solution(|| Grid::from_cells(g, cells).expect("complete grid"));
             return;
         }
-        let full = (1u32 << st.t.n) - 1;
+        let full = u64::MAX >> (64 - st.t.n);
         let (mut best, mut best_mask, mut best_count) = (0, 0, u32::MAX);
         for c in 0..st.cells.len() {
             if st.cells[c] != 0 {
