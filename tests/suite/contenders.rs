@@ -449,18 +449,25 @@ fn contender_check_passes_the_rust_example_and_names_an_unflushed_answer() {
         ));
 }
 
-/// The Python example answers every embedded 9×9 and 4×4 set correctly.
-#[test]
-fn the_python_example_solves_the_embedded_sets() {
+/// The Python example's path, or `None` (with a notice) where there is no python3.
+fn python_example() -> Option<std::path::PathBuf> {
     let python = std::process::Command::new("python3")
         .arg("--version")
         .output();
     if !python.is_ok_and(|o| o.status.success()) {
         eprintln!("NOTICE: python3 not found: the Python example test is SKIPPED");
-        return;
+        return None;
     }
+    Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/contenders/solver.py"))
+}
+
+/// The Python example answers every embedded 9×9 and 4×4 set correctly.
+#[test]
+fn the_python_example_solves_the_embedded_sets() {
+    let Some(script) = python_example() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/contenders/solver.py");
     let sets = "seeds-9x9,easy-9x9,medium-9x9,hard-9x9,extreme-9x9,set-4x4";
     bin(dir.path())
         .args([
@@ -493,15 +500,10 @@ fn the_python_example_solves_the_embedded_sets() {
 /// both, passes `contender check` on those sizes and solves the 64×64 set.
 #[test]
 fn the_python_example_speaks_every_size_to_64() {
-    let python = std::process::Command::new("python3")
-        .arg("--version")
-        .output();
-    if !python.is_ok_and(|o| o.status.success()) {
-        eprintln!("NOTICE: python3 not found: the Python example test is SKIPPED");
+    let Some(script) = python_example() else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/contenders/solver.py");
     let script = script.display().to_string();
     let out = bin(dir.path())
         .args([
