@@ -186,10 +186,10 @@ impl Alphabet {
 
     /// Digit `d` as written: its symbol, or its number in numbers (`.` for `0`).
     pub fn symbol(&self, d: u8) -> String {
-        if self.is_numbers() && d != 0 {
-            d.to_string()
-        } else {
-            self.encode(d).to_string()
+        match d {
+            0 => ".".to_string(),
+            d if self.is_numbers() => d.to_string(),
+            d => self.encode(d).to_string(),
         }
     }
 
@@ -396,7 +396,7 @@ mod numbers {
         let mut out = Vec::new();
         a.encode_into(&[1, 0, 64, 10], &mut out);
         assert_eq!(out, b"1 . 64 10");
-        assert_eq!(a.symbol(64), "64");
+        assert_eq!((a.symbol(64), a.symbol(0)), ("64".into(), ".".into()));
         assert_eq!(a.decode_token("64"), Some(Symbol::Digit(64)));
         assert_eq!(a.decode_token("7"), Some(Symbol::Digit(7)));
         assert_eq!(a.decode_token("0"), Some(Symbol::Blank));

@@ -348,8 +348,10 @@ fn numbers_lines_and_blocks_past_36_are_detected_and_round_trip() {
         let d = read(&format!("{line}\n")).unwrap();
         assert_eq!((d.format, d.geometry), (Format::Line, g));
         assert_eq!(d.puzzles[0].grid, grid);
-        // Detected as a block too: rows of numbers, `|` and rule lines.
-        let d = read(&write_block(&grid, &a)).unwrap();
+        // Detected as a block too: rows of numbers, `|` and rule lines, `.` blanks.
+        let block = write_block(&grid, &a);
+        assert!(block.starts_with(" 1  .  .  4 "), "{}", &block[..40]);
+        let d = read(&block).unwrap();
         assert_eq!(d.puzzles[0].grid, grid, "{side} block");
     }
     // 36x36 has one-character symbols: 0-9A-Z, `.` for a blank.
