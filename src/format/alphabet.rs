@@ -95,7 +95,7 @@ pub struct Alphabet {
 }
 
 /// The bytes accepted as a blank cell (`0` only where it is no digit).
-const BLANKS: [u8; 5] = [b'.', b'_', b'-', b'?', b'0'];
+pub(crate) const BLANKS: [u8; 5] = [b'.', b'_', b'-', b'?', b'0'];
 
 impl Alphabet {
     /// The alphabet of `kind` for `geometry`; `Err` names why it does not exist.

@@ -3,6 +3,7 @@
 //! way for 49×49 and 64×64) `n²` numbers separated by spaces, `.` or `0` for
 //! a blank, optionally followed by `n²` more for its answer and a `#` comment.
 
+use super::alphabet::BLANKS;
 use super::lines::Lines;
 use super::{Collector, Puzzle};
 use crate::error::ParseErrorKind;
@@ -140,9 +141,6 @@ pub(crate) fn is_numbers_line(body: &str) -> bool {
     let mut tokens = body.split_whitespace();
     tokens.next().is_some_and(cell) && tokens.take(15).count() == 15
 }
-
-/// Bytes read as a blank cell in a numbers row.
-const BLANKS: &[u8] = b"._-?";
 
 /// Reads a numbers line: `n²` cells, or `2n²` (puzzle, then its answer),
 /// before an optional `#` comment.
