@@ -138,11 +138,21 @@ impl fmt::Display for Unit {
     }
 }
 
-/// A grid of cells holding `0` (empty) or a digit `1..=n`.
+/// A grid of cells holding `0` (empty) or a digit `1..=n`, and, for a
+/// pencilmark puzzle, the digits each cell may still take.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
     geometry: Geometry,
     cells: Box<[u8]>,
+    /// Pencilmarks: per cell, the digits not excluded (bit `d - 1` for digit
+    /// `d`); `None` when nothing is excluded.
+    marks: Option<Box<[u64]>>,
+}
+
+/// Every digit of a grid of side `n`, as a mask (bit `d - 1` for digit `d`).
+#[inline]
+pub fn full_mask(n: usize) -> u64 {
+    u64::MAX >> (64 - n)
 }
 
 impl Grid {
@@ -151,6 +161,7 @@ impl Grid {
         Grid {
             geometry,
             cells: vec![0; geometry.cells()].into_boxed_slice(),
+            marks: None,
         }
     }
 
@@ -160,6 +171,7 @@ impl Grid {
         (cells.len() == geometry.cells() && cells.iter().all(|&v| v <= n)).then(|| Grid {
             geometry,
             cells: cells.into_boxed_slice(),
+            marks: None,
         })
     }
 
@@ -169,6 +181,7 @@ impl Grid {
         (cells.len() == geometry.cells() && cells.iter().all(|&v| v <= n)).then(|| Grid {
             geometry,
             cells: cells.into(),
+            marks: None,
         })
     }
 
@@ -205,6 +218,61 @@ impl Grid {
     /// True when no cell is empty.
     pub fn is_complete(&self) -> bool {
         self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// The grid with pencilmarks: `marks[c]` holds the digits cell `c` may
+    /// take (bit `d - 1` for digit `d`; bits past the side are dropped). Marks
+    /// that exclude nothing leave a plain grid. `None` if the length is not `n²`.
+    pub fn with_marks(mut self, marks: Vec<u64>) -> Option<Grid> {
+        if marks.len() != self.geometry.cells() {
+            return None;
+        }
+        let full = full_mask(self.geometry.side());
+        let mut marks = marks;
+        marks.iter_mut().for_each(|m| *m &= full);
+        self.marks = (marks.iter().any(|&m| m != full)).then(|| marks.into_boxed_slice());
+        Some(self)
+    }
+
+    /// The pencilmarks, when the grid excludes candidates (see [`Grid::with_marks`]).
+    #[inline]
+    pub fn marks(&self) -> Option<&[u64]> {
+        self.marks.as_deref()
+    }
+
+    /// The digits the pencilmarks leave cell `cell` (every digit without marks),
+    /// bit `d - 1` for digit `d`. Givens are not taken into account.
+    #[inline]
+    pub fn allowed(&self, cell: usize) -> u64 {
+        match &self.marks {
+            Some(m) => m[cell],
+            None => full_mask(self.geometry.side()),
+        }
+    }
+
+    /// True when some candidate is excluded: a pencilmark puzzle.
+    #[inline]
+    pub fn is_pencilmark(&self) -> bool {
+        self.marks.is_some()
+    }
+
+    /// The given digits alone, the pencilmarks dropped.
+    pub fn without_marks(&self) -> Grid {
+        Grid {
+            geometry: self.geometry,
+            cells: self.cells.clone(),
+            marks: None,
+        }
+    }
+
+    /// True when some given's digit is excluded by its own cell's marks.
+    pub fn marks_refuse_a_given(&self) -> bool {
+        self.marks.as_ref().is_some_and(|m| {
+            self.cells
+                .iter()
+                .zip(m.iter())
+                .any(|(&d, &m)| d != 0 && m & (1 << (d - 1)) == 0)
+        })
     }
 }
 

@@ -70,7 +70,22 @@ impl Transform {
                 out.set(g.cell(r, c), self.digits[grid.get(g.cell(sr, sc)) as usize]);
             }
         }
-        out
+        let Some(marks) = grid.marks() else {
+            return out;
+        };
+        // Pencilmarks move with their cells, and their digits are relabelled alike.
+        let mut moved = vec![0u64; g.cells()];
+        for r in 0..n {
+            for c in 0..n {
+                let (sr, sc) = (self.rows[r], self.cols[c]);
+                let (sr, sc) = if self.transpose { (sc, sr) } else { (sr, sc) };
+                let m = marks[g.cell(sr, sc)];
+                moved[g.cell(r, c)] = (1..=n)
+                    .filter(|d| m & (1 << (d - 1)) != 0)
+                    .fold(0, |acc, d| acc | 1 << (self.digits[d] - 1));
+            }
+        }
+        out.with_marks(moved).expect("n² marks")
     }
 }
 
@@ -97,6 +112,38 @@ mod tests {
                 assert_eq!(p.givens(), puzzle.givens());
             }
             assert_eq!(Transform::identity(g).apply(&puzzle), puzzle);
+        }
+    }
+
+    /// Pencilmarks move and relabel with their cells: the transformed answer
+    /// keeps every transformed exclusion, and no candidate is gained or lost.
+    #[test]
+    fn pencilmarks_move_with_their_cells() {
+        use rand::Rng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        for side in [4, 9, 16] {
+            let g = Geometry::from_side(side).unwrap();
+            let solved = crate::generate::complete_grid(g, &mut rng);
+            let marks: Vec<u64> = solved
+                .cells()
+                .iter()
+                .map(|&a| (1 << (a - 1)) | rng.gen::<u64>())
+                .collect();
+            let puzzle = crate::format::from_marks(g, marks);
+            assert!(puzzle.is_pencilmark());
+            let candidates =
+                |p: &Grid| -> u32 { p.marks().unwrap().iter().map(|m| m.count_ones()).sum() };
+            for _ in 0..5 {
+                let t = Transform::random(g, &mut rng);
+                let (p, s) = (t.apply(&puzzle), t.apply(&solved));
+                assert_eq!(check_solution(&p, &s), Ok(()));
+                assert_eq!(candidates(&p), candidates(&puzzle));
+                // Another solution grid, untransformed, breaks some exclusion
+                // (or changes a given) of the transformed puzzle.
+                if t.apply(&solved) != solved {
+                    assert!(check_solution(&p, &solved).is_err());
+                }
+            }
         }
     }
 }

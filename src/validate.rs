@@ -36,6 +36,75 @@ impl fmt::Display for Conflict {
     }
 }
 
+/// Why a puzzle is `invalid` before any search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flaw {
+    /// Two givens conflict.
+    Conflict(Conflict),
+    /// The pencilmarks leave an empty cell no candidate.
+    NoCandidate {
+        /// The cell (row-major index).
+        cell: usize,
+        /// Geometry, for naming the cell.
+        geometry: Geometry,
+    },
+    /// A given's digit is excluded by its own cell's pencilmarks.
+    ExcludedGiven {
+        /// The cell (row-major index).
+        cell: usize,
+        /// The given digit.
+        digit: u8,
+        /// Geometry, for naming the cell.
+        geometry: Geometry,
+    },
+}
+
+impl fmt::Display for Flaw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Flaw::Conflict(c) => c.fmt(f),
+            Flaw::NoCandidate { cell, geometry } => write!(
+                f,
+                "the pencilmarks leave cell {} no candidate",
+                cell_name(geometry, cell)
+            ),
+            Flaw::ExcludedGiven {
+                cell,
+                digit,
+                geometry,
+            } => write!(
+                f,
+                "cell {} gives {digit}, which its pencilmarks exclude",
+                cell_name(geometry, cell)
+            ),
+        }
+    }
+}
+
+/// What makes the puzzle `invalid`, if anything: a conflict among the givens,
+/// or pencilmarks that leave a cell nothing (an empty cell no candidate, a
+/// given its own digit). Cells are looked at in row-major order after conflicts.
+pub fn find_flaw(grid: &Grid) -> Option<Flaw> {
+    if let Some(c) = find_conflict(grid) {
+        return Some(Flaw::Conflict(c));
+    }
+    let marks = grid.marks()?;
+    let geometry = grid.geometry();
+    for (cell, (&d, &m)) in grid.cells().iter().zip(marks).enumerate() {
+        if d == 0 && m == 0 {
+            return Some(Flaw::NoCandidate { cell, geometry });
+        }
+        if d != 0 && m & (1 << (d - 1)) == 0 {
+            return Some(Flaw::ExcludedGiven {
+                cell,
+                digit: d,
+                geometry,
+            });
+        }
+    }
+    None
+}
+
 /// The first conflict among the givens (rows, then columns, then boxes), if any.
 pub fn find_conflict(grid: &Grid) -> Option<Conflict> {
     // One pass with a digit mask per unit says whether there is any conflict;
@@ -147,6 +216,14 @@ pub enum SolutionError {
     /// A unit is not a permutation.
     #[error("{0}")]
     Conflict(Conflict),
+    /// A cell holds a digit the puzzle's pencilmarks exclude.
+    #[error("cell {cell} holds {digit}, which the puzzle's pencilmarks exclude")]
+    Excluded {
+        /// The cell, like `r1c2`.
+        cell: String,
+        /// The digit in the solution.
+        digit: u8,
+    },
     /// A given was changed.
     #[error("cell {cell} holds {found} where the puzzle gives {given}")]
     ChangesGiven {
@@ -159,8 +236,27 @@ pub enum SolutionError {
     },
 }
 
-/// Confirms that `solution` is complete, every unit a permutation, and agrees with every given of `puzzle`.
+/// Confirms that `solution` is complete, every unit a permutation, and agrees
+/// with every given of `puzzle` and every exclusion of its pencilmarks.
 pub fn check_solution(puzzle: &Grid, solution: &Grid) -> Result<(), SolutionError> {
+    check_cells(puzzle, solution)?;
+    let Some(marks) = puzzle.marks() else {
+        return Ok(());
+    };
+    let g = puzzle.geometry();
+    for (cell, (&d, &m)) in solution.cells().iter().zip(marks).enumerate() {
+        if m & (1 << (d - 1)) == 0 {
+            return Err(SolutionError::Excluded {
+                cell: cell_name(g, cell),
+                digit: d,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// [`check_solution`] but for the pencilmarks.
+fn check_cells(puzzle: &Grid, solution: &Grid) -> Result<(), SolutionError> {
     let g = puzzle.geometry();
     if solution.geometry() != g {
         return Err(SolutionError::WrongSize {
@@ -326,6 +422,56 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn pencilmarks_are_checked_and_their_flaws_named() {
+        let sol = grid(SOLVED);
+        let g = sol.geometry();
+        // Cell r1c2 may be its answer or 9; every other cell anything.
+        let mut marks = vec![crate::grid::full_mask(9); 81];
+        marks[1] = 1 << (sol.get(1) - 1) | 1 << 8;
+        let puzzle = Grid::empty(g).with_marks(marks.clone()).unwrap();
+        assert_eq!(find_flaw(&puzzle), None);
+        assert_eq!(check_solution(&puzzle, &sol), Ok(()));
+        // A valid grid with another digit at r1c2 breaks the exclusion.
+        let other_digit = (1..=9).find(|&d| d != sol.get(1) && d != 9).unwrap();
+        let relabel: Vec<u8> = sol
+            .cells()
+            .iter()
+            .map(|&d| match d {
+                d if d == other_digit => sol.get(1),
+                d if d == sol.get(1) => other_digit,
+                d => d,
+            })
+            .collect();
+        let other = Grid::from_cells(g, &relabel).unwrap();
+        assert_eq!(
+            check_solution(&puzzle, &other),
+            Err(SolutionError::Excluded {
+                cell: "r1c2".into(),
+                digit: other_digit
+            })
+        );
+        // No candidate at r2c3; a given its marks refuse at r1c1.
+        marks[11] = 0;
+        let empty = Grid::empty(g).with_marks(marks.clone()).unwrap();
+        let flaw = find_flaw(&empty).unwrap();
+        assert_eq!(
+            flaw.to_string(),
+            "the pencilmarks leave cell r2c3 no candidate"
+        );
+        let mut refused = Grid::empty(g);
+        refused.set(1, other_digit);
+        let refused = refused.with_marks(marks).unwrap();
+        assert_eq!(
+            find_flaw(&refused).unwrap().to_string(),
+            format!("cell r1c2 gives {other_digit}, which its pencilmarks exclude")
+        );
+        // Conflicts come first.
+        let mut clash = refused.clone();
+        clash.set(0, other_digit);
+        assert!(matches!(find_flaw(&clash), Some(Flaw::Conflict(_))));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! A puzzle is one token of `n²` symbols, or (for every size, and the only
 //! way for 49×49 and 64×64) `n²` numbers separated by spaces, `.` or `0` for
 //! a blank, optionally followed by `n²` more for its answer and a `#` comment.
+//! A token of `n³` symbols is a pencilmark puzzle (see [`super::pencilmark`]).
 
 use super::alphabet::BLANKS;
 use super::lines::Lines;
@@ -10,7 +11,7 @@ use crate::error::ParseErrorKind;
 use crate::grid::{Geometry, Grid};
 use std::io::{self, BufRead};
 
-fn is_separator(c: char) -> bool {
+pub(crate) fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, ',' | ';' | ':')
 }
 
@@ -55,13 +56,17 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
         parse_numbers(body, lead, line, col);
         return;
     }
+    if let Some(g) = super::pencilmark::geometry_of(len) {
+        super::pencilmark::parse_line(body, (token, lead), line, g, col);
+        return;
+    }
     let Some(geometry) = Geometry::from_cells(len) else {
         col.error(
             line,
             lead + 1,
             ParseErrorKind::WrongLength {
                 found: len,
-                expected: "16, 81, 256, 625 or 1296 (a 4x4 to 36x36 grid), or a grid's cells as numbers separated by spaces".into(),
+                expected: "16, 81, 256, 625 or 1296 (a 4x4 to 36x36 grid), 729 (9x9 pencilmarks), or a grid's cells as numbers separated by spaces".into(),
             },
         );
         return;

@@ -9,8 +9,10 @@ mod csvfmt;
 mod guard;
 mod line;
 mod lines;
+mod pencilmark;
 
 pub use alphabet::{Alphabet, AlphabetKind, Symbol};
+pub use pencilmark::from_marks;
 
 use crate::error::{LoadError, ParseError, ParseErrorKind};
 use crate::grid::{Geometry, Grid};
@@ -330,7 +332,7 @@ fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseErrorKind)> 
     if content
         .clone()
         .take(32)
-        .any(|(_, l)| matches!(token_of(l), 81 | 256 | 625 | 1296))
+        .any(|(_, l)| matches!(token_of(l), 81 | 256 | 625 | 1296 | 729))
     {
         return Ok(Format::Line);
     }
@@ -343,7 +345,8 @@ fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseErrorKind)> 
         return Ok(Format::Line);
     }
     match token_len {
-        81 | 256 | 625 | 1296 => return Ok(Format::Line),
+        // Cells, or pencilmarks (n³ characters: 64, 729, 4096, 15625).
+        81 | 256 | 625 | 1296 | 64 | 729 | 4096 | 15625 => return Ok(Format::Line),
         16 => {
             // A 4x4 puzzle per line, or a row of a 16x16 block?
             let g4 = Geometry::new(2).expect("4x4");
@@ -530,6 +533,8 @@ impl<'a, 'f> Collector<'a, 'f> {
                 "is blank, expected a digit".to_string()
             } else if given != 0 && given != value {
                 format!("holds digit {value} where the puzzle gives {given}")
+            } else if puzzle.is_pencilmark() && puzzle.allowed(i) & 1 << (value - 1) == 0 {
+                format!("holds digit {value}, which the puzzle's pencilmarks exclude")
             } else {
                 continue;
             };
@@ -617,7 +622,8 @@ impl<'a, 'f> Collector<'a, 'f> {
     }
 }
 
-/// Writes a grid on one line, `.` for blanks.
+/// Writes a grid on one line, `.` for blanks; a pencilmark puzzle in its
+/// pencilmark form (`n³` characters).
 pub fn write_line(grid: &Grid, alphabet: &Alphabet) -> String {
     let mut out = String::with_capacity(grid.cells().len());
     write_line_into(&mut out, grid, alphabet);
@@ -628,7 +634,11 @@ pub fn write_line(grid: &Grid, alphabet: &Alphabet) -> String {
 pub fn write_line_into(out: &mut String, grid: &Grid, alphabet: &Alphabet) {
     let mut bytes = std::mem::take(out).into_bytes();
     bytes.clear();
-    alphabet.encode_into(grid.cells(), &mut bytes);
+    if grid.is_pencilmark() && !alphabet.is_numbers() {
+        pencilmark::encode_into(grid, alphabet, &mut bytes);
+    } else {
+        alphabet.encode_into(grid.cells(), &mut bytes);
+    }
     // Every symbol is ASCII, so this never takes the lossy path.
     *out = String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());

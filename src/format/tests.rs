@@ -420,3 +420,101 @@ fn bad_numbers_name_their_line_and_column() {
         errors[0]
     );
 }
+
+/// A pencilmark puzzle whose answer is `answer`: each cell keeps its answer
+/// and the digits a fixed pattern spares (none, every fifth cell: a given).
+fn pencilmarks_of(answer: &Grid) -> Grid {
+    let marks = answer
+        .cells()
+        .iter()
+        .enumerate()
+        .map(|(c, &a)| {
+            (1..=answer.geometry().side() as u64)
+                .filter(|d| (c % 5 != 0 && !(c as u64 * 7 + d).is_multiple_of(3)) || *d == a as u64)
+                .fold(0, |m, d| m | 1 << (d - 1))
+        })
+        .collect();
+    from_marks(answer.geometry(), marks)
+}
+
+#[test]
+fn pencilmark_lines_round_trip_with_answers_and_comments() {
+    let answer = read(S).unwrap().puzzles[0].grid.clone();
+    let pm = pencilmarks_of(&answer);
+    assert!(pm.is_pencilmark() && pm.givens() > 0);
+    let a = Alphabet::default_for(answer.geometry());
+    let line = write_line(&pm, &a);
+    assert_eq!(line.len(), 729);
+    // A given is written as its digit alone.
+    let given = pm.cells().iter().position(|&d| d != 0).unwrap();
+    let d = pm.get(given) as usize;
+    let cell = &line[given * 9..given * 9 + 9];
+    assert_eq!(cell.matches('.').count(), 8, "{cell}");
+    assert_eq!(&cell[d - 1..d], d.to_string());
+    let d = read(&format!(
+        "# sukaku\n{line}\n{line} {S} the answer\n{line};note\n"
+    ))
+    .unwrap();
+    assert_eq!(d.format, Format::Line);
+    assert_eq!(d.puzzles.len(), 3);
+    assert!(d.puzzles.iter().all(|p| p.grid == pm));
+    assert_eq!(d.puzzles[1].expected.as_ref(), Some(&answer));
+    assert_eq!(d.puzzles[1].comment.as_deref(), Some("the answer"));
+    assert_eq!(d.puzzles[2].comment.as_deref(), Some("note"));
+    assert_eq!(write_line(&d.puzzles[0].grid, &d.alphabet), line);
+    // Every size to 25x25 has the n³ form.
+    for side in [4, 16, 25] {
+        let g = Geometry::from_side(side).unwrap();
+        let mut rng = crate::generate::stream(1, side as u64);
+        let pm = pencilmarks_of(&crate::generate::complete_grid(g, &mut rng));
+        let line = write_line(&pm, &Alphabet::default_for(g));
+        assert_eq!(line.len(), side.pow(3));
+        assert_eq!(read(&line).unwrap().puzzles[0].grid, pm, "{side}");
+    }
+}
+
+#[test]
+fn bad_pencilmarks_are_located() {
+    let answer = read(S).unwrap().puzzles[0].grid.clone();
+    let line = write_line(
+        &pencilmarks_of(&answer),
+        &Alphabet::default_for(answer.geometry()),
+    );
+    // Candidate 6 of cell r1c2 (column 15) written as a 3.
+    let bad = format!("{}3{}", &line[..14], &line[15..]);
+    let e = first_error(&format!("{line}\n{bad}\n"));
+    assert_eq!((e.line, e.column), (2, 15));
+    assert!(e.to_string().contains("candidate 6 of cell r1c2"), "{e}");
+    // An answer the marks exclude.
+    let pm = pencilmarks_of(&answer);
+    let excluded = (0..81)
+        .filter(|&c| pm.get(c) == 0)
+        .find_map(|c| {
+            let allowed = pm.allowed(c);
+            (1..=9u8)
+                .find(|&d| allowed & 1 << (d - 1) == 0)
+                .map(|d| (c, d))
+        })
+        .unwrap();
+    let mut wrong: Vec<u8> = S.bytes().collect();
+    wrong[excluded.0] = b'0' + excluded.1;
+    let wrong = String::from_utf8(wrong).unwrap();
+    let e = first_error(&format!("{line} {wrong}"));
+    assert_eq!((e.line, e.column), (1, 731 + excluded.0), "{e}");
+    let cell = format!("r{}c{}", excluded.0 / 9 + 1, excluded.0 % 9 + 1);
+    assert!(
+        e.to_string().ends_with(&format!(
+            "cell {cell} holds digit {}, which the puzzle's pencilmarks exclude",
+            excluded.1
+        )),
+        "{e}"
+    );
+    // A cell with no candidate reads, and is the puzzle's flaw, named.
+    let mut empty = line.clone().into_bytes();
+    empty[9 * 10..9 * 11].fill(b'.');
+    let d = read(std::str::from_utf8(&empty).unwrap()).unwrap();
+    assert_eq!(
+        crate::validate::find_flaw(&d.puzzles[0].grid).map(|f| f.to_string()),
+        Some("the pencilmarks leave cell r2c2 no candidate".into())
+    );
+}

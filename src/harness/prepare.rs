@@ -6,7 +6,7 @@ use crate::format::{Alphabet, Dataset, ReadOptions};
 use crate::generate::stream;
 use crate::grid::Geometry;
 use crate::transform::Transform;
-use crate::validate::find_conflict;
+use crate::validate::find_flaw;
 use serde::{Deserialize, Serialize};
 
 /// What `run.json` says of a dataset.
@@ -129,7 +129,7 @@ fn bench_puzzle(
         grid = t.apply(&grid);
         expected = expected.map(|e| t.apply(&e));
     }
-    let invalid = find_conflict(&grid).is_some();
+    let invalid = find_flaw(&grid).is_some();
     BenchPuzzle {
         index: index as u64,
         grid,
@@ -180,7 +180,7 @@ impl BenchDataset {
         let puzzles: Vec<BenchPuzzle> = puzzles
             .into_iter()
             .map(|mut p| {
-                p.invalid = find_conflict(&p.grid).is_some();
+                p.invalid = find_flaw(&p.grid).is_some();
                 p
             })
             .collect();

@@ -4,6 +4,7 @@
 //! order; a digit is accepted when its row, column and box do not hold it yet.
 //! The check reads one occupancy bitset per row, column and box instead of
 //! scanning the units: the same decisions in the same order, only cheaper.
+//! A pencilmark puzzle's excluded digits are skipped like held ones.
 
 use super::tables::Tables;
 use super::{Control, Event, Reason, Solver, Tracer};
@@ -19,6 +20,8 @@ struct State<'t> {
     /// Occupied digits (bit d-1) per row, column and box: `3n` masks.
     used: Vec<u64>,
     cells: Vec<u8>,
+    /// Digits the pencilmarks exclude, per empty cell in `empties` order.
+    excluded: Vec<u64>,
 }
 
 impl Solver for Backtracking {
@@ -31,10 +34,22 @@ impl Solver for Backtracking {
             empties: Vec::with_capacity(g.cells()),
             used: vec![0; 3 * n],
             cells: puzzle.cells().to_vec(),
+            excluded: Vec::new(),
         };
+        if puzzle.marks_refuse_a_given() {
+            ctl.node(); // no solution: the root still counts as visited
+            return;
+        }
         for (c, &d) in puzzle.cells().iter().enumerate() {
             if d == 0 {
                 st.empties.push(c as u16);
+                if puzzle.is_pencilmark() {
+                    if puzzle.allowed(c) == 0 {
+                        ctl.node(); // a cell with no candidate: as for conflicting givens
+                        return;
+                    }
+                    st.excluded.push(!puzzle.allowed(c));
+                }
                 continue;
             }
             let bit = 1u64 << (d - 1);
@@ -71,7 +86,8 @@ fn recurse<T: Tracer>(
     let c = st.empties[step] as usize;
     let [r, col, b] = st.t.rcb[c];
     let (r, col, b) = (r as usize, n + col as usize, 2 * n + b as usize);
-    let allowed = !(st.used[r] | st.used[col] | st.used[b]) & (u64::MAX >> (64 - n));
+    let held = st.used[r] | st.used[col] | st.used[b] | st.excluded.get(step).copied().unwrap_or(0);
+    let allowed = !held & (u64::MAX >> (64 - n));
     ctl.branch(allowed.count_ones());
     if T::ENABLED {
         ctl.tracer.event(Event::Branch {
@@ -82,7 +98,7 @@ fn recurse<T: Tracer>(
     }
     for d in 1..=n as u8 {
         let bit = 1u64 << (d - 1);
-        if (st.used[r] | st.used[col] | st.used[b]) & bit != 0 {
+        if allowed & bit == 0 {
             continue;
         }
         st.used[r] |= bit;

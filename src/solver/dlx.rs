@@ -1,7 +1,8 @@
 //! Dancing Links (seed 001): Knuth's Algorithm X on a flat node array.
 //!
 //! Columns are the constraints the givens leave open (cell filled; row, column
-//! and box has digit); options are the placements the givens do not exclude.
+//! and box has digit); options are the placements the givens (and a
+//! pencilmark puzzle's marks) do not exclude.
 //! Nodes live in one vector addressed by index: entries `1..=C` are column
 //! headers (entry 0 is the root of the list of live columns), then each
 //! option's four nodes sit side by side, so an option's other nodes are found
@@ -60,8 +61,12 @@ struct Matrix {
 }
 
 impl Matrix {
-    /// Builds the matrix for the puzzle, or `None` when the givens conflict.
+    /// Builds the matrix for the puzzle, or `None` when the givens conflict
+    /// (or a given is excluded by its own pencilmarks).
     fn build(puzzle: &Grid) -> Option<Matrix> {
+        if puzzle.marks_refuse_a_given() {
+            return None;
+        }
         let g = puzzle.geometry();
         let (n, b) = (g.side(), g.box_size());
         let cells = g.cells();
@@ -117,7 +122,7 @@ impl Matrix {
             }
             let (r, col) = (g.row(cell), g.col(cell));
             let bx = (r / b) * b + col / b;
-            let free = !(used[r] | used[n + col] | used[2 * n + bx]);
+            let free = !(used[r] | used[n + col] | used[2 * n + bx]) & puzzle.allowed(cell);
             for d in 0..n {
                 if free & (1 << d) == 0 {
                     continue;
@@ -144,6 +149,11 @@ impl Matrix {
                 }
                 options.push((cell as u16, d as u8 + 1));
             }
+        }
+        // Exclusions that leave a constraint no option: no solution, found at
+        // the root (the leftmost-column rule would otherwise reach it late).
+        if puzzle.is_pencilmark() && nodes[1..=c].iter().any(|h| h.top == 0) {
+            return None;
         }
         Some(Matrix {
             nodes,
@@ -299,7 +309,7 @@ impl<const KEYS: bool> Search<'_, KEYS> {
         if self.m.right[0] == 0 {
             let (m, chosen, base) = (&*self.m, &self.chosen, self.base);
             ctl.solution(|| {
-                let mut grid = base.clone();
+                let mut grid = base.without_marks();
                 for &x in chosen {
                     let (cell, d) = m.options[((x - m.first) / 4) as usize];
                     grid.set(cell as usize, d);

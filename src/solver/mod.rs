@@ -640,7 +640,7 @@ impl SolverId {
 
     /// Validates the givens first (conflict → [`Status::Invalid`]), then solves.
     pub fn solve_checked(self, puzzle: &Grid, limits: &Limits) -> Outcome {
-        if crate::validate::find_conflict(puzzle).is_some() {
+        if crate::validate::find_flaw(puzzle).is_some() {
             return Outcome::invalid();
         }
         self.solve(puzzle, limits)

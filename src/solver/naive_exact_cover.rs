@@ -3,9 +3,10 @@
 //! The matrix has 4·n² columns (cell filled; row, column and box has digit)
 //! and one row per candidate placement, built as the seed builds it: a given
 //! contributes one row; an empty cell one row per digit its row and column do
-//! not already hold. The search adds matrix rows in index order, rejecting a
-//! row that collides with a covered column (covered columns are a bitset),
-//! until every column is covered. There is no column heuristic. The default
+//! not already hold (and, in a pencilmark puzzle, its marks allow). The search
+//! adds matrix rows in index order, rejecting a row that collides with a
+//! covered column (covered columns are a bitset), until every column is
+//! covered. There is no column heuristic. The default
 //! form backtracks as soon as some uncovered column has no row left after the
 //! current one; the `-pure` variant is the seed's search exactly.
 
@@ -48,11 +49,14 @@ impl Matrix {
                 ]);
                 placement.push((cell as u16, d as u8));
             };
+            let allowed = puzzle.allowed(cell);
             if given != 0 {
-                add(given as usize);
+                if allowed & (1 << (given - 1)) != 0 {
+                    add(given as usize);
+                }
                 continue;
             }
-            for d in 1..=n {
+            for d in (1..=n).filter(|d| allowed & (1 << (d - 1)) != 0) {
                 let excluded = (0..n).any(|k| {
                     puzzle.get(g.cell(r, k)) as usize == d || puzzle.get(g.cell(k, c)) as usize == d
                 });

@@ -40,7 +40,12 @@ fn encode(puzzle: &Grid) -> Option<Encoding> {
     let mut vars = Vec::new();
     for c in (0..g.cells()).filter(|&c| puzzle.get(c) == 0) {
         let [r, col, b] = t.rcb[c];
-        let taken = given[r as usize] | given[n + col as usize] | given[2 * n + b as usize];
+        // A pencilmark puzzle's excluded candidates get no variable: the unit
+        // clause "not x" each stands for is resolved before the solver sees it.
+        let taken = given[r as usize]
+            | given[n + col as usize]
+            | given[2 * n + b as usize]
+            | !puzzle.allowed(c);
         for d in 1..=n as u8 {
             if taken & (1 << (d - 1)) == 0 {
                 vars.push((c, d));
@@ -89,7 +94,7 @@ pub struct SatVarisat;
 
 impl Solver for SatVarisat {
     fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
-        if !ctl.node() || crate::validate::find_conflict(puzzle).is_some() {
+        if !ctl.node() || crate::validate::find_flaw(puzzle).is_some() {
             return;
         }
         let Some(enc) = encode(puzzle) else {
@@ -148,7 +153,7 @@ impl ::dlx::Solutions for Collect {
 
 impl Solver for DlxCrate {
     fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
-        if !ctl.node() || crate::validate::find_conflict(puzzle).is_some() {
+        if !ctl.node() || crate::validate::find_flaw(puzzle).is_some() {
             return;
         }
         let g = puzzle.geometry();
@@ -162,7 +167,12 @@ impl Solver for DlxCrate {
                 3 * cells + b * n + d,
             ]
         };
-        let rows = (0..cells).flat_map(|c| (0..n).map(move |d| (c, d)));
+        // A pencilmark puzzle's excluded candidates have no row.
+        let rows = (0..cells).flat_map(|c| {
+            (0..n)
+                .filter(move |&d| puzzle.allowed(c) & (1 << d) != 0)
+                .map(move |d| (c, d))
+        });
         let mut solver = ::dlx::Solver::new(4 * cells, rows.map(|(c, d)| row(c, d)));
         let partial: Vec<Vec<usize>> = (0..cells)
             .filter(|&c| puzzle.get(c) != 0)

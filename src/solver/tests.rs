@@ -400,3 +400,109 @@ fn general_strategies_take_every_size_to_64() {
         }
     }
 }
+
+/// `answer` as a pencilmark puzzle: each candidate other than the answer's
+/// digit is excluded with probability `per_mille / 1000`, so the answer is
+/// always a solution and the puzzle is unique or not by chance.
+fn pencilmark_puzzle(answer: &Grid, per_mille: u32, rng: &mut impl rand::Rng) -> Grid {
+    let n = answer.geometry().side() as u8;
+    let marks = answer
+        .cells()
+        .iter()
+        .map(|&a| {
+            (1..=n)
+                .filter(|&d| d == a || rng.gen_range(0..1000) >= per_mille)
+                .fold(0u64, |m, d| m | 1 << (d - 1))
+        })
+        .collect();
+    crate::format::from_marks(answer.geometry(), marks)
+}
+
+/// Pencilmark puzzles: every strategy finds what `dlx` finds (one solution
+/// or several), and every solution it reports keeps the exclusions.
+#[test]
+fn every_strategy_agrees_with_dlx_on_pencilmark_puzzles() {
+    let mut seen = [0usize; 2];
+    let mut checked = std::collections::BTreeMap::new();
+    for (side, rates) in [
+        (4, &[300, 500][..]),
+        (9, &[450, 600, 750]),
+        (16, &[800, 900]),
+    ] {
+        let g = Geometry::from_side(side).unwrap();
+        let mut rng = crate::generate::stream(7, side as u64);
+        for &rate in rates {
+            for i in 0..4 {
+                let answer = crate::generate::complete_grid(g, &mut rng);
+                let p = pencilmark_puzzle(&answer, rate, &mut rng);
+                assert!(p.is_pencilmark());
+                let what = format!("{side}x{side} at {rate}‰ #{i}");
+                let reference = SolverId::Dlx.solve(&p, &Limits::new(Mode::Unique));
+                assert!(
+                    matches!(reference.status, Status::Unique | Status::Multiple),
+                    "{what}: {:?}",
+                    reference.status
+                );
+                seen[usize::from(reference.status == Status::Multiple)] += 1;
+                if reference.status == Status::Unique {
+                    assert_eq!(reference.first(), Some(&answer), "{what}");
+                }
+                for s in SolverId::ALL.iter().filter(|s| s.supports(g)) {
+                    // Random exclusions make deep dead ends for the searches
+                    // without propagation; a budget keeps them short.
+                    let budget = Some(s.default_node_budget().unwrap_or(u64::MAX).min(200_000));
+                    for mode in [Mode::Unique, Mode::First] {
+                        let out = s.solve(&p, &Limits::new(mode).with_node_budget(budget));
+                        if out.status == Status::Budget {
+                            continue;
+                        }
+                        *checked.entry(s.name()).or_insert(0) += 1;
+                        let want = if mode == Mode::First {
+                            Status::Solved
+                        } else {
+                            reference.status
+                        };
+                        assert_eq!(out.status, want, "{s} {mode:?} on {what}");
+                        for sol in &out.solutions {
+                            assert_eq!(check_solution(&p, sol), Ok(()), "{s} on {what}");
+                        }
+                        if want == Status::Unique {
+                            assert_eq!(out.first(), Some(&answer), "{s} on {what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The rates give both kinds of puzzle, and each strategy finished some.
+    assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+    assert_eq!(checked.len(), SolverId::ALL.len(), "{checked:?}");
+}
+
+/// Marks that leave a cell nothing, or refuse a given, leave no solution:
+/// every strategy says `none` when asked directly (but the seed's pure search,
+/// which walks the whole tree to learn it), and the checked entry says
+/// `invalid`.
+#[test]
+fn impossible_pencilmarks_have_no_solution() {
+    let g = Geometry::new(3).unwrap();
+    let mut marks = vec![crate::grid::full_mask(9); 81];
+    marks[40] = 0;
+    let empty_cell = Grid::empty(g).with_marks(marks).unwrap();
+    let mut marks = vec![crate::grid::full_mask(9); 81];
+    marks[0] = 0b10;
+    let mut refused = Grid::empty(g);
+    refused.set(0, 1);
+    let refused = refused.with_marks(marks).unwrap();
+    assert!(refused.marks_refuse_a_given());
+    for p in [&empty_cell, &refused] {
+        assert!(crate::validate::find_flaw(p).is_some());
+        for s in SolverId::ALL {
+            let limits = Limits::new(Mode::Unique).with_node_budget(Some(1_000_000));
+            if *s != SolverId::NaiveExactCoverPure {
+                assert_eq!(s.solve(p, &limits).status, Status::None, "{s}");
+            }
+            assert_eq!(s.solve_checked(p, &limits).status, Status::Invalid, "{s}");
+        }
+    }
+}

@@ -124,6 +124,24 @@ impl Band {
         if let Some((c, d)) = exclude.filter(|&(c, _)| puzzle.get(c) == 0) {
             st.cand[4 * (d as usize - 1) + c / 27] &= !(1 << (c % 27));
         }
+        if let Some(marks) = puzzle.marks() {
+            // A pencilmark puzzle: each open cell loses the digits its marks exclude.
+            if puzzle.marks_refuse_a_given() {
+                ctl.node();
+                return;
+            }
+            for (c, &m) in marks.iter().enumerate() {
+                if puzzle.get(c) != 0 {
+                    continue;
+                }
+                let mut out = !m & 0x1ff;
+                while out != 0 {
+                    let d = out.trailing_zeros() as usize;
+                    out &= out - 1;
+                    st.cand[4 * d + c / 27] &= !(1 << (c % 27));
+                }
+            }
+        }
         let isa = match self.isa.resolve() {
             i if i.supported() => i,
             _ => Isa::Portable,

@@ -193,8 +193,9 @@ impl<
         e.search(0, puzzle.geometry(), ctl);
     }
 
-    /// The board the givens leave (before any single), with `exclude` struck;
-    /// `None` when two givens conflict or an empty cell is left no digit.
+    /// The board the givens and pencilmarks leave (before any single), with
+    /// `exclude` struck; `None` when two givens conflict, a given's digit is
+    /// excluded, or an empty cell is left no digit.
     fn root(puzzle: &Grid, exclude: Option<(usize, u8)>) -> Option<Board<M, N, NN>> {
         let t = Tables::get(puzzle.geometry());
         let full = M::full(N);
@@ -224,14 +225,22 @@ impl<
             root.value[c] = d;
             root.unsolved -= 1;
         }
+        if puzzle.marks_refuse_a_given() {
+            return None;
+        }
+        let marks = puzzle.marks();
         for c in 0..NN {
             if root.value[c] == 0 {
                 let [r, col, bx] = t.rcb[c];
                 let u = &root.used;
-                root.cand[c] = full & !(u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]);
-                if root.cand[c] == M::ZERO {
+                let mut cand = full & !(u[0][r as usize] | u[1][col as usize] | u[2][bx as usize]);
+                if let Some(m) = marks {
+                    cand &= M::from_mask(m[c]);
+                }
+                if cand == M::ZERO {
                     return None; // an empty cell the givens leave no digit
                 }
+                root.cand[c] = cand;
             }
         }
         if let Some((c, d)) = exclude {
@@ -639,6 +648,8 @@ mod plain {
         used: Vec<u64>,
         cells: Vec<u8>,
         empty: usize,
+        /// The pencilmarks, if any.
+        allowed: Option<Vec<u64>>,
     }
 
     pub(super) fn solve<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>) {
@@ -650,7 +661,12 @@ mod plain {
             used: vec![0; 3 * n],
             cells: puzzle.cells().to_vec(),
             empty: 0,
+            allowed: puzzle.marks().map(<[u64]>::to_vec),
         };
+        if puzzle.marks_refuse_a_given() {
+            ctl.node();
+            return;
+        }
         for (c, &d) in puzzle.cells().iter().enumerate() {
             if d == 0 {
                 st.empty += 1;
@@ -694,7 +710,10 @@ mod plain {
                 continue;
             }
             let [a, b, x] = slots(st.t, c);
-            let mask = !(st.used[a] | st.used[b] | st.used[x]) & full;
+            let mut mask = !(st.used[a] | st.used[b] | st.used[x]) & full;
+            if let Some(allowed) = &st.allowed {
+                mask &= allowed[c];
+            }
             let k = mask.count_ones();
             if k < best_count {
                 (best, best_mask, best_count) = (c, mask, k);

@@ -104,7 +104,7 @@ impl Board {
     /// The board the givens leave (before any single); `None` when two givens
     /// conflict. A cell the givens leave no digit is found by [`naked`].
     #[inline(always)]
-    unsafe fn from_puzzle(cells: &[u8]) -> Option<Board> {
+    unsafe fn from_puzzle(cells: &[u8], marks: Option<&[u64]>) -> Option<Board> {
         let mut b = Board {
             cand: [OPEN_ROW; 9],
             col_used: NONE_USED,
@@ -129,6 +129,18 @@ impl Board {
             let used = or(or(splat(b.row_used[r]), col), ld(&b.box_used[r / 3]));
             let row = but(ld(&b.cand[r]), used);
             st(&mut b.cand[r], row);
+        }
+        // A pencilmark puzzle's open cells keep only their marks; a given
+        // must be one of its own cell's marks.
+        if let Some(marks) = marks {
+            for (i, &m) in marks.iter().enumerate().take(81) {
+                let (r, l) = (i / 9, lane(i % 9));
+                match cells[i] {
+                    0 => b.cand[r][l] &= m as u16 & FULL,
+                    d if m & (1 << (d - 1)) == 0 => return None,
+                    _ => {}
+                }
+            }
         }
         Some(b)
     }
@@ -552,7 +564,7 @@ unsafe fn search<T: Tracer, const LOCKED: bool>(
 /// The processor must have AVX2, BMI1, BMI2 and POPCNT.
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 pub(super) unsafe fn solve<T: Tracer>(puzzle: &Grid, locked: bool, ctl: &mut Control<'_, T>) {
-    let Some(root) = Board::from_puzzle(puzzle.cells()) else {
+    let Some(root) = Board::from_puzzle(puzzle.cells(), puzzle.marks()) else {
         ctl.node(); // conflicting givens: the root is a dead end
         return;
     };

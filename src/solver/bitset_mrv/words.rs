@@ -31,6 +31,8 @@ pub(super) trait Digits:
     fn first(self) -> u8;
     /// How many digits.
     fn count(self) -> u32;
+    /// The digits of a `u64` mask (those past the word dropped).
+    fn from_mask(m: u64) -> Self;
 }
 
 macro_rules! digits {
@@ -64,6 +66,10 @@ macro_rules! digits {
             #[inline(always)]
             fn count(self) -> u32 {
                 self.count_ones()
+            }
+            #[inline(always)]
+            fn from_mask(m: u64) -> $t {
+                m as $t
             }
         }
     };
