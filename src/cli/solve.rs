@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sudoku_bench::format;
-use sudoku_bench::solver::{trace, Limits, Mode, Solver, SolverId, TraceLog};
+use sudoku_bench::solver::{trace, Limits, Mode, Solver, SolverId, Status, TraceLog};
 
 #[derive(clap::Args)]
 pub(super) struct SolveArgs {
@@ -62,15 +62,25 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
         // parsed. Standard input cannot be held back: it is checked and
         // answered as it goes.
         if !stdin {
-            let (answers, skipped) = solve_pipelined(&args, &pool, mode, &file, &opts)?;
+            let (answers, skipped, flaws) = solve_pipelined(&args, &pool, mode, &file, &opts)?;
             answers.copy_to(&mut out)?;
+            out.flush()?;
+            flaws.report();
             report_skipped(&file.display().to_string(), skipped);
             continue;
         }
         let mut failure: Option<anyhow::Error> = None;
         let mut first = true;
+        let mut flaws = Flaws::new("<stdin>");
         let mut each = |chunk: Vec<format::Puzzle>, alphabet: &format::Alphabet| -> bool {
-            let result = solve_chunk(&args, &pool, mode, (&chunk, alphabet), first, &mut out);
+            let result = solve_chunk(
+                &args,
+                &pool,
+                mode,
+                (&chunk, alphabet),
+                (first, &mut flaws),
+                &mut out,
+            );
             first = false;
             match result {
                 Ok(go_on) => go_on,
@@ -85,10 +95,51 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
         if let Some(e) = failure {
             return Err(e);
         }
+        out.flush()?;
+        flaws.report();
         report_skipped("<stdin>", ds.skipped);
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Invalid puzzles named on stderr, at most this many per file.
+const FLAWS_SHOWN: usize = 10;
+
+/// What makes a file's `invalid` puzzles invalid, told once its answers are out.
+struct Flaws {
+    name: String,
+    shown: Vec<String>,
+    more: usize,
+}
+
+impl Flaws {
+    fn new(name: &str) -> Self {
+        Flaws {
+            name: name.into(),
+            shown: Vec::new(),
+            more: 0,
+        }
+    }
+
+    fn note(&mut self, puzzle: &format::Puzzle) {
+        if self.shown.len() == FLAWS_SHOWN {
+            self.more += 1;
+        } else if let Some(flaw) = sudoku_bench::validate::find_flaw(&puzzle.grid) {
+            let line = puzzle.line;
+            self.shown
+                .push(format!("{}:{line}: invalid: {flaw}", self.name));
+        }
+    }
+
+    fn report(&self) {
+        for s in &self.shown {
+            eprintln!("{s}");
+        }
+        if self.more > 0 {
+            eprintln!("{}: {} more invalid puzzles", self.name, self.more);
+        }
+    }
 }
 
 /// Puzzles of standard input solved in parallel between two writes.
@@ -151,10 +202,11 @@ struct Solving<'a> {
     answers: Spool,
     state: Result<bool>,
     first: bool,
+    flaws: Flaws,
 }
 
 impl<'a> Solving<'a> {
-    fn new(args: &'a SolveArgs, pool: &'a rayon::ThreadPool, mode: Mode) -> Self {
+    fn new(args: &'a SolveArgs, pool: &'a rayon::ThreadPool, mode: Mode, name: &str) -> Self {
         Solving {
             args,
             pool,
@@ -162,6 +214,7 @@ impl<'a> Solving<'a> {
             answers: Spool::default(),
             state: Ok(true),
             first: true,
+            flaws: Flaws::new(name),
         }
     }
 
@@ -174,7 +227,7 @@ impl<'a> Solving<'a> {
                 pool,
                 mode,
                 (chunk, alphabet),
-                first,
+                (first, &mut self.flaws),
                 &mut self.answers,
             );
         }
@@ -182,14 +235,15 @@ impl<'a> Solving<'a> {
         self.state.is_ok()
     }
 
-    /// The answers and the entries skipped, or the first failure: solving's,
-    /// then the read's (a bad entry anywhere returns no answer).
+    /// The answers, the entries skipped and the invalid puzzles' flaws, or
+    /// the first failure: solving's, then the read's (a bad entry anywhere
+    /// returns no answer).
     fn finish(
         self,
         read: Result<format::Dataset, sudoku_bench::LoadError>,
-    ) -> Result<(Spool, usize)> {
+    ) -> Result<(Spool, usize, Flaws)> {
         self.state?;
-        Ok((self.answers, read?.skipped))
+        Ok((self.answers, read?.skipped, self.flaws))
     }
 }
 
@@ -201,7 +255,7 @@ fn solve_pipelined(
     mode: Mode,
     file: &std::path::Path,
     opts: &format::ReadOptions,
-) -> Result<(Spool, usize)> {
+) -> Result<(Spool, usize, Flaws)> {
     let name = file.display().to_string();
     let reader = std::fs::File::open(file).with_context(|| format!("cannot read {name}"))?;
     let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<format::Puzzle>, format::Alphabet)>(4);
@@ -219,7 +273,7 @@ fn solve_pipelined(
                 },
             )
         });
-        let mut solving = Solving::new(args, pool, mode);
+        let mut solving = Solving::new(args, pool, mode, &file.display().to_string());
         for (chunk, alphabet) in rx.iter() {
             if !solving.chunk(&chunk, &alphabet) {
                 break;
@@ -240,14 +294,14 @@ fn report_skipped(name: &str, skipped: usize) {
 }
 
 /// Solves one chunk of puzzles in parallel and writes the results in input
-/// order; returns false when nothing more should be read (`--trace`, or a
-/// strategy that does not handle the size).
+/// order, noting why each `invalid` one is; returns false when nothing more
+/// should be read (`--trace`, or a strategy that does not handle the size).
 fn solve_chunk(
     args: &SolveArgs,
     pool: &rayon::ThreadPool,
     mode: Mode,
     (chunk, alphabet): (&[format::Puzzle], &format::Alphabet),
-    first: bool,
+    (first, flaws): (bool, &mut Flaws),
     out: &mut impl Write,
 ) -> Result<bool> {
     use rayon::prelude::*;
@@ -305,8 +359,11 @@ fn solve_chunk(
             .map(|p| solver.solve_checked(&p.grid, &limits_for()))
             .collect()
     });
-    for outcome in &outcomes {
+    for (outcome, puzzle) in outcomes.iter().zip(chunk) {
         write_result(out, outcome, alphabet, args.pretty, mode)?;
+        if outcome.status == Status::Invalid {
+            flaws.note(puzzle);
+        }
     }
     Ok(true)
 }

@@ -38,6 +38,57 @@ fn solve_prints_status_tab_solution_in_input_order() {
     assert!(text.lines().next().unwrap().ends_with("\t-"));
 }
 
+/// `HARD` in tdoku's pencilmark form, some of each empty cell's wrong
+/// candidates excluded (so its answer is still `HARD_ANSWER`, alone).
+fn hard_pencilmarks() -> String {
+    let mut line = String::new();
+    for (c, (p, a)) in HARD.chars().zip(HARD_ANSWER.chars()).enumerate() {
+        for d in '1'..='9' {
+            let allowed = if p == '.' {
+                d == a || !(c + d as usize).is_multiple_of(4)
+            } else {
+                d == p
+            };
+            line.push(if allowed { d } else { '.' });
+        }
+    }
+    line
+}
+
+#[test]
+fn solve_takes_pencilmark_lines_and_names_what_makes_one_invalid() {
+    let pm = hard_pencilmarks();
+    assert_eq!(pm.len(), 729);
+    // Cell r1c2 left no candidate.
+    let empty = format!("{}{}{}", &pm[..9], ".".repeat(9), &pm[18..]);
+    let input = format!(
+        "{pm}
+{empty}
+"
+    );
+    for solver in ["band", "bitset-mrv", "dlx", "sat-varisat", "backtracking"] {
+        bin()
+            .args(["solve", "--solver", solver, "-"])
+            .write_stdin(input.clone())
+            .assert()
+            .success()
+            .stdout(format!("unique\t{HARD_ANSWER}\ninvalid\t-\n"))
+            .stderr("<stdin>:2: invalid: the pencilmarks leave cell r1c2 no candidate\n");
+    }
+    // A file's invalid puzzles are named with its path and line.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pm.txt");
+    std::fs::write(&path, format!("# sukaku\n{input}")).unwrap();
+    bin()
+        .args(["solve", path.to_str().unwrap()])
+        .assert()
+        .success()
+        .stderr(format!(
+            "{}:3: invalid: the pencilmarks leave cell r1c2 no candidate\n",
+            path.display()
+        ));
+}
+
 #[test]
 fn solve_reads_stdin_with_every_strategy_and_mode() {
     for solver in ["dlx", "bitset-mrv", "backtracking", "naive-exact-cover"] {
