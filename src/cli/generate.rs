@@ -29,6 +29,12 @@ pub(super) struct GenerateArgs {
     /// puzzles above 25x25, where the uniqueness checks stop finishing.
     #[arg(long)]
     holes: bool,
+    /// Pencilmark (Sukaku) puzzles, written n³ characters a line (tdoku's form):
+    /// a complete grid's other candidates, all excluded at first, admitted again
+    /// in random order unless one makes a second solution, so every exclusion
+    /// left is needed. Sides 4 to 25; line output; a difficulty filter applies.
+    #[arg(long)]
+    pencilmark: bool,
     /// Keep the clues symmetric under 180-degree rotation.
     #[arg(long)]
     symmetric: bool,
@@ -84,8 +90,12 @@ pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
         min_guesses: args.min_guesses,
         max_guesses: args.max_guesses,
         holes: args.holes,
+        pencilmark: args.pencilmark,
     };
     opts.validate()?;
+    if args.pencilmark && args.output == "block" {
+        bail!("--pencilmark writes lines: the block format has no place for the exclusions");
+    }
     let pool = build_pool(args.threads)?;
     let alphabet = format::Alphabet::default_for(geometry);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

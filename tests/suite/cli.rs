@@ -316,6 +316,52 @@ fn generate_is_reproducible_and_refuses_the_impossible() {
 }
 
 #[test]
+fn generate_writes_pencilmark_puzzles_that_solve_reads_back() {
+    let out = bin()
+        .args(["generate", "--pencilmark", "--count", "6", "--seed", "2"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let answers: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            let (puzzle, answer) = l.split_once(' ').unwrap();
+            assert_eq!((puzzle.len(), answer.len()), (729, 81), "{l}");
+            answer
+        })
+        .collect();
+    assert_eq!(answers.len(), 6);
+    // `solve` reads them, answer and all (the read checks each answer against
+    // its line's exclusions), and finds that answer alone.
+    let solved = bin()
+        .args(["solve", "--solver", "dlx", "-"])
+        .write_stdin(text.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let want: String = answers.iter().map(|a| format!("unique\t{a}\n")).collect();
+    assert_eq!(String::from_utf8(solved).unwrap(), want);
+    for bad in [
+        &["--output", "block"][..],
+        &["--holes"],
+        &["--min-clues", "30"],
+        &["--size", "36"],
+    ] {
+        bin()
+            .args(["generate", "--pencilmark"])
+            .args(bad)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("pencilmark"));
+    }
+}
+
+#[test]
 fn alphabet_takes_names_and_ranges() {
     // Seed 001's 16x16 in letters A-P: the range and the name read it alike.
     let file = reference("seed001-16x16-letters.txt");
