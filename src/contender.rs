@@ -219,6 +219,8 @@ pub struct Contender {
     pub default_budget: Option<u64>,
     /// Grid sides handled (4, 9, 16, 25); datasets of other sizes are skipped.
     pub sizes: Vec<usize>,
+    /// True when it takes pencilmark puzzles; datasets with some are skipped otherwise.
+    pub pencilmark: bool,
     /// Where it comes from.
     pub origin: Origin,
     /// False when the counters its engine gives are no search counts (a
@@ -236,6 +238,7 @@ impl Contender {
             variant: id.name().to_string(),
             default_budget: id.default_node_budget(),
             sizes: id.sizes().to_vec(),
+            pencilmark: true,
             origin: if id.is_reference() {
                 Origin::Reference
             } else {
@@ -253,6 +256,7 @@ impl Contender {
             variant: variant.to_string(),
             default_budget: None,
             sizes: crate::solver::ALL_SIZES.to_vec(),
+            pencilmark: true,
             origin: Origin::BuiltIn,
             counts: true,
             engine: Arc::new(InProcess::new(solve)),
@@ -262,6 +266,12 @@ impl Contender {
     /// True when the contender handles grids of this geometry.
     pub fn supports(&self, g: Geometry) -> bool {
         self.sizes.contains(&g.side())
+    }
+
+    /// True when the contender runs on the dataset: its size, and its
+    /// pencilmarks if it has any.
+    pub fn takes(&self, ds: &crate::harness::BenchDataset) -> bool {
+        self.supports(ds.geometry) && (self.pencilmark || !ds.pencilmarks)
     }
 
     /// Solves one puzzle through the very call the harness times; `None` for an

@@ -11,6 +11,11 @@ digits 1-9 then letters for 16x16, letters A-Y for 25x25, 0-9 then A-Z for
 puzzle on stdout, flushed: `STATUS [SOLUTION] [key=value ...]`. The mode comes
 in SUDOKU_BENCH_MODE: `first`, `unique` or `count:K`.
 
+With `pencilmark = true` in its contenders file entry (and then
+SUDOKU_BENCH_PENCILMARK=1 set), pencilmark puzzles come too: n characters a
+cell (729 for 9x9), each digit's symbol where it may stand and '.' where the
+puzzle excludes it.
+
 The solver: candidate bitmasks per cell, naked singles, then branching on the
 cell with the fewest candidates. It counts nodes (states entered) and guesses
 (branch points with two or more candidates), and times itself.
@@ -62,11 +67,12 @@ class Search:
         self.nodes = 0
         self.guesses = 0
 
-    def start(self, cells):
-        """Candidates of every cell from the givens; None if the givens conflict."""
-        cand = [self.full] * len(cells)
-        for cell, d in enumerate(cells):
-            if d and not self.assign(cand, cell, 1 << (d - 1)):
+    def start(self, marks):
+        """Candidates of every cell from what each may hold (a given: one digit);
+        None if they contradict."""
+        cand = list(marks)
+        for cell, m in enumerate(marks):
+            if m == 0 or (m & (m - 1) == 0 and not self.assign(cand, cell, m)):
                 return None
         return cand
 
@@ -115,15 +121,32 @@ class Search:
         return False
 
 
-def answer(line, mode, limit):
+def read_puzzle(line):
+    """The geometry and, per cell, the digits it may hold (bit d-1 for d)."""
     tokens = line.split()
     text = tokens if len(tokens) > 1 else line.strip()  # numbers, or one symbol a cell
+    n = round(len(text) ** (1 / 3))
+    if len(tokens) == 1 and n in (4, 9, 16, 25) and n**3 == len(text):
+        # Pencilmarks: n characters a cell, '.' where a digit is excluded.
+        g = GEOMETRIES.setdefault(n, Geometry(n))
+        marks = [
+            sum(1 << d for d in range(n) if text[cell * n + d] != ".")
+            for cell in range(n * n)
+        ]
+        return g, marks
     side = math.isqrt(len(text))
     g = GEOMETRIES.setdefault(side, Geometry(side))
-    cells = [g.value.get(c, 0) for c in text]
+    full = (1 << side) - 1
+    marks = [1 << (d - 1) if d else full for d in (g.value.get(c, 0) for c in text)]
+    return g, marks
+
+
+def answer(line, mode, limit):
+    g, marks = read_puzzle(line)
+    side = g.side
     started = time.perf_counter_ns()
     s = Search(g, limit)
-    cand = s.start(cells)
+    cand = s.start(marks)
     if cand is not None:
         s.nodes = 0
         s.solve(cand)

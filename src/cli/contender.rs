@@ -25,6 +25,11 @@ struct CheckArgs {
     /// Grid sides the program handles, comma-separated (any of 4, 9, 16, 25, 36, 49, 64).
     #[arg(long, value_delimiter = ',', default_values_t = [4, 9, 16, 25])]
     sizes: Vec<usize>,
+    /// The program takes pencilmark lines (`pencilmark = true` in a contenders
+    /// file): it is started with SUDOKU_BENCH_PENCILMARK=1 and sent seeded
+    /// pencilmark puzzles of 4x4 and 9x9 (those of --sizes) as well.
+    #[arg(long)]
+    pencilmark: bool,
     /// How long to wait for each answer, like `10s`.
     #[arg(long, default_value = "10s", value_parser = super::options::parse_duration)]
     timeout: Duration,
@@ -37,7 +42,13 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
     let ContenderCommand::Check(args) = args.command;
     let dir = tempfile_dir()?;
     let log = dir.join("stderr.log");
-    let report = external::check::check(&args.command, &args.sizes, args.timeout, &log)?;
+    let report = external::check::check(
+        &args.command,
+        &args.sizes,
+        args.pencilmark,
+        args.timeout,
+        &log,
+    )?;
     for f in &report.findings {
         println!("{} {}", if f.ok { "ok  " } else { "FAIL" }, f.text);
     }

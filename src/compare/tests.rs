@@ -53,6 +53,7 @@ fn write_info(dir: &Path, options: RunOptions, sha: &str) {
             puzzles_in_source: 200,
             puzzles_run: 200,
             skipped: 0,
+            pencilmarks: 0,
         }],
     );
     info.finished = info.started.clone();

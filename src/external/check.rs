@@ -148,18 +148,98 @@ fn cases(side: usize) -> Vec<Case> {
     out
 }
 
+/// Pencilmark forms of a size's cases (sides to 25): each one-solution case
+/// with a fixed share of its empty cells' wrong candidates excluded (one
+/// solution still), the several-solutions case likewise (two of its solutions
+/// kept), and the first pencilmark case with its answer excluded from a cell that
+/// keeps other candidates (none). Made from the reference puzzles, not from
+/// `generate --pencilmark`, whose puzzles can take a search without hidden
+/// singles many seconds.
+fn pencilmark_cases(plain: &[Case]) -> Vec<Case> {
+    let case = |what, grid: Grid, expected| Case {
+        what,
+        puzzle: BenchPuzzle {
+            index: 0,
+            grid,
+            expected,
+            invalid: false,
+        },
+    };
+    let mut out = Vec::new();
+    for c in plain.iter().filter(|c| c.what == "one solution") {
+        let (p, Some(answer)) = (&c.puzzle.grid, &c.puzzle.expected) else {
+            continue;
+        };
+        let g = p.geometry();
+        if g.side() > 25 {
+            return Vec::new();
+        }
+        let marks = (0..g.cells())
+            .map(|cell| match p.get(cell) {
+                0 => (1..=g.side() as u8)
+                    .filter(|&d| d == answer.get(cell) || !(cell + d as usize).is_multiple_of(3))
+                    .fold(0u64, |m, d| m | 1 << (d - 1)),
+                d => 1 << (d - 1),
+            })
+            .collect();
+        let pm = crate::format::from_marks(g, marks);
+        out.push(case("one solution (pencilmarks)", pm, Some(answer.clone())));
+    }
+    let Some(first) = out.first().map(|c| c.puzzle.clone()) else {
+        return out;
+    };
+    // The plain several-solutions case, less the wrong candidates that
+    // neither of two of its solutions uses (by the same pattern).
+    let g = first.grid.geometry();
+    if let Some(c) = plain.iter().find(|c| c.what == "several solutions") {
+        let two = count(&c.puzzle.grid, 2).solutions;
+        if let [a, b] = &two[..] {
+            let marks = (0..g.cells())
+                .map(|cell| {
+                    (1..=g.side() as u8)
+                        .filter(|&d| {
+                            d == a.get(cell)
+                                || d == b.get(cell)
+                                || !(cell + d as usize).is_multiple_of(3)
+                        })
+                        .fold(0u64, |m, d| m | 1 << (d - 1))
+                })
+                .collect();
+            let mut several = crate::format::from_marks(g, marks);
+            for cell in 0..g.cells() {
+                several.set(cell, c.puzzle.grid.get(cell).max(several.get(cell)));
+            }
+            if count(&several, 2).status == Status::Multiple {
+                out.push(case("several solutions (pencilmarks)", several, None));
+            }
+        }
+    }
+    let answer = first.expected.expect("a one-solution case has its answer");
+    let mut marks = first.grid.marks().expect("pencilmarks").to_vec();
+    if let Some(cell) = (0..g.cells()).find(|&c| marks[c].count_ones() >= 2) {
+        marks[cell] &= !(1 << (answer.get(cell) - 1));
+        let none = crate::format::from_marks(g, marks);
+        if crate::validate::find_flaw(&none).is_none() && count(&none, 1).status == Status::None {
+            out.push(case("no solution (pencilmarks)", none, None));
+        }
+    }
+    out
+}
+
 /// Starts `command` in mode `unique` and sends it each size's reference
-/// puzzles one at a time, waiting up to `timeout` for each answer; then closes
-/// its stdin and checks that it prints nothing more and exits.
+/// puzzles one at a time (with `pencilmark`, their pencilmark forms too, sides
+/// to 25), waiting up to `timeout` for each answer; then closes its stdin
+/// and checks that it prints nothing more and exits.
 /// `Err` only when the program cannot be started at all.
 pub fn check(
     command: &[String],
     sizes: &[usize],
+    pencilmark: bool,
     timeout: Duration,
     log: &std::path::Path,
 ) -> Result<CheckReport, ContenderError> {
     let start = || {
-        Process::spawn(command, Mode::Unique, Some(log)).map_err(|source| {
+        Process::spawn(command, Mode::Unique, pencilmark, Some(log)).map_err(|source| {
             ContenderError::CannotStart {
                 name: "checked".into(),
                 command: command.join(" "),
@@ -170,11 +250,16 @@ pub fn check(
     let mut report = CheckReport::default();
     let mut p = start()?;
     report.ok(format!(
-        "started {:?} with {}={} and {}=unique",
+        "started {:?} with {}={} and {}=unique{}",
         command.join(" "),
         protocol::PROTOCOL_VAR,
         protocol::PROTOCOL_VERSION,
-        protocol::MODE_VAR
+        protocol::MODE_VAR,
+        if pencilmark {
+            format!(" and {}=1", protocol::PENCILMARK_VAR)
+        } else {
+            String::new()
+        }
     ));
     let never = AtomicBool::new(false);
     let mut keys = (false, false, false);
@@ -187,7 +272,12 @@ pub fn check(
             continue;
         };
         let alphabet = Alphabet::default_for(g);
-        for case in cases(side) {
+        let mut all = cases(side);
+        if pencilmark {
+            let more = pencilmark_cases(&all);
+            all.extend(more);
+        }
+        for case in all {
             let name = format!("{} puzzle with {}", g.name(), case.what);
             let mut line = Vec::new();
             protocol::puzzle_line(&mut line, &case.puzzle.grid, &alphabet);

@@ -32,6 +32,10 @@ pub struct ContenderSpec {
     /// One line on what it is.
     #[serde(default)]
     pub description: String,
+    /// It reads pencilmark lines (`n³` characters); datasets with pencilmark
+    /// puzzles are skipped for it otherwise.
+    #[serde(default)]
+    pub pencilmark: bool,
 }
 
 fn all_sizes() -> Vec<usize> {
@@ -130,6 +134,7 @@ pub fn parse_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
         command: words,
         sizes: all_sizes(),
         description: String::new(),
+        pencilmark: false,
     };
     validate(&spec).map_err(bad)?;
     Ok(spec)
@@ -241,14 +246,17 @@ impl Program {
     }
 
     fn spawn(&self, mode: Mode) -> Result<Process, ContenderError> {
-        let mut p =
-            Process::spawn(&self.spec.command, mode, self.log.as_deref()).map_err(|source| {
-                ContenderError::CannotStart {
-                    name: self.spec.name.clone(),
-                    command: self.spec.command.join(" "),
-                    source,
-                }
-            })?;
+        let mut p = Process::spawn(
+            &self.spec.command,
+            mode,
+            self.spec.pencilmark,
+            self.log.as_deref(),
+        )
+        .map_err(|source| ContenderError::CannotStart {
+            name: self.spec.name.clone(),
+            command: self.spec.command.join(" "),
+            source,
+        })?;
         if self.crowded.load(Ordering::Relaxed) {
             p.sleep_when_idle();
         }
@@ -327,6 +335,7 @@ impl Program {
             variant: self.spec.name.clone(),
             default_budget: None,
             sizes: self.spec.sizes.clone(),
+            pencilmark: self.spec.pencilmark,
             origin: Origin::External,
             // Whatever the program reports (nothing, when it says nothing).
             counts: true,
@@ -371,8 +380,14 @@ impl Engine for Program {
                     }
                 },
             };
+            let grid = &job.puzzles[slot].grid;
+            if grid.is_pencilmark() && !self.spec.pencilmark {
+                // A dataset with pencilmarks is skipped for it; this is a safeguard.
+                done(slot, failed(protocol::NO_PENCILMARKS, Instant::now()));
+                continue;
+            }
             out.clear();
-            protocol::puzzle_line(&mut out, &job.puzzles[slot].grid, &alphabet);
+            protocol::puzzle_line(&mut out, grid, &alphabet);
             let start = Instant::now();
             if p.send(&out).is_err() {
                 // The program is gone (it ended after its last answer): a new one gets this puzzle.

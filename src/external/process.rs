@@ -1,6 +1,6 @@
 //! One running contender program: its pipes, read without blocking past a deadline.
 
-use super::protocol::{MAX_ANSWER_BYTES, MODE_VAR, PROTOCOL_VAR, PROTOCOL_VERSION};
+use super::protocol::{MAX_ANSWER_BYTES, MODE_VAR, PENCILMARK_VAR, PROTOCOL_VAR, PROTOCOL_VERSION};
 use crate::solver::Mode;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -52,9 +52,15 @@ const SPIN: Duration = Duration::from_millis(1);
 const NAP_MS: i32 = 20;
 
 impl Process {
-    /// Starts `command` (no shell) with the protocol's environment; its stderr
+    /// Starts `command` (no shell) with the protocol's environment (and, for a
+    /// program that takes pencilmark lines, [`PENCILMARK_VAR`]`=1`); its stderr
     /// is appended to `log` (or dropped without one).
-    pub fn spawn(command: &[String], mode: Mode, log: Option<&Path>) -> io::Result<Process> {
+    pub fn spawn(
+        command: &[String],
+        mode: Mode,
+        pencilmark: bool,
+        log: Option<&Path>,
+    ) -> io::Result<Process> {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command is empty"))?;
@@ -66,7 +72,13 @@ impl Process {
             }
             None => (Stdio::null(), 0),
         };
-        let mut child = Command::new(program)
+        let mut cmd = Command::new(program);
+        if pencilmark {
+            cmd.env(PENCILMARK_VAR, "1");
+        } else {
+            cmd.env_remove(PENCILMARK_VAR);
+        }
+        let mut child = cmd
             .args(args)
             .env(PROTOCOL_VAR, PROTOCOL_VERSION)
             .env(MODE_VAR, mode.to_string())

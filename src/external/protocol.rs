@@ -10,6 +10,11 @@ pub const PROTOCOL_VAR: &str = "SUDOKU_BENCH_PROTOCOL";
 pub const PROTOCOL_VERSION: &str = "1";
 /// Environment variable that tells the program what to look for.
 pub const MODE_VAR: &str = "SUDOKU_BENCH_MODE";
+/// Environment variable set to `1` for a program that takes pencilmark lines.
+pub const PENCILMARK_VAR: &str = "SUDOKU_BENCH_PENCILMARK";
+/// Why a pencilmark puzzle was not sent.
+pub const NO_PENCILMARKS: &str =
+    "a pencilmark puzzle, not sent: the contender does not say `pencilmark = true`";
 
 /// Longest answer line read (a 64×64 answer in numbers is about 12,000 bytes).
 pub const MAX_ANSWER_BYTES: usize = 32 * 1024;
@@ -28,9 +33,15 @@ pub struct Answer {
 }
 
 /// The puzzle line sent for a grid: the size's default symbols, `.` for
-/// blanks (49×49 and 64×64: numbers separated by spaces), then `\n`.
+/// blanks (49×49 and 64×64: numbers separated by spaces), then `\n`; a
+/// pencilmark puzzle in its `n³`-symbol form (each cell's candidates in digit
+/// order, `.` where one is excluded).
 pub fn puzzle_line(out: &mut Vec<u8>, grid: &Grid, alphabet: &Alphabet) {
-    alphabet.encode_into(grid.cells(), out);
+    if grid.is_pencilmark() {
+        crate::format::encode_pencilmarks(grid, alphabet, out);
+    } else {
+        alphabet.encode_into(grid.cells(), out);
+    }
     out.push(b'\n');
 }
 

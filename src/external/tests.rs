@@ -73,6 +73,7 @@ fn processes_die_with_their_program_even_in_a_panic() {
         command: vec!["sleep".into(), marker.clone()],
         sizes: all_sizes(),
         description: String::new(),
+        pencilmark: false,
     };
     let program = Program::new(spec, None).unwrap();
     program.start(2, Mode::Unique).unwrap();

@@ -97,6 +97,8 @@ pub struct Dataset {
     pub skipped: usize,
     /// Puzzles read: `puzzles.len()` when the reader kept them all (see [`read_capped`]).
     pub count: usize,
+    /// Pencilmark puzzles among them.
+    pub pencilmarks: usize,
 }
 
 /// How to read an input.
@@ -401,6 +403,7 @@ pub(crate) struct Collector<'a, 'f> {
     total_errors: usize,
     keep: Keep<'f>,
     count: usize,
+    pencilmarks: usize,
     stopped: bool,
 }
 
@@ -415,6 +418,7 @@ impl<'a, 'f> Collector<'a, 'f> {
             total_errors: 0,
             keep,
             count: 0,
+            pencilmarks: 0,
             stopped: false,
         }
     }
@@ -554,6 +558,7 @@ impl<'a, 'f> Collector<'a, 'f> {
 
     pub(crate) fn push(&mut self, puzzle: Puzzle) {
         self.count += 1;
+        self.pencilmarks += usize::from(puzzle.grid.is_pencilmark());
         match &mut self.keep {
             Keep::All => self.puzzles.push(puzzle),
             Keep::UpTo(cap) => {
@@ -618,8 +623,15 @@ impl<'a, 'f> Collector<'a, 'f> {
             puzzles: self.puzzles,
             skipped: self.total_errors,
             count: self.count,
+            pencilmarks: self.pencilmarks,
         })
     }
+}
+
+/// Appends `grid`'s pencilmark form (`n³` symbols, `.` where a candidate is
+/// excluded) to `out`.
+pub(crate) fn encode_pencilmarks(grid: &Grid, alphabet: &Alphabet, out: &mut Vec<u8>) {
+    pencilmark::encode_into(grid, alphabet, out);
 }
 
 /// Writes a grid on one line, `.` for blanks; a pencilmark puzzle in its

@@ -205,7 +205,7 @@ pub fn run(
         .map(|ds| {
             let mut here = Vec::new();
             for c in contenders {
-                if c.supports(ds.geometry) {
+                if c.takes(ds) {
                     here.push(c);
                 } else {
                     skipped.push(Skipped::new(c, ds));

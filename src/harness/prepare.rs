@@ -29,6 +29,9 @@ pub struct DatasetInfo {
     /// Bad entries skipped (`--skip-invalid`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub skipped: u64,
+    /// Pencilmark puzzles in the source.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pencilmarks: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -45,6 +48,8 @@ pub struct BenchDataset {
     pub alphabet: Alphabet,
     /// Grid size of every puzzle.
     pub geometry: Geometry,
+    /// True when some puzzle has pencilmarks (only contenders that take them run it).
+    pub pencilmarks: bool,
     /// The puzzles, in file order (empty when streamed).
     pub puzzles: Vec<BenchPuzzle>,
     /// Facts for `run.json`.
@@ -160,10 +165,12 @@ impl BenchDataset {
                 puzzles_in_source: total as u64,
                 puzzles_run: puzzles.len() as u64,
                 skipped: ds.skipped as u64,
+                pencilmarks: ds.pencilmarks as u64,
             },
             name: ds.name,
             alphabet: ds.alphabet,
             geometry,
+            pencilmarks: ds.pencilmarks > 0,
             puzzles,
             streamed: None,
         }
@@ -184,6 +191,7 @@ impl BenchDataset {
                 p
             })
             .collect();
+        let pencilmarks = puzzles.iter().filter(|p| p.grid.is_pencilmark()).count();
         BenchDataset {
             info: DatasetInfo {
                 name: name.clone(),
@@ -194,10 +202,12 @@ impl BenchDataset {
                 puzzles_in_source: puzzles.len() as u64,
                 puzzles_run: puzzles.len() as u64,
                 skipped: 0,
+                pencilmarks: pencilmarks as u64,
             },
             name,
             alphabet: Alphabet::default_for(geometry),
             geometry,
+            pencilmarks: pencilmarks > 0,
             puzzles,
             streamed: None,
         }
@@ -225,10 +235,12 @@ impl BenchDataset {
                 puzzles_in_source: total as u64,
                 puzzles_run: run as u64,
                 skipped: ds.skipped as u64,
+                pencilmarks: ds.pencilmarks as u64,
             },
             name: ds.name,
             alphabet: ds.alphabet,
             geometry: ds.geometry,
+            pencilmarks: ds.pencilmarks > 0,
             puzzles: Vec::new(),
             streamed: Some(Streamed {
                 path: path.to_path_buf(),

@@ -249,12 +249,15 @@ impl Skipped {
             variant: c.variant.clone(),
             dataset: ds.name.clone(),
             size: ds.geometry.name(),
-            handles: c
-                .sizes
-                .iter()
-                .map(|n| format!("{n}x{n}"))
-                .collect::<Vec<_>>()
-                .join(", "),
+            handles: if c.supports(ds.geometry) {
+                "puzzles without pencilmarks".into()
+            } else {
+                c.sizes
+                    .iter()
+                    .map(|n| format!("{n}x{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
         }
     }
 }

@@ -640,6 +640,7 @@ fn fixed_report() -> crate::export::RunReport {
             puzzles_in_source: 2,
             puzzles_run: 2,
             skipped: 0,
+            pencilmarks: 0,
         }],
     };
     crate::export::RunReport {

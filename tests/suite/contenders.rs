@@ -649,3 +649,97 @@ fn answers_that_arrive_together_are_timed_per_puzzle_never_below_the_programs_ow
         }
     }
 }
+
+/// Pencilmark lines reach a program that says `pencilmark = true` (started
+/// with SUDOKU_BENCH_PENCILMARK=1), and a program that does not is skipped on
+/// a dataset with pencilmarks, with a note: the Python example reads them,
+/// passes `contender check --pencilmark`, and solves them in a run.
+#[test]
+fn pencilmark_lines_go_to_programs_that_take_them() {
+    let Some(script) = python_example() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let script = script.display().to_string();
+    let out = bin(dir.path())
+        .args(["contender", "check", "--pencilmark", "--sizes", "4,9,16"])
+        .args(["--", "python3", &script])
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.contains("SUDOKU_BENCH_PENCILMARK=1"), "{text}");
+    for size in ["4x4", "9x9", "16x16"] {
+        for verdict in [
+            "one solution (pencilmarks): unique",
+            "several solutions (pencilmarks): multiple",
+            "no solution (pencilmarks): none",
+        ] {
+            assert!(
+                text.contains(&format!("ok   {size} puzzle with {verdict}")),
+                "{text}"
+            );
+        }
+    }
+    // The easy set in pencilmark form: every third wrong candidate excluded.
+    let ds = sudoku_bench::datasets::resolve(
+        "easy-9x9",
+        &Default::default(),
+        &Selection::default(),
+        &mut |_| {},
+    )
+    .unwrap()
+    .remove(0);
+    let alphabet = Alphabet::default_for(ds.geometry);
+    let mut file = String::new();
+    for p in &ds.puzzles[..60] {
+        let answer = p.expected.as_ref().unwrap();
+        let marks = (0..81)
+            .map(|c| {
+                (1..=9u8)
+                    .filter(|&d| {
+                        d == answer.get(c)
+                            || (p.grid.get(c) == 0 && !(c + d as usize).is_multiple_of(3))
+                    })
+                    .fold(0u64, |m, d| m | 1 << (d - 1))
+            })
+            .collect();
+        let pm = sudoku_bench::format::from_marks(ds.geometry, marks);
+        let line = sudoku_bench::format::write_line(&pm, &alphabet);
+        assert_eq!(line.len(), 729);
+        file.push_str(&format!(
+            "{line} {}\n",
+            sudoku_bench::format::write_line(answer, &alphabet)
+        ));
+    }
+    std::fs::write(dir.path().join("pm.txt"), file).unwrap();
+    let toml = format!(
+        "[[contender]]\nname = \"python\"\ncommand = [\"python3\", {script:?}]\npencilmark = true\n\n\
+         [[contender]]\nname = \"plain\"\ncommand = [\"python3\", {script:?}]\n"
+    );
+    std::fs::write(dir.path().join("c.toml"), toml).unwrap();
+    bin(dir.path())
+        .args([
+            "bench",
+            "--min-time",
+            "0",
+            "--no-report",
+            "--dataset",
+            "pm.txt",
+        ])
+        .args(["--solver", "dlx", "--contenders", "c.toml", "--out", "run"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "plain skipped on pm (9x9): it handles puzzles without pencilmarks only",
+        ));
+    let all = rows(&dir.path().join("run"));
+    for variant in ["python", "dlx"] {
+        let got = of(&all, variant);
+        assert_eq!(got.len(), 60, "{variant}");
+        assert!(got.iter().all(|r| r.2 == "unique"), "{variant}: {got:?}");
+    }
+    assert!(of(&all, "plain").is_empty());
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("run/run.json")).unwrap()).unwrap();
+    assert!(run.to_string().contains("\"pencilmarks\":60"), "{run}");
+}
