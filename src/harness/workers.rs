@@ -205,13 +205,19 @@ struct Measured {
 impl Measured {
     /// Checks a contender's answer (outside the timed region) and keeps only what the record needs.
     fn checked(c: &Contender, p: &BenchPuzzle, ci: usize, slot: usize, s: Solved) -> Measured {
-        let (status, detail, solutions) = match s.result {
+        let (status, mut detail, solutions) = match s.result {
             Err(why) => (RowStatus::Error, why, 0),
             Ok(o) => match check(p, &o) {
                 Ok(st) => (st.into(), String::new(), o.solution_count),
                 Err(why) => (RowStatus::Wrong, why, o.solution_count),
             },
         };
+        if status == RowStatus::Invalid && detail.is_empty() {
+            // What makes it invalid: the clashing givens, or the cell named.
+            if let Some(flaw) = crate::validate::find_flaw(&p.grid) {
+                detail = flaw.to_string();
+            }
+        }
         let counts = c.counts || p.invalid;
         Measured {
             ci,

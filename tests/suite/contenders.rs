@@ -711,6 +711,16 @@ fn pencilmark_lines_go_to_programs_that_take_them() {
             sudoku_bench::format::write_line(answer, &alphabet)
         ));
     }
+    // A last line whose r1c1 has no candidate: an `invalid` row, the cell named.
+    let first = file
+        .lines()
+        .next()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    file.push_str(&format!("{}{}\n", ".".repeat(9), &first[9..]));
     std::fs::write(dir.path().join("pm.txt"), file).unwrap();
     let toml = format!(
         "[[contender]]\nname = \"python\"\ncommand = [\"python3\", {script:?}]\npencilmark = true\n\n\
@@ -735,11 +745,18 @@ fn pencilmark_lines_go_to_programs_that_take_them() {
     let all = rows(&dir.path().join("run"));
     for variant in ["python", "dlx"] {
         let got = of(&all, variant);
-        assert_eq!(got.len(), 60, "{variant}");
-        assert!(got.iter().all(|r| r.2 == "unique"), "{variant}: {got:?}");
+        assert_eq!(got.len(), 61, "{variant}");
+        assert!(
+            got[..60].iter().all(|r| r.2 == "unique"),
+            "{variant}: {got:?}"
+        );
+        assert_eq!(
+            (got[60].2.as_str(), got[60].3.as_str()),
+            ("invalid", "the pencilmarks leave cell r1c1 no candidate")
+        );
     }
     assert!(of(&all, "plain").is_empty());
     let run: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("run/run.json")).unwrap()).unwrap();
-    assert!(run.to_string().contains("\"pencilmarks\":60"), "{run}");
+    assert!(run.to_string().contains("\"pencilmarks\":61"), "{run}");
 }
