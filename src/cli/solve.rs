@@ -330,6 +330,18 @@ fn solve_chunk(
     };
     if args.trace {
         let puzzle = &chunk[0];
+        if sudoku_bench::validate::find_flaw(&puzzle.grid).is_some() {
+            // Nothing to trace: the puzzle is `invalid` before any search.
+            write_result(
+                out,
+                &sudoku_bench::Outcome::invalid(),
+                alphabet,
+                args.pretty,
+                mode,
+            )?;
+            flaws.note(puzzle);
+            return Ok(false);
+        }
         let mut log = TraceLog::default();
         let outcome = solver.solve_traced(&puzzle.grid, &limits_for(), &mut log);
         write_result(out, &outcome, alphabet, args.pretty, mode)?;

@@ -75,6 +75,14 @@ fn solve_takes_pencilmark_lines_and_names_what_makes_one_invalid() {
             .stdout(format!("unique\t{HARD_ANSWER}\ninvalid\t-\n"))
             .stderr("<stdin>:2: invalid: the pencilmarks leave cell r1c2 no candidate\n");
     }
+    // --trace has nothing to trace on an invalid puzzle: it says so.
+    bin()
+        .args(["solve", "--trace", "-"])
+        .write_stdin(format!("55{}\n", &HARD[2..]))
+        .assert()
+        .success()
+        .stdout("invalid\t-\n")
+        .stderr("<stdin>:1: invalid: digit 5 appears twice in row 1: r1c1 and r1c2\n");
     // A file's invalid puzzles are named with its path and line.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pm.txt");
