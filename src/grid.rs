@@ -223,12 +223,11 @@ impl Grid {
     /// The grid with pencilmarks: `marks[c]` holds the digits cell `c` may
     /// take (bit `d - 1` for digit `d`; bits past the side are dropped). Marks
     /// that exclude nothing leave a plain grid. `None` if the length is not `n²`.
-    pub fn with_marks(mut self, marks: Vec<u64>) -> Option<Grid> {
+    pub fn with_marks(mut self, mut marks: Vec<u64>) -> Option<Grid> {
         if marks.len() != self.geometry.cells() {
             return None;
         }
         let full = full_mask(self.geometry.side());
-        let mut marks = marks;
         marks.iter_mut().for_each(|m| *m &= full);
         self.marks = (marks.iter().any(|&m| m != full)).then(|| marks.into_boxed_slice());
         Some(self)

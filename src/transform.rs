@@ -57,35 +57,33 @@ impl Transform {
         }
     }
 
-    /// Applies the symmetry to a grid of the same size.
+    /// Applies the symmetry to a grid of the same size (its pencilmarks move
+    /// with their cells, their digits relabelled alike).
     pub fn apply(&self, grid: &Grid) -> Grid {
         let g = self.geometry;
         assert_eq!(grid.geometry(), g, "transform of another size");
         let n = g.side();
         let mut out = Grid::empty(g);
+        let marks = grid.marks();
+        let mut moved = vec![0u64; if marks.is_some() { g.cells() } else { 0 }];
         for r in 0..n {
             for c in 0..n {
                 let (sr, sc) = (self.rows[r], self.cols[c]);
                 let (sr, sc) = if self.transpose { (sc, sr) } else { (sr, sc) };
-                out.set(g.cell(r, c), self.digits[grid.get(g.cell(sr, sc)) as usize]);
+                let from = g.cell(sr, sc);
+                out.set(g.cell(r, c), self.digits[grid.get(from) as usize]);
+                if let Some(marks) = marks {
+                    let m = marks[from];
+                    moved[g.cell(r, c)] = (1..=n)
+                        .filter(|d| m & (1 << (d - 1)) != 0)
+                        .fold(0, |acc, d| acc | 1 << (self.digits[d] - 1));
+                }
             }
         }
-        let Some(marks) = grid.marks() else {
-            return out;
-        };
-        // Pencilmarks move with their cells, and their digits are relabelled alike.
-        let mut moved = vec![0u64; g.cells()];
-        for r in 0..n {
-            for c in 0..n {
-                let (sr, sc) = (self.rows[r], self.cols[c]);
-                let (sr, sc) = if self.transpose { (sc, sr) } else { (sr, sc) };
-                let m = marks[g.cell(sr, sc)];
-                moved[g.cell(r, c)] = (1..=n)
-                    .filter(|d| m & (1 << (d - 1)) != 0)
-                    .fold(0, |acc, d| acc | 1 << (self.digits[d] - 1));
-            }
+        match marks {
+            Some(_) => out.with_marks(moved).expect("n² marks"),
+            None => out,
         }
-        out.with_marks(moved).expect("n² marks")
     }
 }
 

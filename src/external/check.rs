@@ -151,8 +151,8 @@ fn cases(side: usize) -> Vec<Case> {
 /// Pencilmark forms of a size's cases (sides to 25): each one-solution case
 /// with a fixed share of its empty cells' wrong candidates excluded (one
 /// solution still), the several-solutions case likewise (two of its solutions
-/// kept), and the first pencilmark case with its answer excluded from a cell that
-/// keeps other candidates (none). Made from the reference puzzles, not from
+/// kept), and the first pencilmark case with its answer excluded from a cell
+/// that keeps other candidates (none). Made from the reference puzzles, not from
 /// `generate --pencilmark`, whose puzzles can take a search without hidden
 /// singles many seconds.
 fn pencilmark_cases(plain: &[Case]) -> Vec<Case> {
@@ -165,53 +165,44 @@ fn pencilmark_cases(plain: &[Case]) -> Vec<Case> {
             invalid: false,
         },
     };
+    // `p`'s givens kept; each empty cell keeps the digits of `solutions`
+    // there and, of the others, those with (cell + digit) not a multiple of 3.
+    let pencilmarks = |p: &Grid, solutions: &[Grid]| {
+        let g = p.geometry();
+        let marks = (0..g.cells())
+            .map(|cell| match p.get(cell) {
+                0 => (1..=g.side() as u8)
+                    .filter(|&d| {
+                        !(cell + d as usize).is_multiple_of(3)
+                            || solutions.iter().any(|s| s.get(cell) == d)
+                    })
+                    .fold(0u64, |m, d| m | 1 << (d - 1)),
+                d => 1 << (d - 1),
+            })
+            .collect();
+        crate::format::from_marks(g, marks)
+    };
     let mut out = Vec::new();
     for c in plain.iter().filter(|c| c.what == "one solution") {
         let (p, Some(answer)) = (&c.puzzle.grid, &c.puzzle.expected) else {
             continue;
         };
-        let g = p.geometry();
-        if g.side() > 25 {
+        if p.geometry().side() > 25 {
             return Vec::new();
         }
-        let marks = (0..g.cells())
-            .map(|cell| match p.get(cell) {
-                0 => (1..=g.side() as u8)
-                    .filter(|&d| d == answer.get(cell) || !(cell + d as usize).is_multiple_of(3))
-                    .fold(0u64, |m, d| m | 1 << (d - 1)),
-                d => 1 << (d - 1),
-            })
-            .collect();
-        let pm = crate::format::from_marks(g, marks);
+        let pm = pencilmarks(p, std::slice::from_ref(answer));
         out.push(case("one solution (pencilmarks)", pm, Some(answer.clone())));
     }
     let Some(first) = out.first().map(|c| c.puzzle.clone()) else {
         return out;
     };
-    // The plain several-solutions case, less the wrong candidates that
-    // neither of two of its solutions uses (by the same pattern).
+    // The plain several-solutions case, keeping two of its solutions.
     let g = first.grid.geometry();
     if let Some(c) = plain.iter().find(|c| c.what == "several solutions") {
         let two = count(&c.puzzle.grid, 2).solutions;
-        if let [a, b] = &two[..] {
-            let marks = (0..g.cells())
-                .map(|cell| {
-                    (1..=g.side() as u8)
-                        .filter(|&d| {
-                            d == a.get(cell)
-                                || d == b.get(cell)
-                                || !(cell + d as usize).is_multiple_of(3)
-                        })
-                        .fold(0u64, |m, d| m | 1 << (d - 1))
-                })
-                .collect();
-            let mut several = crate::format::from_marks(g, marks);
-            for cell in 0..g.cells() {
-                several.set(cell, c.puzzle.grid.get(cell).max(several.get(cell)));
-            }
-            if count(&several, 2).status == Status::Multiple {
-                out.push(case("several solutions (pencilmarks)", several, None));
-            }
+        let several = pencilmarks(&c.puzzle.grid, &two);
+        if two.len() == 2 && count(&several, 2).status == Status::Multiple {
+            out.push(case("several solutions (pencilmarks)", several, None));
         }
     }
     let answer = first.expected.expect("a one-solution case has its answer");

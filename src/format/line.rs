@@ -6,12 +6,12 @@
 
 use super::alphabet::BLANKS;
 use super::lines::Lines;
-use super::{Collector, Puzzle};
+use super::{Alphabet, Collector, Puzzle};
 use crate::error::ParseErrorKind;
 use crate::grid::{Geometry, Grid};
 use std::io::{self, BufRead};
 
-pub(crate) fn is_separator(c: char) -> bool {
+fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, ',' | ';' | ':')
 }
 
@@ -97,23 +97,36 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
         return;
     };
     let grid = Grid::from_vec(geometry, cells).expect("decoded cells fit the geometry");
+    push_with_rest(grid, &body[end..], lead + len + 1, &alphabet, line, col);
+}
 
-    // After the puzzle: an answer (a token of the same length made of symbols) or a comment.
-    let rest = &body[end..];
-    let rest_start = lead + len + 1; // 1-based column of rest's first char
+/// Pushes a puzzle read from a line, with what follows its token (`rest`,
+/// starting at 1-based column `start`): an answer (a token of the grid's
+/// cell count, all symbols) or a comment.
+pub(crate) fn push_with_rest(
+    grid: Grid,
+    rest: &str,
+    start: usize,
+    alphabet: &Alphabet,
+    line: usize,
+    col: &mut Collector<'_, '_>,
+) {
+    let ascii = rest.is_ascii();
+    let count = |s: &str| if ascii { s.len() } else { s.chars().count() };
+    let cells = grid.geometry().cells();
     let mut expected = None;
     let mut answer_span = None;
     for tok in rest.split(is_separator).filter(|t| !t.is_empty()) {
-        let start = tok.as_ptr() as usize - rest.as_ptr() as usize;
-        let tok_col = rest_start + count(&rest[..start]);
-        if count(tok) != len || !tok.chars().all(|c| alphabet.decode(c).is_some()) {
+        let at = tok.as_ptr() as usize - rest.as_ptr() as usize;
+        if count(tok) != cells || !tok.chars().all(|c| alphabet.decode(c).is_some()) {
             continue;
         }
-        let answer = col.decode(&alphabet, tok.chars().map(|c| (0, c)), line);
+        let tok_col = start + count(&rest[..at]);
+        let answer = col.decode(alphabet, tok.chars().map(|c| (0, c)), line);
         match answer.and_then(|a| col.answer(&grid, &a, line, tok_col)) {
             Some(a) => {
                 expected = Some(a);
-                answer_span = Some((start, start + tok.len()));
+                answer_span = Some((at, at + tok.len()));
             }
             None => return,
         }

@@ -5,7 +5,7 @@
 //! follow, as on any line.
 
 use super::alphabet::Symbol;
-use super::{Alphabet, Collector, Puzzle};
+use super::{Alphabet, Collector};
 use crate::error::ParseErrorKind;
 use crate::grid::{Geometry, Grid};
 
@@ -123,39 +123,5 @@ pub(crate) fn parse_line(
     };
     // After the puzzle: an answer (`n²` symbols) or a comment, as on any line.
     let rest = &body[token.len()..];
-    let rest_col = lead + token.len() + 1;
-    let mut expected = None;
-    let mut answer_span = None;
-    for tok in rest
-        .split(super::line::is_separator)
-        .filter(|t| !t.is_empty())
-    {
-        if tok.chars().count() != geometry.cells()
-            || !tok.chars().all(|c| alphabet.decode(c).is_some())
-        {
-            continue;
-        }
-        let start = tok.as_ptr() as usize - rest.as_ptr() as usize;
-        let column = rest_col + rest[..start].chars().count();
-        let Some(cells) = col.decode(&alphabet, tok.chars().map(|c| (0, c)), line) else {
-            return;
-        };
-        let Some(answer) = col.answer(&grid, &cells, line, column) else {
-            return;
-        };
-        expected = Some(answer);
-        answer_span = Some((start, start + tok.len()));
-        break;
-    }
-    let left = match answer_span {
-        Some((a, b)) => format!("{}{}", &rest[..a], &rest[b..]),
-        None => rest.to_string(),
-    };
-    let left = left.trim_matches(super::line::is_separator);
-    col.push(Puzzle {
-        grid,
-        expected,
-        comment: (!left.is_empty()).then(|| left.into()),
-        line: line as u32,
-    });
+    super::line::push_with_rest(grid, rest, lead + token.len() + 1, &alphabet, line, col);
 }
