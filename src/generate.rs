@@ -49,8 +49,8 @@ pub struct GenerateOptions {
     /// The holes form: a clue count drawn in the range, that many random
     /// cells of a complete grid kept; solvable, not always uniquely.
     pub holes: bool,
-    /// Pencilmark puzzles: every exclusion needed for the unique solution
-    /// (sides to 25, the pencilmark format's reach).
+    /// Pencilmark puzzles with one solution (see [`pencilmark_puzzle`]; sides
+    /// to 25, the pencilmark format's reach).
     pub pencilmark: bool,
 }
 

@@ -26,8 +26,8 @@ struct CheckArgs {
     #[arg(long, value_delimiter = ',', default_values_t = [4, 9, 16, 25])]
     sizes: Vec<usize>,
     /// The program takes pencilmark lines (`pencilmark = true` in a contenders
-    /// file): it is started with SUDOKU_BENCH_PENCILMARK=1 and sent seeded
-    /// pencilmark puzzles of 4x4 and 9x9 (those of --sizes) as well.
+    /// file): it is started with SUDOKU_BENCH_PENCILMARK=1 and sent each size's
+    /// puzzles in pencilmark form as well (sizes to 25x25).
     #[arg(long)]
     pencilmark: bool,
     /// How long to wait for each answer, like `10s`.

@@ -31,8 +31,9 @@ pub(super) struct GenerateArgs {
     holes: bool,
     /// Pencilmark (Sukaku) puzzles, written n³ characters a line (tdoku's form):
     /// a complete grid's other candidates, all excluded at first, admitted again
-    /// in random order unless one makes a second solution, so every exclusion
-    /// left is needed. Sides 4 to 25; line output; a difficulty filter applies.
+    /// in random order unless one makes a second solution, so up to 9x9 every
+    /// exclusion left is needed (above, a check past its node budget keeps its
+    /// exclusion). Sides 4 to 25; line output; a difficulty filter up to 9x9.
     #[arg(long)]
     pencilmark: bool,
     /// Keep the clues symmetric under 180-degree rotation.
