@@ -1,7 +1,9 @@
 //! Block format (rows of symbols, optional spaces, `|` and rule lines) and
 //! HDU 1426 (rows of space-separated symbols, `?` for blanks). Puzzles are
-//! separated by blank lines. 49×49 and 64×64 rows are numbers separated by
-//! spaces, in either.
+//! separated by blank lines. At every size a block may also be written as
+//! numbers separated by spaces (`.` or `0` a blank): a block whose rows are
+//! such numbers, some of two digits (or rows of more than 36), is read as
+//! numbers, in either form; 49×49 and 64×64 blocks can only be written so.
 
 use super::lines::Lines;
 use super::{Collector, Puzzle};
@@ -56,7 +58,36 @@ pub(crate) fn is_rule_line(line: &str, side: Option<usize>) -> bool {
 
 struct Row {
     line: usize,
+    /// The row's cells: its symbols, or its tokens in HDU style and (for
+    /// now) rows of more than 36 cells.
     symbols: Vec<(usize, String)>,
+    /// Its space-separated tokens, when they could be a row of numbers.
+    numbers: Option<Vec<(usize, String)>>,
+}
+
+/// True when a token is a cell written as a number: digits, or a blank.
+fn is_number_cell(t: &str) -> bool {
+    t.len() <= 2 && (t.bytes().all(|b| b.is_ascii_digit()) || t == ".")
+}
+
+/// The block's side when it is numbers: `side` rows, each `side` numbers
+/// separated by spaces, with a number of two digits among them or a side
+/// over 36 (else a row of one-character symbols reads the same either way).
+fn as_numbers(rows: &[Row]) -> Option<usize> {
+    let side = rows.first()?.numbers.as_ref()?.len();
+    Geometry::from_side(side)?;
+    if rows.len() != side {
+        return None;
+    }
+    let mut wide = side > 36;
+    for row in rows {
+        let tokens = row.numbers.as_ref()?;
+        if tokens.len() != side {
+            return None;
+        }
+        wide |= tokens.iter().any(|t| t.1.len() > 1 && t.1 != ".");
+    }
+    wide.then_some(side)
 }
 
 pub(crate) fn parse<R: BufRead>(
@@ -102,17 +133,36 @@ pub(crate) fn parse<R: BufRead>(
                 row_symbols(text)
             }
         };
+        let tokens = row_tokens(text);
+        let numbers = tokens
+            .iter()
+            .all(|t| is_number_cell(&t.1))
+            .then_some(tokens);
         rows.push(Row {
             line: raw.number,
             symbols,
+            numbers,
         });
     }
     finish_block(rows, last_line + 1, col);
     Ok(())
 }
 
-fn finish_block(rows: Vec<Row>, end_line: usize, col: &mut Collector<'_, '_>) {
+fn finish_block(mut rows: Vec<Row>, end_line: usize, col: &mut Collector<'_, '_>) {
     let Some(first) = rows.first() else { return };
+    if as_numbers(&rows).is_some() {
+        finish_numbers(rows, col);
+        return;
+    }
+    if rows.iter().all(|r| r.numbers.is_some())
+        && Geometry::from_side(first.symbols.len()).is_none()
+    {
+        // Not one-character symbols: read as numbers, whose rows then say what is wrong.
+        for r in &mut rows {
+            r.symbols = r.numbers.take().unwrap_or_default();
+        }
+    }
+    let first = &rows[0];
     let side = first.symbols.len();
     let Some(geometry) = Geometry::from_side(side) else {
         col.error(
@@ -198,5 +248,40 @@ fn finish_block(rows: Vec<Row>, end_line: usize, col: &mut Collector<'_, '_>) {
         expected: None,
         comment: None,
         line: first.line as u32,
+    });
+}
+
+/// Reads a block of numbers (see [`as_numbers`]): `1` to `n` a digit, `.` or `0` a blank.
+fn finish_numbers(rows: Vec<Row>, col: &mut Collector<'_, '_>) {
+    let side = rows[0].numbers.as_ref().map_or(0, Vec::len);
+    let geometry = Geometry::from_side(side).expect("as_numbers checked the side");
+    if col.alphabet_for(geometry, "", rows[0].line, 1).is_none() {
+        return;
+    }
+    let mut cells = Vec::with_capacity(geometry.cells());
+    for row in &rows {
+        for (column, t) in row.numbers.iter().flatten() {
+            match t.parse::<usize>() {
+                Ok(v) if v <= side => cells.push(v as u8),
+                Err(_) if t == "." => cells.push(0),
+                _ => {
+                    col.error(
+                        row.line,
+                        *column,
+                        ParseErrorKind::UnknownCell {
+                            found: t.clone(),
+                            expected: format!("a number 1-{side} or a blank (. 0)"),
+                        },
+                    );
+                    return;
+                }
+            }
+        }
+    }
+    col.push(Puzzle {
+        grid: Grid::from_cells(geometry, &cells).expect("numbers fit the geometry"),
+        expected: None,
+        comment: None,
+        line: rows[0].line as u32,
     });
 }

@@ -518,3 +518,62 @@ fn bad_pencilmarks_are_located() {
         Some("the pencilmarks leave cell r2c2 no candidate".into())
     );
 }
+
+/// The first embedded 36x36 puzzle, and its cells written as numbers:
+/// `(grid, rows)`, each row 36 numbers (`.` a blank) separated by spaces.
+fn numbers_36x36() -> (crate::grid::Grid, Vec<String>) {
+    let text = include_str!("../../datasets/set-36x36.txt");
+    let d = read(text).unwrap();
+    let g = d.puzzles[0].grid.clone();
+    let rows = (0..36)
+        .map(|r| {
+            (0..36)
+                .map(|c| match g.get(r * 36 + c) {
+                    0 => ".".to_string(),
+                    v => v.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    (g, rows)
+}
+
+#[test]
+fn a_36x36_grid_of_numbers_reads_as_a_block_and_as_a_line() {
+    let (g, rows) = numbers_36x36();
+    // A block: auto-detected (its first row may hold no two-digit number), and forced.
+    let mut block = rows.join("\n");
+    block.push('\n');
+    for forced in [None, Some(Format::Block), Some(Format::Hdu)] {
+        let opts = ReadOptions {
+            format: forced,
+            ..ReadOptions::default()
+        };
+        let d = read_str("b.txt", &block, &opts).unwrap();
+        assert_eq!(d.puzzles.len(), 1, "{forced:?}");
+        assert_eq!(d.puzzles[0].grid, g, "{forced:?}");
+    }
+    // Two blocks, and a first row of one-digit numbers only.
+    let mut low = rows.clone();
+    low[0] = (1..=9)
+        .chain(std::iter::repeat_n(0, 27))
+        .map(|v| if v == 0 { ".".into() } else { v.to_string() })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let two = format!("{}\n\n{}\n", rows.join("\n"), low.join("\n"));
+    let d = read(&two).unwrap();
+    assert_eq!(d.puzzles.len(), 2);
+    assert_eq!(d.puzzles[0].grid, g);
+    assert_eq!(d.puzzles[1].grid.get(8), 9);
+    // A line of the same numbers.
+    let line = format!("{}\n", rows.join(" "));
+    let d = read(&line).unwrap();
+    assert_eq!((d.format, &d.puzzles[0].grid), (Format::Line, &g));
+    // A number past 36 is named where it stands.
+    let mut bad = rows.clone();
+    bad[2] = bad[2].replacen(". ", "37 ", 1);
+    let e = first_error(&format!("{}\n", bad.join("\n")));
+    assert_eq!(e.line, 3);
+    assert!(e.to_string().contains("37"), "{e}");
+}
