@@ -14,13 +14,15 @@ pub(super) struct GenerateArgs {
     /// How many puzzles.
     #[arg(long, default_value_t = 10)]
     count: u64,
-    /// Fewest clues (clue removal stops here).
+    /// Fewest clues: clue removal stops at a random count between this and --max-clues
+    /// (without either, puzzles are minimal).
     #[arg(long)]
     min_clues: Option<usize>,
     /// Most clues (a puzzle left with more is drawn again).
     #[arg(long)]
     max_clues: Option<usize>,
-    /// Remove clues until none can go.
+    /// Remove clues until none can go (a minimal puzzle: unique, and no clue can go). The
+    /// default when no clue option (--min-clues, --max-clues, --holes) is given.
     #[arg(long)]
     minimal: bool,
     /// The holes form: a clue count drawn from --min-clues..=--max-clues, that many
@@ -77,9 +79,11 @@ pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
             sudoku_bench::grid::SIDES_TEXT
         );
     };
+    // No clue option: minimal puzzles, as tdoku's generator and the `sudoku` crate's make.
+    let clue_options = args.min_clues.is_some() || args.max_clues.is_some() || args.holes;
     let opts = GenerateOptions {
         geometry,
-        minimal: args.minimal,
+        minimal: args.minimal || (!clue_options && !args.pencilmark),
         symmetric: args.symmetric,
         min_clues: args.min_clues,
         max_clues: args.max_clues,

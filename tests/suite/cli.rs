@@ -324,6 +324,54 @@ fn generate_is_reproducible_and_refuses_the_impossible() {
 }
 
 #[test]
+fn generate_with_no_clue_option_writes_minimal_puzzles() {
+    use sudoku_bench::format::{read_str, ReadOptions};
+    use sudoku_bench::solver::{Limits, Mode, Solver, SolverId, Status};
+    let out = bin()
+        .args(["generate", "--count", "8", "--seed", "3"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let ds = read_str("gen", &text, &ReadOptions::default()).unwrap();
+    assert_eq!(ds.puzzles.len(), 8);
+    let status =
+        |g: &sudoku_bench::grid::Grid| SolverId::Dlx.solve(g, &Limits::new(Mode::Unique)).status;
+    for p in &ds.puzzles {
+        assert_eq!(status(&p.grid), Status::Unique);
+        // Minimal: no clue can go without a second solution.
+        for c in 0..81 {
+            if p.grid.get(c) != 0 {
+                let mut q = p.grid.clone();
+                q.set(c, 0);
+                assert_eq!(status(&q), Status::Multiple, "clue {c} could go");
+            }
+        }
+    }
+    // A clue range still stops at a random count inside it.
+    let ranged = bin()
+        .args([
+            "generate",
+            "--count",
+            "4",
+            "--seed",
+            "3",
+            "--min-clues",
+            "40",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let ranged = String::from_utf8(ranged).unwrap();
+    let ds = read_str("ranged", &ranged, &ReadOptions::default()).unwrap();
+    assert!(ds.puzzles.iter().all(|p| p.grid.givens() >= 40));
+}
+
+#[test]
 fn generate_writes_pencilmark_puzzles_that_solve_reads_back() {
     let out = bin()
         .args(["generate", "--pencilmark", "--count", "6", "--seed", "2"])
