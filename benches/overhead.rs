@@ -41,7 +41,7 @@ fn harness_run(ds: &BenchDataset, threads: usize, results: &Path) -> f64 {
     };
     let cancel = Arc::new(AtomicBool::new(false));
     let t = Instant::now();
-    let mut sink = CsvSink::create(results).expect("results file");
+    let mut sink = CsvSink::create(results, None).expect("results file");
     let run = harness::run(
         &[Contender::from_id(SolverId::FASTEST)],
         std::slice::from_ref(ds),

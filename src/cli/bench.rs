@@ -89,6 +89,10 @@ pub(super) struct BenchArgs {
     /// is refused unless --force.
     #[arg(long)]
     pub(super) out: Option<PathBuf>,
+    /// Also write every timed solve to `solves.csv` in the run folder (`results.csv` has one
+    /// row per puzzle: its median and fastest solve), for studying the spread of repeats.
+    #[arg(long)]
+    keep_solves: bool,
     /// Replace the run already in --out: its results, summaries, run.json, report and charts.
     #[arg(long)]
     pub(super) force: bool,
@@ -436,7 +440,8 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         block: None,
     };
     let results_path = out_dir.join("results.csv");
-    let mut sink = CsvSink::create(&results_path)
+    let solves_path = out_dir.join("solves.csv");
+    let mut sink = CsvSink::create(&results_path, args.keep_solves.then_some(&*solves_path))
         .with_context(|| format!("cannot create {}", results_path.display()))?;
     let show = !args.quiet && std::io::stderr().is_terminal();
     let observer: Box<dyn harness::Observer> = if show {
@@ -550,7 +555,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     if report.info.wrong > 0 || report.info.errors > 0 {
         eprintln!(
-            "FAILED: {} wrong answers and {} strategy errors (rows with status wrong/error in {})",
+            "FAILED: {} puzzles answered wrong and {} with strategy errors (rows with status wrong/error in {})",
             report.info.wrong,
             report.info.errors,
             results_path.display()
@@ -559,7 +564,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     if result.interrupted {
         eprintln!(
-            "interrupted: {} keeps every row measured so far",
+            "interrupted: {} keeps every puzzle measured so far",
             results_path.display()
         );
         return Ok(ExitCode::from(130));

@@ -266,7 +266,7 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         });
     }
     let solves_path = dir.join(study::SOLVES_CSV);
-    let mut solves = sudoku_bench::export::csv::CsvSink::create(&solves_path)
+    let mut solves = sudoku_bench::export::csv::SolvesCsv::create(&solves_path)
         .with_context(|| format!("cannot create {}", solves_path.display()))?;
     let show = !common.quiet && std::io::stderr().is_terminal();
     let rounds = opts.rounds.clamp(1, opts.puzzles);
@@ -282,10 +282,9 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
     } else {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let mut on_records = |records: &[harness::PuzzleRecord]| -> std::io::Result<()> {
-        use harness::RecordSink;
+    let mut on_records = |records: &[harness::SolveRecord]| -> std::io::Result<()> {
         for r in records {
-            solves.record(r)?;
+            solves.write(r)?;
         }
         solves.flush()?;
         if let Some(r) = records.first() {

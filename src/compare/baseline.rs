@@ -1,20 +1,13 @@
 //! Saved baselines: `reports/baselines/NAME/` holds what a later comparison needs
-//! (`run.json` with the dataset checksums, `summary.csv`, and `results.csv`
-//! without the puzzle text: per-puzzle times, statuses and counters).
+//! (`run.json` with the dataset checksums, `summary.csv`, and `results.csv`:
+//! per-puzzle times, statuses and counters; runs saved with a row per solve
+//! lose their puzzle text on the way).
 
 use super::CompareError;
 use std::path::{Path, PathBuf};
 
 /// Where baselines live, relative to the working folder.
 pub const ROOT: &str = "reports/baselines";
-
-/// The columns a baseline keeps of `results.csv`: the strategy, and what a report
-/// needs (`round` too, where the run has it).
-fn kept() -> Vec<&'static str> {
-    std::iter::once("strategy")
-        .chain(crate::report::load::RESULT_COLUMNS.iter().copied())
-        .collect()
-}
 
 /// Checks a baseline name: letters, digits, `.`, `_`, `-`, not starting with `.`.
 pub fn check_name(name: &str) -> Result<(), CompareError> {
@@ -56,7 +49,8 @@ pub fn save(run_dir: &Path, root: &Path, name: &str) -> Result<PathBuf, CompareE
     Ok(dir)
 }
 
-/// Streams `results.csv` to `to`, keeping the columns of [`kept`].
+/// Streams `results.csv` to `to`, every column but the puzzle text of runs
+/// saved with a row per solve.
 fn copy_results(from: &Path, to: &Path) -> Result<(), CompareError> {
     let read_err = |e: csv::Error| {
         CompareError::Load(crate::report::ReportError::Csv {
@@ -70,22 +64,10 @@ fn copy_results(from: &Path, to: &Path) -> Result<(), CompareError> {
     };
     let mut r = csv::Reader::from_path(from).map_err(read_err)?;
     let header = r.headers().map_err(read_err)?.clone();
-    let mut kept = kept();
-    // Kept when there (runs saved before rounds have none).
-    if header.iter().any(|h| h == "round") {
-        kept.push("round");
-    }
-    let mut columns = Vec::new();
-    for &k in &kept {
-        let i = header.iter().position(|h| h == k).ok_or_else(|| {
-            CompareError::Load(crate::report::ReportError::MissingColumn {
-                path: from.to_path_buf(),
-                column: k.to_string(),
-                expected: kept.join(", "),
-            })
-        })?;
-        columns.push(i);
-    }
+    let columns: Vec<usize> = (0..header.len())
+        .filter(|&i| &header[i] != "puzzle")
+        .collect();
+    let kept: Vec<&str> = columns.iter().map(|&i| &header[i]).collect();
     let mut w = csv::Writer::from_path(to).map_err(write_err)?;
     w.write_record(&kept).map_err(write_err)?;
     let mut row = csv::StringRecord::new();

@@ -183,35 +183,28 @@ struct PuzzleStat {
 
 /// Each (variant, dataset)'s puzzles, by puzzle index.
 fn per_puzzle(data: &RunData) -> HashMap<(String, String), Vec<PuzzleStat>> {
-    let mut groups: HashMap<(usize, usize), Vec<&crate::report::Point>> = HashMap::new();
+    let mut groups: HashMap<(usize, usize), Vec<PuzzleStat>> = HashMap::new();
     for p in &data.points {
-        groups.entry((p.variant, p.dataset)).or_default().push(p);
+        groups
+            .entry((p.variant, p.dataset))
+            .or_default()
+            .push(PuzzleStat {
+                puzzle: p.puzzle,
+                round: p.round,
+                ns: p.solve_ns,
+                solved: p.status.is_solved(),
+                failed: matches!(
+                    p.status,
+                    crate::harness::RowStatus::Wrong | crate::harness::RowStatus::Error
+                ),
+                nodes: p.nodes,
+                guesses: p.guesses,
+            });
     }
     groups
         .into_iter()
-        .map(|((v, d), mut rows)| {
-            rows.sort_by_key(|p| (p.puzzle, p.repeat));
-            let stats = rows
-                .chunk_by(|a, b| a.puzzle == b.puzzle)
-                .map(|g| {
-                    let mut ns: Vec<u64> = g.iter().map(|p| p.solve_ns).collect();
-                    ns.sort_unstable();
-                    PuzzleStat {
-                        puzzle: g[0].puzzle,
-                        round: g[0].round,
-                        ns: crate::harness::summary::quantile(&ns, 0.5),
-                        solved: g.iter().all(|p| p.status.is_solved()),
-                        failed: g.iter().any(|p| {
-                            matches!(
-                                p.status,
-                                crate::harness::RowStatus::Wrong | crate::harness::RowStatus::Error
-                            )
-                        }),
-                        nodes: g[0].nodes,
-                        guesses: g[0].guesses,
-                    }
-                })
-                .collect();
+        .map(|((v, d), mut stats)| {
+            stats.sort_by_key(|s| s.puzzle);
             ((data.variants[v].clone(), data.datasets[d].clone()), stats)
         })
         .collect()

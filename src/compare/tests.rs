@@ -295,3 +295,44 @@ fn rounds_carry_the_machines_drift_into_the_verdict() {
     assert!((r.speed - 1.0 / 1.2).abs() < 0.05, "{r:?}");
     assert!(c.regressed());
 }
+
+#[test]
+fn a_run_saved_a_row_per_solve_compares_with_one_saved_a_row_per_puzzle() {
+    // The baseline as runs were saved before one row a puzzle (two solves of
+    // each puzzle, ns and ns+1: median ns); the current run the same puzzles,
+    // a row each, median ns.
+    let tmp = tempfile::tempdir().unwrap();
+    let (old, new) = (tmp.path().join("old"), tmp.path().join("new"));
+    run_folder(&old, "aa", "unique", times);
+    std::fs::create_dir_all(&new).unwrap();
+    let mut results = format!("{}\n", crate::harness::PuzzleResult::COLUMNS.join(","));
+    for (k, v) in ["fast", "slow"].iter().enumerate() {
+        for i in 0..200u64 {
+            let ns = times(k, i);
+            results.push_str(&format!(
+                "{v},{v},tiny,{i},0,unique,1,{},{},2,{ns},{ns},,1,\n",
+                10 + i % 7,
+                i % 3
+            ));
+        }
+    }
+    std::fs::write(new.join("results.csv"), results).unwrap();
+    std::fs::copy(old.join("summary.csv"), new.join("summary.csv")).unwrap();
+    write_info(
+        &new,
+        RunOptions {
+            solvers: vec!["fast".into(), "slow".into()],
+            mode: "unique".into(),
+            ..RunOptions::default()
+        },
+        "aa",
+    );
+    let c = compare(side(&old), side(&new), 0.03).unwrap();
+    assert_eq!(c.rows.len(), 2);
+    for r in &c.rows {
+        assert!(r.paired, "{r:?}");
+        assert_eq!(r.puzzles, 200);
+        assert_eq!(r.verdict, Verdict::WithinNoise, "{r:?}");
+        assert!((r.speed - 1.0).abs() < 1e-9, "{r:?}");
+    }
+}

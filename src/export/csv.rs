@@ -1,48 +1,151 @@
-//! `results.csv` (streamed row by row) and `summary.csv`.
+//! `results.csv` and the kept solves' `solves.csv` (both streamed row by
+//! row), and `summary.csv`.
 
 use super::{Exporter, RunReport};
-use crate::harness::{PuzzleRecord, RecordSink, RowEncoder};
+use crate::harness::{PuzzleResult, RecordSink, RowEncoder, SolveRecord};
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
 
-/// Streams records into `results.csv`; each flush makes the rows so far durable.
+/// Streams each puzzle's row into `results.csv`, and (when given a second
+/// writer) every timed solve into `solves.csv`; each flush makes the rows so
+/// far durable.
 ///
 /// Rows are encoded field by field (numbers through `itoa`), not through
-/// serde, by a `CsvEncoder`: the sink's own for rows given to it one by one,
-/// and one per worker for rows the workers encode themselves (the writer
-/// thread then only writes their bytes). The columns are
-/// [`PuzzleRecord::COLUMNS`], the order serde reads them back in.
+/// serde, by a `CsvEncoder`: the sink's own, and one per worker for solves
+/// the workers encode themselves (the writer thread then only writes their
+/// bytes). The columns are [`PuzzleResult::COLUMNS`] and
+/// [`SolveRecord::COLUMNS`], the order serde reads them back in.
 pub struct CsvSink<W: io::Write> {
+    out: W,
+    own: CsvEncoder,
+    solves: Option<SolvesCsv<W>>,
+}
+
+impl CsvSink<BufWriter<File>> {
+    /// Creates (truncates) `results.csv`, and `solves.csv` when asked for, headers first.
+    pub fn create(results: &Path, solves: Option<&Path>) -> io::Result<Self> {
+        let solves = match solves {
+            Some(p) => Some(BufWriter::new(File::create(p)?)),
+            None => None,
+        };
+        CsvSink::new(BufWriter::new(File::create(results)?), solves)
+    }
+}
+
+/// The header line of a CSV file of these columns.
+fn header(columns: &[&str]) -> io::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(columns).map_err(io::Error::other)?;
+    w.into_inner().map_err(|e| e.into_error())
+}
+
+impl<W: io::Write> CsvSink<W> {
+    /// Streams into any writers, headers first (so a run with no rows still has them).
+    pub fn new(mut out: W, solves: Option<W>) -> io::Result<Self> {
+        out.write_all(&header(&PuzzleResult::COLUMNS)?)?;
+        Ok(CsvSink {
+            out,
+            own: CsvEncoder::new(),
+            solves: solves.map(SolvesCsv::new).transpose()?,
+        })
+    }
+
+    /// The inner writers, after a final flush.
+    pub fn into_inner(mut self) -> io::Result<(W, Option<W>)> {
+        self.flush()?;
+        Ok((self.out, self.solves.map(|s| s.out)))
+    }
+}
+
+impl<W: io::Write> RecordSink for CsvSink<W> {
+    fn puzzle(&mut self, r: &PuzzleResult) -> io::Result<()> {
+        self.own.puzzle(r);
+        if self.own.buf.len() >= 64 * 1024 {
+            self.out.write_all(&self.own.take()?)?;
+        }
+        Ok(())
+    }
+
+    fn keeps_solves(&self) -> bool {
+        self.solves.is_some()
+    }
+
+    fn solve(&mut self, r: &SolveRecord) -> io::Result<()> {
+        match &mut self.solves {
+            Some(s) => s.write(r),
+            None => Ok(()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.own.buf.is_empty() {
+            self.out.write_all(&self.own.take()?)?;
+        }
+        self.out.flush()?;
+        match &mut self.solves {
+            Some(s) => s.flush(),
+            None => Ok(()),
+        }
+    }
+
+    fn encoder(&self) -> Option<Box<dyn RowEncoder>> {
+        self.solves
+            .as_ref()
+            .map(|_| Box::new(CsvEncoder::new()) as Box<dyn RowEncoder>)
+    }
+
+    fn encoded(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match &mut self.solves {
+            Some(s) => s.encoded(bytes),
+            None => Err(io::Error::other("this sink keeps no solves")),
+        }
+    }
+}
+
+/// Streams timed solves into a `solves.csv` ([`SolveRecord::COLUMNS`]).
+pub struct SolvesCsv<W: io::Write> {
     out: W,
     own: CsvEncoder,
 }
 
-impl CsvSink<BufWriter<File>> {
+impl SolvesCsv<BufWriter<File>> {
     /// Creates (truncates) the file and writes the header.
     pub fn create(path: &Path) -> io::Result<Self> {
-        CsvSink::new(BufWriter::new(File::create(path)?))
+        SolvesCsv::new(BufWriter::new(File::create(path)?))
     }
 }
 
-impl<W: io::Write> CsvSink<W> {
-    /// Streams into any writer, header first (so a run with no rows still has one).
+impl<W: io::Write> SolvesCsv<W> {
+    /// Streams into any writer, header first.
     pub fn new(mut out: W) -> io::Result<Self> {
-        let mut header = csv::Writer::from_writer(Vec::new());
-        header
-            .write_record(PuzzleRecord::COLUMNS)
-            .map_err(io::Error::other)?;
-        out.write_all(&header.into_inner().map_err(|e| e.into_error())?)?;
-        Ok(CsvSink {
+        out.write_all(&header(&SolveRecord::COLUMNS)?)?;
+        Ok(SolvesCsv {
             out,
             own: CsvEncoder::new(),
         })
     }
 
-    /// The inner writer, after a final flush.
-    pub fn into_inner(mut self) -> io::Result<W> {
-        self.flush()?;
-        Ok(self.out)
+    /// Takes one solve.
+    pub fn write(&mut self, r: &SolveRecord) -> io::Result<()> {
+        self.own.encode(r)?;
+        if self.own.rows >= 256 {
+            self.drain()?;
+        }
+        Ok(())
+    }
+
+    /// Takes solves encoded by a worker's encoder, whole rows in order.
+    pub fn encoded(&mut self, bytes: &[u8]) -> io::Result<()> {
+        // Rows given one by one go first, so rows stay in the order they came.
+        self.drain()?;
+        self.out.write_all(bytes)
+    }
+
+    /// Makes every solve taken so far durable.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.drain()?;
+        self.out.flush()
     }
 
     /// Moves the rows encoded here so far to the writer.
@@ -56,32 +159,7 @@ impl<W: io::Write> CsvSink<W> {
     }
 }
 
-impl<W: io::Write> RecordSink for CsvSink<W> {
-    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()> {
-        self.own.encode(r)?;
-        if self.own.rows >= 256 {
-            self.drain()?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.drain()?;
-        self.out.flush()
-    }
-
-    fn encoder(&self) -> Option<Box<dyn RowEncoder>> {
-        Some(Box::new(CsvEncoder::new()))
-    }
-
-    fn encoded(&mut self, bytes: &[u8]) -> io::Result<()> {
-        // Rows given one by one go first, so rows stay in the order they came.
-        self.drain()?;
-        self.out.write_all(bytes)
-    }
-}
-
-/// Encodes `results.csv` rows into memory, on any thread: byte for byte what
+/// Encodes `results.csv` and `solves.csv` rows into memory, on any thread: byte for byte what
 /// the `csv` crate's default writer gives (a field is quoted when it holds a
 /// comma, a quote, a line feed or a carriage return, and its quotes are doubled), without its
 /// per-field machinery, since the workers encode their own rows.
@@ -127,42 +205,76 @@ impl CsvEncoder {
         }
     }
 
-    fn row(&mut self, r: &PuzzleRecord) {
-        self.text(&r.strategy);
+    fn comma(&mut self) {
         self.buf.push(b',');
-        self.text(&r.variant);
-        self.buf.push(b',');
-        self.text(&r.dataset);
-        self.buf.push(b',');
-        self.number(r.puzzle_index);
-        self.buf.push(b',');
-        self.number(r.repeat);
-        self.buf.push(b',');
-        self.text(&r.puzzle);
-        self.buf.push(b',');
+    }
+
+    /// The fields the two kinds of rows begin with.
+    fn names(&mut self, strategy: &str, variant: &str, dataset: &str, index: u64, round: u32) {
+        self.text(strategy);
+        self.comma();
+        self.text(variant);
+        self.comma();
+        self.text(dataset);
+        self.comma();
+        self.number(index);
+        self.comma();
+        self.number(round);
+        self.comma();
+    }
+
+    /// One `results.csv` row.
+    fn puzzle(&mut self, r: &PuzzleResult) {
+        self.rows += 1;
+        self.names(&r.strategy, &r.variant, &r.dataset, r.puzzle_index, r.round);
         self.buf.extend_from_slice(r.status.word().as_bytes());
-        self.buf.push(b',');
+        self.comma();
         self.number(r.solutions);
-        self.buf.push(b',');
+        self.comma();
         self.maybe(r.nodes);
-        self.buf.push(b',');
+        self.comma();
         self.maybe(r.guesses);
-        self.buf.push(b',');
-        self.number(r.solve_ns);
-        self.buf.push(b',');
+        self.comma();
+        self.number(r.solves);
+        self.comma();
+        self.number(r.median_ns);
+        self.comma();
+        self.number(r.min_ns);
+        self.comma();
         self.maybe(r.own_ns);
-        self.buf.push(b',');
+        self.comma();
         self.number(r.threads);
-        self.buf.push(b',');
+        self.comma();
         self.text(&r.detail);
-        self.buf.push(b',');
-        self.number(r.round);
+        self.buf.push(b'\n');
+    }
+
+    /// One `solves.csv` row.
+    fn row(&mut self, r: &SolveRecord) {
+        self.names(&r.strategy, &r.variant, &r.dataset, r.puzzle_index, r.round);
+        self.number(r.repeat);
+        self.comma();
+        self.buf.extend_from_slice(r.status.word().as_bytes());
+        self.comma();
+        self.number(r.solutions);
+        self.comma();
+        self.maybe(r.nodes);
+        self.comma();
+        self.maybe(r.guesses);
+        self.comma();
+        self.number(r.solve_ns);
+        self.comma();
+        self.maybe(r.own_ns);
+        self.comma();
+        self.number(r.threads);
+        self.comma();
+        self.text(&r.detail);
         self.buf.push(b'\n');
     }
 }
 
 impl RowEncoder for CsvEncoder {
-    fn encode(&mut self, r: &PuzzleRecord) -> io::Result<()> {
+    fn encode(&mut self, r: &SolveRecord) -> io::Result<()> {
         self.rows += 1;
         self.row(r);
         Ok(())
@@ -198,30 +310,19 @@ mod tests {
     use crate::harness::RowStatus;
     use proptest::prelude::*;
 
-    /// The row as the `csv` crate's default writer gives it.
-    fn by_the_crate(r: &PuzzleRecord) -> Vec<u8> {
+    /// The rows as the `csv` crate's default writer gives them.
+    fn by_the_crate(fields: Vec<String>) -> Vec<u8> {
         let mut w = csv::Writer::from_writer(Vec::new());
-        let n = |x: u64| x.to_string();
-        let o = |x: Option<u64>| x.map(n).unwrap_or_default();
-        w.write_record([
-            r.strategy.to_string(),
-            r.variant.to_string(),
-            r.dataset.to_string(),
-            n(r.puzzle_index),
-            n(r.repeat as u64),
-            r.puzzle.clone(),
-            r.status.word().to_string(),
-            n(r.solutions),
-            o(r.nodes),
-            o(r.guesses),
-            n(r.solve_ns),
-            o(r.own_ns),
-            n(r.threads as u64),
-            r.detail.clone(),
-            n(r.round as u64),
-        ])
-        .unwrap();
+        w.write_record(fields).unwrap();
         w.into_inner().unwrap()
+    }
+
+    fn n(x: u64) -> String {
+        x.to_string()
+    }
+
+    fn o(x: Option<u64>) -> String {
+        x.map(n).unwrap_or_default()
     }
 
     proptest! {
@@ -233,13 +334,13 @@ mod tests {
             optional in proptest::collection::vec(proptest::option::of(any::<u64>()), 3),
             small in proptest::collection::vec(any::<u32>(), 3),
         ) {
-            let r = PuzzleRecord {
+            let s = SolveRecord {
                 strategy: names[0].as_str().into(),
                 variant: names[1].as_str().into(),
                 dataset: names[2].as_str().into(),
                 puzzle_index: numbers[0],
+                round: small[2],
                 repeat: small[0],
-                puzzle: "1.3".repeat(27),
                 status: RowStatus::Wrong,
                 solutions: numbers[1],
                 nodes: optional[0],
@@ -247,21 +348,53 @@ mod tests {
                 solve_ns: numbers[2],
                 own_ns: optional[2],
                 threads: small[1] as usize,
-                detail,
+                detail: detail.clone(),
+            };
+            let p = PuzzleResult {
+                strategy: s.strategy.clone(),
+                variant: s.variant.clone(),
+                dataset: s.dataset.clone(),
+                puzzle_index: numbers[0],
                 round: small[2],
+                status: RowStatus::Budget,
+                solutions: numbers[1],
+                nodes: optional[0],
+                guesses: optional[1],
+                solves: small[0],
+                median_ns: numbers[2],
+                min_ns: numbers[3],
+                own_ns: optional[2],
+                threads: small[1] as usize,
+                detail: detail.clone(),
             };
             let mut e = CsvEncoder::new();
-            e.encode(&r).unwrap();
+            e.encode(&s).unwrap();
             let ours = e.take().unwrap();
-            let theirs = by_the_crate(&r);
+            let theirs = by_the_crate(vec![
+                names[0].clone(), names[1].clone(), names[2].clone(), n(numbers[0]),
+                n(small[2].into()), n(small[0].into()), "wrong".into(), n(numbers[1]),
+                o(optional[0]), o(optional[1]), n(numbers[2]), o(optional[2]),
+                n(small[1].into()), detail.clone(),
+            ]);
+            prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
+            e.puzzle(&p);
+            let ours = e.take().unwrap();
+            let theirs = by_the_crate(vec![
+                names[0].clone(), names[1].clone(), names[2].clone(), n(numbers[0]),
+                n(small[2].into()), "budget".into(), n(numbers[1]), o(optional[0]),
+                o(optional[1]), n(small[0].into()), n(numbers[2]), n(numbers[3]),
+                o(optional[2]), n(small[1].into()), detail.clone(),
+            ]);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             // And it reads back as the same record.
-            let mut back = csv::ReaderBuilder::new()
+            let back: PuzzleResult = csv::ReaderBuilder::new()
                 .has_headers(false)
-                .from_reader(&ours[..]);
-            let read: Vec<csv::StringRecord> = back.records().map(|x| x.unwrap()).collect();
-            prop_assert_eq!(read.len(), 1);
-            prop_assert_eq!(&read[0][13], r.detail.as_str());
+                .from_reader(&ours[..])
+                .deserialize()
+                .next()
+                .unwrap()
+                .unwrap();
+            prop_assert_eq!(back, p);
         }
     }
 }

@@ -75,10 +75,11 @@ pub fn num(x: f64) -> String {
 }
 
 /// Column heads of the summary table.
-pub const SUMMARY_HEADER: [&str; 15] = [
+pub const SUMMARY_HEADER: [&str; 16] = [
     "dataset",
     "variant",
     "puzzles",
+    "solves",
     "solved",
     "budget",
     "wrong",
@@ -94,11 +95,17 @@ pub const SUMMARY_HEADER: [&str; 15] = [
 ];
 
 /// One summary row as display cells (the first two are text, the rest numbers).
-pub fn summary_cells(r: &SummaryRow) -> [String; 15] {
+pub fn summary_cells(r: &SummaryRow) -> [String; 16] {
     [
         r.dataset.clone(),
         r.label(),
         r.puzzles.to_string(),
+        // Runs saved before solves were counted: not known.
+        if r.solves > 0 {
+            r.solves.to_string()
+        } else {
+            "-".into()
+        },
         r.solved.to_string(),
         r.budget.to_string(),
         r.wrong.to_string(),
@@ -124,7 +131,7 @@ pub fn summary_table(rows: &[SummaryRow]) -> String {
         .map(|r| {
             let mut cells = summary_cells(r);
             if r.wrong > 0 {
-                cells[5] = format!("**{}**", r.wrong);
+                cells[6] = format!("**{}**", r.wrong);
             }
             cells.to_vec()
         })
@@ -226,8 +233,96 @@ pub fn interval_note(rows: &[SummaryRow], complete: Option<usize>, asked: usize)
     line
 }
 
+/// The widest a comparison's 95% interval may be (half its width, as a share
+/// of the speed) and still decide a difference worth naming.
+pub const DECISIVE: f64 = 0.10;
+
+/// Sentences on the comparisons whose 95% interval is wider than
+/// ±[`DECISIVE`]. One for each that also holds 1× (which of the two is
+/// faster is not decided): what would narrow it, from the run's own spread.
+/// The width falls about as one over the square root of the measuring (more
+/// rounds, or more time in each), so `(w / 10%)²` times the measuring brings
+/// ±w to about ±10%: as `--min-time`, that many times the passes' wall time on
+/// the dataset; as `--rounds`, that many times the rounds, where the dataset
+/// has two puzzles for each. The wide ones that decide who is faster, only
+/// not by how much, are counted in one sentence.
+pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut decided: Vec<(&SummaryRow, f64)> = Vec::new();
+    for r in rows {
+        let (Some(s), Some(lo), Some(hi), Some(_)) =
+            (r.speed, r.speed_lo, r.speed_hi, r.faster_pct)
+        else {
+            continue; // not compared, or the reference itself
+        };
+        if s <= 0.0 || lo <= 0.0 {
+            continue;
+        }
+        let half = (hi / s - 1.0).max(1.0 - lo / s);
+        if half <= DECISIVE {
+            continue;
+        }
+        if lo > 1.0 || hi < 1.0 {
+            decided.push((r, half));
+            continue;
+        }
+        let k = (half / DECISIVE).powi(2);
+        let wall = rows
+            .iter()
+            .filter(|x| {
+                x.dataset == r.dataset && (x.variant == r.variant || x.variant == r.reference)
+            })
+            .map(|x| x.wall_s)
+            .fold(0.0, f64::max);
+        let mut ways = vec![format!("--min-time {}", seconds(wall * k))];
+        let rounds = (f64::from(r.rounds.max(1)) * k).ceil() as u64;
+        if r.rounds > 1 && rounds * 2 <= r.puzzles {
+            ways.push(format!("--rounds {rounds}"));
+        }
+        out.push(format!(
+            "The interval of `{}` against `{}` on {} is ±{:.0}% ({}–{}): too wide to decide which is faster. This run's spread says {} would narrow it to about ±{:.0}%.",
+            r.variant,
+            r.reference,
+            r.dataset,
+            100.0 * half,
+            times(lo),
+            times(hi),
+            ways.join(" or "),
+            100.0 * DECISIVE
+        ));
+    }
+    if let Some(&(w, half)) = decided.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+        let n = decided.len();
+        out.push(format!(
+            "{n} more comparison{} {} wider than ±{:.0}% (the widest `{}` against `{}` on {}, ±{:.0}%): {} which is faster, not by how much to within {:.0}%.",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "is" } else { "are" },
+            100.0 * DECISIVE,
+            w.variant,
+            w.reference,
+            w.dataset,
+            100.0 * half,
+            if n == 1 { "it decides" } else { "they decide" },
+            100.0 * DECISIVE
+        ));
+    }
+    out
+}
+
+/// A duration for a command line, rounded up: `750ms`, `3s`, `2m`.
+fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{}ms", ((s * 1e3 / 50.0).ceil() * 50.0).max(50.0) as u64)
+    } else if s < 120.0 {
+        format!("{}s", s.ceil() as u64)
+    } else {
+        format!("{}m", (s / 60.0).ceil() as u64)
+    }
+}
+
 /// One sentence per dataset with two or more compared variants: who is fastest
-/// and by how much against the runner-up, and whether that is inside the noise.
+/// and by how much against the runner-up, and whether that is inside the noise;
+/// then the [`wide_intervals`].
 pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
     let datasets = super::first_seen(rows.iter().map(|r| r.dataset.as_str()));
     let mut out = Vec::new();
@@ -283,6 +378,7 @@ pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
             next.variant
         ));
     }
+    out.extend(wide_intervals(rows));
     out
 }
 
@@ -420,5 +516,45 @@ mod tests {
             "{table}"
         );
         assert!(relative_table(&[SummaryRow::default()]).is_empty());
+    }
+
+    #[test]
+    fn a_wide_interval_is_named_with_what_would_narrow_it() {
+        let mut rows = vec![
+            row("ref", 1.0, 1.0, 1.0, 50.0),
+            row("tight", 0.5, 0.48, 0.52, 10.0),
+            row("wide", 1.1, 0.86, 1.34, 60.0),
+        ];
+        for r in &mut rows {
+            (r.rounds, r.puzzles, r.wall_s) = (5, 300, 0.25);
+            (r.dataset, r.reference) = ("d".into(), "ref".into());
+        }
+        rows[0].faster_pct = None; // the reference
+        let wide = wide_intervals(&rows);
+        assert_eq!(wide.len(), 1, "{wide:?}");
+        let w = &wide[0];
+        // ±22% (1.34 / 1.1 - 1): 2.18² = 4.76 times the measuring.
+        assert!(w.contains("`wide` against `ref` on d is ±22%"), "{w}");
+        assert!(w.contains("too wide to decide which is faster"), "{w}");
+        assert!(w.contains("--min-time 1200ms or --rounds 24"), "{w}");
+        assert!(sentences(&rows).contains(w));
+        // Too few puzzles for that many rounds: only --min-time is offered.
+        for r in &mut rows {
+            r.puzzles = 40;
+        }
+        let w = &wide_intervals(&rows)[0];
+        assert!(w.contains("--min-time 1200ms would narrow it"), "{w}");
+        // Wide, but clear of 1×: counted, not listed.
+        rows[2].speed_lo = Some(1.02);
+        rows[2].speed_hi = Some(1.5);
+        let wide = wide_intervals(&rows);
+        assert_eq!(wide.len(), 1, "{wide:?}");
+        assert!(
+            wide[0].starts_with(
+                "1 more comparison is wider than ±10% (the widest `wide` against `ref` on d, ±36%)"
+            ),
+            "{}",
+            wide[0]
+        );
     }
 }

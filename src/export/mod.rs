@@ -47,10 +47,10 @@ pub fn all() -> Vec<Box<dyn Exporter>> {
     ]
 }
 
-/// Every file of a run folder besides `charts/`: `results.csv`, the exporters'
-/// files, and the report's.
+/// Every file of a run folder besides `charts/`: `results.csv` (and the kept
+/// solves' `solves.csv`), the exporters' files, and the report's.
 pub fn run_files() -> Vec<&'static str> {
-    let mut files = vec!["results.csv"];
+    let mut files = vec!["results.csv", "solves.csv"];
     files.extend(all().iter().map(|e| e.file_name()));
     files.extend(["report.md", "report.html"]);
     files

@@ -4,21 +4,25 @@
 //! goes round by round, each round a share of every dataset; within a round
 //! the [`schedule`] decides who takes part in each pass, and the workers
 //! solve a pass stretch by stretch, every contender in turn on each, timing
-//! only each answer and checking it after the clock stops. The checked rows
-//! become [`PuzzleRecord`]s for a [`RecordSink`] on the calling thread while
-//! it has a core of its own, else on the workers (encoded by the sink's
-//! [`RowEncoder`]s), while the workers go on; the harness never sees a file format.
+//! only each answer and checking it after the clock stops. The checked
+//! solves go to the calling thread, which gathers them puzzle by puzzle
+//! ([`tally`]): when a window of puzzles is done, each puzzle becomes one
+//! [`PuzzleResult`] for the [`RecordSink`], its median over its solves. A sink
+//! that keeps every solve also gets [`SolveRecord`]s, made on the calling
+//! thread while it has a core of its own, else on the workers (encoded by
+//! the sink's [`RowEncoder`]s); the harness never sees a file format.
 
 pub mod info;
 pub mod prepare;
 pub mod record;
 pub mod schedule;
 pub mod summary;
+mod tally;
 mod workers;
 
 pub use info::{OwnTime, RunInfo, RunOptions};
 pub use prepare::{BenchDataset, DatasetInfo, Selection};
-pub use record::{PuzzleRecord, RowStatus, Skipped, SummaryRow};
+pub use record::{PuzzleResult, RowStatus, Skipped, SolveRecord, SummaryRow};
 use schedule::DatasetRun;
 pub use schedule::{rounds_for, Schedule, MIN_PER_ROUND};
 
@@ -94,41 +98,61 @@ pub struct BenchOptions {
     pub reference: Option<String>,
 }
 
-/// Receives every record as it is measured.
+/// Receives every puzzle's row as its window ends, and every timed solve if it keeps them.
 ///
-/// A sink that writes bytes can hand the workers [`RowEncoder`]s: they then
-/// encode their own rows, and the calling thread only passes the bytes on
-/// (through [`RecordSink::encoded`]), so it stays cheap at any thread count.
+/// A sink that writes solves as bytes can hand the workers [`RowEncoder`]s:
+/// they then encode their own solves, and the calling thread only passes the
+/// bytes on (through [`RecordSink::encoded`]), so it stays cheap at any thread count.
 pub trait RecordSink {
-    /// Takes one record.
-    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()>;
+    /// Takes one puzzle's row, once every solve of it is in.
+    fn puzzle(&mut self, r: &PuzzleResult) -> io::Result<()>;
+    /// True when the sink wants every timed solve as well.
+    fn keeps_solves(&self) -> bool {
+        false
+    }
+    /// Takes one timed solve (only when [`RecordSink::keeps_solves`]).
+    fn solve(&mut self, _r: &SolveRecord) -> io::Result<()> {
+        Ok(())
+    }
     /// Makes everything taken so far durable.
     fn flush(&mut self) -> io::Result<()>;
-    /// An encoder for one worker, or `None` to have every record come to [`RecordSink::record`].
+    /// An encoder of solves for one worker, or `None` to have every solve come to [`RecordSink::solve`].
     fn encoder(&self) -> Option<Box<dyn RowEncoder>> {
         None
     }
-    /// Takes records encoded by this sink's encoders, whole rows in order.
+    /// Takes solves encoded by this sink's encoders, whole rows in order.
     fn encoded(&mut self, _bytes: &[u8]) -> io::Result<()> {
         Err(io::Error::other("this sink has no encoder"))
     }
 }
 
-/// Turns records into a sink's bytes on a worker thread.
+/// Turns solves into a sink's bytes on a worker thread.
 pub trait RowEncoder: Send {
-    /// Encodes one record after those before it.
-    fn encode(&mut self, r: &PuzzleRecord) -> io::Result<()>;
+    /// Encodes one solve after those before it.
+    fn encode(&mut self, r: &SolveRecord) -> io::Result<()>;
     /// Everything encoded since the last call, ready for [`RecordSink::encoded`].
     fn take(&mut self) -> io::Result<Vec<u8>>;
 }
 
-/// A sink that keeps every record in memory (a study's share, a test).
+/// A sink that keeps every puzzle's row and every solve in memory (a study's share, a test).
 #[derive(Debug, Default)]
-pub struct Collected(pub Vec<PuzzleRecord>);
+pub struct Collected {
+    /// One row per contender, dataset and puzzle, in the order they came.
+    pub puzzles: Vec<PuzzleResult>,
+    /// Every timed solve.
+    pub solves: Vec<SolveRecord>,
+}
 
 impl RecordSink for Collected {
-    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()> {
-        self.0.push(r.clone());
+    fn puzzle(&mut self, r: &PuzzleResult) -> io::Result<()> {
+        self.puzzles.push(r.clone());
+        Ok(())
+    }
+    fn keeps_solves(&self) -> bool {
+        true
+    }
+    fn solve(&mut self, r: &SolveRecord) -> io::Result<()> {
+        self.solves.push(r.clone());
         Ok(())
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -142,7 +166,7 @@ pub trait Observer {
     fn phase_started(&self, _variant: &str, _dataset: &str, _rows: u64) {}
     /// `rows` more timed solves were added to the phase (`--min-time` asked for another pass).
     fn rows_added(&self, _rows: u64) {}
-    /// `rows` more rows are done.
+    /// `rows` more timed solves are done.
     fn rows_done(&self, _rows: u64) {}
     /// The phase is done.
     fn phase_done(&self, _summary: &SummaryRow) {}
@@ -173,12 +197,12 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    /// Rows with a wrong answer, over the whole run.
+    /// Puzzles with a wrong answer, over the whole run.
     pub fn wrong(&self) -> u64 {
         self.summary.iter().map(|s| s.wrong).sum()
     }
 
-    /// Rows where a strategy panicked.
+    /// Puzzles where a strategy failed.
     pub fn errors(&self) -> u64 {
         self.summary.iter().map(|s| s.errors).sum()
     }

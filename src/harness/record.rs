@@ -1,4 +1,5 @@
-//! The flat records the harness produces: one per solved puzzle, one summary per phase.
+//! The flat records the harness produces: one per puzzle (`results.csv`), one
+//! per timed solve (kept on request), one summary per phase.
 
 use crate::solver::Status;
 use serde::{Deserialize, Serialize};
@@ -77,9 +78,10 @@ impl RowStatus {
     }
 }
 
-/// One row of `results.csv`: one solve of one puzzle by one strategy.
+/// One timed solve of one puzzle by one contender: what `--keep-solves`
+/// writes to `solves.csv`, and what a study reads.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PuzzleRecord {
+pub struct SolveRecord {
     /// Strategy family, like `dlx`.
     pub strategy: Arc<str>,
     /// Variant, like `dlx-first-column` (the family name for the default variant).
@@ -88,10 +90,10 @@ pub struct PuzzleRecord {
     pub dataset: Arc<str>,
     /// 0-based position of the puzzle in its dataset file.
     pub puzzle_index: u64,
-    /// 0-based repeat number.
+    /// 0-based round the solve was measured in.
+    pub round: u32,
+    /// 0-based pass over the puzzle's round share (`--repeat`, `--min-time`).
     pub repeat: u32,
-    /// The puzzle as solved (after `--permute`), in line format.
-    pub puzzle: String,
     /// Verdict, or `wrong` / `error`.
     pub status: RowStatus,
     /// Solutions found.
@@ -109,20 +111,17 @@ pub struct PuzzleRecord {
     pub threads: usize,
     /// Why a row is `wrong` or `error`; empty otherwise.
     pub detail: String,
-    /// 0-based round the solve was measured in (files written before rounds: 0).
-    #[serde(default)]
-    pub round: u32,
 }
 
-impl PuzzleRecord {
-    /// The columns of `results.csv`, in field order.
-    pub const COLUMNS: [&'static str; 15] = [
+impl SolveRecord {
+    /// The columns of `solves.csv`, in field order.
+    pub const COLUMNS: [&'static str; 14] = [
         "strategy",
         "variant",
         "dataset",
         "puzzle_index",
+        "round",
         "repeat",
-        "puzzle",
         "status",
         "solutions",
         "nodes",
@@ -131,7 +130,68 @@ impl PuzzleRecord {
         "own_ns",
         "threads",
         "detail",
+    ];
+}
+
+/// One row of `results.csv`: one puzzle of one dataset, for one contender,
+/// over all its timed solves (the passes of `--repeat` and `--min-time`).
+///
+/// The puzzle is named by its dataset and its 0-based position in the
+/// dataset's file; `run.json` gives each dataset's source and SHA-256 (and
+/// the seed of `--sample` and `--permute`), so the text is not repeated here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleResult {
+    /// Strategy family.
+    pub strategy: Arc<str>,
+    /// Variant.
+    pub variant: Arc<str>,
+    /// Dataset name.
+    pub dataset: Arc<str>,
+    /// 0-based position of the puzzle in its dataset file.
+    pub puzzle_index: u64,
+    /// 0-based round the puzzle was measured in.
+    pub round: u32,
+    /// The puzzle's verdict over its solves: `wrong` or `error` if any solve
+    /// was, else `budget` if any ran out, else the solves' verdict.
+    pub status: RowStatus,
+    /// Solutions found (by the solve that gave the status).
+    pub solutions: u64,
+    /// Search nodes of that solve (empty when not reported).
+    pub nodes: Option<u64>,
+    /// Guesses of that solve (empty when not reported).
+    pub guesses: Option<u64>,
+    /// Timed solves behind the times.
+    pub solves: u32,
+    /// Median time of those solves, ns.
+    pub median_ns: u64,
+    /// Fastest of them, ns.
+    pub min_ns: u64,
+    /// Median of an outside contender's own measure, when it gives one.
+    pub own_ns: Option<u64>,
+    /// Worker threads of the run.
+    pub threads: usize,
+    /// Why the puzzle is `wrong`, `error` or `invalid`; empty otherwise.
+    pub detail: String,
+}
+
+impl PuzzleResult {
+    /// The columns of `results.csv`, in field order.
+    pub const COLUMNS: [&'static str; 15] = [
+        "strategy",
+        "variant",
+        "dataset",
+        "puzzle_index",
         "round",
+        "status",
+        "solutions",
+        "nodes",
+        "guesses",
+        "solves",
+        "median_ns",
+        "min_ns",
+        "own_ns",
+        "threads",
+        "detail",
     ];
 }
 
@@ -146,17 +206,17 @@ pub struct SummaryRow {
     pub dataset: String,
     /// Worker threads.
     pub threads: usize,
-    /// Rows measured (puzzles × repeats).
+    /// Distinct puzzles measured (runs saved before one row a puzzle: solves).
     pub puzzles: u64,
-    /// Rows with a correct verdict.
+    /// Puzzles with a correct verdict in every solve.
     pub solved: u64,
-    /// Rows stopped by the node budget, time limit or an interrupt.
+    /// Puzzles stopped by the node budget, time limit or an interrupt.
     pub budget: u64,
-    /// Rows whose answer failed a check.
+    /// Puzzles with an answer that failed a check in some solve.
     pub wrong: u64,
-    /// Rows where the strategy panicked.
+    /// Puzzles where the strategy failed (panicked, crashed) in some solve.
     pub errors: u64,
-    /// Rows per second of wall time for this strategy and dataset.
+    /// Timed solves over the passes' wall time for this strategy and dataset.
     pub puzzles_per_sec: f64,
     /// Mean time per puzzle, µs (each puzzle's median over its repeats; so are the quantiles).
     pub mean_us: f64,
@@ -168,9 +228,9 @@ pub struct SummaryRow {
     pub p99_us: f64,
     /// Slowest puzzle, µs.
     pub max_us: f64,
-    /// Mean guesses per puzzle, over the rows that report guesses (empty when none does).
+    /// Mean guesses per puzzle, over the puzzles that report guesses (empty when none does).
     pub guesses_per_puzzle: Option<f64>,
-    /// Share of those rows solved without a guess, %.
+    /// Share of those puzzles solved without a guess, %.
     pub no_guess_pct: Option<f64>,
     /// Wall time of this strategy over this dataset, seconds.
     pub wall_s: f64,
@@ -212,6 +272,9 @@ pub struct SummaryRow {
     /// rounds): intervals over the puzzles only.
     #[serde(default)]
     pub rounds: u32,
+    /// Timed solves behind the figures (0 in runs saved before it was counted).
+    #[serde(default)]
+    pub solves: u64,
 }
 
 impl SummaryRow {

@@ -2,6 +2,7 @@
 //! in: the schedules, each dataset's measurements carried from round to round,
 //! and the pairing of every contender's times with every other's.
 
+use super::tally::Tally;
 use super::workers::{run_pass, warm_up, Pass};
 use super::{summary, BenchDataset, BenchOptions, Contender, Observer, RecordSink, SummaryRow};
 use std::io;
@@ -215,6 +216,11 @@ impl<'a> DatasetRun<'a> {
         };
         let (builders, walls, pairs) = (&mut self.builders, &mut self.walls, &mut self.pairs);
         let (fastest_seen, turn, writer) = (&mut self.fastest, &mut self.turn, &mut self.writer);
+        let names: Vec<(Arc<str>, Arc<str>)> = cs
+            .iter()
+            .map(|c| (c.strategy.as_str().into(), c.variant.as_str().into()))
+            .collect();
+        let dataset: Arc<str> = ds.name.as_str().into();
         let mut warmed = false;
         ds.for_each_window_in(round, rounds, &mut |window| {
             if window.is_empty() {
@@ -228,6 +234,7 @@ impl<'a> DatasetRun<'a> {
             let fastest = fastest_seen.unwrap_or(Duration::MAX);
             // With --min-time, each window of each round takes its share of the minimum.
             let share = window.len() as f64 / n.max(1) as f64;
+            let mut tallies = vec![Tally::new(window.len()); cs.len()];
             for group in &groups {
                 let w = window.len();
                 let stretch =
@@ -252,7 +259,10 @@ impl<'a> DatasetRun<'a> {
                     let taking: Vec<usize> = group
                         .iter()
                         .copied()
-                        .filter(|&ci| wants_more(ci, &spent, repeat, builders[ci].failed()))
+                        .filter(|&ci| {
+                            let failing = builders[ci].failed() || tallies[ci].failed();
+                            wants_more(ci, &spent, repeat, failing)
+                        })
                         .collect();
                     if taking.is_empty() {
                         break;
@@ -271,7 +281,7 @@ impl<'a> DatasetRun<'a> {
                     };
                     *turn += pass.stretches();
                     let (walls, writing) =
-                        run_pass(pool, &pass, ds, opts, cancel, sink, observer, builders)?;
+                        run_pass(pool, &pass, ds, opts, cancel, sink, observer, &mut tallies)?;
                     *writer += writing;
                     for (s, w) in spent.iter_mut().zip(walls) {
                         *s += w;
@@ -282,8 +292,28 @@ impl<'a> DatasetRun<'a> {
                     *total += *s;
                 }
             }
-            let times: Vec<Vec<(u64, u64)>> =
-                builders.iter_mut().map(|b| b.end_window(round)).collect();
+            // Each puzzle of the window becomes one row, its median over its solves.
+            let mut times: Vec<Vec<(u64, u64)>> = Vec::with_capacity(cs.len());
+            for (ci, tally) in tallies.into_iter().enumerate() {
+                builders[ci].add_timed(tally.timed_ns());
+                let rows = tally.finish(
+                    |slot| window[slot].index,
+                    (&names[ci].0, &names[ci].1, &dataset),
+                    round as u32,
+                    opts.threads,
+                );
+                let mut solved = Vec::with_capacity(rows.len());
+                for r in &rows {
+                    builders[ci].add(r);
+                    sink.puzzle(r)?;
+                    if r.status.is_solved() {
+                        solved.push((r.puzzle_index, r.median_ns));
+                    }
+                }
+                solved.sort_unstable();
+                times.push(solved);
+            }
+            sink.flush()?;
             pairs.add(round, &times);
             Ok(!cancel.load(Ordering::Relaxed))
         })

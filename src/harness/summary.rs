@@ -1,29 +1,27 @@
 //! Per-phase statistics, accumulated row by row.
 
-use super::record::{PuzzleRecord, RowStatus, SummaryRow};
+use super::record::{PuzzleResult, RowStatus, SummaryRow};
 use crate::stats::{rounds_interval, Sketch};
 
-/// Accumulates the rows of one strategy variant over one dataset, in bounded
-/// memory: rows are held for the current window of puzzles only; at its end
-/// ([`SummaryBuilder::end_window`]) each puzzle's median over its repeats goes
-/// into a [`Sketch`].
+/// Accumulates one strategy variant's puzzles over one dataset, in bounded
+/// memory: each [`PuzzleResult`] (a puzzle's median over its solves) goes
+/// into a [`Sketch`], over the run and over its round.
 #[derive(Clone, Debug, Default)]
 pub struct SummaryBuilder {
-    /// `(puzzle index, solve ns, solved)` per row of the current window.
-    window: Vec<(u64, u64, bool)>,
-    /// Each puzzle's median time across repeats, every puzzle.
+    /// Each puzzle's median time, every puzzle.
     times: Sketch,
     /// The same, per round.
     round_times: Vec<Sketch>,
-    rows: u64,
-    /// Every row's timed solve, summed.
+    puzzles: u64,
+    solves: u64,
+    /// Every solve's time, summed.
     timed_ns: u64,
     solved: u64,
     budget: u64,
     wrong: u64,
     errors: u64,
     guesses: u64,
-    /// Rows that report their guesses.
+    /// Puzzles that report their guesses.
     counted: u64,
     no_guess: u64,
 }
@@ -37,72 +35,53 @@ pub fn quantile(sorted: &[u64], q: f64) -> u64 {
 }
 
 impl SummaryBuilder {
-    /// True once a row was wrong or an error.
+    /// True once a puzzle was wrong or an error.
     pub fn failed(&self) -> bool {
         self.wrong + self.errors > 0
     }
 
-    /// Adds one row.
-    pub fn add(&mut self, r: &PuzzleRecord) {
-        self.add_row(r.puzzle_index, r.solve_ns, r.status, r.guesses);
-    }
-
-    /// Adds one row given by the fields the summary reads.
-    pub fn add_row(&mut self, puzzle_index: u64, ns: u64, status: RowStatus, guesses: Option<u64>) {
-        self.window.push((puzzle_index, ns, status.is_solved()));
-        self.rows += 1;
-        self.timed_ns += ns;
-        match status {
+    /// Adds one puzzle's row.
+    pub fn add(&mut self, r: &PuzzleResult) {
+        self.puzzles += 1;
+        self.solves += u64::from(r.solves);
+        match r.status {
             s if s.is_solved() => self.solved += 1,
             s if s.is_budget() => self.budget += 1,
             RowStatus::Wrong => self.wrong += 1,
             _ => self.errors += 1,
         }
-        if let Some(g) = guesses {
+        if let Some(g) = r.guesses {
             self.counted += 1;
             self.guesses += g;
-            if g == 0 && status.is_solved() {
+            if g == 0 && r.status.is_solved() {
                 self.no_guess += 1;
             }
         }
-    }
-
-    /// Ends a window of puzzles measured in `round`: each puzzle's median time
-    /// over its rows (its repeats) joins the summary's times, and the window's
-    /// solved puzzles come back as `(puzzle index, median ns)` over their solved
-    /// rows, by puzzle index, for pairing with other contenders.
-    pub fn end_window(&mut self, round: usize) -> Vec<(u64, u64)> {
-        let mut rows = std::mem::take(&mut self.window);
-        rows.sort_unstable();
-        let mut solved = Vec::new();
+        let round = r.round as usize;
         if self.round_times.len() <= round {
             // Exact to 2^14 readings a round, then within 0.8%: bounded memory.
             self.round_times
                 .resize_with(round + 1, || Sketch::with_exact_max(1 << 14));
         }
-        for g in rows.chunk_by(|a, b| a.0 == b.0) {
-            let all: Vec<u64> = g.iter().map(|x| x.1).collect();
-            let median = quantile(&all, 0.5);
-            self.times.push(median);
-            self.round_times[round].push(median);
-            let ok: Vec<u64> = g.iter().filter(|x| x.2).map(|x| x.1).collect();
-            if !ok.is_empty() {
-                solved.push((g[0].0, quantile(&ok, 0.5)));
-            }
-        }
-        solved
+        self.times.push(r.median_ns);
+        self.round_times[round].push(r.median_ns);
     }
 
-    /// The summary row, given the phase's identity and wall time. Time statistics
-    /// are over each puzzle's median across repeats; with two or more rounds,
-    /// the median's and 90th percentile's intervals are [`rounds_interval`]s
-    /// over the rounds' own quantiles, else order-statistic intervals.
-    /// The timed solves of every row added, summed, in nanoseconds.
+    /// Adds the time of solves already counted in their puzzles' rows, ns.
+    pub fn add_timed(&mut self, ns: u64) {
+        self.timed_ns += ns;
+    }
+
+    /// The timed solves of every puzzle added, summed, in nanoseconds.
     pub fn timed_ns(&self) -> u64 {
         self.timed_ns
     }
 
-    /// The summary row of everything added.
+    /// The summary row of everything added, given the phase's identity and
+    /// wall time. Time statistics are over each puzzle's median across its
+    /// solves; with two or more rounds, the median's and 90th percentile's
+    /// intervals are [`rounds_interval`]s over the rounds' own quantiles, else
+    /// order-statistic intervals.
     pub fn finish(
         mut self,
         strategy: &str,
@@ -111,10 +90,6 @@ impl SummaryBuilder {
         threads: usize,
         wall_s: f64,
     ) -> SummaryRow {
-        if !self.window.is_empty() {
-            self.end_window(0);
-        }
-        let n = self.rows;
         let counted = self.counted;
         let per = |x: u64| (counted > 0).then(|| x as f64 / counted as f64);
         let us =
@@ -141,12 +116,17 @@ impl SummaryBuilder {
             variant: variant.to_string(),
             dataset: dataset.to_string(),
             threads,
-            puzzles: n,
+            puzzles: self.puzzles,
+            solves: self.solves,
             solved: self.solved,
             budget: self.budget,
             wrong: self.wrong,
             errors: self.errors,
-            puzzles_per_sec: if wall_s > 0.0 { n as f64 / wall_s } else { 0.0 },
+            puzzles_per_sec: if wall_s > 0.0 {
+                self.solves as f64 / wall_s
+            } else {
+                0.0
+            },
             mean_us: self.times.mean() / 1e3,
             median_us: median.map_or(0.0, |m| m.0),
             p90_us: p90.map_or(0.0, |m| m.0),
@@ -181,40 +161,35 @@ mod tests {
     }
 
     #[test]
-    fn repeats_count_by_each_puzzles_median() {
+    fn each_puzzle_counts_once_by_its_median() {
         let mut b = SummaryBuilder::default();
-        let row = |puzzle, ns, status| PuzzleRecord {
+        let row = |puzzle, solves, median_ns, status| PuzzleResult {
             strategy: "s".into(),
             variant: "s".into(),
             dataset: "d".into(),
             puzzle_index: puzzle,
             round: 0,
-            repeat: 0,
-            puzzle: String::new(),
             status,
             solutions: 1,
             nodes: Some(1),
             guesses: Some(0),
-            solve_ns: ns,
+            solves,
+            median_ns,
+            min_ns: median_ns / 2,
             own_ns: None,
             threads: 1,
             detail: String::new(),
         };
-        for (p, ns) in [
-            (0, 10_000),
-            (1, 5_000),
-            (0, 30_000),
-            (1, 5_000),
-            (0, 20_000),
-            (1, 900_000),
-        ] {
-            b.add(&row(p, ns, RowStatus::Unique));
-        }
-        b.add(&row(2, 7_000, RowStatus::Budget));
-        assert_eq!(b.end_window(0), vec![(0, 20_000), (1, 5_000)]);
-        let s = b.finish("s", "s", "d", 1, 1.0);
-        assert_eq!(s.puzzles, 7);
+        b.add(&row(0, 3, 20_000, RowStatus::Unique));
+        b.add(&row(1, 3, 5_000, RowStatus::Unique));
+        b.add(&row(2, 1, 7_000, RowStatus::Budget));
+        b.add(&row(3, 2, 9_000, RowStatus::Wrong));
+        let s = b.finish("s", "s", "d", 1, 0.5);
+        assert_eq!((s.puzzles, s.solves), (4, 9));
+        assert_eq!((s.solved, s.budget, s.wrong, s.errors), (2, 1, 1, 0));
         assert_eq!((s.median_us, s.max_us), (7.0, 20.0));
-        assert!((s.mean_us - 32.0 / 3.0).abs() < 1e-9, "{}", s.mean_us);
+        assert!((s.mean_us - 41.0 / 4.0).abs() < 1e-9, "{}", s.mean_us);
+        // Solves over the wall time.
+        assert!((s.puzzles_per_sec - 18.0).abs() < 1e-9);
     }
 }

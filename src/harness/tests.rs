@@ -44,7 +44,7 @@ fn opts(threads: usize) -> BenchOptions {
 
 use super::Collected;
 
-fn run_one(c: Contender, ds: &BenchDataset, o: &BenchOptions) -> (RunResult, Vec<PuzzleRecord>) {
+fn run_one(c: Contender, ds: &BenchDataset, o: &BenchOptions) -> (RunResult, Vec<SolveRecord>) {
     run_many(&[c], ds, o)
 }
 
@@ -53,11 +53,11 @@ fn run_many(
     cs: &[Contender],
     ds: &BenchDataset,
     o: &BenchOptions,
-) -> (RunResult, Vec<PuzzleRecord>) {
+) -> (RunResult, Vec<SolveRecord>) {
     let mut sink = Collected::default();
     let cancel = Arc::new(AtomicBool::new(false));
     let r = run(cs, std::slice::from_ref(ds), o, &cancel, &mut sink, &Silent).unwrap();
-    (r, sink.0)
+    (r, sink.solves)
 }
 
 #[test]
@@ -151,13 +151,13 @@ fn records_and_summary_describe_the_run() {
         .all(|r| r.status == RowStatus::Unique && r.solve_ns > 0 && r.threads == 2));
     let s = &result.summary[0];
     assert_eq!(
-        (s.puzzles, s.solved, s.budget, s.wrong, s.errors),
-        (6, 6, 0, 0, 0)
+        (s.puzzles, s.solves, s.solved, s.budget, s.wrong, s.errors),
+        (3, 6, 3, 0, 0, 0)
     );
     assert!(s.median_us > 0.0 && s.max_us >= s.p99_us && s.p99_us >= s.median_us);
     assert!(s.puzzles_per_sec > 0.0);
     let no_guess = s.no_guess_pct.expect("built-in strategies count guesses");
-    assert!((no_guess - 100.0 * 4.0 / 6.0).abs() < 1e-9, "{no_guess}");
+    assert!((no_guess - 100.0 * 2.0 / 3.0).abs() < 1e-9, "{no_guess}");
 }
 
 /// Three contenders (the same fast strategy under three names) over 150 puzzles,
@@ -166,8 +166,8 @@ fn three_way_into(
     schedule: Schedule,
     threads: usize,
     sink: &mut dyn RecordSink,
-    got: impl FnOnce(&mut dyn RecordSink) -> Vec<PuzzleRecord>,
-) -> (BenchDataset, Vec<PuzzleRecord>) {
+    got: impl FnOnce(&mut dyn RecordSink) -> Vec<SolveRecord>,
+) -> (BenchDataset, Vec<SolveRecord>) {
     let text = include_str!("../../datasets/easy-9x9.txt");
     let sel = Selection {
         limit: Some(150),
@@ -192,23 +192,24 @@ fn three_way_into(
     let cancel = Arc::new(AtomicBool::new(false));
     let r = run(&cs, std::slice::from_ref(&ds), &o, &cancel, sink, &Silent).unwrap();
     assert_eq!(r.summary.len(), 3);
+    // Each puzzle counts once, whatever the passes: 150 puzzles, 300 solves.
     assert!(r
         .summary
         .iter()
-        .all(|s| s.puzzles == 300 && s.solved == 300));
+        .all(|s| s.puzzles == 150 && s.solved == 150 && s.solves == 300));
     let rows = got(sink);
     (ds, rows)
 }
 
 /// [`three_way_into`] a sink that keeps the records (the writer fills them).
-fn three_way(schedule: Schedule) -> (BenchDataset, Vec<PuzzleRecord>) {
+fn three_way(schedule: Schedule) -> (BenchDataset, Vec<SolveRecord>) {
     let mut sink = Collected::default();
     let (ds, _) = three_way_into(schedule, 2, &mut sink, |_| Vec::new());
-    (ds, sink.0)
+    (ds, sink.solves)
 }
 
-/// The records of a `results.csv`, read back through serde.
-fn read_back(text: &[u8]) -> Vec<PuzzleRecord> {
+/// The records of a `solves.csv`, read back through serde.
+fn read_back(text: &[u8]) -> Vec<SolveRecord> {
     csv::Reader::from_reader(text)
         .deserialize()
         .collect::<Result<_, _>>()
@@ -220,7 +221,7 @@ fn read_back(text: &[u8]) -> Vec<PuzzleRecord> {
 /// rows come together: contender after contender, each over the whole stretch
 /// in file order, the first to go rotating with the stretch's number (counted
 /// on across passes); every stretch of every repeat once.
-fn assert_stretch_order(ds: &BenchDataset, rows: &[PuzzleRecord]) {
+fn assert_stretch_order(ds: &BenchDataset, rows: &[SolveRecord]) {
     let names = ["a", "b", "c"];
     let slot_of = |index: u64| ds.puzzles.iter().position(|p| p.index == index).unwrap();
     let mut seen = Vec::new();
@@ -258,7 +259,7 @@ fn assert_stretch_order(ds: &BenchDataset, rows: &[PuzzleRecord]) {
 }
 
 /// Runs of consecutive records by the same contender: (variant, [(puzzle, repeat)]).
-fn segments(rows: &[PuzzleRecord]) -> Vec<(String, Vec<(u64, u32)>)> {
+fn segments(rows: &[SolveRecord]) -> Vec<(String, Vec<(u64, u32)>)> {
     let mut out: Vec<(String, Vec<(u64, u32)>)> = Vec::new();
     for r in rows {
         match out.last_mut() {
@@ -276,13 +277,13 @@ fn interleaving_rotates_contenders_stretch_by_stretch() {
 }
 
 #[test]
-fn results_csv_keeps_the_stretch_order_when_the_workers_encode_their_rows() {
-    // More workers than cores: the workers encode results.csv rows themselves.
+fn solves_csv_keeps_the_stretch_order_when_the_workers_encode_their_rows() {
+    // More workers than cores: the workers encode solves.csv rows themselves.
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    let mut sink = CsvSink::new(Vec::new()).unwrap();
+    let mut sink = CsvSink::new(Vec::new(), Some(Vec::new())).unwrap();
     let (ds, rows) = three_way_into(Schedule::Interleaved, cores + 1, &mut sink, |_| Vec::new());
     assert!(rows.is_empty());
-    let back = read_back(&sink.into_inner().unwrap());
+    let back = read_back(&sink.into_inner().unwrap().1.unwrap());
     assert_stretch_order(&ds, &back);
     assert!(back
         .iter()
@@ -290,7 +291,7 @@ fn results_csv_keeps_the_stretch_order_when_the_workers_encode_their_rows() {
 }
 
 #[test]
-fn results_csv_is_the_same_whoever_encodes_the_rows() {
+fn solves_csv_is_the_same_whoever_encodes_the_rows() {
     // One thread leaves the writer a core of its own (it fills and encodes
     // every record); more workers than cores encode their own. Apart from
     // times, threads and order, the two files hold the same rows, a wrong
@@ -307,7 +308,7 @@ fn results_csv_is_the_same_whoever_encodes_the_rows() {
     let ds = reference();
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let file = |threads: usize| {
-        let mut sink = CsvSink::new(Vec::new()).unwrap();
+        let mut sink = CsvSink::new(Vec::new(), Some(Vec::new())).unwrap();
         let o = BenchOptions {
             repeat: 2,
             rounds: 2,
@@ -323,7 +324,7 @@ fn results_csv_is_the_same_whoever_encodes_the_rows() {
             &Silent,
         )
         .unwrap();
-        let mut back = read_back(&sink.into_inner().unwrap());
+        let mut back = read_back(&sink.into_inner().unwrap().1.unwrap());
         for r in &mut back {
             (r.solve_ns, r.threads) = (0, 0);
         }
@@ -442,7 +443,7 @@ fn budgets_invalid_puzzles_and_interrupts() {
         &Silent,
     )
     .unwrap();
-    assert!(r.interrupted && sink.0.is_empty());
+    assert!(r.interrupted && sink.solves.is_empty());
 }
 
 #[test]
@@ -526,15 +527,13 @@ fn sample_limit_and_permute_are_seeded() {
     }
 }
 
-fn fixed_record(i: u64) -> PuzzleRecord {
-    PuzzleRecord {
+fn fixed_result(i: u64) -> PuzzleResult {
+    PuzzleResult {
         strategy: "dlx".into(),
         variant: "dlx-first-column".into(),
         dataset: "tiny".into(),
         puzzle_index: i,
         round: 0,
-        repeat: 0,
-        puzzle: "1.3..4..........".into(),
         status: if i == 0 {
             RowStatus::Unique
         } else {
@@ -543,7 +542,9 @@ fn fixed_record(i: u64) -> PuzzleRecord {
         solutions: 1,
         nodes: Some(12 + i),
         guesses: (i != 2).then_some(i),
-        solve_ns: 1500 * (i + 1),
+        solves: 3,
+        median_ns: 1500 * (i + 1),
+        min_ns: 1400 * (i + 1),
         own_ns: (i == 1).then_some(900),
         threads: 1,
         detail: if i == 0 {
@@ -556,44 +557,52 @@ fn fixed_record(i: u64) -> PuzzleRecord {
 
 #[test]
 fn results_csv_snapshot() {
-    let mut sink = CsvSink::new(Vec::new()).unwrap();
+    let mut sink = CsvSink::new(Vec::new(), None).unwrap();
     for i in 0..2 {
-        sink.record(&fixed_record(i)).unwrap();
+        sink.puzzle(&fixed_result(i)).unwrap();
     }
-    let text = String::from_utf8(sink.into_inner().unwrap()).unwrap();
-    insta::assert_snapshot!(text);
+    let (text, solves) = sink.into_inner().unwrap();
+    assert!(solves.is_none());
+    insta::assert_snapshot!(String::from_utf8(text).unwrap());
 }
 
 #[test]
 fn results_csv_has_its_header_before_any_row() {
-    let text = CsvSink::new(Vec::new()).unwrap().into_inner().unwrap();
+    let (text, solves) = CsvSink::new(Vec::new(), Some(Vec::new()))
+        .unwrap()
+        .into_inner()
+        .unwrap();
     assert_eq!(
         String::from_utf8(text).unwrap(),
-        format!("{}\n", PuzzleRecord::COLUMNS.join(","))
+        format!("{}\n", PuzzleResult::COLUMNS.join(","))
+    );
+    assert_eq!(
+        String::from_utf8(solves.unwrap()).unwrap(),
+        format!("{}\n", SolveRecord::COLUMNS.join(","))
     );
 }
 
 #[test]
 fn results_csv_rows_read_back_through_serde() {
-    // The sink writes fields by hand; serde (the report's loader) must read the
-    // same records back, awkward text included, under the struct's own header.
-    let mut awkward = fixed_record(1);
+    // The sink writes fields by hand; serde must read the same records back,
+    // awkward text included, under the struct's own header.
+    let mut awkward = fixed_result(1);
     awkward.dataset = "odd, \"quoted\" name".into();
     awkward.detail = "panicked: line one\nline two, with \"quotes\"".into();
     awkward.puzzle_index = u64::MAX;
-    awkward.solve_ns = 0;
-    let records = [fixed_record(0), awkward, fixed_record(2)];
-    let mut sink = CsvSink::new(Vec::new()).unwrap();
+    awkward.median_ns = 0;
+    let records = [fixed_result(0), awkward, fixed_result(2)];
+    let mut sink = CsvSink::new(Vec::new(), None).unwrap();
     for r in &records {
-        sink.record(r).unwrap();
+        sink.puzzle(r).unwrap();
     }
-    let text = sink.into_inner().unwrap();
+    let text = sink.into_inner().unwrap().0;
     let mut serde_writer = csv::Writer::from_writer(Vec::new());
     serde_writer.serialize(&records[0]).unwrap();
     let serde_text = serde_writer.into_inner().unwrap();
     let header = |t: &[u8]| t.split(|&b| b == b'\n').next().unwrap().to_vec();
     assert_eq!(header(&text), header(&serde_text));
-    let back: Vec<PuzzleRecord> = csv::Reader::from_reader(&text[..])
+    let back: Vec<PuzzleResult> = csv::Reader::from_reader(&text[..])
         .deserialize()
         .collect::<Result<_, _>>()
         .unwrap();
@@ -603,7 +612,7 @@ fn results_csv_rows_read_back_through_serde() {
 fn fixed_report() -> crate::export::RunReport {
     let mut b = summary::SummaryBuilder::default();
     for i in 0..2 {
-        b.add(&fixed_record(i));
+        b.add(&fixed_result(i));
     }
     let row = b.finish("dlx", "dlx-first-column", "tiny", 1, 0.5);
     let info = RunInfo {
@@ -716,7 +725,7 @@ fn sizes_a_strategy_does_not_handle_are_skipped_not_failed() {
     assert_eq!(k.handles, "9x9");
     assert!(k.to_string().contains("handles 9x9 only"), "{k}");
     assert!(sink
-        .0
+        .puzzles
         .iter()
         .all(|row| !(row.variant.as_ref() == "band" && row.dataset.as_ref() == small.name)));
 }
@@ -764,7 +773,7 @@ fn min_time_adds_passes_until_each_contender_has_done_enough() {
         let n = passes(&s.variant);
         assert!(n >= 2, "{}: fewer passes than --repeat", s.variant);
         assert!(s.wall_s >= 0.006, "{}: {} s", s.variant, s.wall_s);
-        assert_eq!(s.puzzles, 8 * n as u64);
+        assert_eq!((s.puzzles, s.solves), (8, 8 * n as u64));
         // A pass beyond --repeat only while short of the minimum: the timed work
         // before the last pass (never more than its wall time) was under 6 ms.
         if n > 2 {
@@ -806,18 +815,9 @@ fn blocks_hold_a_millisecond_of_the_fastest_contenders_work() {
     assert_eq!(Schedule::block_size(us(1), 0), 1);
 }
 
-/// Every record of a run as `(variant, puzzle, repeat, status, nodes, guesses, puzzle text)`, sorted.
-type Key = (
-    String,
-    u64,
-    u32,
-    u32,
-    RowStatus,
-    Option<u64>,
-    Option<u64>,
-    String,
-);
-fn keys(rows: &[PuzzleRecord]) -> Vec<Key> {
+/// Every record of a run as `(variant, puzzle, round, repeat, status, nodes, guesses)`, sorted.
+type Key = (String, u64, u32, u32, RowStatus, Option<u64>, Option<u64>);
+fn keys(rows: &[SolveRecord]) -> Vec<Key> {
     let mut k: Vec<_> = rows
         .iter()
         .map(|r| {
@@ -829,7 +829,6 @@ fn keys(rows: &[PuzzleRecord]) -> Vec<Key> {
                 r.status,
                 r.nodes,
                 r.guesses,
-                r.puzzle.clone(),
             )
         })
         .collect();
@@ -959,24 +958,32 @@ fn an_interrupted_streamed_run_stops_and_keeps_its_rows() {
     )
     .unwrap();
     assert!(r.interrupted);
-    let rows = sink.0.len();
+    let rows = sink.solves.len();
     // Rows up to the window in flight, none after: no window is run twice or later.
     assert!((150..=192).contains(&rows), "{rows} rows");
     assert!(solves.load(Ordering::SeqCst) <= 192);
-    let mut seen: Vec<u64> = sink.0.iter().map(|r| r.puzzle_index).collect();
+    let mut seen: Vec<u64> = sink.solves.iter().map(|r| r.puzzle_index).collect();
     seen.sort();
     seen.dedup();
     assert_eq!(seen.len(), rows, "a puzzle recorded twice");
 }
 
-/// A sink that raises the cancel flag once it has taken `after` rows (Ctrl-C mid-run).
+/// A sink that raises the cancel flag once it has taken `after` solves (Ctrl-C mid-run).
 struct StopAfter {
-    rows: Vec<PuzzleRecord>,
+    rows: Vec<SolveRecord>,
+    puzzles: Vec<PuzzleResult>,
     after: usize,
     cancel: Arc<AtomicBool>,
 }
 impl RecordSink for StopAfter {
-    fn record(&mut self, r: &PuzzleRecord) -> io::Result<()> {
+    fn puzzle(&mut self, r: &PuzzleResult) -> io::Result<()> {
+        self.puzzles.push(r.clone());
+        Ok(())
+    }
+    fn keeps_solves(&self) -> bool {
+        true
+    }
+    fn solve(&mut self, r: &SolveRecord) -> io::Result<()> {
         self.rows.push(r.clone());
         if self.rows.len() >= self.after {
             self.cancel.store(true, Ordering::Relaxed);
@@ -1030,7 +1037,7 @@ fn rounds_deal_each_puzzle_once_and_visit_every_dataset_in_turn() {
     )
     .unwrap();
     assert_eq!(r.rounds_complete, 3);
-    let rows = sink.0;
+    let rows = sink.solves;
     // Every puzzle, every contender, every repeat: once, in round `position mod 3`.
     let mut keys: Vec<(String, String, u64, u32)> = rows
         .iter()
@@ -1101,6 +1108,7 @@ fn an_interrupted_round_keeps_its_rows_and_counts_only_complete_rounds() {
     // Round 0 has 20 puzzles × 2 contenders = 40 rows; stop in the middle of round 1.
     let mut sink = StopAfter {
         rows: Vec::new(),
+        puzzles: Vec::new(),
         after: 50,
         cancel: cancel.clone(),
     };
@@ -1113,9 +1121,9 @@ fn an_interrupted_round_keeps_its_rows_and_counts_only_complete_rounds() {
     assert!(rows.iter().any(|r| r.round == 1));
     let measured: u64 = r.summary.iter().map(|s| s.puzzles).sum();
     assert_eq!(
-        measured,
-        rows.len() as u64,
-        "the summary counts every kept row"
+        (measured, sink.puzzles.len()),
+        (rows.len() as u64, rows.len()),
+        "the summary and results.csv count every puzzle measured (one pass each)"
     );
 }
 

@@ -5,20 +5,20 @@
 //! turn, the first to go rotating from stretch to stretch, then takes another:
 //! contenders alternate within milliseconds on every worker, so drift hits
 //! them alike, and no worker ever waits for another. Each answer is checked on
-//! the worker, after its clock stops; the checked rows go to the calling
-//! thread a stretch at a time, in batches, and it fills the records and the
-//! summaries while the workers go on.
+//! the worker, after its clock stops; the checked solves go to the calling
+//! thread a stretch at a time, in batches, and it adds them to each
+//! contender's [`Tally`] (and makes the kept solves' records) while the
+//! workers go on.
 //!
-//! `results.csv` therefore comes stretch by stretch, in the order the stretches
+//! Kept solves therefore come stretch by stretch, in the order the stretches
 //! were finished; within a stretch, contender after contender in the order
-//! they ran, and each contender's rows in file order.
+//! they ran, and each contender's solves in file order.
 
-use super::summary::SummaryBuilder;
+use super::tally::{Solve, Tally};
 use super::{
-    BenchDataset, BenchOptions, Budget, Observer, PuzzleRecord, RecordSink, RowEncoder, RowStatus,
+    BenchDataset, BenchOptions, Budget, Observer, RecordSink, RowEncoder, RowStatus, SolveRecord,
 };
 use crate::contender::{check, BenchPuzzle, Contender, Job, Solved};
-use crate::format::write_line_into;
 use crate::solver::Outcome;
 use rayon::prelude::*;
 use std::io;
@@ -187,8 +187,7 @@ pub(super) fn warm_up(
     fastest
 }
 
-/// One checked row, before it is a record: what a worker sends when the
-/// writer fills the records.
+/// One checked solve: what a worker sends the writer.
 struct Measured {
     /// The contender (index into the pass's `cs`).
     ci: usize,
@@ -232,53 +231,49 @@ impl Measured {
         }
     }
 
-    /// Fills `r` with this row (the record's pass fields are set already).
-    fn fill(self, r: &mut PuzzleRecord, p: &BenchPuzzle, ds: &BenchDataset, names: &Names) {
+    /// What the tally takes of it.
+    fn solve(&self) -> Solve<'_> {
+        Solve {
+            status: self.status,
+            detail: &self.detail,
+            solutions: self.solutions,
+            nodes: self.nodes,
+            guesses: self.guesses,
+            ns: self.ns,
+            own_ns: self.own_ns,
+        }
+    }
+
+    /// Fills `r` with this solve (the record's pass fields are set already).
+    fn fill(&self, r: &mut SolveRecord, p: &BenchPuzzle, names: &Names) {
         if !Arc::ptr_eq(&r.variant, &names[self.ci].1) {
             (r.strategy, r.variant) = names[self.ci].clone();
         }
         r.puzzle_index = p.index;
-        write_line_into(&mut r.puzzle, &p.grid, &ds.alphabet);
         r.status = self.status;
         r.solutions = self.solutions;
         r.nodes = self.nodes;
         r.guesses = self.guesses;
         r.solve_ns = self.ns;
         r.own_ns = self.own_ns;
-        r.detail = self.detail;
+        r.detail.clone_from(&self.detail);
     }
 }
 
 /// Each contender's strategy and variant, as records hold them.
 type Names = [(Arc<str>, Arc<str>)];
 
-/// What the writer needs of an encoded row for the summary.
-struct Tally {
-    ci: usize,
-    index: u64,
-    ns: u64,
-    status: RowStatus,
-    guesses: Option<u64>,
-}
-
-/// A worker's rows on their way to the writer: rows for the writer to make
-/// into records, or rows the worker encoded with the sink's encoder.
+/// A worker's solves on their way to the writer, and (when the sink keeps
+/// solves and the worker has an encoder) their records, encoded.
 #[derive(Default)]
 struct Sent {
     measured: Vec<Measured>,
-    tallies: Vec<Tally>,
-    bytes: Vec<u8>,
+    bytes: Option<Vec<u8>>,
     error: Option<io::Error>,
 }
 
-impl Sent {
-    fn rows(&self) -> usize {
-        self.measured.len() + self.tallies.len()
-    }
-}
-
-/// A worker's side of the rows. Each answer is checked (outside the timed
-/// region); with an encoder the worker also fills the record and encodes it.
+/// A worker's side of the solves. Each answer is checked (outside the timed
+/// region); with an encoder the worker also fills the solve's record and encodes it.
 /// What gathered is sent at the end of a stretch once [`Batch::ROWS`] rows or
 /// [`Batch::AGE`] have gathered, so the timed loop pays for a channel
 /// hand-off only once in a while and a stretch's rows stay together.
@@ -288,7 +283,7 @@ struct Batch<'a> {
     since: Instant,
     encoder: Option<Box<dyn RowEncoder>>,
     /// One record, refilled for every row.
-    record: PuzzleRecord,
+    record: SolveRecord,
     names: &'a Names,
 }
 
@@ -297,46 +292,30 @@ impl Batch<'_> {
     const AGE: Duration = Duration::from_millis(50);
 
     /// Checks and keeps one answer.
-    fn row(
-        &mut self,
-        c: &Contender,
-        ci: usize,
-        slot: usize,
-        puzzles: &[BenchPuzzle],
-        ds: &BenchDataset,
-        s: Solved,
-    ) {
+    fn row(&mut self, c: &Contender, ci: usize, slot: usize, puzzles: &[BenchPuzzle], s: Solved) {
         let p = &puzzles[slot];
         let m = Measured::checked(c, p, ci, slot, s);
-        let Some(e) = &mut self.encoder else {
-            self.sent.measured.push(m);
-            return;
-        };
-        self.sent.tallies.push(Tally {
-            ci,
-            index: p.index,
-            ns: m.ns,
-            status: m.status,
-            guesses: m.guesses,
-        });
-        m.fill(&mut self.record, p, ds, self.names);
-        if let Err(e) = e.encode(&self.record) {
-            self.sent.error.get_or_insert(e);
+        if let Some(e) = &mut self.encoder {
+            m.fill(&mut self.record, p, self.names);
+            if let Err(e) = e.encode(&self.record) {
+                self.sent.error.get_or_insert(e);
+            }
         }
+        self.sent.measured.push(m);
     }
 
     /// The end of a stretch: sends what gathered if it is enough or old enough.
     fn stretch_done(&mut self) {
-        if self.sent.rows() >= Self::ROWS || self.since.elapsed() >= Self::AGE {
+        if self.sent.measured.len() >= Self::ROWS || self.since.elapsed() >= Self::AGE {
             self.send();
         }
     }
 
     fn send(&mut self) {
-        if self.sent.rows() > 0 {
+        if !self.sent.measured.is_empty() {
             if let Some(e) = &mut self.encoder {
                 match e.take() {
-                    Ok(bytes) => self.sent.bytes = bytes,
+                    Ok(bytes) => self.sent.bytes = Some(bytes),
                     Err(e) => {
                         self.sent.error.get_or_insert(e);
                     }
@@ -354,7 +333,8 @@ impl Drop for Batch<'_> {
     }
 }
 
-/// Runs one pass on the pool and records every row (each into `builders[ci]`).
+/// Runs one pass on the pool and adds every solve to its contender's tally
+/// (`tallies[ci]`, by the puzzle's slot in the window), and to the sink when it keeps solves.
 /// Returns each contender's share of the pass's wall time (its busy time on
 /// the workers, plus an even share of their time outside any contender,
 /// over the workers: the shares add up to the wall time), and the time this
@@ -368,18 +348,23 @@ pub(super) fn run_pass(
     cancel: &Arc<AtomicBool>,
     sink: &mut dyn RecordSink,
     observer: &dyn Observer,
-    builders: &mut [SummaryBuilder],
+    tallies: &mut [Tally],
 ) -> io::Result<(Vec<Duration>, Duration)> {
     let workers = pass.workers(opts).max(1);
     let mut writing = Duration::ZERO;
     // Room for a few batches a worker: the workers wait (between stretches,
     // never in a timed solve) when the writer falls behind.
     let (tx, rx) = sync_channel::<Sent>(2 * workers + 2);
-    // The writer encodes the rows while it has a core of its own; beside as
-    // many workers as cores, the workers encode their own.
+    // The writer encodes the kept solves while it has a core of its own;
+    // beside as many workers as cores, the workers encode their own.
+    let keeps = sink.keeps_solves();
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let encoders: Vec<Option<Box<dyn RowEncoder>>> = (0..workers)
-        .map(|_| (opts.threads >= cores).then(|| sink.encoder()).flatten())
+        .map(|_| {
+            (keeps && opts.threads >= cores)
+                .then(|| sink.encoder())
+                .flatten()
+        })
         .collect();
     let encoders = Mutex::new(encoders);
     let names: Vec<(Arc<str>, Arc<str>)> = pass
@@ -387,14 +372,13 @@ pub(super) fn run_pass(
         .iter()
         .map(|c| (c.strategy.as_str().into(), c.variant.as_str().into()))
         .collect();
-    let template = PuzzleRecord {
+    let template = SolveRecord {
         strategy: names[0].0.clone(),
         variant: names[0].1.clone(),
         dataset: ds.name.as_str().into(),
         puzzle_index: 0,
         round: pass.round,
         repeat: pass.repeat,
-        puzzle: String::new(),
         status: RowStatus::Unique,
         solutions: 0,
         nodes: None,
@@ -430,7 +414,7 @@ pub(super) fn run_pass(
                     record: template.clone(),
                     names,
                 },
-                |batch, ci, slot, s| batch.row(pass.cs[ci], ci, slot, puzzles, ds, s),
+                |batch, ci, slot, s| batch.row(pass.cs[ci], ci, slot, puzzles, s),
                 Batch::stretch_done,
             );
             drop(tx);
@@ -459,25 +443,20 @@ pub(super) fn run_pass(
                 Err(TryRecvError::Disconnected) => break,
             };
             let took = Instant::now();
-            observer.rows_done(sent.rows() as u64);
+            observer.rows_done(sent.measured.len() as u64);
             if let Some(e) = sent.error {
                 fail(e, &mut failure);
             }
-            for t in &sent.tallies {
-                builders[t.ci].add_row(t.index, t.ns, t.status, t.guesses);
-            }
-            if failure.is_none() && !sent.bytes.is_empty() {
-                if let Err(e) = sink.encoded(&sent.bytes) {
+            if let (None, Some(bytes)) = (&failure, &sent.bytes) {
+                if let Err(e) = sink.encoded(bytes) {
                     fail(e, &mut failure);
                 }
             }
-            for m in sent.measured {
-                let ci = m.ci;
-                let p = &puzzles[m.slot];
-                m.fill(&mut record, p, ds, names);
-                builders[ci].add(&record);
-                if failure.is_none() {
-                    if let Err(e) = sink.record(&record) {
+            for m in &sent.measured {
+                tallies[m.ci].add(m.slot, &m.solve());
+                if keeps && sent.bytes.is_none() && failure.is_none() {
+                    m.fill(&mut record, &puzzles[m.slot], names);
+                    if let Err(e) = sink.solve(&record) {
                         fail(e, &mut failure);
                     }
                 }

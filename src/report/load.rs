@@ -82,7 +82,7 @@ pub enum ReportError {
     },
 }
 
-/// One measured solve, as the charts need it.
+/// One measured puzzle, as the charts need it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Point {
     /// Index into [`RunData::variants`].
@@ -91,18 +91,18 @@ pub struct Point {
     pub dataset: usize,
     /// Puzzle position in its dataset.
     pub puzzle: u64,
-    /// Repeat number.
-    pub repeat: u32,
     /// Round number (0 in runs saved before rounds).
     pub round: u32,
-    /// The row's status.
+    /// The puzzle's status over its solves.
     pub status: RowStatus,
     /// Search nodes (none when the contender does not report them).
     pub nodes: Option<u64>,
     /// Guesses (likewise).
     pub guesses: Option<u64>,
-    /// Solver time, ns.
+    /// The median of its timed solves, ns.
     pub solve_ns: u64,
+    /// Timed solves behind it.
+    pub solves: u32,
 }
 
 /// A run read back from disk, in memory that does not grow with the run:
@@ -123,25 +123,29 @@ pub struct RunData {
     pub points: Vec<Point>,
     /// Per dataset, its puzzle count when the series keep only a sample of it.
     pub sampled: Vec<Option<u64>>,
+    /// True for a run saved with a row per timed solve (before one row a
+    /// puzzle): its solves were gathered into puzzles here, but its
+    /// `summary.csv` counts solves as puzzles.
+    pub per_solve: bool,
 }
 
-/// One strategy variant's rows on one dataset, summed up.
+/// One strategy variant's puzzles on one dataset, summed up.
 #[derive(Clone, Debug, Default)]
 pub struct Series {
     /// Index into [`RunData::variants`].
     pub variant: usize,
     /// Index into [`RunData::datasets`].
     pub dataset: usize,
-    /// Rows.
+    /// Puzzles.
     pub rows: u64,
-    /// Solver ns of the solved rows.
+    /// Median ns of the solved puzzles.
     pub solved: crate::stats::Sketch,
-    /// Solver ns of every row with a reading.
+    /// Median ns of every puzzle with a reading.
     pub timed: crate::stats::Sketch,
-    /// Solved rows with a reading: how many, their nodes and their ns.
+    /// Solved puzzles with a reading: how many, their nodes and their ns.
     pub cost: (u64, u64, u64),
-    /// The first repeat's rows of a seeded sample of the dataset's puzzles
-    /// (every puzzle up to [`SAMPLE`]; the same puzzles for every variant).
+    /// The puzzles of a seeded sample of the dataset (every puzzle up to
+    /// [`SAMPLE`]; the same puzzles for every variant).
     pub sample: Vec<Point>,
 }
 
@@ -309,17 +313,22 @@ fn intern(names: &mut Vec<String>, name: &str) -> usize {
     })
 }
 
-/// The columns of `results.csv` a report reads.
+/// The columns of `results.csv` a report reads, besides the times: `solves`
+/// and `median_ns`, or (a run saved with a row per solve) `repeat` and `solve_ns`.
 pub(crate) const RESULT_COLUMNS: &[&str] = &[
     "variant",
     "dataset",
     "puzzle_index",
-    "repeat",
     "status",
     "nodes",
     "guesses",
-    "solve_ns",
 ];
+
+/// One puzzle's solves in a run saved with a row per solve.
+struct Solves {
+    first: Point,
+    ns: Vec<u64>,
+}
 const SUMMARY_COLUMNS: &[&str] = &[
     "strategy",
     "variant",
@@ -361,6 +370,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
         series: Vec::new(),
         points: Vec::new(),
         sampled: Vec::new(),
+        per_solve: false,
     };
     let json_path = dir.join("run.json");
     if json_path.is_file() {
@@ -409,6 +419,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             faster_pct: f.opt_num("faster_pct", n)?,
             origin: f.opt_text("origin").unwrap_or_default().to_string(),
             rounds: f.opt_num("rounds", "a whole number")?.unwrap_or(0),
+            solves: f.opt_num("solves", "a whole number")?.unwrap_or(0),
         });
         Ok(())
     })?;
@@ -428,31 +439,127 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             })
     };
     let mut sizes: HashMap<String, u64> = HashMap::new();
-    let mut t = Table::open(&dir.join("results.csv"), RESULT_COLUMNS)?;
-    let (variants, datasets, series, points) = (
-        &mut data.variants,
-        &mut data.datasets,
-        &mut data.series,
-        &mut data.points,
-    );
-    let mut at: HashMap<(usize, usize), usize> = HashMap::new();
+    let path = dir.join("results.csv");
+    let mut t = Table::open(&path, RESULT_COLUMNS)?;
+    data.per_solve = !t.index.contains_key("median_ns") && t.index.contains_key("repeat");
+    let times: &[&str] = if data.per_solve {
+        &["repeat", "solve_ns"]
+    } else {
+        &["solves", "median_ns"]
+    };
+    if let Some(missing) = times.iter().find(|c| !t.index.contains_key(**c)) {
+        let mut expected = RESULT_COLUMNS.to_vec();
+        expected.extend(times);
+        return Err(ReportError::MissingColumn {
+            path,
+            column: missing.to_string(),
+            expected: expected.join(", "),
+        });
+    }
+    let per_solve = data.per_solve;
+    let (variants, datasets) = (&mut data.variants, &mut data.datasets);
+    let mut points = Vec::new();
+    let mut add = Adder {
+        at: HashMap::new(),
+        series: &mut data.series,
+        keep: keep_points,
+    };
+    // Old runs: every solve of a puzzle, gathered before it becomes a point.
+    let mut old: HashMap<(usize, usize, u64), usize> = HashMap::new();
+    let mut gathered: Vec<Solves> = Vec::new();
     t.rows(|f| {
         let status_text = f.text("status")?;
         let status: RowStatus = serde_json::from_value(serde_json::Value::String(status_text.to_string()))
             .map_err(|_| f.bad("status", status_text, "a status word (unique, multiple, solved, none, budget, cancelled, invalid, wrong, error)"))?;
         let dataset_name = f.text("dataset")?;
-        let p = Point {
+        let ns_column = if per_solve { "solve_ns" } else { "median_ns" };
+        let mut p = Point {
             variant: intern(variants, f.text("variant")?),
             dataset: intern(datasets, dataset_name),
             puzzle: f.num("puzzle_index", "a whole number")?,
-            repeat: f.num("repeat", "a whole number")?,
             round: f.opt_num("round", "a whole number")?.unwrap_or(0),
             status,
             nodes: f.opt_num("nodes", "a whole number")?,
             guesses: f.opt_num("guesses", "a whole number")?,
-            solve_ns: f.num("solve_ns", "a whole number of nanoseconds")?,
+            solve_ns: f.num(ns_column, "a whole number of nanoseconds")?,
+            solves: 1,
         };
-        let i = *at.entry((p.variant, p.dataset)).or_insert_with(|| {
+        let n = *sizes
+            .entry(dataset_name.to_string())
+            .or_insert_with(|| puzzles_of(dataset_name));
+        if per_solve {
+            let _: u32 = f.num("repeat", "a whole number")?;
+            let key = (p.variant, p.dataset, p.puzzle);
+            match old.get(&key) {
+                Some(&i) => gathered[i].add(p),
+                None => {
+                    old.insert(key, gathered.len());
+                    gathered.push(Solves {
+                        ns: vec![p.solve_ns],
+                        first: p,
+                    });
+                }
+            }
+        } else {
+            p.solves = f.num("solves", "a whole number")?;
+            add.point(p, n, &mut points);
+        }
+        Ok(())
+    })?;
+    for g in gathered {
+        let n = sizes[&datasets[g.first.dataset]];
+        add.point(g.finish(), n, &mut points);
+    }
+    data.points = points;
+    for s in &mut data.series {
+        s.solved.seal();
+        s.timed.seal();
+    }
+    data.sampled = data
+        .datasets
+        .iter()
+        .map(|d| sizes.get(d).copied().filter(|&n| n > SAMPLE))
+        .collect();
+    Ok(data)
+}
+
+impl Solves {
+    /// Another solve of the puzzle: a puzzle wrong (or failing) in any solve
+    /// is wrong (failing), one out of budget in any is out of budget.
+    fn add(&mut self, p: Point) {
+        let weight = |s: RowStatus| match s {
+            RowStatus::Wrong => 3,
+            RowStatus::Error => 2,
+            RowStatus::Budget | RowStatus::Cancelled => 1,
+            _ => 0,
+        };
+        self.ns.push(p.solve_ns);
+        if weight(p.status) > weight(self.first.status) {
+            self.first.status = p.status;
+        }
+    }
+
+    /// The puzzle's point: its median solve.
+    fn finish(mut self) -> Point {
+        self.ns.sort_unstable();
+        self.first.solve_ns = crate::harness::summary::quantile(&self.ns, 0.5);
+        self.first.solves = self.ns.len() as u32;
+        self.first
+    }
+}
+
+/// Adds each puzzle's point to its series.
+struct Adder<'a> {
+    at: HashMap<(usize, usize), usize>,
+    series: &'a mut Vec<Series>,
+    keep: bool,
+}
+
+impl Adder<'_> {
+    /// Adds `p`, a puzzle of a dataset of `n`, to its series (and to `points` when kept).
+    fn point(&mut self, p: Point, n: u64, points: &mut Vec<Point>) {
+        let series = &mut *self.series;
+        let i = *self.at.entry((p.variant, p.dataset)).or_insert_with(|| {
             series.push(Series {
                 variant: p.variant,
                 dataset: p.dataset,
@@ -473,25 +580,11 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
         if p.solve_ns > 0 {
             s.timed.push(p.solve_ns);
         }
-        let n = *sizes
-            .entry(dataset_name.to_string())
-            .or_insert_with(|| puzzles_of(dataset_name));
-        if p.repeat == 0 && (n <= SAMPLE || mix(p.puzzle) % n < SAMPLE) {
+        if n <= SAMPLE || mix(p.puzzle) % n < SAMPLE {
             s.sample.push(p.clone());
         }
-        if keep_points {
+        if self.keep {
             points.push(p);
         }
-        Ok(())
-    })?;
-    for s in &mut data.series {
-        s.solved.seal();
-        s.timed.seal();
     }
-    data.sampled = data
-        .datasets
-        .iter()
-        .map(|d| sizes.get(d).copied().filter(|&n| n > SAMPLE))
-        .collect();
-    Ok(data)
 }

@@ -322,11 +322,7 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
                     .map_or(&[][..], |s| &s.sample[..])
                     .iter()
                     .filter(|p| {
-                        p.dataset == di
-                            && p.variant == v
-                            && p.repeat == 0
-                            && p.status.is_solved()
-                            && p.solve_ns > 0
+                        p.dataset == di && p.variant == v && p.status.is_solved() && p.solve_ns > 0
                     })
                     .map(|p| (p.puzzle, us(p)))
                     .collect()

@@ -449,3 +449,92 @@ fn big_runs_make_small_charts() {
     let html = std::fs::metadata(dir.join("report.html")).unwrap().len();
     assert!(html < 5 << 20, "report.html is {html} bytes");
 }
+
+/// The same two-variant run of `puzzles` puzzles, `repeats` solves each, saved
+/// the old way (a row per solve, the puzzle's text in each) or the current
+/// way (a row per puzzle); puzzle i's solves take 1000·(i+1)·(k+1) + 10·repeat ns.
+fn both_forms(puzzles: u64, repeats: u64, per_solve: bool) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_path_buf();
+    let mut results = if per_solve {
+        format!("{HEADER}\n")
+    } else {
+        format!("{}\n", crate::harness::PuzzleResult::COLUMNS.join(","))
+    };
+    let mut summary = format!("{SUMMARY_HEADER}\n");
+    for (k, v) in ["dlx", "bitset-mrv"].iter().enumerate() {
+        let ns = |i: u64, r: u64| 1000 * (i + 1) * (k as u64 + 1) + 10 * r;
+        for i in 0..puzzles {
+            if per_solve {
+                for r in 0..repeats {
+                    results.push_str(&format!(
+                        "{v},{v},tiny,{i},{r},{},unique,1,{},0,{},1,\n",
+                        ".".repeat(81),
+                        10 + i,
+                        ns(i, r)
+                    ));
+                }
+            } else {
+                let median = ns(i, (repeats - 1) / 2);
+                results.push_str(&format!(
+                    "{v},{v},tiny,{i},0,unique,1,{},0,{repeats},{median},{},,1,\n",
+                    10 + i,
+                    ns(i, 0)
+                ));
+            }
+        }
+        summary.push_str(&format!(
+            "{v},{v},tiny,1,{puzzles},{puzzles},0,0,0,1000,1,1,1,1,1,0.0,100.0,0.1\n"
+        ));
+    }
+    std::fs::write(path.join("results.csv"), results).unwrap();
+    std::fs::write(path.join("summary.csv"), summary).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn a_run_saved_a_row_per_solve_loads_a_point_per_puzzle_and_reports() {
+    let (_old, old) = both_forms(7, 5, true);
+    let (_new, new) = both_forms(7, 5, false);
+    let (a, b) = (load_points(&old).unwrap(), load_points(&new).unwrap());
+    assert!(a.per_solve && !b.per_solve);
+    // One point per puzzle either way, with the same median and solves.
+    let key = |d: &RunData| {
+        let mut k: Vec<(usize, u64, u64, u32)> = d
+            .points
+            .iter()
+            .map(|p| (p.variant, p.puzzle, p.solve_ns, p.solves))
+            .collect();
+        k.sort();
+        k
+    };
+    assert_eq!(a.points.len(), 2 * 7);
+    assert_eq!(key(&a), key(&b));
+    assert!(a.points.iter().all(|p| p.solves == 5));
+    // The cactus and distribution curves take each puzzle once.
+    for d in [&a, &b] {
+        for s in &d.series {
+            assert_eq!((s.rows, s.solved.len(), s.sample.len()), (7, 7, 7));
+        }
+    }
+    for dir in [&old, &new] {
+        let report = write(dir, &ReportOptions::default()).unwrap();
+        assert!(report.charts.iter().any(|c| c.name == "cactus-tiny"));
+    }
+}
+
+#[test]
+fn a_current_results_csv_missing_its_times_is_located() {
+    let (_keep, dir) = both_forms(3, 1, false);
+    let results = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    std::fs::write(
+        dir.join("results.csv"),
+        results.replace(",solves,", ",passes,"),
+    )
+    .unwrap();
+    let e = load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("results.csv:1:1: missing column `solves`"),
+        "{e}"
+    );
+}

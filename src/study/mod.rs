@@ -17,8 +17,7 @@ pub use write::{write_outputs, StudyFile, StudyInfo, CSV, FILES, SOLVES_CSV};
 
 use crate::contender::{BenchPuzzle, Contender};
 use crate::harness::{
-    self, BenchDataset, BenchOptions, Budget, Collected, Observer, PuzzleRecord, RowStatus,
-    Schedule,
+    self, BenchDataset, BenchOptions, Budget, Collected, Observer, RowStatus, Schedule, SolveRecord,
 };
 use crate::solver::{Mode, SolverId};
 use fit::Obs;
@@ -219,7 +218,7 @@ pub fn check_handled(opts: &StudyOptions) -> Result<(), StudyError> {
 pub fn run(
     opts: &StudyOptions,
     cancel: &Arc<AtomicBool>,
-    on_records: &mut dyn FnMut(&[PuzzleRecord]) -> io::Result<()>,
+    on_records: &mut dyn FnMut(&[SolveRecord]) -> io::Result<()>,
     observer: &dyn Observer,
 ) -> Result<StudyData, StudyError> {
     if opts.points.is_empty() {
@@ -241,7 +240,7 @@ pub fn run(
     let rounds = opts.rounds.clamp(1, opts.puzzles.max(1));
     // Records per (point, mode); (variant, mode, side) where a variant was
     // censored: it runs on no larger side in that mode.
-    let mut records: BTreeMap<(usize, usize), Vec<PuzzleRecord>> = BTreeMap::new();
+    let mut records: BTreeMap<(usize, usize), Vec<SolveRecord>> = BTreeMap::new();
     let mut stopped: Vec<(SolverId, usize, usize)> = Vec::new();
     let is_stopped = |stopped: &[(SolverId, usize, usize)], s: SolverId, mi: usize, side: usize| {
         stopped
@@ -300,9 +299,9 @@ pub fn run(
                     data.interrupted = true;
                     break 'rounds;
                 }
-                on_records(&sink.0)?;
+                on_records(&sink.solves)?;
                 let here = records.entry((pi, mi)).or_default();
-                here.extend(sink.0);
+                here.extend(sink.solves);
                 if opts.stop_after_censored {
                     for &s in &run_now {
                         let (row, _) = summarise(opts.axis, p, pi, &mode.to_string(), s, here);
@@ -386,9 +385,9 @@ fn summarise(
     pi: usize,
     mode: &str,
     s: SolverId,
-    records: &[PuzzleRecord],
+    records: &[SolveRecord],
 ) -> (StudyRow, Sample) {
-    let mut by_puzzle: BTreeMap<u64, Vec<&PuzzleRecord>> = BTreeMap::new();
+    let mut by_puzzle: BTreeMap<u64, Vec<&SolveRecord>> = BTreeMap::new();
     for r in records.iter().filter(|r| &*r.variant == s.name()) {
         by_puzzle.entry(r.puzzle_index).or_default().push(r);
     }

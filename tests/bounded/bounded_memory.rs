@@ -61,11 +61,12 @@ fn peaks(n: usize) -> (usize, usize) {
             Contender::from_id(SolverId::FASTEST),
             Contender::from_id(SolverId::BitsetMrv),
         ];
-        let mut sink = CsvSink::create(&run.join("results.csv")).unwrap();
+        let mut sink = CsvSink::create(&run.join("results.csv"), None).unwrap();
         let cancel = Arc::new(AtomicBool::new(false));
         let result = harness::run(&cs, &ds, &opts, &cancel, &mut sink, &harness::Silent).unwrap();
         drop(sink);
-        assert_eq!(result.summary[0].puzzles, 2 * n as u64);
+        assert_eq!(result.summary[0].puzzles, n as u64);
+        assert_eq!(result.summary[0].solves, 2 * n as u64);
         let info = harness::RunInfo::new(
             harness::RunOptions::default(),
             vec![],

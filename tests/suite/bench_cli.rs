@@ -4,7 +4,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use sudoku_bench::harness::{PuzzleRecord, SummaryRow};
+use sudoku_bench::harness::{PuzzleResult, SolveRecord, SummaryRow};
 
 const HARD: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
@@ -45,7 +45,11 @@ fn default_run_writes_a_run_folder() {
     for f in ["results.csv", "summary.csv", "summary.md", "run.json"] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
-    let results: Vec<PuzzleRecord> = rows(&out.join("results.csv"));
+    assert!(
+        !out.join("solves.csv").exists(),
+        "solves are kept only when asked"
+    );
+    let results: Vec<PuzzleResult> = rows(&out.join("results.csv"));
     let summary: Vec<SummaryRow> = rows(&out.join("summary.csv"));
     let strategies = ["naive-exact-cover", "backtracking", "bitset-mrv", "dlx"];
     for s in strategies {
@@ -59,22 +63,47 @@ fn default_run_writes_a_run_folder() {
     assert!(summary.iter().all(|r| r.wrong == 0 && r.errors == 0));
     let run: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    // One puzzle, one row: every summary row counts its dataset's puzzles,
+    // however many passes --min-time made, and the solves behind them.
+    for r in &summary {
+        let ds = run["datasets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["name"] == r.dataset.as_str())
+            .unwrap();
+        assert_eq!(
+            r.puzzles,
+            ds["puzzles_run"].as_u64().unwrap(),
+            "{} on {}",
+            r.variant,
+            r.dataset
+        );
+        let solves: u64 = results
+            .iter()
+            .filter(|p| p.variant.as_ref() == r.variant && p.dataset.as_ref() == r.dataset)
+            .map(|p| u64::from(p.solves))
+            .sum();
+        assert_eq!(r.solves, solves);
+        assert!(r.solves >= r.puzzles);
+    }
+    assert!(
+        summary.iter().any(|r| r.solves > 2 * r.puzzles),
+        "--min-time made several passes somewhere"
+    );
     assert_eq!(run["interrupted"], false);
     assert!(run["datasets"][0]["sha256"].as_str().unwrap().len() == 64);
     assert!(!run["finished"].as_str().unwrap().is_empty());
-    // The tool's own time beside the solvers': the timed solves equal the rows'
-    // solve_ns summed, and every phase fits in the whole.
+    // The tool's own time beside the solvers': the timed solves are at least
+    // every puzzle's fastest solve times its solves, and every phase fits in the whole.
     let own = &run["own_time"];
     let f = |k: &str| {
         own[k]
             .as_f64()
             .unwrap_or_else(|| panic!("own_time.{k}: {own}"))
     };
-    let rows_ns: u64 = results.iter().map(|r| r.solve_ns).sum();
-    assert!(
-        (f("timed_solves_s") - rows_ns as f64 / 1e9).abs() < 1e-6,
-        "{own}"
-    );
+    let least_ns: u64 = results.iter().map(|r| r.min_ns * u64::from(r.solves)).sum();
+    assert!(f("timed_solves_s") >= least_ns as f64 / 1e9 - 1e-6, "{own}");
     let phases = ["load_s", "run_s", "statistics_s", "write_s", "report_s"];
     assert!(phases.iter().all(|k| f(k) >= 0.0), "{own}");
     assert!(
@@ -110,22 +139,45 @@ fn summary_table_is_printed_and_options_apply() {
             "--threads",
             "1",
             "--repeat",
-            "2",
+            "3",
             "--permute",
+            "--keep-solves",
             "--out",
             out.to_str().unwrap(),
         ])
         .assert()
         .success()
         .stdout(predicate::str::contains(" hard\n").and(predicate::str::contains("dlx ")));
-    let results: Vec<PuzzleRecord> = rows(&out.join("results.csv"));
-    assert_eq!(results.len(), 2 * 3 * 2);
-    assert!(results
-        .iter()
-        .all(|r| r.threads == 1 && r.status == sudoku_bench::harness::RowStatus::Unique));
+    // One row per strategy and puzzle in results.csv; every solve in solves.csv.
+    let results: Vec<PuzzleResult> = rows(&out.join("results.csv"));
+    let solves: Vec<SolveRecord> = rows(&out.join("solves.csv"));
+    assert_eq!((results.len(), solves.len()), (2 * 3, 2 * 3 * 3));
+    assert!(results.iter().all(|r| r.threads == 1
+        && r.solves == 3
+        && r.status == sudoku_bench::harness::RowStatus::Unique));
+    for r in &results {
+        let mut ns: Vec<u64> = solves
+            .iter()
+            .filter(|s| s.variant == r.variant && s.puzzle_index == r.puzzle_index)
+            .map(|s| s.solve_ns)
+            .collect();
+        ns.sort_unstable();
+        assert_eq!(
+            (ns.len(), ns[0], ns[1]),
+            (3, r.min_ns, r.median_ns),
+            "{r:?}"
+        );
+    }
+    let summary: Vec<SummaryRow> = rows(&out.join("summary.csv"));
+    assert!(summary.iter().all(|s| s.puzzles == 3 && s.solves == 9));
+    // The kept solves add up to the timed solves of run.json.
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let timed = run["own_time"]["timed_solves_s"].as_f64().unwrap();
+    let sum: u64 = solves.iter().map(|s| s.solve_ns).sum();
     assert!(
-        results.iter().any(|r| r.puzzle != HARD),
-        "--permute changes the puzzles"
+        (timed - sum as f64 / 1e9).abs() < 1e-6,
+        "{timed} against {sum} ns"
     );
 }
 
@@ -208,7 +260,7 @@ fn a_run_folder_is_not_overwritten_without_force() {
     run(&["--solver", "bitset-mrv", "--force"])
         .assert()
         .success();
-    let results: Vec<PuzzleRecord> = rows(&out.join("results.csv"));
+    let results: Vec<PuzzleResult> = rows(&out.join("results.csv"));
     assert!(!results.is_empty() && results.iter().all(|r| &*r.variant == "bitset-mrv"));
     assert!(!stale.exists(), "charts of the replaced run are gone");
     assert!(out.join("report.md").is_file());
@@ -234,7 +286,7 @@ fn runs_without_out_get_folders_of_their_own() {
     assert_eq!(runs.len(), 3, "{runs:?}");
     assert!(runs.iter().all(|r| r.starts_with("run-")));
     for r in &runs {
-        let rows: Vec<PuzzleRecord> = rows(&dir.path().join("reports").join(r).join("results.csv"));
+        let rows: Vec<PuzzleResult> = rows(&dir.path().join("reports").join(r).join("results.csv"));
         assert_eq!(rows.len(), 2);
     }
 }
@@ -293,7 +345,7 @@ fn a_killed_run_keeps_valid_rows() {
     child.wait().unwrap();
     let text = std::fs::read_to_string(&results).unwrap();
     assert!(text.ends_with('\n'), "the last row is complete");
-    let records: Vec<PuzzleRecord> = rows(&results);
+    let records: Vec<PuzzleResult> = rows(&results);
     assert!(records.len() >= 5 && records.len() < 400);
     assert!(records
         .iter()
@@ -315,7 +367,7 @@ fn an_interrupted_run_writes_its_summary() {
         .unwrap();
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
-    let records: Vec<PuzzleRecord> = rows(&out.join("results.csv"));
+    let records: Vec<PuzzleResult> = rows(&out.join("results.csv"));
     let summary: Vec<SummaryRow> = rows(&out.join("summary.csv"));
     assert_eq!(summary[0].puzzles as usize, records.len());
     let run: serde_json::Value =

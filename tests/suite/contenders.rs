@@ -625,11 +625,18 @@ fn answers_that_arrive_together_are_timed_per_puzzle_never_below_the_programs_ow
         bin(dir.path())
             .args(RUN)
             .args(["band", "--limit", "24", "--warmup", "0", "--rounds", "2"])
-            .args(["--threads", threads, "--out", "run", "--force"])
+            .args([
+                "--threads",
+                threads,
+                "--out",
+                "run",
+                "--force",
+                "--keep-solves",
+            ])
             .args(["--contender", &fixture(&t, "pairs:300")])
             .assert()
             .success();
-        let mut r = csv::Reader::from_path(dir.path().join("run/results.csv")).unwrap();
+        let mut r = csv::Reader::from_path(dir.path().join("run/solves.csv")).unwrap();
         let h = r.headers().unwrap().clone();
         let col = |n: &str| h.iter().position(|x| x == n).unwrap();
         let (v, ns, own) = (col("variant"), col("solve_ns"), col("own_ns"));
