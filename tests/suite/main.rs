@@ -14,4 +14,5 @@ mod embedded;
 mod properties;
 mod public_datasets;
 mod reference;
+mod repository;
 mod study_cli;
