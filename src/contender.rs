@@ -186,6 +186,35 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "panic with a non-text payload".to_string())
 }
 
+/// What a contender's row times stand for.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Timing {
+    /// The solve call alone, by the workbench's clock: a strategy of this
+    /// workbench, or a library called in the workbench's host.
+    #[default]
+    Call,
+    /// From writing the puzzle line to reading its answer, one puzzle in
+    /// flight: the pipe's round trip is in every row.
+    Pipe,
+    /// A share of a batch's wall time (by the program's own `ns=` where it
+    /// gives them, else even): throughput, not a per-puzzle measurement.
+    Batch,
+}
+
+impl Timing {
+    /// The word written in CSV files.
+    pub fn word(self) -> &'static str {
+        match self {
+            Timing::Call => "call",
+            Timing::Pipe => "pipe",
+            Timing::Batch => "batch",
+        }
+    }
+}
+
 /// Where a contender comes from, as tables and charts mark it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -223,6 +252,8 @@ pub struct Contender {
     pub pencilmark: bool,
     /// Where it comes from.
     pub origin: Origin,
+    /// What its row times stand for.
+    pub timing: Timing,
     /// False when the counters its engine gives are no search counts (a
     /// reference crate's): they are left empty.
     pub counts: bool,
@@ -244,6 +275,7 @@ impl Contender {
             } else {
                 Origin::BuiltIn
             },
+            timing: Timing::Call,
             counts: id.counts_search(),
             engine: Arc::new(InProcess::new(Arc::new(move |g, l| id.solve(g, l)))),
         }
@@ -258,6 +290,7 @@ impl Contender {
             sizes: crate::solver::ALL_SIZES.to_vec(),
             pencilmark: true,
             origin: Origin::BuiltIn,
+            timing: Timing::Call,
             counts: true,
             engine: Arc::new(InProcess::new(solve)),
         }

@@ -19,8 +19,14 @@ pub(super) struct BenchArgs {
     /// line protocol (see the README).
     #[arg(long, value_name = "NAME=COMMAND")]
     contender: Vec<String>,
-    /// A TOML file of contenders: `[[contender]]` tables with `name`, `command` (a list of
-    /// words), and optional `sizes` and `description`.
+    /// A shared library as a contender, `NAME=PATH:SYMBOL:ABI` (repeatable): its function
+    /// SYMBOL is called in a helper process per worker and timed there; ABI is `tdoku`
+    /// (tdoku's SolverFn), `jsolve` (JSolve's) or `sudoku-bench` (include/sudoku_bench.h).
+    #[arg(long, value_name = "NAME=PATH:SYMBOL:ABI")]
+    library: Vec<String>,
+    /// A TOML file of contenders: `[[contender]]` tables with `name` and `command` (a list
+    /// of words) or `library`, `symbol` and `abi`; optional `sizes`, `description`,
+    /// `pencilmark` and (programs) `batch`.
     #[arg(long, value_name = "FILE")]
     contenders: Option<PathBuf>,
     /// Dataset names (embedded, or public lists downloaded on first use: see
@@ -193,7 +199,8 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         BenchOptions, Budget, Contender, OwnTime, RunInfo, RunOptions, Schedule, Selection,
     };
 
-    let outside = super::contender::specs(&args.contender, args.contenders.as_deref())?;
+    let outside =
+        super::contender::specs(&args.contender, &args.library, args.contenders.as_deref())?;
     // Only outside programs when they are all that was asked for.
     let solvers = if args.solver.is_empty() && !outside.is_empty() {
         Vec::new()
@@ -346,7 +353,16 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         permute: args.permute,
         contenders: outside
             .iter()
-            .map(|c| format!("{}: {}", c.name, c.command.join(" ")))
+            .map(|c| match &c.library {
+                Some(lib) => format!(
+                    "{}: library {} {} ({})",
+                    c.name,
+                    lib.display(),
+                    c.symbol.as_deref().unwrap_or_default(),
+                    c.abi.as_deref().unwrap_or_default()
+                ),
+                None => format!("{}: {}", c.name, c.command.join(" ")),
+            })
             .collect(),
         threads_note: threads_note.clone(),
         handicaps: args.handicap.clone(),

@@ -22,9 +22,14 @@ enum ContenderCommand {
 
 #[derive(clap::Args)]
 struct CheckArgs {
-    /// Grid sides the program handles, comma-separated (any of 4, 9, 16, 25, 36, 49, 64).
-    #[arg(long, value_delimiter = ',', default_values_t = [4, 9, 16, 25])]
+    /// Grid sides the program handles, comma-separated (any of 4, 9, 16, 25, 36, 49, 64;
+    /// default 4, 9, 16, 25 for a program, the library's own for a library).
+    #[arg(long, value_delimiter = ',')]
     sizes: Vec<usize>,
+    /// Check a shared library instead of a program: `PATH:SYMBOL:ABI` (ABI tdoku,
+    /// jsolve or sudoku-bench), as `bench --library NAME=PATH:SYMBOL:ABI` takes it.
+    #[arg(long, value_name = "PATH:SYMBOL:ABI", conflicts_with = "command")]
+    library: Option<String>,
     /// The program takes pencilmark lines (`pencilmark = true` in a contenders
     /// file): it is started with SUDOKU_BENCH_PENCILMARK=1 and sent each size's
     /// puzzles in pencilmark form as well (sizes to 25x25).
@@ -34,7 +39,11 @@ struct CheckArgs {
     #[arg(long, default_value = "10s", value_parser = super::options::parse_duration)]
     timeout: Duration,
     /// The program and its arguments (after `--`).
-    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    #[arg(
+        required_unless_present = "library",
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
     command: Vec<String>,
 }
 
@@ -42,13 +51,27 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
     let ContenderCommand::Check(args) = args.command;
     let dir = tempfile_dir()?;
     let log = dir.join("stderr.log");
-    let report = external::check::check(
-        &args.command,
-        &args.sizes,
-        args.pencilmark,
-        args.timeout,
-        &log,
-    )?;
+    let report = match &args.library {
+        Some(lib) => {
+            let spec = external::parse_library_argument(&format!("checked={lib}"))?;
+            external::check::check_library(
+                spec.library.as_deref().expect("a library"),
+                spec.symbol.as_deref().unwrap_or_default(),
+                spec.library_abi().expect("checked"),
+                &args.sizes,
+                args.timeout,
+                &log,
+            )?
+        }
+        None => {
+            let sizes = if args.sizes.is_empty() {
+                external::DEFAULT_SIZES.to_vec()
+            } else {
+                args.sizes.clone()
+            };
+            external::check::check(&args.command, &sizes, args.pencilmark, args.timeout, &log)?
+        }
+    };
     for f in &report.findings {
         println!("{} {}", if f.ok { "ok  " } else { "FAIL" }, f.text);
     }
@@ -59,7 +82,14 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
     let _ = std::fs::remove_dir_all(&dir);
     match report.problems() {
         0 => {
-            println!("\nno problems: ready for `bench --contender NAME=COMMAND`");
+            println!(
+                "\nno problems: ready for `bench {}`",
+                if args.library.is_some() {
+                    "--library NAME=PATH:SYMBOL:ABI"
+                } else {
+                    "--contender NAME=COMMAND"
+                }
+            );
             Ok(ExitCode::SUCCESS)
         }
         n => {
@@ -76,12 +106,19 @@ fn tempfile_dir() -> Result<std::path::PathBuf> {
     Ok(dir)
 }
 
-/// The outside contenders of `bench`: each `--contender NAME=COMMAND`, then the
-/// `--contenders` file's; names must differ.
-pub(super) fn specs(args: &[String], file: Option<&Path>) -> Result<Vec<ContenderSpec>> {
+/// The outside contenders of `bench`: each `--contender NAME=COMMAND`, each
+/// `--library NAME=PATH:SYMBOL:ABI`, then the `--contenders` file's; names must differ.
+pub(super) fn specs(
+    args: &[String],
+    libraries: &[String],
+    file: Option<&Path>,
+) -> Result<Vec<ContenderSpec>> {
     let mut specs = Vec::new();
     for a in args {
         specs.push(external::parse_argument(a)?);
+    }
+    for a in libraries {
+        specs.push(external::parse_library_argument(a)?);
     }
     if let Some(f) = file {
         specs.extend(external::load_file(f)?);

@@ -6,6 +6,7 @@ mod compare;
 mod contender;
 mod datasets;
 mod generate;
+mod library_host;
 mod options;
 mod rate;
 mod report;
@@ -52,6 +53,9 @@ enum Command {
     Study(study::StudyArgs),
     /// Draw charts and write report.md and a self-contained report.html from a saved run folder.
     Report(report::ReportArgs),
+    /// The helper process of a library contender (started by `bench`, not by hand).
+    #[command(name = "library-host", hide = true)]
+    LibraryHost(library_host::LibraryHostArgs),
 }
 
 /// Runs the command line; the error's chain is printed by `main`.
@@ -67,5 +71,6 @@ pub fn run() -> Result<ExitCode> {
         Command::Compare(args) => compare::run(args),
         Command::Contender(args) => contender::run(args),
         Command::Study(args) => study::run(args),
+        Command::LibraryHost(args) => library_host::run(args),
     }
 }

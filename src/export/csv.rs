@@ -246,6 +246,8 @@ impl CsvEncoder {
         self.number(r.threads);
         self.comma();
         self.text(&r.detail);
+        self.comma();
+        self.buf.extend_from_slice(r.timing.word().as_bytes());
         self.buf.push(b'\n');
     }
 
@@ -269,6 +271,8 @@ impl CsvEncoder {
         self.number(r.threads);
         self.comma();
         self.text(&r.detail);
+        self.comma();
+        self.buf.extend_from_slice(r.timing.word().as_bytes());
         self.buf.push(b'\n');
     }
 }
@@ -349,6 +353,7 @@ mod tests {
                 own_ns: optional[2],
                 threads: small[1] as usize,
                 detail: detail.clone(),
+                timing: crate::contender::Timing::Pipe,
             };
             let p = PuzzleResult {
                 strategy: s.strategy.clone(),
@@ -366,6 +371,7 @@ mod tests {
                 own_ns: optional[2],
                 threads: small[1] as usize,
                 detail: detail.clone(),
+                timing: crate::contender::Timing::Batch,
             };
             let mut e = CsvEncoder::new();
             e.encode(&s).unwrap();
@@ -374,7 +380,7 @@ mod tests {
                 names[0].clone(), names[1].clone(), names[2].clone(), n(numbers[0]),
                 n(small[2].into()), n(small[0].into()), "wrong".into(), n(numbers[1]),
                 o(optional[0]), o(optional[1]), n(numbers[2]), o(optional[2]),
-                n(small[1].into()), detail.clone(),
+                n(small[1].into()), detail.clone(), "pipe".into(),
             ]);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             e.puzzle(&p);
@@ -383,7 +389,7 @@ mod tests {
                 names[0].clone(), names[1].clone(), names[2].clone(), n(numbers[0]),
                 n(small[2].into()), "budget".into(), n(numbers[1]), o(optional[0]),
                 o(optional[1]), n(small[0].into()), n(numbers[2]), n(numbers[3]),
-                o(optional[2]), n(small[1].into()), detail.clone(),
+                o(optional[2]), n(small[1].into()), detail.clone(), "batch".into(),
             ]);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             // And it reads back as the same record.

@@ -239,7 +239,7 @@ pub fn check(
         })
     };
     let mut report = CheckReport::default();
-    let mut p = start()?;
+    let p = start()?;
     report.ok(format!(
         "started {:?} with {}={} and {}=unique{}",
         command.join(" "),
@@ -252,6 +252,84 @@ pub fn check(
             String::new()
         }
     ));
+    run_cases(p, &start, sizes, pencilmark, timeout, report)
+}
+
+/// `contender check` for a library: its host loads it (a file that is no
+/// library, a missing symbol or a table of another ABI version is the one
+/// finding), then the same puzzles as a program's, sizes and pencilmarks as
+/// the library says unless `sizes` names some.
+pub fn check_library(
+    library: &std::path::Path,
+    symbol: &str,
+    abi: super::library::Abi,
+    sizes: &[usize],
+    timeout: Duration,
+    log: &std::path::Path,
+) -> Result<CheckReport, ContenderError> {
+    let command = super::host_command(library, symbol, abi).map_err(|source| {
+        ContenderError::CannotStart {
+            name: "checked".into(),
+            command: super::library::HOST_COMMAND.into(),
+            source,
+        }
+    })?;
+    let start = || {
+        let p = Process::spawn(&command, Mode::Unique, true, Some(log)).map_err(|source| {
+            ContenderError::CannotStart {
+                name: "checked".into(),
+                command: command.join(" "),
+                source,
+            }
+        })?;
+        super::host_ready(p).map_err(|message| ContenderError::Library {
+            name: "checked".into(),
+            message,
+        })
+    };
+    let mut report = CheckReport::default();
+    let (p, (sides, pencilmark)) = match start() {
+        Ok(x) => x,
+        Err(ContenderError::Library { message, .. }) => {
+            report.fail(message);
+            return Ok(report);
+        }
+        Err(e) => return Err(e),
+    };
+    report.ok(format!(
+        "loaded {symbol} from {} ({} ABI): sizes {}, {}",
+        library.display(),
+        abi.name(),
+        sides
+            .iter()
+            .map(|s| format!("{s}x{s}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if pencilmark {
+            "takes pencilmarks"
+        } else {
+            "no pencilmarks"
+        }
+    ));
+    let sizes: Vec<usize> = if sizes.is_empty() {
+        sides
+    } else {
+        sizes.to_vec()
+    };
+    let restart = || start().map(|(p, _)| p);
+    run_cases(p, &restart, &sizes, pencilmark, timeout, report)
+}
+
+/// Sends each size's cases to `p` (restarted through `start` after a failure)
+/// and checks every answer, then that it exits when its stdin closes.
+fn run_cases(
+    mut p: Process,
+    start: &dyn Fn() -> Result<Process, ContenderError>,
+    sizes: &[usize],
+    pencilmark: bool,
+    timeout: Duration,
+    mut report: CheckReport,
+) -> Result<CheckReport, ContenderError> {
     let never = AtomicBool::new(false);
     let mut keys = (false, false, false);
     for &side in sizes {

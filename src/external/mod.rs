@@ -1,14 +1,20 @@
-//! Outside programs as contenders, over the line protocol (see the README).
+//! Outside programs and shared libraries as contenders, over the line
+//! protocol (see the README).
 //!
-//! A [`Program`] keeps one process per worker thread for the whole run, writes
-//! it one puzzle at a time, and times each answer from just before the
-//! puzzle's line is written to the moment the answer is read.
+//! A [`Program`] keeps one process per worker thread for the whole run. In
+//! protocol version 1 it writes one puzzle at a time and times each answer from
+//! just before the puzzle's line is written to the moment the answer is read;
+//! in version 2 (`batch = K`) it writes up to K puzzles before reading their
+//! answers and shares out each batch's wall time. A library contender is a
+//! program too: the workbench's own host ([`library`]), which times each call
+//! itself and says so in `ns=`, the rows' time.
 
 pub mod check;
+pub mod library;
 pub mod process;
 pub mod protocol;
 
-use crate::contender::{Contender, Engine, Job, Origin, Solved};
+use crate::contender::{Contender, Engine, Job, Origin, Solved, Timing};
 use crate::format::Alphabet;
 use crate::solver::{Mode, Status};
 use process::{Process, ReadError};
@@ -24,10 +30,12 @@ use std::time::{Duration, Instant};
 pub struct ContenderSpec {
     /// Its name in tables and charts.
     pub name: String,
-    /// The program and its arguments (run without a shell).
+    /// The program and its arguments (run without a shell); empty for a library.
+    #[serde(default)]
     pub command: Vec<String>,
-    /// Grid sides it handles (default 4, 9, 16, 25; up to 64 when named).
-    #[serde(default = "all_sizes")]
+    /// Grid sides it handles (a program: 4, 9, 16, 25 unless named, up to 64;
+    /// a library: its ABI's, 9 for tdoku's and JSolve's).
+    #[serde(default)]
     pub sizes: Vec<usize>,
     /// One line on what it is.
     #[serde(default)]
@@ -36,11 +44,59 @@ pub struct ContenderSpec {
     /// puzzles are skipped for it otherwise.
     #[serde(default)]
     pub pencilmark: bool,
+    /// A shared library to call instead of a command (with `symbol` and `abi`).
+    #[serde(default)]
+    pub library: Option<PathBuf>,
+    /// The library's solve function (`abi = "sudoku-bench"`: the function returning its table).
+    #[serde(default)]
+    pub symbol: Option<String>,
+    /// The function's shape: `tdoku`, `jsolve` or `sudoku-bench`.
+    #[serde(default)]
+    pub abi: Option<String>,
+    /// Protocol version 2: up to this many puzzles written before their answers are read.
+    #[serde(default)]
+    pub batch: Option<usize>,
 }
 
-fn all_sizes() -> Vec<usize> {
-    DEFAULT_SIZES.to_vec()
+impl ContenderSpec {
+    /// A contender running `command`, sizes left to their default.
+    pub fn program(name: &str, command: Vec<String>) -> ContenderSpec {
+        ContenderSpec {
+            name: name.to_string(),
+            command,
+            sizes: Vec::new(),
+            description: String::new(),
+            pencilmark: false,
+            library: None,
+            symbol: None,
+            abi: None,
+            batch: None,
+        }
+    }
+
+    /// The library's ABI (checked by [`validate`]).
+    pub fn library_abi(&self) -> Option<library::Abi> {
+        self.abi.as_deref().and_then(library::Abi::from_name)
+    }
+
+    /// Fills the sizes left out: a program's default, a library's ABI's (a
+    /// `sudoku-bench` library says its own when it starts).
+    fn with_default_sizes(mut self) -> ContenderSpec {
+        if self.sizes.is_empty() {
+            self.sizes = match (&self.library, self.library_abi()) {
+                (Some(_), Some(library::Abi::SudokuBench)) => crate::solver::ALL_SIZES.to_vec(),
+                (Some(_), _) => vec![9],
+                (None, _) => DEFAULT_SIZES.to_vec(),
+            };
+        }
+        self
+    }
 }
+
+/// Puzzles a library's host is sent at a time: enough that the exchange is a
+/// small share of each puzzle's wall time, few enough that a crash sends
+/// little again.
+pub const LIBRARY_BATCH: usize = 64;
 
 /// The sides an outside program is sent unless it names its own: the classic
 /// ones, which every one-character line holds (36 and up are asked for by name).
@@ -73,6 +129,14 @@ pub enum ContenderError {
         /// What was expected.
         message: String,
     },
+    /// A library contender's library cannot be used.
+    #[error("contender {name}: {message}")]
+    Library {
+        /// The contender.
+        name: String,
+        /// What its host said: the file, the symbol, and what is wrong.
+        message: String,
+    },
     /// The program could not be started.
     #[error("contender {name}: cannot start {command:?}")]
     CannotStart {
@@ -101,8 +165,46 @@ fn validate(spec: &ContenderSpec) -> Result<(), String> {
             spec.name
         ));
     }
-    if spec.command.is_empty() || spec.command[0].is_empty() {
-        return Err("the command is empty".into());
+    match (&spec.library, spec.command.is_empty()) {
+        (Some(_), false) => {
+            return Err("give `library` or `command`, not both".into());
+        }
+        (Some(_), true) => {
+            if spec.symbol.as_deref().is_none_or(str::is_empty) {
+                return Err("a library needs `symbol`, the name of its solve function".into());
+            }
+            match spec.abi.as_deref() {
+                None => {
+                    return Err(format!(
+                        "a library needs `abi`, its function's shape: {}",
+                        library::Abi::NAMES
+                    ))
+                }
+                Some(a) if library::Abi::from_name(a).is_none() => {
+                    return Err(format!("abi {a:?} is not one of {}", library::Abi::NAMES))
+                }
+                _ => {}
+            }
+            if spec.batch.is_some() {
+                return Err(
+                    "`batch` is for programs: a library is called a puzzle at a time".into(),
+                );
+            }
+        }
+        (None, _) => {
+            if spec.command.is_empty() {
+                return Err("give `command` (the program and its arguments) or `library`".into());
+            }
+            if spec.command[0].is_empty() {
+                return Err("the command is empty".into());
+            }
+            if spec.symbol.is_some() || spec.abi.is_some() {
+                return Err("`symbol` and `abi` go with `library`".into());
+            }
+        }
+    }
+    if spec.batch == Some(0) {
+        return Err("batch is 0: give 1 or more puzzles".into());
     }
     if let Some(s) = spec
         .sizes
@@ -129,19 +231,38 @@ pub fn parse_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
         .ok_or_else(|| bad("expected NAME=COMMAND, like jcz=./jcz --quiet".into()))?;
     let words = shlex::split(command)
         .ok_or_else(|| bad("the command has an unclosed quote or a trailing backslash".into()))?;
-    let spec = ContenderSpec {
-        name: name.trim().to_string(),
-        command: words,
-        sizes: all_sizes(),
-        description: String::new(),
-        pencilmark: false,
-    };
+    if words.is_empty() {
+        return Err(bad("the command is empty".into()));
+    }
+    let spec = ContenderSpec::program(name.trim(), words).with_default_sizes();
     validate(&spec).map_err(bad)?;
     Ok(spec)
 }
 
-/// Reads a contenders file: `[[contender]]` tables with `name`, `command` (a
-/// list of words), and optional `sizes` and `description`.
+/// Reads `--library NAME=PATH:SYMBOL:ABI` (ABI one of [`library::Abi::NAMES`]).
+pub fn parse_library_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
+    let bad = |why: String| ContenderError::BadArgument(arg.to_string(), why);
+    let usage = "expected NAME=PATH:SYMBOL:ABI, like tdoku=./libtdoku_shared.so:TdokuSolverDpllTriadSimd:tdoku";
+    let (name, rest) = arg.split_once('=').ok_or_else(|| bad(usage.into()))?;
+    let mut parts = rest.rsplitn(3, ':');
+    let (Some(abi), Some(symbol), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(bad(usage.into()));
+    };
+    let spec = ContenderSpec {
+        library: Some(PathBuf::from(path)),
+        symbol: Some(symbol.to_string()),
+        abi: Some(abi.to_string()),
+        ..ContenderSpec::program(name.trim(), Vec::new())
+    }
+    .with_default_sizes();
+    validate(&spec).map_err(bad)?;
+    Ok(spec)
+}
+
+/// Reads a contenders file: `[[contender]]` tables with `name`, and `command`
+/// (a list of words) or `library`, `symbol` and `abi`; optional `sizes`,
+/// `description`, `pencilmark`, `batch`. A library's path is taken from the
+/// file's folder.
 pub fn load_file(path: &Path) -> Result<Vec<ContenderSpec>, ContenderError> {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -172,13 +293,19 @@ pub fn load_file(path: &Path) -> Result<Vec<ContenderSpec>, ContenderError> {
             "no contenders: expected [[contender]] tables with name and command".into(),
         ));
     }
-    for spec in &file.contender {
-        validate(spec).map_err(|why| {
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut specs = Vec::new();
+    for mut spec in file.contender {
+        validate(&spec.clone().with_default_sizes()).map_err(|why| {
             let offset = text.find(&format!("\"{}\"", spec.name)).unwrap_or(0);
             at(offset, format!("contender {}: {why}", spec.name))
         })?;
+        if let Some(lib) = &spec.library {
+            spec.library = Some(base.join(lib));
+        }
+        specs.push(spec.with_default_sizes());
     }
-    Ok(file.contender)
+    Ok(specs)
 }
 
 /// Worker threads for a run with outside programs when none are asked for:
@@ -203,6 +330,14 @@ pub const MAX_RESTARTS: u32 = 5;
 pub struct Program {
     /// What the user asked for.
     pub spec: ContenderSpec,
+    /// What is run: the command, or for a library the workbench's host.
+    command: Vec<String>,
+    /// Puzzles written before their answers are read (1: protocol version 1).
+    batch: usize,
+    /// What its row times stand for.
+    timing: Timing,
+    /// A library's sides and pencilmarks, as its host said when it started.
+    library: Mutex<Option<(Vec<usize>, bool)>>,
     log: Option<PathBuf>,
     idle: Mutex<Vec<Process>>,
     crashes: AtomicU32,
@@ -219,8 +354,20 @@ impl std::fmt::Debug for Program {
 
 impl Program {
     /// A program whose processes write their stderr to `log_dir/NAME.stderr.log`
-    /// (the folder is created), or nowhere.
+    /// (the folder is created), or nowhere. A library contender runs the
+    /// workbench's own binary as its host.
     pub fn new(spec: ContenderSpec, log_dir: Option<&Path>) -> std::io::Result<Program> {
+        let (command, batch, timing) = match (&spec.library, spec.library_abi()) {
+            (Some(lib), Some(abi)) => (
+                host_command(lib, spec.symbol.as_deref().unwrap_or(""), abi)?,
+                LIBRARY_BATCH,
+                Timing::Call,
+            ),
+            _ => match spec.batch {
+                Some(k) if k > 1 => (spec.command.clone(), k, Timing::Batch),
+                _ => (spec.command.clone(), 1, Timing::Pipe),
+            },
+        };
         let log = match log_dir {
             Some(dir) => {
                 std::fs::create_dir_all(dir)?;
@@ -232,6 +379,10 @@ impl Program {
         };
         Ok(Program {
             spec,
+            command,
+            batch,
+            timing,
+            library: Mutex::new(None),
             log,
             idle: Mutex::new(Vec::new()),
             crashes: AtomicU32::new(0),
@@ -246,17 +397,31 @@ impl Program {
     }
 
     fn spawn(&self, mode: Mode) -> Result<Process, ContenderError> {
-        let mut p = Process::spawn(
-            &self.spec.command,
+        let version = if self.batch > 1 && self.spec.library.is_none() {
+            protocol::BATCH_VERSION
+        } else {
+            protocol::PROTOCOL_VERSION
+        };
+        let mut p = Process::spawn_version(
+            &self.command,
             mode,
-            self.spec.pencilmark,
+            self.spec.pencilmark || self.spec.library.is_some(),
             self.log.as_deref(),
+            version,
         )
         .map_err(|source| ContenderError::CannotStart {
             name: self.spec.name.clone(),
-            command: self.spec.command.join(" "),
+            command: self.command.join(" "),
             source,
         })?;
+        if self.spec.library.is_some() {
+            let (ready, said) = host_ready(p).map_err(|message| ContenderError::Library {
+                name: self.spec.name.clone(),
+                message,
+            })?;
+            p = ready;
+            *self.library.lock().unwrap_or_else(|e| e.into_inner()) = Some(said);
+        }
         if self.crowded.load(Ordering::Relaxed) {
             p.sleep_when_idle();
         }
@@ -328,15 +493,39 @@ impl Program {
         }
     }
 
-    /// This program as a contender of a run.
+    /// This program as a contender of a run (after [`Program::start`], which
+    /// learns a library's sizes and pencilmarks from its host).
     pub fn contender(self: Arc<Self>) -> Contender {
+        let said = self
+            .library
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let (sizes, pencilmark) = match said {
+            Some((sides, pm)) => (
+                self.spec
+                    .sizes
+                    .iter()
+                    .copied()
+                    .filter(|s| sides.contains(s))
+                    .collect(),
+                pm,
+            ),
+            None => (self.spec.sizes.clone(), self.spec.pencilmark),
+        };
         Contender {
-            strategy: "external".to_string(),
+            strategy: if self.spec.library.is_some() {
+                "library"
+            } else {
+                "external"
+            }
+            .to_string(),
             variant: self.spec.name.clone(),
             default_budget: None,
-            sizes: self.spec.sizes.clone(),
-            pencilmark: self.spec.pencilmark,
+            sizes,
+            pencilmark,
             origin: Origin::External,
+            timing: self.timing,
             // Whatever the program reports (nothing, when it says nothing).
             counts: true,
             engine: self,
@@ -344,11 +533,98 @@ impl Program {
     }
 }
 
+/// The host command of a library contender: this binary, `library-host`.
+pub fn host_command(lib: &Path, symbol: &str, abi: library::Abi) -> std::io::Result<Vec<String>> {
+    let exe = std::env::current_exe()?;
+    let lib = std::path::absolute(lib)?;
+    Ok(vec![
+        exe.display().to_string(),
+        library::HOST_COMMAND.to_string(),
+        "--library".to_string(),
+        lib.display().to_string(),
+        "--symbol".to_string(),
+        symbol.to_string(),
+        "--abi".to_string(),
+        abi.name().to_string(),
+    ])
+}
+
+/// How long a library's host may take to load it and say it is ready.
+const HOST_READY: Duration = Duration::from_secs(20);
+
+/// Reads a library host's first line: `ready sides=9,16 pencilmark=0` gives
+/// the sides and pencilmarks; `error ...` (or an early end) says why not.
+pub(crate) fn host_ready(mut p: Process) -> Result<(Process, (Vec<usize>, bool)), String> {
+    let never = AtomicBool::new(false);
+    let line = match p.read_line(Some(Instant::now() + HOST_READY), &never) {
+        Ok(line) => line.to_string(),
+        Err(ReadError::Timeout) => {
+            let why = p.kill();
+            return Err(format!("its library did not load within 20 s ({why})"));
+        }
+        Err(_) => {
+            return Err(format!(
+                "its host ended while loading the library ({}): is `abi` the function's shape?",
+                p.ended()
+            ))
+        }
+    };
+    if let Some(why) = line.strip_prefix("error ") {
+        return Err(why.to_string());
+    }
+    let mut sides = Vec::new();
+    let mut pencilmark = false;
+    for t in line.split_whitespace().skip(1) {
+        match t.split_once('=') {
+            Some(("sides", v)) => sides = v.split(',').filter_map(|x| x.parse().ok()).collect(),
+            Some(("pencilmark", v)) => pencilmark = v == "1",
+            _ => {}
+        }
+    }
+    if !line.starts_with("ready") || sides.is_empty() {
+        return Err(format!("its host said {}", protocol::quote(&line)));
+    }
+    Ok((p, (sides, pencilmark)))
+}
+
+/// Most bytes of puzzle lines in one batch (a pipe holds 64 KiB): a batch
+/// of large grids is cut short rather than fill it.
+const MAX_BATCH_BYTES: usize = 48 * 1024;
+
+impl Program {
+    /// True when pencilmark puzzles may be sent to it.
+    fn takes_pencilmarks(&self) -> bool {
+        match &*self.library.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some((_, pm)) => *pm,
+            None => self.spec.pencilmark,
+        }
+    }
+}
+
+/// Shares a batch's wall time out over its answered rows: by the program's
+/// own `ns=` when every row has one, else evenly.
+fn share_batch(held: &mut [(usize, Solved)], wall: Duration) {
+    let wall = wall.as_nanos() as f64;
+    let n = held.len().max(1) as f64;
+    let own: Option<Vec<u64>> = held.iter().map(|(_, s)| s.own_ns).collect();
+    let total: u64 = own.iter().flatten().sum();
+    for (i, (_, s)) in held.iter_mut().enumerate() {
+        s.ns = match &own {
+            Some(own) if total > 0 => (wall * own[i] as f64 / total as f64) as u64,
+            _ => (wall / n) as u64,
+        };
+    }
+}
+
 impl Engine for Program {
-    /// Calls `done` for each puzzle as its answer arrives. One puzzle is in
-    /// flight at a time: the next is written only after the last answer was
-    /// read, and each is timed from just before its line is written to the
-    /// moment its answer is read, so no row carries another puzzle's work or wait.
+    /// Calls `done` for each puzzle as its answer arrives (a batch's rows once
+    /// the batch is answered). With one puzzle in flight (protocol version 1)
+    /// each is timed from just before its line is written to the moment its
+    /// answer is read, so no row carries another puzzle's work or wait. A
+    /// library's host times the call itself: the row's time is its `ns=`.
+    /// In a batch, a puzzle's answer must come within `--time-limit` of the
+    /// one before it; a hang or a crash costs that puzzle, and the rest of the
+    /// batch goes to a restarted process.
     fn work(
         &self,
         job: &Job<'_>,
@@ -359,92 +635,150 @@ impl Engine for Program {
             return;
         };
         let alphabet = Alphabet::default_for(first.grid.geometry());
-        // A puzzle whose line could not be written: it goes to a restarted program.
-        let mut resend: Option<usize> = None;
+        let pencilmarks = self.takes_pencilmarks();
+        // Puzzles whose lines were not answered: they go to a restarted program.
+        let mut resend: std::collections::VecDeque<usize> = Default::default();
         let mut out: Vec<u8> = Vec::new();
+        let mut slots: Vec<usize> = Vec::with_capacity(self.batch);
+        let mut held: Vec<(usize, Solved)> = Vec::new();
         let mut proc: Option<Process> = None;
         let failed = |msg: &str, at: Instant| Solved::failed(msg.to_string(), 0, at);
-        while let Some(slot) = resend.take().or_else(&mut *next) {
+        loop {
+            slots.clear();
+            out.clear();
+            while slots.len() < self.batch && out.len() < MAX_BATCH_BYTES {
+                let Some(slot) = resend.pop_front().or_else(&mut *next) else {
+                    break;
+                };
+                let grid = &job.puzzles[slot].grid;
+                if grid.is_pencilmark() && !pencilmarks {
+                    // A dataset with pencilmarks is skipped for it; this is a safeguard.
+                    done(slot, failed(protocol::NO_PENCILMARKS, Instant::now()));
+                    continue;
+                }
+                protocol::puzzle_line(&mut out, grid, &alphabet);
+                slots.push(slot);
+            }
+            if slots.is_empty() {
+                break;
+            }
             let p = match proc.as_mut() {
                 Some(p) => p,
                 None => match self.take(job.mode) {
                     Ok(p) => proc.insert(p),
                     Err(msg) => {
-                        // Given up: this puzzle and every one this worker would get is an error row.
+                        // Given up: these puzzles and every one this worker would get are error rows.
                         let now = Instant::now();
-                        done(slot, failed(&msg, now));
-                        while let Some(slot) = next() {
+                        for &slot in &slots {
+                            done(slot, failed(&msg, now));
+                        }
+                        while let Some(slot) = resend.pop_front().or_else(&mut *next) {
                             done(slot, failed(&msg, now));
                         }
                         return;
                     }
                 },
             };
-            let grid = &job.puzzles[slot].grid;
-            if grid.is_pencilmark() && !self.spec.pencilmark {
-                // A dataset with pencilmarks is skipped for it; this is a safeguard.
-                done(slot, failed(protocol::NO_PENCILMARKS, Instant::now()));
-                continue;
-            }
-            out.clear();
-            protocol::puzzle_line(&mut out, grid, &alphabet);
             let start = Instant::now();
             if p.send(&out).is_err() {
-                // The program is gone (it ended after its last answer): a new one gets this puzzle.
+                // The program is gone (it ended after its last answer): a new one gets these.
                 let why = proc.take().expect("running").ended();
                 self.crashed(&why);
-                resend = Some(slot);
+                for &slot in slots.iter().rev() {
+                    resend.push_front(slot);
+                }
                 continue;
             }
-            let deadline = job.time_limit.map(|t| start + t);
-            let read = p.read_line(deadline, job.cancel);
-            let now = Instant::now();
-            let ns = (now - start).as_nanos() as u64;
-            let ended = match read {
-                Ok(line) => {
-                    let puzzle = &job.puzzles[slot].grid;
-                    let solved = match protocol::parse_answer(line, puzzle, &alphabet) {
-                        Ok(a) => Solved {
-                            result: Ok(a.outcome),
-                            ns,
-                            nodes: a.nodes,
-                            guesses: a.guesses,
-                            own_ns: a.ns,
-                            at: now,
+            let mut last = start;
+            let mut unanswered = slots.len();
+            for (i, &slot) in slots.iter().enumerate() {
+                let p = proc.as_mut().expect("running");
+                let deadline = job.time_limit.map(|t| last + t);
+                let read = p.read_line(deadline, job.cancel);
+                let now = Instant::now();
+                let ns = (now - last).as_nanos() as u64;
+                let ended = match read {
+                    Ok(line) => {
+                        let puzzle = &job.puzzles[slot].grid;
+                        let solved = match protocol::parse_answer(line, puzzle, &alphabet) {
+                            Ok(a) if self.timing == Timing::Call => match a.ns {
+                                Some(call) => Solved {
+                                    result: Ok(a.outcome),
+                                    ns: call,
+                                    nodes: a.nodes,
+                                    guesses: a.guesses,
+                                    own_ns: None,
+                                    at: now,
+                                },
+                                None => Solved::failed("the host gave no time".into(), ns, now),
+                            },
+                            Ok(a) => Solved {
+                                result: Ok(a.outcome),
+                                ns,
+                                nodes: a.nodes,
+                                guesses: a.guesses,
+                                own_ns: a.ns,
+                                at: now,
+                            },
+                            Err(why) => Solved::failed(why, ns, now),
+                        };
+                        if self.timing == Timing::Batch {
+                            held.push((slot, solved));
+                        } else {
+                            done(slot, solved);
+                        }
+                        last = now;
+                        unanswered = slots.len() - i - 1;
+                        continue;
+                    }
+                    Err(ReadError::Timeout) => {
+                        let _ = proc.take().expect("running").kill();
+                        done(slot, Solved::stopped(Status::Budget, ns, now));
+                        None
+                    }
+                    Err(ReadError::Cancelled) => {
+                        share_batch(&mut held, last - start);
+                        for (s, solved) in held.drain(..) {
+                            done(s, solved);
+                        }
+                        done(slot, Solved::stopped(Status::Cancelled, 0, now));
+                        return; // the process is killed as it drops
+                    }
+                    Err(ReadError::TooLong) => {
+                        let why = proc.take().expect("running").kill();
+                        Some(format!(
+                            "the answer line ran past {} KiB without a line end; killed ({why})",
+                            protocol::MAX_ANSWER_BYTES / 1024
+                        ))
+                    }
+                    Err(ReadError::Closed) => Some(format!(
+                        "the {} ended before answering: {}",
+                        if self.spec.library.is_some() {
+                            "library's host"
+                        } else {
+                            "program"
                         },
-                        Err(why) => Solved::failed(why, ns, now),
-                    };
-                    done(slot, solved);
-                    continue;
+                        proc.take().expect("running").ended()
+                    )),
+                    Err(ReadError::Io(e)) => {
+                        let why = proc.take().expect("running").kill();
+                        Some(format!("reading its answer failed: {e} ({why})"))
+                    }
+                };
+                if let Some(why) = ended {
+                    done(slot, Solved::failed(why.clone(), ns, now));
+                    self.crashed(&why);
                 }
-                Err(ReadError::Timeout) => {
-                    let _ = proc.take().expect("running").kill();
-                    done(slot, Solved::stopped(Status::Budget, ns, now));
-                    None
-                }
-                Err(ReadError::Cancelled) => {
-                    done(slot, Solved::stopped(Status::Cancelled, 0, now));
-                    return; // the process is killed as it drops
-                }
-                Err(ReadError::TooLong) => {
-                    let why = proc.take().expect("running").kill();
-                    Some(format!(
-                        "the answer line ran past {} KiB without a line end; killed ({why})",
-                        protocol::MAX_ANSWER_BYTES / 1024
-                    ))
-                }
-                Err(ReadError::Closed) => Some(format!(
-                    "the program ended before answering: {}",
-                    proc.take().expect("running").ended()
-                )),
-                Err(ReadError::Io(e)) => {
-                    let why = proc.take().expect("running").kill();
-                    Some(format!("reading its answer failed: {e} ({why})"))
-                }
-            };
-            if let Some(why) = ended {
-                done(slot, Solved::failed(why.clone(), ns, now));
-                self.crashed(&why);
+                unanswered = slots.len() - i - 1;
+                break;
+            }
+            share_batch(&mut held, last - start);
+            for (s, solved) in held.drain(..) {
+                done(s, solved);
+            }
+            // What a hang or a crash left unanswered goes to the next process.
+            for &slot in slots[slots.len() - unanswered..].iter().rev() {
+                resend.push_front(slot);
             }
         }
         if let Some(p) = proc {

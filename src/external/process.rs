@@ -61,6 +61,17 @@ impl Process {
         pencilmark: bool,
         log: Option<&Path>,
     ) -> io::Result<Process> {
+        Process::spawn_version(command, mode, pencilmark, log, PROTOCOL_VERSION)
+    }
+
+    /// [`Process::spawn`], telling the program protocol `version` ([`PROTOCOL_VAR`]).
+    pub fn spawn_version(
+        command: &[String],
+        mode: Mode,
+        pencilmark: bool,
+        log: Option<&Path>,
+        version: &str,
+    ) -> io::Result<Process> {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command is empty"))?;
@@ -80,7 +91,7 @@ impl Process {
         }
         let mut child = cmd
             .args(args)
-            .env(PROTOCOL_VAR, PROTOCOL_VERSION)
+            .env(PROTOCOL_VAR, version)
             .env(MODE_VAR, mode.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -6,8 +6,13 @@ use crate::solver::{Counters, Outcome, Status};
 
 /// Environment variable that tells a program it is run by the workbench.
 pub const PROTOCOL_VAR: &str = "SUDOKU_BENCH_PROTOCOL";
-/// The protocol version this workbench speaks.
+/// The protocol version this workbench speaks: one puzzle in flight.
 pub const PROTOCOL_VERSION: &str = "1";
+/// Version 2: batches (`batch = K` in a contenders file): up to K puzzle lines
+/// are written before their answers are read, in order. A program that reads
+/// and answers a line at a time speaks it unchanged; one that waits for more
+/// than one line must not wait for K (the last batch of a share is shorter).
+pub const BATCH_VERSION: &str = "2";
 /// Environment variable that tells the program what to look for.
 pub const MODE_VAR: &str = "SUDOKU_BENCH_MODE";
 /// Environment variable set to `1` for a program that takes pencilmark lines.

@@ -43,7 +43,7 @@ fn a_contenders_file_is_read_and_its_errors_located() {
             "[[contender]]\nname = \"a\"\ncommand = [\"./a\"]\nsizes = [7]\n",
             "size 7 is not one of",
         ),
-        ("[[contender]]\nname = \"a\"\n", "missing field `command`"),
+        ("[[contender]]\nname = \"a\"\n", "give `command`"),
         ("", "no contenders"),
     ] {
         std::fs::write(&path, text).unwrap();
@@ -68,13 +68,8 @@ fn running(needle: &str) -> usize {
 fn processes_die_with_their_program_even_in_a_panic() {
     // A program that never reads its stdin and never exits on its own.
     let marker = format!("4{}.25", std::process::id());
-    let spec = ContenderSpec {
-        name: "sleeper".into(),
-        command: vec!["sleep".into(), marker.clone()],
-        sizes: all_sizes(),
-        description: String::new(),
-        pencilmark: false,
-    };
+    let spec = ContenderSpec::program("sleeper", vec!["sleep".into(), marker.clone()])
+        .with_default_sizes();
     let program = Program::new(spec, None).unwrap();
     program.start(2, Mode::Unique).unwrap();
     // /proc may show a just-started child under its parent's command line for a moment.

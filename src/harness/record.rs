@@ -1,6 +1,7 @@
 //! The flat records the harness produces: one per puzzle (`results.csv`), one
 //! per timed solve (kept on request), one summary per phase.
 
+use crate::contender::Timing;
 use crate::solver::Status;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -111,11 +112,14 @@ pub struct SolveRecord {
     pub threads: usize,
     /// Why a row is `wrong` or `error`; empty otherwise.
     pub detail: String,
+    /// What `solve_ns` stands for: `call`, `pipe` or `batch`.
+    #[serde(default)]
+    pub timing: Timing,
 }
 
 impl SolveRecord {
     /// The columns of `solves.csv`, in field order.
-    pub const COLUMNS: [&'static str; 14] = [
+    pub const COLUMNS: [&'static str; 15] = [
         "strategy",
         "variant",
         "dataset",
@@ -130,6 +134,7 @@ impl SolveRecord {
         "own_ns",
         "threads",
         "detail",
+        "timing",
     ];
 }
 
@@ -172,11 +177,16 @@ pub struct PuzzleResult {
     pub threads: usize,
     /// Why the puzzle is `wrong`, `error` or `invalid`; empty otherwise.
     pub detail: String,
+    /// What the times stand for: `call` (the solve call alone), `pipe` (a
+    /// program's round trip, one puzzle in flight) or `batch` (a share of a
+    /// batch's wall time: throughput, not a per-puzzle measurement).
+    #[serde(default)]
+    pub timing: Timing,
 }
 
 impl PuzzleResult {
     /// The columns of `results.csv`, in field order.
-    pub const COLUMNS: [&'static str; 15] = [
+    pub const COLUMNS: [&'static str; 16] = [
         "strategy",
         "variant",
         "dataset",
@@ -192,6 +202,7 @@ impl PuzzleResult {
         "own_ns",
         "threads",
         "detail",
+        "timing",
     ];
 }
 
@@ -275,6 +286,9 @@ pub struct SummaryRow {
     /// Timed solves behind the figures (0 in runs saved before it was counted).
     #[serde(default)]
     pub solves: u64,
+    /// What the times stand for (see [`PuzzleResult::timing`]); empty in older runs.
+    #[serde(default)]
+    pub timing: String,
 }
 
 impl SummaryRow {

@@ -179,6 +179,7 @@ mod tests {
             own_ns: None,
             threads: 1,
             detail: String::new(),
+            timing: crate::contender::Timing::Call,
         };
         b.add(&row(0, 3, 20_000, RowStatus::Unique));
         b.add(&row(1, 3, 5_000, RowStatus::Unique));

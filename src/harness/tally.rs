@@ -4,6 +4,7 @@
 
 use super::record::{PuzzleResult, RowStatus};
 use super::summary::quantile;
+use crate::contender::Timing;
 use std::sync::Arc;
 
 /// What one timed solve says, as the tally takes it.
@@ -105,6 +106,7 @@ impl Tally {
         names: (&Arc<str>, &Arc<str>, &Arc<str>),
         round: u32,
         threads: usize,
+        timing: Timing,
     ) -> Vec<PuzzleResult> {
         let mut out = Vec::new();
         for (slot, mut p) in self.slots.into_iter().enumerate() {
@@ -127,6 +129,7 @@ impl Tally {
                 own_ns: (!p.own.is_empty()).then(|| quantile(&p.own, 0.5)),
                 threads,
                 detail: p.detail,
+                timing,
             });
         }
         out
@@ -155,7 +158,7 @@ mod tests {
 
     fn rows(t: Tally) -> Vec<PuzzleResult> {
         let n: Arc<str> = "x".into();
-        t.finish(|slot| 100 + slot as u64, (&n, &n, &n), 2, 1)
+        t.finish(|slot| 100 + slot as u64, (&n, &n, &n), 2, 1, Timing::Call)
     }
 
     #[test]

@@ -247,7 +247,7 @@ impl Measured {
     /// Fills `r` with this solve (the record's pass fields are set already).
     fn fill(&self, r: &mut SolveRecord, p: &BenchPuzzle, names: &Names) {
         if !Arc::ptr_eq(&r.variant, &names[self.ci].1) {
-            (r.strategy, r.variant) = names[self.ci].clone();
+            (r.strategy, r.variant, r.timing) = names[self.ci].clone();
         }
         r.puzzle_index = p.index;
         r.status = self.status;
@@ -260,8 +260,8 @@ impl Measured {
     }
 }
 
-/// Each contender's strategy and variant, as records hold them.
-type Names = [(Arc<str>, Arc<str>)];
+/// Each contender's strategy, variant and timing, as records hold them.
+type Names = [(Arc<str>, Arc<str>, crate::contender::Timing)];
 
 /// A worker's solves on their way to the writer, and (when the sink keeps
 /// solves and the worker has an encoder) their records, encoded.
@@ -367,10 +367,16 @@ pub(super) fn run_pass(
         })
         .collect();
     let encoders = Mutex::new(encoders);
-    let names: Vec<(Arc<str>, Arc<str>)> = pass
+    let names: Vec<(Arc<str>, Arc<str>, crate::contender::Timing)> = pass
         .cs
         .iter()
-        .map(|c| (c.strategy.as_str().into(), c.variant.as_str().into()))
+        .map(|c| {
+            (
+                c.strategy.as_str().into(),
+                c.variant.as_str().into(),
+                c.timing,
+            )
+        })
         .collect();
     let template = SolveRecord {
         strategy: names[0].0.clone(),
@@ -387,6 +393,7 @@ pub(super) fn run_pass(
         own_ns: None,
         threads: opts.threads,
         detail: String::new(),
+        timing: names[0].2,
     };
     let mut failure: Option<io::Error> = None;
     let mut measured = (Duration::ZERO, Vec::new());

@@ -420,6 +420,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             origin: f.opt_text("origin").unwrap_or_default().to_string(),
             rounds: f.opt_num("rounds", "a whole number")?.unwrap_or(0),
             solves: f.opt_num("solves", "a whole number")?.unwrap_or(0),
+            timing: f.opt_text("timing").unwrap_or_default().to_string(),
         });
         Ok(())
     })?;

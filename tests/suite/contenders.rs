@@ -8,14 +8,7 @@ use std::time::{Duration, Instant};
 use sudoku_bench::format::Alphabet;
 use sudoku_bench::harness::Selection;
 
-/// An example program built by `cargo test` beside the test binaries.
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap().join("examples");
-    let path = dir.join(name);
-    assert!(path.exists(), "{} is not built", path.display());
-    path
-}
+use crate::common::example;
 
 fn bin(cwd: &Path) -> Command {
     let mut c = Command::cargo_bin("sudoku-bench").unwrap();
@@ -100,29 +93,7 @@ fn of<'a>(
     rows.iter().filter(|r| r.0 == variant).collect()
 }
 
-/// Processes still running whose command line mentions `needle`.
-fn running(needle: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .filter(|e| {
-            std::fs::read(e.path().join("cmdline"))
-                .map(|c| {
-                    let hit = String::from_utf8_lossy(&c).contains(needle);
-                    if hit {
-                        eprintln!(
-                            "still running: {:?} {}",
-                            e.path(),
-                            String::from_utf8_lossy(&c)
-                        );
-                    }
-                    hit
-                })
-                .unwrap_or(false)
-        })
-        .count()
-}
+use crate::common::running;
 
 /// A measured pass per puzzle (`--min-time 0`), so the rows can be counted.
 const RUN: [&str; 8] = [
@@ -766,4 +737,58 @@ fn pencilmark_lines_go_to_programs_that_take_them() {
     let run: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("run/run.json")).unwrap()).unwrap();
     assert!(run.to_string().contains("\"pencilmarks\":61"), "{run}");
+}
+
+#[test]
+fn a_batch_program_is_sent_puzzles_in_batches_and_its_rows_say_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path(), &["hard-9x9"]);
+    let fx = example("fixture-contender");
+    for (behaviour, status) in [("good", "unique"), ("wrong", "wrong")] {
+        std::fs::write(
+            dir.path().join("batch.toml"),
+            format!(
+                "[[contender]]\nname = \"fx\"\ncommand = [{:?}, {:?}, {behaviour:?}]\nsizes = [9]\nbatch = 8\n",
+                fx.display().to_string(),
+                t.display().to_string()
+            ),
+        )
+        .unwrap();
+        bin(dir.path())
+            .args(RUN)
+            .args([
+                "band",
+                "--limit",
+                "40",
+                "--threads",
+                "1",
+                "--out",
+                "run",
+                "--force",
+            ])
+            .args(["--contenders", "batch.toml"])
+            .assert()
+            .code(if behaviour == "good" { 0 } else { 1 });
+        let results: Vec<sudoku_bench::harness::PuzzleResult> =
+            csv::Reader::from_path(dir.path().join("run/results.csv"))
+                .unwrap()
+                .deserialize()
+                .collect::<Result<_, _>>()
+                .unwrap();
+        let fx_rows: Vec<_> = results.iter().filter(|r| &*r.variant == "fx").collect();
+        assert_eq!(fx_rows.len(), 40);
+        // Checked like any answer, and marked as shares of a batch.
+        assert!(fx_rows.iter().all(
+            |r| r.status.word() == status && r.timing == sudoku_bench::contender::Timing::Batch
+        ));
+        let band = results.iter().find(|r| &*r.variant == "band").unwrap();
+        assert_eq!(band.timing, sudoku_bench::contender::Timing::Call);
+        let summary = std::fs::read_to_string(dir.path().join("run/summary.csv")).unwrap();
+        assert!(
+            summary
+                .lines()
+                .any(|l| l.contains(",fx,") && l.ends_with(",batch")),
+            "{summary}"
+        );
+    }
 }

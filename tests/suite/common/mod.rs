@@ -101,3 +101,36 @@ pub fn dead_base() -> String {
     drop(listener);
     format!("http://127.0.0.1:{port}")
 }
+
+/// A built example (a program, or `lib*.so` for a library) beside the test binary.
+pub fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap().join("examples");
+    let path = dir.join(name);
+    assert!(path.exists(), "{} is not built", path.display());
+    path
+}
+
+/// Processes still running whose command line mentions `needle`.
+pub fn running(needle: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .map(|c| {
+                    let hit = String::from_utf8_lossy(&c).contains(needle);
+                    if hit {
+                        eprintln!(
+                            "still running: {:?} {}",
+                            e.path(),
+                            String::from_utf8_lossy(&c)
+                        );
+                    }
+                    hit
+                })
+                .unwrap_or(false)
+        })
+        .count()
+}

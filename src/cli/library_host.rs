@@ -1,0 +1,34 @@
+//! `sudoku-bench library-host` (hidden): the helper process a library
+//! contender runs in, one per worker. It loads the library, says `ready` (or
+//! why not), and answers the line protocol on its pipes, timing each call.
+
+use anyhow::{anyhow, Result};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use sudoku_bench::external::library::{serve, Abi, Library};
+
+#[derive(clap::Args)]
+pub(super) struct LibraryHostArgs {
+    /// The shared library.
+    #[arg(long)]
+    library: PathBuf,
+    /// Its solve function.
+    #[arg(long)]
+    symbol: String,
+    /// The function's shape: tdoku, jsolve or sudoku-bench.
+    #[arg(long)]
+    abi: String,
+}
+
+pub(super) fn run(args: LibraryHostArgs) -> Result<ExitCode> {
+    let abi = Abi::from_name(&args.abi)
+        .ok_or_else(|| anyhow!("--abi {:?}: expected {}", args.abi, Abi::NAMES))?;
+    let opened = Library::open(&args.library, &args.symbol, abi);
+    let failed = opened.is_err();
+    serve(opened, std::io::stdin().lock(), std::io::stdout().lock())?;
+    Ok(if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

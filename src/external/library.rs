@@ -1,0 +1,581 @@
+//! Shared libraries as contenders: the solve function of a C (or any) library,
+//! called in a helper process of the workbench's own (`sudoku-bench
+//! library-host`), one per worker. The host loads the library, answers the
+//! line protocol on its pipes, and times each call with its own monotonic
+//! clock: the time it reports (`ns=`) is the call's alone, with no pipe or
+//! wake-up in it. A library that crashes or hangs takes its host down, not the
+//! run, and a library that keeps its search in globals is never entered by two
+//! threads at once (each host is one process with one caller).
+//!
+//! Three function shapes ([`Abi`]): tdoku's `SolverFn`, JSolve's, and the
+//! workbench's own (`include/sudoku_bench.h`).
+
+use crate::format::Alphabet;
+use crate::grid::{Geometry, Grid};
+use crate::solver::Mode;
+use std::ffi::{c_char, c_int, c_void};
+use std::io::{self, BufRead, Read, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// The hidden subcommand that hosts a library.
+pub const HOST_COMMAND: &str = "library-host";
+
+/// A library's function shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Abi {
+    /// tdoku's `SolverFn`: `size_t f(const char *input, size_t limit,
+    /// uint32_t configuration, char *solution, size_t *num_guesses)`. 9×9, an
+    /// 81-character puzzle (729 for pencilmarks), `.` for blanks.
+    Tdoku,
+    /// JSolve's (and JCZSolve's): `int f(const char *puzzle81, char *solution82, int limit)`.
+    Jsolve,
+    /// The workbench's own: a function returning an `sb_solver` table
+    /// (`include/sudoku_bench.h`): any size, pencilmarks, every mode, counters.
+    SudokuBench,
+}
+
+impl Abi {
+    /// The names a contenders file takes.
+    pub const NAMES: &'static str = "tdoku, jsolve or sudoku-bench";
+
+    /// Reads `abi = "..."`.
+    pub fn from_name(name: &str) -> Option<Abi> {
+        match name {
+            "tdoku" => Some(Abi::Tdoku),
+            "jsolve" => Some(Abi::Jsolve),
+            "sudoku-bench" => Some(Abi::SudokuBench),
+            _ => None,
+        }
+    }
+
+    /// The name as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Abi::Tdoku => "tdoku",
+            Abi::Jsolve => "jsolve",
+            Abi::SudokuBench => "sudoku-bench",
+        }
+    }
+}
+
+/// Why a library cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LibraryError {
+    /// The file does not load as a shared library here.
+    #[error("{path}: not a shared library this machine can load ({why})")]
+    Load {
+        /// The file.
+        path: String,
+        /// The loader's words.
+        why: String,
+    },
+    /// The symbol is not in it.
+    #[error("{path}: no symbol {symbol} ({why})")]
+    Symbol {
+        /// The file.
+        path: String,
+        /// The symbol.
+        symbol: String,
+        /// The loader's words.
+        why: String,
+    },
+    /// The symbol is there but does not follow the ABI.
+    #[error("{path}: {symbol} is not a sudoku-bench ABI solver: {why}")]
+    Abi {
+        /// The file.
+        path: String,
+        /// The symbol.
+        symbol: String,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+type TdokuFn = unsafe extern "C" fn(*const c_char, usize, u32, *mut c_char, *mut usize) -> usize;
+type JsolveFn = unsafe extern "C" fn(*const c_char, *mut c_char, c_int) -> c_int;
+
+#[repr(C)]
+struct SbPuzzle {
+    side: u32,
+    mode: u32,
+    count_limit: u64,
+    cells: *const u8,
+    allowed: *const u64,
+}
+
+#[repr(C)]
+struct SbAnswer {
+    solutions: u64,
+    solution: *mut u8,
+    nodes: u64,
+    guesses: u64,
+}
+
+#[repr(C)]
+struct SbSolver {
+    abi_version: u32,
+    pencilmarks: u32,
+    sides: [u8; 8],
+    create: Option<unsafe extern "C" fn() -> *mut c_void>,
+    solve: Option<unsafe extern "C" fn(*mut c_void, *const SbPuzzle, *mut SbAnswer) -> i32>,
+    destroy: Option<unsafe extern "C" fn(*mut c_void)>,
+}
+
+/// The ABI version this workbench speaks (`SUDOKU_BENCH_ABI_VERSION`).
+pub const SB_ABI_VERSION: u32 = 1;
+const SB_OK: i32 = 0;
+const SB_BUDGET: i32 = 1;
+const SB_UNKNOWN: u64 = u64::MAX;
+
+enum Call {
+    Tdoku(TdokuFn),
+    Jsolve(JsolveFn),
+    SudokuBench {
+        solver: &'static SbSolver,
+        state: *mut c_void,
+    },
+}
+
+/// A loaded library and its solve function (in the host process).
+pub struct Library {
+    call: Call,
+    /// The sides it handles.
+    pub sides: Vec<usize>,
+    /// True when it takes pencilmark puzzles.
+    pub pencilmarks: bool,
+    // Last: the library stays loaded while `call` points into it.
+    _lib: libloading::Library,
+}
+
+/// What one puzzle came to, as the host writes it back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Called {
+    /// `unique`, `multiple`, `solved`, `none` or `budget`; `error` with why.
+    pub status: Result<&'static str, String>,
+    /// The first solution, when one was found and handed back.
+    pub solution: Option<Vec<u8>>,
+    /// The timed call, ns.
+    pub ns: u64,
+    /// The library's counters, when it keeps them.
+    pub nodes: Option<u64>,
+    /// Likewise.
+    pub guesses: Option<u64>,
+}
+
+impl Library {
+    /// Loads `path` and finds `symbol` in it, of shape `abi`.
+    pub fn open(path: &Path, symbol: &str, abi: Abi) -> Result<Library, LibraryError> {
+        let shown = path.display().to_string();
+        // SAFETY: loading runs the library's initialisers; that is what the
+        // user asked for, and it happens in the host process only.
+        let lib = unsafe { libloading::Library::new(path) }.map_err(|e| LibraryError::Load {
+            path: shown.clone(),
+            why: e.to_string(),
+        })?;
+        let missing = |e: libloading::Error| LibraryError::Symbol {
+            path: shown.clone(),
+            symbol: symbol.to_string(),
+            why: e.to_string(),
+        };
+        // SAFETY: the symbol is taken to have the ABI's type, as the user declared.
+        let (call, sides, pencilmarks) = unsafe {
+            match abi {
+                Abi::Tdoku => {
+                    let f = *lib.get::<TdokuFn>(symbol.as_bytes()).map_err(missing)?;
+                    (Call::Tdoku(f), vec![9], true)
+                }
+                Abi::Jsolve => {
+                    let f = *lib.get::<JsolveFn>(symbol.as_bytes()).map_err(missing)?;
+                    (Call::Jsolve(f), vec![9], false)
+                }
+                Abi::SudokuBench => {
+                    let get = *lib
+                        .get::<unsafe extern "C" fn() -> *const SbSolver>(symbol.as_bytes())
+                        .map_err(missing)?;
+                    let bad = |why: String| LibraryError::Abi {
+                        path: shown.clone(),
+                        symbol: symbol.to_string(),
+                        why,
+                    };
+                    let solver = get()
+                        .as_ref()
+                        .ok_or_else(|| bad("it returned NULL".into()))?;
+                    if solver.abi_version != SB_ABI_VERSION {
+                        return Err(bad(format!(
+                            "abi_version {}, this workbench speaks {SB_ABI_VERSION}",
+                            solver.abi_version
+                        )));
+                    }
+                    if solver.solve.is_none() {
+                        return Err(bad("its solve is NULL".into()));
+                    }
+                    let named: Vec<usize> = solver
+                        .sides
+                        .iter()
+                        .take_while(|&&s| s != 0)
+                        .map(|&s| s as usize)
+                        .collect();
+                    if let Some(s) = named.iter().find(|s| !crate::solver::ALL_SIZES.contains(s)) {
+                        return Err(bad(format!(
+                            "its sides name {s}, not one of {}",
+                            crate::grid::SIDES_TEXT
+                        )));
+                    }
+                    let sides: Vec<usize> = crate::solver::ALL_SIZES
+                        .iter()
+                        .copied()
+                        .filter(|s| named.contains(s))
+                        .collect();
+                    if sides.is_empty() {
+                        return Err(bad("its sides name none".into()));
+                    }
+                    let state = match solver.create {
+                        Some(create) => create(),
+                        None => std::ptr::null_mut(),
+                    };
+                    (
+                        Call::SudokuBench { solver, state },
+                        sides,
+                        solver.pencilmarks == 1,
+                    )
+                }
+            }
+        };
+        Ok(Library {
+            call,
+            sides,
+            pencilmarks,
+            _lib: lib,
+        })
+    }
+
+    /// Solves `grid` for `mode`, timing the call that answers the mode's
+    /// question. tdoku's and JSolve's shapes count to 2 for `unique`; when
+    /// that call finds one solution but hands none back (tdoku writes one only
+    /// when asked for the first: the buffer is cleared before each call), an
+    /// untimed call asks for it.
+    pub fn solve(&mut self, grid: &Grid, mode: Mode) -> Called {
+        let limit = match mode {
+            Mode::First => 1,
+            Mode::Unique => 2,
+            Mode::Count(k) => k.max(1),
+        };
+        match &self.call {
+            Call::Tdoku(f) => {
+                let input = nul_terminated(grid);
+                let mut solution = [0 as c_char; 82];
+                let mut guesses = 0usize;
+                let t0 = Instant::now();
+                // SAFETY: the input is NUL-terminated and the buffer holds 81 cells and a NUL.
+                let count = unsafe {
+                    f(
+                        input.as_ptr(),
+                        limit as usize,
+                        0,
+                        solution.as_mut_ptr(),
+                        &mut guesses,
+                    )
+                };
+                let ns = t0.elapsed().as_nanos() as u64;
+                let mut found = digits(&solution, 81);
+                if count == 1 && found.is_none() {
+                    let mut again = 0usize;
+                    // SAFETY: as above; untimed, for the solution only.
+                    unsafe { f(input.as_ptr(), 1, 0, solution.as_mut_ptr(), &mut again) };
+                    found = digits(&solution, 81);
+                }
+                verdict(mode, count as u64, found, ns, None, Some(guesses as u64))
+            }
+            Call::Jsolve(f) => {
+                let input = nul_terminated(grid);
+                let mut solution = [0 as c_char; 82];
+                let t0 = Instant::now();
+                // SAFETY: as for tdoku; JSolve writes 81 cells and a NUL.
+                let count = unsafe { f(input.as_ptr(), solution.as_mut_ptr(), limit as c_int) };
+                let ns = t0.elapsed().as_nanos() as u64;
+                let mut found = digits(&solution, 81);
+                if count == 1 && found.is_none() {
+                    // SAFETY: as above; untimed, for the solution only.
+                    unsafe { f(input.as_ptr(), solution.as_mut_ptr(), 1) };
+                    found = digits(&solution, 81);
+                }
+                verdict(mode, count.max(0) as u64, found, ns, None, None)
+            }
+            Call::SudokuBench { solver, state } => {
+                let side = grid.geometry().side();
+                let mut out = vec![0u8; grid.cells().len()];
+                let puzzle = SbPuzzle {
+                    side: side as u32,
+                    mode: match mode {
+                        Mode::First => 0,
+                        Mode::Unique => 1,
+                        Mode::Count(_) => 2,
+                    },
+                    count_limit: limit,
+                    cells: grid.cells().as_ptr(),
+                    allowed: grid.marks().map_or(std::ptr::null(), |m| m.as_ptr()),
+                };
+                let mut answer = SbAnswer {
+                    solutions: 0,
+                    solution: out.as_mut_ptr(),
+                    nodes: SB_UNKNOWN,
+                    guesses: SB_UNKNOWN,
+                };
+                let solve = solver.solve.expect("checked at load");
+                let t0 = Instant::now();
+                // SAFETY: the table was checked at load; the buffers outlive the call.
+                let code = unsafe { solve(*state, &puzzle, &mut answer) };
+                let ns = t0.elapsed().as_nanos() as u64;
+                let known = |x: u64| (x != SB_UNKNOWN).then_some(x);
+                let (nodes, guesses) = (known(answer.nodes), known(answer.guesses));
+                match code {
+                    SB_OK => {
+                        let found = (answer.solutions > 0).then_some(out);
+                        verdict(mode, answer.solutions, found, ns, nodes, guesses)
+                    }
+                    SB_BUDGET => Called {
+                        status: Ok("budget"),
+                        solution: None,
+                        ns,
+                        nodes,
+                        guesses,
+                    },
+                    other => Called {
+                        status: Err(format!("solve returned {other}")),
+                        solution: None,
+                        ns,
+                        nodes,
+                        guesses,
+                    },
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Library {
+    fn drop(&mut self) {
+        if let Call::SudokuBench { solver, state } = &self.call {
+            if let Some(destroy) = solver.destroy {
+                // SAFETY: the state `create` made, destroyed once.
+                unsafe { destroy(*state) };
+            }
+        }
+    }
+}
+
+/// A 9×9 puzzle as tdoku and JSolve read it: 81 characters (729 for a
+/// pencilmark puzzle, each cell's candidates in digit order), `.` a blank, NUL.
+fn nul_terminated(grid: &Grid) -> Vec<c_char> {
+    let mut text = Vec::with_capacity(730);
+    if grid.is_pencilmark() {
+        let alphabet = Alphabet::default_for(grid.geometry());
+        crate::format::encode_pencilmarks(grid, &alphabet, &mut text);
+    } else {
+        text.extend(
+            grid.cells()
+                .iter()
+                .map(|&c| if c == 0 { b'.' } else { b'0' + c }),
+        );
+    }
+    text.push(0);
+    text.into_iter().map(|b| b as c_char).collect()
+}
+
+/// The first `n` characters of a solution buffer as digits, if they all are.
+fn digits(buf: &[c_char], n: usize) -> Option<Vec<u8>> {
+    buf[..n]
+        .iter()
+        .map(|&c| {
+            let b = c as u8;
+            (b'1'..=b'9').contains(&b).then(|| b - b'0')
+        })
+        .collect()
+}
+
+fn verdict(
+    mode: Mode,
+    count: u64,
+    solution: Option<Vec<u8>>,
+    ns: u64,
+    nodes: Option<u64>,
+    guesses: Option<u64>,
+) -> Called {
+    let status = match (mode, count) {
+        (_, 0) => "none",
+        (Mode::First, _) => "solved",
+        (_, 1) => "unique",
+        _ => "multiple",
+    };
+    Called {
+        status: Ok(status),
+        solution: if count == 0 { None } else { solution },
+        ns,
+        nodes,
+        guesses,
+    }
+}
+
+/// The mode the host was started for (the protocol's environment), `unique` by default.
+pub fn mode_from_env() -> Mode {
+    let text = std::env::var(super::protocol::MODE_VAR).unwrap_or_default();
+    match text.as_str() {
+        "first" => Mode::First,
+        t => match t.strip_prefix("count:").and_then(|k| k.parse().ok()) {
+            Some(k) => Mode::Count(k),
+            None => Mode::Unique,
+        },
+    }
+}
+
+/// The host's side: a first line saying the library is ready (`ready
+/// sides=9 pencilmark=1`) or why not (`error ...`, then exit); then for each
+/// puzzle line an answer line with the timed call's `ns=`. Answers are
+/// flushed when no more of the puzzle lines read are waiting, so a batch goes
+/// back whole.
+pub fn serve(
+    opened: Result<Library, LibraryError>,
+    input: impl Read,
+    output: impl Write,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::new(output);
+    let mut lib = match opened {
+        Ok(lib) => lib,
+        Err(e) => {
+            writeln!(out, "error {e}")?;
+            return out.flush();
+        }
+    };
+    let sides: Vec<String> = lib.sides.iter().map(|s| s.to_string()).collect();
+    writeln!(
+        out,
+        "ready sides={} pencilmark={}",
+        sides.join(","),
+        u8::from(lib.pencilmarks)
+    )?;
+    out.flush()?;
+    let mode = mode_from_env();
+    let mut line = String::new();
+    let mut input = io::BufReader::with_capacity(64 * 1024, input);
+    let mut answer = Vec::with_capacity(256);
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            return out.flush();
+        }
+        let text = line.trim_end();
+        answer.clear();
+        match read_puzzle(text) {
+            Ok(grid) if !lib.sides.contains(&grid.geometry().side()) => {
+                answer.extend_from_slice(b"error-size");
+            }
+            Ok(grid) => write_called(&mut answer, &lib.solve(&grid, mode), &grid),
+            Err(_) => answer.extend_from_slice(b"error-puzzle"),
+        }
+        answer.push(b'\n');
+        out.write_all(&answer)?;
+        if input.buffer().is_empty() {
+            out.flush()?;
+        }
+    }
+}
+
+/// An answer line: `STATUS [SOLUTION] ns=N [nodes=N] [guesses=N]`. A failed
+/// call writes a status the protocol does not know, so the row says why.
+fn write_called(out: &mut Vec<u8>, c: &Called, grid: &Grid) {
+    match &c.status {
+        Ok(s) => out.extend_from_slice(s.as_bytes()),
+        Err(why) => {
+            out.extend_from_slice(b"error:");
+            out.extend(why.bytes().filter(|b| !b.is_ascii_whitespace()));
+        }
+    }
+    if let Some(cells) = &c.solution {
+        out.push(b' ');
+        let alphabet = Alphabet::default_for(grid.geometry());
+        alphabet.encode_into(cells, out);
+    }
+    let mut key = |k: &str, v: Option<u64>| {
+        if let Some(v) = v {
+            out.push(b' ');
+            out.extend_from_slice(k.as_bytes());
+            out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        }
+    };
+    key("ns=", Some(c.ns));
+    key("nodes=", c.nodes);
+    key("guesses=", c.guesses);
+}
+
+/// A puzzle line as the harness writes it (see [`super::protocol::puzzle_line`]).
+fn read_puzzle(text: &str) -> Result<Grid, String> {
+    if let Some(g) = Geometry::from_cells(text.len()).filter(|g| g.side() <= 36) {
+        let mut cells = Vec::with_capacity(text.len());
+        if Alphabet::default_for(g)
+            .decode_ascii(text.as_bytes(), &mut cells)
+            .is_ok()
+        {
+            return Grid::from_vec(g, cells).ok_or_else(|| "not a grid".to_string());
+        }
+    }
+    let opts = crate::format::ReadOptions::default();
+    let d = crate::format::read_str("<stdin>", text, &opts).map_err(|e| e.to_string())?;
+    d.puzzles
+        .into_iter()
+        .next()
+        .map(|p| p.grid)
+        .ok_or_else(|| "no puzzle".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abi_names_read_back() {
+        for abi in [Abi::Tdoku, Abi::Jsolve, Abi::SudokuBench] {
+            assert_eq!(Abi::from_name(abi.name()), Some(abi));
+        }
+        assert_eq!(Abi::from_name("tdoku2"), None);
+    }
+
+    #[test]
+    fn a_file_that_is_no_library_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.txt");
+        std::fs::write(&path, "not a library").unwrap();
+        let e = Library::open(&path, "f", Abi::Tdoku)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.starts_with(&format!("{}: not a shared library", path.display())),
+            "{e}"
+        );
+        let mut out = Vec::new();
+        serve(Library::open(&path, "f", Abi::Tdoku), &b""[..], &mut out).unwrap();
+        assert!(String::from_utf8(out).unwrap().starts_with("error "));
+    }
+
+    #[test]
+    fn puzzles_are_written_as_tdoku_reads_them() {
+        let p = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+        let g = read_puzzle(p).unwrap();
+        let text: String = nul_terminated(&g)
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8 as char)
+            .collect();
+        assert_eq!(text, p);
+        let mut marks = vec![0x1ffu64; 81];
+        marks[1] = 0b10;
+        let pm = g.clone().with_marks(marks).unwrap();
+        let text = nul_terminated(&pm);
+        assert_eq!(text.len(), 730);
+        assert_eq!(
+            text[9..18].iter().map(|&c| c as u8).collect::<Vec<_>>(),
+            b".2......."
+        );
+    }
+}

@@ -1,0 +1,253 @@
+//! Shared libraries as contenders, end to end: the example library in each
+//! ABI, a fixture that crashes, hangs or must not be entered twice at once,
+//! `contender check` on a library, and bad entries refused before the run.
+
+use crate::common::{example, running};
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+use sudoku_bench::harness::{PuzzleResult, RowStatus, SummaryRow};
+
+fn bin(cwd: &Path) -> Command {
+    let mut c = Command::cargo_bin("sudoku-bench").unwrap();
+    c.current_dir(cwd);
+    c
+}
+
+fn rows<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .deserialize()
+        .collect::<Result<Vec<T>, _>>()
+        .unwrap()
+}
+
+/// `NAME=PATH:SYMBOL:ABI` for a symbol of a built example library.
+fn library(name: &str, file: &str, symbol: &str, abi: &str) -> String {
+    format!("{name}={}:{symbol}:{abi}", example(file).display())
+}
+
+const EXAMPLE: &str = "libexample_library.so";
+const FIXTURE: &str = "libfixture_library.so";
+
+#[test]
+fn the_example_library_answers_every_embedded_set_in_each_abi() {
+    let dir = tempfile::tempdir().unwrap();
+    for threads in ["1", "2"] {
+        bin(dir.path())
+            .args(["bench", "--quiet", "--no-report", "--min-time", "0"])
+            .args(["--threads", threads, "--out", "run", "--force"])
+            .args([
+                "--library",
+                &library("sb", EXAMPLE, "example_solver", "sudoku-bench"),
+            ])
+            .args([
+                "--library",
+                &library("td", EXAMPLE, "example_tdoku", "tdoku"),
+            ])
+            .args([
+                "--library",
+                &library("js", EXAMPLE, "example_jsolve", "jsolve"),
+            ])
+            .assert()
+            .success();
+        let summary: Vec<SummaryRow> = rows(&dir.path().join("run/summary.csv"));
+        let on = |v: &str| summary.iter().filter(|r| r.variant == v).count();
+        // The workbench's ABI at every size; tdoku's and JSolve's on the five 9x9 sets.
+        assert_eq!(
+            (on("sb"), on("td"), on("js")),
+            (10, 5, 5),
+            "{threads} threads"
+        );
+        for r in &summary {
+            assert_eq!(
+                (r.solved, r.wrong, r.errors, r.timing.as_str()),
+                (r.puzzles, 0, 0, "call"),
+                "{} on {}",
+                r.variant,
+                r.dataset
+            );
+        }
+        let results: Vec<PuzzleResult> = rows(&dir.path().join("run/results.csv"));
+        // Counters: the workbench's ABI says nodes and guesses, tdoku's guesses, JSolve's neither.
+        let has = |v: &str, f: fn(&PuzzleResult) -> bool| {
+            results.iter().filter(|r| &*r.variant == v).all(f)
+        };
+        assert!(has("sb", |r| r.nodes.is_some() && r.guesses.is_some()));
+        assert!(has("td", |r| r.nodes.is_none() && r.guesses.is_some()));
+        assert!(has("js", |r| r.nodes.is_none() && r.guesses.is_none()));
+        assert!(results.iter().all(|r| r.median_ns > 0));
+    }
+}
+
+#[test]
+fn a_library_that_crashes_or_hangs_costs_those_rows_and_leaves_no_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let counter = dir.path().join("calls");
+    let lib = library("fx", FIXTURE, "fixture_solver", "sudoku-bench");
+    for threads in ["1", "2"] {
+        let _ = std::fs::remove_file(&counter);
+        bin(dir.path())
+            .env("SUDOKU_BENCH_FIXTURE", "crash:7,hang:13")
+            .env("SUDOKU_BENCH_FIXTURE_COUNTER", &counter)
+            .args([
+                "bench",
+                "--quiet",
+                "--no-report",
+                "--min-time",
+                "0",
+                "--warmup",
+                "0",
+            ])
+            .args([
+                "--dataset",
+                "easy-9x9",
+                "--limit",
+                "20",
+                "--time-limit",
+                "1s",
+            ])
+            .args([
+                "--threads",
+                threads,
+                "--out",
+                "run",
+                "--force",
+                "--library",
+                &lib,
+            ])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("1 with strategy errors"));
+        let results: Vec<PuzzleResult> = rows(&dir.path().join("run/results.csv"));
+        assert_eq!(results.len(), 20, "every puzzle has its row");
+        let with = |s: RowStatus| results.iter().filter(|r| r.status == s).count();
+        assert_eq!(
+            (
+                with(RowStatus::Unique),
+                with(RowStatus::Error),
+                with(RowStatus::Budget)
+            ),
+            (18, 1, 1)
+        );
+        let crash = results
+            .iter()
+            .find(|r| r.status == RowStatus::Error)
+            .unwrap();
+        assert!(crash.detail.contains("SIGSEGV"), "{}", crash.detail);
+        // 20 calls: each puzzle called once, the crashed and hung ones not again.
+        assert_eq!(std::fs::read_to_string(&counter).unwrap().trim(), "20");
+        assert_eq!(running(&example(FIXTURE).display().to_string()), 0);
+    }
+}
+
+#[test]
+fn a_library_is_never_entered_twice_at_once() {
+    // The fixture fails any call that finds another inside: each worker's
+    // host is a process of its own, so none does, at any thread count.
+    let dir = tempfile::tempdir().unwrap();
+    bin(dir.path())
+        .env("SUDOKU_BENCH_FIXTURE", "busy")
+        .args([
+            "bench",
+            "--quiet",
+            "--no-report",
+            "--min-time",
+            "0",
+            "--warmup",
+            "0",
+        ])
+        .args(["--dataset", "set-4x4,easy-9x9", "--limit", "60"])
+        .args(["--threads", "3", "--out", "run"])
+        .args([
+            "--library",
+            &library("fx", FIXTURE, "fixture_solver", "sudoku-bench"),
+        ])
+        .assert()
+        .success();
+    let results: Vec<PuzzleResult> = rows(&dir.path().join("run/results.csv"));
+    assert_eq!(results.len(), 120);
+    assert!(results.iter().all(|r| r.status == RowStatus::Unique));
+}
+
+#[test]
+fn contender_check_takes_a_library_and_names_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = example(EXAMPLE).display().to_string();
+    bin(dir.path())
+        .args(["contender", "check", "--library"])
+        .arg(format!("{lib}:example_solver:sudoku-bench"))
+        .args(["--sizes", "4,9,16"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("loaded example_solver from"))
+        .stdout(predicate::str::contains("no problems"));
+    bin(dir.path())
+        .args(["contender", "check", "--library"])
+        .arg(format!("{lib}:example_tdoku:tdoku"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sizes 9x9"));
+    // A missing symbol, a file that is no library, a table of another ABI.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "hello").unwrap();
+    for (spec, want) in [
+        (
+            format!("{lib}:no_such_fn:tdoku"),
+            "no symbol no_such_fn".to_string(),
+        ),
+        (
+            format!("{}:f:jsolve", notes.display()),
+            format!("{}: not a shared library", notes.display()),
+        ),
+        // A function of another shape called as the table: it crashes the host.
+        (
+            format!("{lib}:example_tdoku:sudoku-bench"),
+            "ended while loading the library (signal: 11 (SIGSEGV)".to_string(),
+        ),
+    ] {
+        bin(dir.path())
+            .args(["contender", "check", "--library", &spec])
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains(want));
+    }
+}
+
+#[test]
+fn bad_library_entries_are_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = example(EXAMPLE).display().to_string();
+    let run = |args: &[&str], want: &str| {
+        bin(dir.path())
+            .args(["bench", "--quiet", "--dataset", "seeds-9x9", "--out", "run"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(want.to_string()));
+        assert!(!dir.path().join("run/results.csv").exists());
+    };
+    run(
+        &["--library", &format!("x={lib}:missing_fn:tdoku")],
+        &format!("contender x: {lib}: no symbol missing_fn"),
+    );
+    run(
+        &["--library", &format!("x={lib}:example_tdoku:tdoku2")],
+        "abi \"tdoku2\" is not one of",
+    );
+    std::fs::write(
+        dir.path().join("c.toml"),
+        "[[contender]]\nname = \"both\"\ncommand = [\"./a\"]\nlibrary = \"lib.so\"\nsymbol = \"f\"\nabi = \"tdoku\"\n",
+    )
+    .unwrap();
+    run(
+        &["--contenders", "c.toml"],
+        "c.toml:2:8: contender both: give `library` or `command`, not both",
+    );
+    std::fs::write(
+        dir.path().join("c.toml"),
+        format!("[[contender]]\nname = \"rel\"\nlibrary = \"{}\"\nsymbol = \"nope\"\nabi = \"jsolve\"\n", lib),
+    )
+    .unwrap();
+    run(&["--contenders", "c.toml"], "no symbol nope");
+}
