@@ -16,6 +16,10 @@ SUDOKU_BENCH_PENCILMARK=1 set), pencilmark puzzles come too: n characters a
 cell (729 for 9x9), each digit's symbol where it may stand and '.' where the
 puzzle excludes it.
 
+With `batch = K` in its contenders file entry (protocol version 2, then
+SUDOKU_BENCH_PROTOCOL=2 set), up to K puzzles come before their answers are
+read: it answers whatever has arrived in one write (see `batches`).
+
 The solver: candidate bitmasks per cell, naked singles, then branching on the
 cell with the fewest candidates. It counts nodes (states entered) and guesses
 (branch points with two or more candidates), and times itself.
@@ -165,6 +169,24 @@ def answer(line, mode, limit):
 GEOMETRIES = {}
 
 
+def batches(mode, limit):
+    """Protocol version 2 (`batch = K` in the contenders file): several puzzle
+    lines arrive before any answer is read. Read what has arrived, answer every
+    whole line of it, and flush once: one wake-up a batch instead of one a
+    puzzle."""
+    pending = b""
+    while True:
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            return
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        answers = [answer(l.decode(), mode, limit) for l in lines if l.strip()]
+        if answers:
+            sys.stdout.buffer.write(("\n".join(answers) + "\n").encode())
+            sys.stdout.buffer.flush()
+
+
 def main():
     mode = os.environ.get("SUDOKU_BENCH_MODE", "unique")
     if mode == "first":
@@ -173,6 +195,9 @@ def main():
         limit = max(2, int(mode.split(":", 1)[1]))
     else:
         limit = 2
+    if os.environ.get("SUDOKU_BENCH_PROTOCOL") == "2":
+        batches(mode, limit)
+        return
     out = sys.stdout
     for line in sys.stdin:
         if line.strip():

@@ -118,35 +118,7 @@ pub unsafe extern "C" fn example_jsolve(
     o.solution_count as c_int
 }
 
-/// `sb_puzzle` of `include/sudoku_bench.h`.
-#[repr(C)]
-pub struct SbPuzzle {
-    side: u32,
-    mode: u32,
-    count_limit: u64,
-    cells: *const u8,
-    allowed: *const u64,
-}
-
-/// `sb_answer`.
-#[repr(C)]
-pub struct SbAnswer {
-    solutions: u64,
-    solution: *mut u8,
-    nodes: u64,
-    guesses: u64,
-}
-
-/// `sb_solver`.
-#[repr(C)]
-pub struct SbSolver {
-    abi_version: u32,
-    pencilmarks: u32,
-    sides: [u8; 8],
-    create: Option<unsafe extern "C" fn() -> *mut c_void>,
-    solve: Option<unsafe extern "C" fn(*mut c_void, *const SbPuzzle, *mut SbAnswer) -> i32>,
-    destroy: Option<unsafe extern "C" fn(*mut c_void)>,
-}
+use sudoku_bench::external::library::{SbAnswer, SbPuzzle, SbSolver, SB_ABI_VERSION};
 
 /// Per-worker state: how many puzzles this worker's copy solved (a stand-in
 /// for a solver's scratch memory).
@@ -199,7 +171,7 @@ unsafe extern "C" fn solve(state: *mut c_void, p: *const SbPuzzle, a: *mut SbAns
 }
 
 static SOLVER: SbSolver = SbSolver {
-    abi_version: 1,
+    abi_version: SB_ABI_VERSION,
     pencilmarks: 1,
     sides: [4, 9, 16, 25, 36, 49, 64, 0],
     create: Some(create),

@@ -411,6 +411,16 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         std::env::args().collect(),
         datasets.iter().map(|d| d.info.clone()).collect(),
     );
+    // The pipe's floor, when a program answers over it: a note names those it dominates.
+    if contenders
+        .iter()
+        .any(|c| c.timing == sudoku_bench::contender::Timing::Pipe)
+    {
+        info.pipe_floor_ns = std::env::current_exe()
+            .ok()
+            .and_then(|exe| sudoku_bench::external::floor::measure(&exe))
+            .map(|d| d.as_nanos() as u64);
+    }
     // run.json first, so an interrupted run still says what it was.
     export::write_all(
         &out_dir,
@@ -512,12 +522,19 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             for line in export::markdown::sentences(&report.summary) {
                 println!("{}", wrap(&line.replace('`', ""), WIDTH));
             }
+
             let note = export::markdown::interval_note(
                 &report.summary,
                 report.info.rounds_complete,
                 rounds,
             );
             println!("{}", wrap(&note, WIDTH));
+        }
+        for line in export::markdown::transport_notes(&report.summary, report.info.pipe_floor_ns) {
+            println!(
+                "{}",
+                export::terminal::wrap(&line.replace('`', ""), export::terminal::WIDTH)
+            );
         }
         println!("Full tables: {}", out_dir.join("summary.md").display());
         println!();

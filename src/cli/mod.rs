@@ -56,6 +56,9 @@ enum Command {
     /// The helper process of a library contender (started by `bench`, not by hand).
     #[command(name = "library-host", hide = true)]
     LibraryHost(library_host::LibraryHostArgs),
+    /// Answers every line at once: the program `bench` times the pipe's floor with.
+    #[command(name = "pipe-echo", hide = true)]
+    PipeEcho,
 }
 
 /// Runs the command line; the error's chain is printed by `main`.
@@ -72,5 +75,9 @@ pub fn run() -> Result<ExitCode> {
         Command::Contender(args) => contender::run(args),
         Command::Study(args) => study::run(args),
         Command::LibraryHost(args) => library_host::run(args),
+        Command::PipeEcho => {
+            sudoku_bench::external::floor::echo(std::io::stdin().lock(), std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }

@@ -309,6 +309,30 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
     out
 }
 
+/// Sentences on the program contenders timed mostly as transport: those
+/// whose median time per puzzle is under [`crate::external::floor::FLOOR_FACTOR`]
+/// times the pipe's floor (`floor_ns`, measured by the run), pointing to the
+/// ways that take the pipe out of the timed region.
+pub fn transport_notes(rows: &[SummaryRow], floor_ns: Option<u64>) -> Vec<String> {
+    let Some(floor) = floor_ns.filter(|&f| f > 0) else {
+        return Vec::new();
+    };
+    let factor = crate::external::floor::FLOOR_FACTOR;
+    let floor_us = floor as f64 / 1e3;
+    rows.iter()
+        .filter(|r| r.timing == "pipe" && r.median_us > 0.0 && r.median_us < factor * floor_us)
+        .map(|r| {
+            format!(
+                "`{}` on {}: its median, {} µs, is under {factor:.0}× the pipe's own round trip ({} µs, measured this run): transport is most of what its rows time. Race it as a library (`--library`) or with `batch = K` in its contenders entry.",
+                r.variant,
+                r.dataset,
+                num(r.median_us),
+                num(floor_us)
+            )
+        })
+        .collect()
+}
+
 /// A duration for a command line, rounded up: `750ms`, `3s`, `2m`.
 fn seconds(s: f64) -> String {
     if s < 10.0 {
@@ -418,7 +442,8 @@ impl Exporter for SummaryMarkdown {
                 i.wrong, i.errors
             );
         }
-        let said = sentences(&run.summary);
+        let mut said = sentences(&run.summary);
+        said.extend(transport_notes(&run.summary, i.pipe_floor_ns));
         if !said.is_empty() {
             s.push('\n');
             for line in said {
@@ -556,5 +581,25 @@ mod tests {
             "{}",
             wide[0]
         );
+    }
+
+    #[test]
+    fn programs_timed_mostly_as_transport_are_named() {
+        let mut rows = vec![
+            row("fast", 1.0, 1.0, 1.0, 50.0),
+            row("slow", 1.0, 1.0, 1.0, 50.0),
+        ];
+        rows[0].median_us = 11.0;
+        rows[1].median_us = 40.0;
+        for r in &mut rows {
+            r.timing = "pipe".into();
+        }
+        let notes = transport_notes(&rows, Some(5_000));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("`fast` on top1465: its median, 11.0 µs, is under 3× the pipe's own round trip (5.00 µs"), "{}", notes[0]);
+        // A library's call, and a run without programs, say nothing.
+        rows[0].timing = "call".into();
+        assert!(transport_notes(&rows, Some(5_000)).is_empty());
+        assert!(transport_notes(&rows, None).is_empty());
     }
 }

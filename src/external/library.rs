@@ -95,38 +95,60 @@ pub enum LibraryError {
 type TdokuFn = unsafe extern "C" fn(*const c_char, usize, u32, *mut c_char, *mut usize) -> usize;
 type JsolveFn = unsafe extern "C" fn(*const c_char, *mut c_char, c_int) -> c_int;
 
+/// `sb_puzzle` of `include/sudoku_bench.h`: the types of that header, for a
+/// library written in Rust (see `examples/libraries/example_library.rs`).
 #[repr(C)]
-struct SbPuzzle {
-    side: u32,
-    mode: u32,
-    count_limit: u64,
-    cells: *const u8,
-    allowed: *const u64,
+pub struct SbPuzzle {
+    /// 4, 9, 16, 25, 36, 49 or 64.
+    pub side: u32,
+    /// `SB_MODE_FIRST` (0), `SB_MODE_UNIQUE` (1) or `SB_MODE_COUNT` (2).
+    pub mode: u32,
+    /// With `SB_MODE_COUNT`: stop counting here.
+    pub count_limit: u64,
+    /// `side * side` cells, row by row: 0 a blank.
+    pub cells: *const u8,
+    /// Null, or per cell the digits the puzzle allows (bit `d - 1`).
+    pub allowed: *const u64,
 }
 
+/// `sb_answer`.
 #[repr(C)]
-struct SbAnswer {
-    solutions: u64,
-    solution: *mut u8,
-    nodes: u64,
-    guesses: u64,
+pub struct SbAnswer {
+    /// Solutions found.
+    pub solutions: u64,
+    /// Where the first solution goes (`side * side` cells).
+    pub solution: *mut u8,
+    /// Search nodes, or [`SB_UNKNOWN`].
+    pub nodes: u64,
+    /// Guesses, or [`SB_UNKNOWN`].
+    pub guesses: u64,
 }
 
+/// `sb_solver`: what the named symbol returns.
 #[repr(C)]
-struct SbSolver {
-    abi_version: u32,
-    pencilmarks: u32,
-    sides: [u8; 8],
-    create: Option<unsafe extern "C" fn() -> *mut c_void>,
-    solve: Option<unsafe extern "C" fn(*mut c_void, *const SbPuzzle, *mut SbAnswer) -> i32>,
-    destroy: Option<unsafe extern "C" fn(*mut c_void)>,
+pub struct SbSolver {
+    /// [`SB_ABI_VERSION`].
+    pub abi_version: u32,
+    /// 1 when `solve` honours `allowed`.
+    pub pencilmarks: u32,
+    /// The sides handled, ended by 0 unless all eight are used.
+    pub sides: [u8; 8],
+    /// Makes per-worker state (may be absent).
+    pub create: Option<unsafe extern "C" fn() -> *mut c_void>,
+    /// Solves one puzzle: [`SB_OK`], [`SB_BUDGET`] or a negative error.
+    pub solve: Option<unsafe extern "C" fn(*mut c_void, *const SbPuzzle, *mut SbAnswer) -> i32>,
+    /// Frees the state (may be absent).
+    pub destroy: Option<unsafe extern "C" fn(*mut c_void)>,
 }
 
 /// The ABI version this workbench speaks (`SUDOKU_BENCH_ABI_VERSION`).
 pub const SB_ABI_VERSION: u32 = 1;
-const SB_OK: i32 = 0;
-const SB_BUDGET: i32 = 1;
-const SB_UNKNOWN: u64 = u64::MAX;
+/// `SB_OK`: the answer is filled.
+pub const SB_OK: i32 = 0;
+/// `SB_BUDGET`: the solver gave up.
+pub const SB_BUDGET: i32 = 1;
+/// `SB_UNKNOWN`: a counter the solver does not keep.
+pub const SB_UNKNOWN: u64 = u64::MAX;
 
 enum Call {
     Tdoku(TdokuFn),

@@ -10,6 +10,7 @@
 //! itself and says so in `ns=`, the rows' time.
 
 pub mod check;
+pub mod floor;
 pub mod library;
 pub mod process;
 pub mod protocol;

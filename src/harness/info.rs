@@ -121,6 +121,10 @@ pub struct RunInfo {
     /// work (absent in older runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub own_time: Option<OwnTime>,
+    /// The pipe's floor: the median round trip of a puzzle line to a program
+    /// of the workbench's own that answers at once, ns (runs with programs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipe_floor_ns: Option<u64>,
 }
 
 /// The tool's own cost beside the solvers', in seconds of wall time (the
@@ -221,6 +225,7 @@ impl RunInfo {
             skipped: Vec::new(),
             rounds_complete: None,
             own_time: None,
+            pipe_floor_ns: None,
         }
     }
 }

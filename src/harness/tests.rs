@@ -641,6 +641,7 @@ fn fixed_report() -> crate::export::RunReport {
         skipped: Vec::new(),
         rounds_complete: None,
         own_time: None,
+        pipe_floor_ns: None,
         datasets: vec![DatasetInfo {
             name: "tiny".into(),
             source: "embedded:tiny".into(),

@@ -169,7 +169,11 @@ pub fn html(data: &RunData, report: &Report) -> String {
     }
     s.push_str("</ul></details>\n");
 
-    let said = sentences(&data.summary);
+    let mut said = sentences(&data.summary);
+    said.extend(crate::export::markdown::transport_notes(
+        &data.summary,
+        data.info.as_ref().and_then(|i| i.pipe_floor_ns),
+    ));
     if !said.is_empty() {
         s.push_str("<ul class=\"said\">\n");
         for l in said {

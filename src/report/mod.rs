@@ -448,7 +448,11 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
     for l in metadata_lines(data) {
         let _ = writeln!(s, "- {l}");
     }
-    let said = sentences(&data.summary);
+    let mut said = sentences(&data.summary);
+    said.extend(crate::export::markdown::transport_notes(
+        &data.summary,
+        data.info.as_ref().and_then(|i| i.pipe_floor_ns),
+    ));
     if !said.is_empty() {
         s.push_str("\n## In short\n\n");
         for l in said {

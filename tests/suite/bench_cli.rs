@@ -13,13 +13,7 @@ fn bin() -> Command {
     Command::cargo_bin("sudoku-bench").unwrap()
 }
 
-fn rows<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
-    csv::Reader::from_path(path)
-        .unwrap()
-        .deserialize()
-        .collect::<Result<Vec<T>, _>>()
-        .unwrap()
-}
+use crate::common::csv_rows as rows;
 
 #[test]
 fn default_run_writes_a_run_folder() {

@@ -618,6 +618,15 @@ fn answers_that_arrive_together_are_timed_per_puzzle_never_below_the_programs_ow
             .map(|x| (x[ns].parse().unwrap(), x[own].parse().unwrap()))
             .collect();
         assert_eq!(fx.len(), 24);
+        // The run timed the pipe's floor, for its transport note.
+        let run: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join("run/run.json")).unwrap(),
+        )
+        .unwrap();
+        assert!(
+            run["pipe_floor_ns"].as_u64().is_some_and(|f| f > 0),
+            "{run}"
+        );
         for (harness, own) in fx {
             assert!(own >= 300_000, "the fixture's own clock: {own}");
             assert!(
@@ -770,11 +779,7 @@ fn a_batch_program_is_sent_puzzles_in_batches_and_its_rows_say_batch() {
             .assert()
             .code(if behaviour == "good" { 0 } else { 1 });
         let results: Vec<sudoku_bench::harness::PuzzleResult> =
-            csv::Reader::from_path(dir.path().join("run/results.csv"))
-                .unwrap()
-                .deserialize()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            crate::common::csv_rows(&dir.path().join("run/results.csv"));
         let fx_rows: Vec<_> = results.iter().filter(|r| &*r.variant == "fx").collect();
         assert_eq!(fx_rows.len(), 40);
         // Checked like any answer, and marked as shares of a batch.

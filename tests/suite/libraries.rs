@@ -14,13 +14,7 @@ fn bin(cwd: &Path) -> Command {
     c
 }
 
-fn rows<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
-    csv::Reader::from_path(path)
-        .unwrap()
-        .deserialize()
-        .collect::<Result<Vec<T>, _>>()
-        .unwrap()
-}
+use crate::common::csv_rows as rows;
 
 /// `NAME=PATH:SYMBOL:ABI` for a symbol of a built example library.
 fn library(name: &str, file: &str, symbol: &str, abi: &str) -> String {

@@ -14,6 +14,10 @@ fn strategies(g: Geometry) -> Vec<SolverId> {
         .iter()
         .copied()
         .filter(|s| *s != SolverId::NaiveExactCoverPure && s.supports(g))
+        // The `dlx` crate takes no node budget: on a sparse random 16x16 it
+        // once searched for 15 minutes in this test. It is checked on 4x4 and
+        // 9x9 here, and on every embedded set elsewhere.
+        .filter(|s| *s != SolverId::DlxCrate || g.side() <= 9)
         .filter(|s| {
             g.side() < 25
                 || matches!(

@@ -134,3 +134,12 @@ pub fn running(needle: &str) -> usize {
         })
         .count()
 }
+
+/// Every row of a CSV file, read through serde.
+pub fn csv_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .deserialize()
+        .collect::<Result<Vec<T>, _>>()
+        .unwrap()
+}
