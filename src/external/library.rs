@@ -273,10 +273,10 @@ impl Library {
     }
 
     /// Solves `grid` for `mode`, timing the call that answers the mode's
-    /// question. tdoku's and JSolve's shapes count to 2 for `unique`; when
-    /// that call finds one solution but hands none back (tdoku writes one only
-    /// when asked for the first: the buffer is cleared before each call), an
-    /// untimed call asks for it.
+    /// question (tdoku's and JSolve's shapes count to 2 for `unique`). A
+    /// solution found but not handed back (tdoku writes one only when asked
+    /// for the first; the buffer is cleared before each call) is left for
+    /// [`Library::fetch_solution`].
     pub fn solve(&mut self, grid: &Grid, mode: Mode) -> Called {
         let limit = match mode {
             Mode::First => 1,
@@ -300,13 +300,7 @@ impl Library {
                     )
                 };
                 let ns = t0.elapsed().as_nanos() as u64;
-                let mut found = digits(&solution, 81);
-                if count == 1 && found.is_none() {
-                    let mut again = 0usize;
-                    // SAFETY: as above; untimed, for the solution only.
-                    unsafe { f(input.as_ptr(), 1, 0, solution.as_mut_ptr(), &mut again) };
-                    found = digits(&solution, 81);
-                }
+                let found = digits(&solution, 81);
                 verdict(mode, count as u64, found, ns, None, Some(guesses as u64))
             }
             Call::Jsolve(f) => {
@@ -316,12 +310,7 @@ impl Library {
                 // SAFETY: as for tdoku; JSolve writes 81 cells and a NUL.
                 let count = unsafe { f(input.as_ptr(), solution.as_mut_ptr(), limit as c_int) };
                 let ns = t0.elapsed().as_nanos() as u64;
-                let mut found = digits(&solution, 81);
-                if count == 1 && found.is_none() {
-                    // SAFETY: as above; untimed, for the solution only.
-                    unsafe { f(input.as_ptr(), solution.as_mut_ptr(), 1) };
-                    found = digits(&solution, 81);
-                }
+                let found = digits(&solution, 81);
                 verdict(mode, count.max(0) as u64, found, ns, None, None)
             }
             Call::SudokuBench { solver, state } => {
@@ -373,6 +362,32 @@ impl Library {
                 }
             }
         }
+    }
+}
+
+impl Library {
+    /// Fills in the solution of a call that found one and handed none back,
+    /// by an untimed call asking for the first (tdoku's and JSolve's shapes).
+    pub fn fetch_solution(&mut self, grid: &Grid, c: &mut Called) {
+        let found = matches!(c.status, Ok("unique" | "solved" | "multiple"));
+        if !found || c.solution.is_some() {
+            return;
+        }
+        let input = nul_terminated(grid);
+        let mut solution = [0 as c_char; 82];
+        match &self.call {
+            Call::Tdoku(f) => {
+                let mut guesses = 0usize;
+                // SAFETY: as in `solve`; untimed, for the solution only.
+                unsafe { f(input.as_ptr(), 1, 0, solution.as_mut_ptr(), &mut guesses) };
+            }
+            Call::Jsolve(f) => {
+                // SAFETY: as in `solve`; untimed, for the solution only.
+                unsafe { f(input.as_ptr(), solution.as_mut_ptr(), 1) };
+            }
+            Call::SudokuBench { .. } => return,
+        }
+        c.solution = digits(&solution, 81);
     }
 }
 
@@ -453,9 +468,10 @@ pub fn mode_from_env() -> Mode {
 
 /// The host's side: a first line saying the library is ready (`ready
 /// sides=9 pencilmark=1`) or why not (`error ...`, then exit); then for each
-/// puzzle line an answer line with the timed call's `ns=`. Answers are
-/// flushed when no more of the puzzle lines read are waiting, so a batch goes
-/// back whole.
+/// puzzle line an answer line with the timed call's `ns=`. The puzzle lines
+/// that have arrived (a batch) are read first, then their timed calls made
+/// back to back, as tdoku's own harness makes them; the untimed calls that
+/// fetch solutions and the answer lines come after, flushed together.
 pub fn serve(
     opened: Result<Library, LibraryError>,
     input: impl Read,
@@ -478,28 +494,51 @@ pub fn serve(
     )?;
     out.flush()?;
     let mode = mode_from_env();
-    let mut line = String::new();
     let mut input = io::BufReader::with_capacity(64 * 1024, input);
+    let mut line = String::new();
+    let mut batch: Vec<Result<Grid, &'static str>> = Vec::new();
+    let mut called: Vec<Option<Called>> = Vec::new();
     let mut answer = Vec::with_capacity(256);
     loop {
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        // Every whole line that has arrived, waiting for the first.
+        batch.clear();
+        loop {
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                break;
+            }
+            batch.push(match read_puzzle(line.trim_end()) {
+                Ok(g) if lib.sides.contains(&g.geometry().side()) => Ok(g),
+                Ok(_) => Err("error-size"),
+                Err(_) => Err("error-puzzle"),
+            });
+            if !input.buffer().contains(&b'\n') {
+                break;
+            }
+        }
+        if batch.is_empty() {
             return out.flush();
         }
-        let text = line.trim_end();
-        answer.clear();
-        match read_puzzle(text) {
-            Ok(grid) if !lib.sides.contains(&grid.geometry().side()) => {
-                answer.extend_from_slice(b"error-size");
+        called.clear();
+        called.extend(
+            batch
+                .iter()
+                .map(|g| g.as_ref().ok().map(|grid| lib.solve(grid, mode))),
+        );
+        for (g, c) in batch.iter().zip(&mut called) {
+            answer.clear();
+            match (g, c) {
+                (Ok(grid), Some(c)) => {
+                    lib.fetch_solution(grid, c);
+                    write_called(&mut answer, c, grid);
+                }
+                (Err(why), _) => answer.extend_from_slice(why.as_bytes()),
+                (Ok(_), None) => answer.extend_from_slice(b"error-puzzle"),
             }
-            Ok(grid) => write_called(&mut answer, &lib.solve(&grid, mode), &grid),
-            Err(_) => answer.extend_from_slice(b"error-puzzle"),
+            answer.push(b'\n');
+            out.write_all(&answer)?;
         }
-        answer.push(b'\n');
-        out.write_all(&answer)?;
-        if input.buffer().is_empty() {
-            out.flush()?;
-        }
+        out.flush()?;
     }
 }
 
