@@ -499,6 +499,7 @@ pub fn serve(
     let mut batch: Vec<Result<Grid, &'static str>> = Vec::new();
     let mut called: Vec<Option<Called>> = Vec::new();
     let mut answer = Vec::with_capacity(256);
+    let mut alphabets = Alphabets::default();
     loop {
         // Every whole line that has arrived, waiting for the first.
         batch.clear();
@@ -507,7 +508,7 @@ pub fn serve(
             if input.read_line(&mut line)? == 0 {
                 break;
             }
-            batch.push(match read_puzzle(line.trim_end()) {
+            batch.push(match read_puzzle(line.trim_end(), &mut alphabets) {
                 Ok(g) if lib.sides.contains(&g.geometry().side()) => Ok(g),
                 Ok(_) => Err("error-size"),
                 Err(_) => Err("error-puzzle"),
@@ -530,7 +531,7 @@ pub fn serve(
             match (g, c) {
                 (Ok(grid), Some(c)) => {
                     lib.fetch_solution(grid, c);
-                    write_called(&mut answer, c, grid);
+                    write_called(&mut answer, c, alphabets.of(grid.geometry()));
                 }
                 (Err(why), _) => answer.extend_from_slice(why.as_bytes()),
                 (Ok(_), None) => answer.extend_from_slice(b"error-puzzle"),
@@ -544,7 +545,7 @@ pub fn serve(
 
 /// An answer line: `STATUS [SOLUTION] ns=N [nodes=N] [guesses=N]`. A failed
 /// call writes a status the protocol does not know, so the row says why.
-fn write_called(out: &mut Vec<u8>, c: &Called, grid: &Grid) {
+fn write_called(out: &mut Vec<u8>, c: &Called, alphabet: &Alphabet) {
     match &c.status {
         Ok(s) => out.extend_from_slice(s.as_bytes()),
         Err(why) => {
@@ -554,7 +555,6 @@ fn write_called(out: &mut Vec<u8>, c: &Called, grid: &Grid) {
     }
     if let Some(cells) = &c.solution {
         out.push(b' ');
-        let alphabet = Alphabet::default_for(grid.geometry());
         alphabet.encode_into(cells, out);
     }
     let mut key = |k: &str, v: Option<u64>| {
@@ -569,11 +569,29 @@ fn write_called(out: &mut Vec<u8>, c: &Called, grid: &Grid) {
     key("guesses=", c.guesses);
 }
 
+/// Each size's default alphabet, made once.
+#[derive(Default)]
+struct Alphabets(Vec<(Geometry, Alphabet)>);
+
+impl Alphabets {
+    fn of(&mut self, g: Geometry) -> &Alphabet {
+        let at = match self.0.iter().position(|(h, _)| *h == g) {
+            Some(i) => i,
+            None => {
+                self.0.push((g, Alphabet::default_for(g)));
+                self.0.len() - 1
+            }
+        };
+        &self.0[at].1
+    }
+}
+
 /// A puzzle line as the harness writes it (see [`super::protocol::puzzle_line`]).
-fn read_puzzle(text: &str) -> Result<Grid, String> {
+fn read_puzzle(text: &str, alphabets: &mut Alphabets) -> Result<Grid, String> {
     if let Some(g) = Geometry::from_cells(text.len()).filter(|g| g.side() <= 36) {
         let mut cells = Vec::with_capacity(text.len());
-        if Alphabet::default_for(g)
+        if alphabets
+            .of(g)
             .decode_ascii(text.as_bytes(), &mut cells)
             .is_ok()
         {
@@ -622,7 +640,7 @@ mod tests {
     #[test]
     fn puzzles_are_written_as_tdoku_reads_them() {
         let p = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
-        let g = read_puzzle(p).unwrap();
+        let g = read_puzzle(p, &mut Alphabets::default()).unwrap();
         let text: String = nul_terminated(&g)
             .iter()
             .take_while(|&&c| c != 0)

@@ -63,6 +63,20 @@ impl RowStatus {
         matches!(self, RowStatus::Budget | RowStatus::Cancelled)
     }
 
+    /// How much a solve's verdict weighs against the others of its puzzle
+    /// (the heaviest is the puzzle's): a puzzle wrong (or failing) in any
+    /// solve is wrong (failing); one that ran out of budget in any is out of
+    /// budget. An interrupted solve weighs nothing beside a finished one.
+    pub fn weight(self) -> u8 {
+        match self {
+            RowStatus::Wrong => 4,
+            RowStatus::Error => 3,
+            RowStatus::Budget => 2,
+            RowStatus::Cancelled => 0,
+            _ => 1,
+        }
+    }
+
     /// The word written in CSV files.
     pub fn word(self) -> &'static str {
         match self {

@@ -3,7 +3,7 @@
 //! and the pairing of every contender's times with every other's.
 
 use super::tally::Tally;
-use super::workers::{run_pass, warm_up, Pass};
+use super::workers::{names, run_pass, warm_up, Pass};
 use super::{summary, BenchDataset, BenchOptions, Contender, Observer, RecordSink, SummaryRow};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -198,7 +198,7 @@ impl<'a> DatasetRun<'a> {
         }
         let n = ds.len();
         let rounds = self.rounds;
-        let names: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
+        let variants: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
         let here = (round..n).step_by(rounds).count();
         let label = if rounds > 1 {
             format!("{} ({}/{rounds})", ds.name, round + 1)
@@ -206,7 +206,7 @@ impl<'a> DatasetRun<'a> {
             ds.name.clone()
         };
         observer.phase_started(
-            &names.join(", "),
+            &variants.join(", "),
             &label,
             (here * cs.len()) as u64 * opts.repeat as u64,
         );
@@ -216,10 +216,7 @@ impl<'a> DatasetRun<'a> {
         };
         let (builders, walls, pairs) = (&mut self.builders, &mut self.walls, &mut self.pairs);
         let (fastest_seen, turn, writer) = (&mut self.fastest, &mut self.turn, &mut self.writer);
-        let names: Vec<(Arc<str>, Arc<str>)> = cs
-            .iter()
-            .map(|c| (c.strategy.as_str().into(), c.variant.as_str().into()))
-            .collect();
+        let names = names(cs);
         let dataset: Arc<str> = ds.name.as_str().into();
         let mut warmed = false;
         ds.for_each_window_in(round, rounds, &mut |window| {
@@ -301,7 +298,7 @@ impl<'a> DatasetRun<'a> {
                     (&names[ci].0, &names[ci].1, &dataset),
                     round as u32,
                     opts.threads,
-                    cs[ci].timing,
+                    names[ci].2,
                 );
                 let mut solved = Vec::with_capacity(rows.len());
                 for r in &rows {

@@ -32,20 +32,6 @@ struct Puzzle {
     detail: String,
 }
 
-/// How much a solve's verdict weighs against the others of its puzzle: a
-/// puzzle wrong (or failing) in any solve is wrong (failing); one that ran out
-/// of budget in any is out of budget. An interrupted solve weighs nothing
-/// beside a finished one.
-fn weight(s: RowStatus) -> u8 {
-    match s {
-        RowStatus::Wrong => 4,
-        RowStatus::Error => 3,
-        RowStatus::Budget => 2,
-        RowStatus::Cancelled => 0,
-        _ => 1,
-    }
-}
-
 /// One contender's solves of one window, by the puzzle's slot in the window.
 #[derive(Clone, Debug)]
 pub(super) struct Tally {
@@ -88,7 +74,7 @@ impl Tally {
         }
         p.ns.push(s.ns);
         p.own.extend(s.own_ns);
-        if p.status.is_none_or(|now| weight(s.status) > weight(now)) {
+        if p.status.is_none_or(|now| s.status.weight() > now.weight()) {
             p.status = Some(s.status);
             p.solutions = s.solutions;
             p.nodes = s.nodes;

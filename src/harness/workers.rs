@@ -263,6 +263,19 @@ impl Measured {
 /// Each contender's strategy, variant and timing, as records hold them.
 type Names = [(Arc<str>, Arc<str>, crate::contender::Timing)];
 
+/// The [`Names`] of `cs`.
+pub(super) fn names(cs: &[&Contender]) -> Vec<(Arc<str>, Arc<str>, crate::contender::Timing)> {
+    cs.iter()
+        .map(|c| {
+            (
+                c.strategy.as_str().into(),
+                c.variant.as_str().into(),
+                c.timing,
+            )
+        })
+        .collect()
+}
+
 /// A worker's solves on their way to the writer, and (when the sink keeps
 /// solves and the worker has an encoder) their records, encoded.
 #[derive(Default)]
@@ -367,17 +380,7 @@ pub(super) fn run_pass(
         })
         .collect();
     let encoders = Mutex::new(encoders);
-    let names: Vec<(Arc<str>, Arc<str>, crate::contender::Timing)> = pass
-        .cs
-        .iter()
-        .map(|c| {
-            (
-                c.strategy.as_str().into(),
-                c.variant.as_str().into(),
-                c.timing,
-            )
-        })
-        .collect();
+    let names = names(pass.cs);
     let template = SolveRecord {
         strategy: names[0].0.clone(),
         variant: names[0].1.clone(),

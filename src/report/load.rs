@@ -459,11 +459,10 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
     }
     let per_solve = data.per_solve;
     let (variants, datasets) = (&mut data.variants, &mut data.datasets);
-    let mut points = Vec::new();
     let mut add = Adder {
         at: HashMap::new(),
         series: &mut data.series,
-        keep: keep_points,
+        keep: keep_points.then(Vec::new),
     };
     // Old runs: every solve of a puzzle, gathered before it becomes a point.
     let mut old: HashMap<(usize, usize, u64), usize> = HashMap::new();
@@ -503,15 +502,15 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             }
         } else {
             p.solves = f.num("solves", "a whole number")?;
-            add.point(p, n, &mut points);
+            add.point(p, n);
         }
         Ok(())
     })?;
     for g in gathered {
         let n = sizes[&datasets[g.first.dataset]];
-        add.point(g.finish(), n, &mut points);
+        add.point(g.finish(), n);
     }
-    data.points = points;
+    data.points = add.keep.unwrap_or_default();
     for s in &mut data.series {
         s.solved.seal();
         s.timed.seal();
@@ -525,17 +524,11 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
 }
 
 impl Solves {
-    /// Another solve of the puzzle: a puzzle wrong (or failing) in any solve
-    /// is wrong (failing), one out of budget in any is out of budget.
+    /// Another solve of the puzzle; the puzzle's status is the heaviest
+    /// (see [`RowStatus::weight`]), as the harness gives it now.
     fn add(&mut self, p: Point) {
-        let weight = |s: RowStatus| match s {
-            RowStatus::Wrong => 3,
-            RowStatus::Error => 2,
-            RowStatus::Budget | RowStatus::Cancelled => 1,
-            _ => 0,
-        };
         self.ns.push(p.solve_ns);
-        if weight(p.status) > weight(self.first.status) {
+        if p.status.weight() > self.first.status.weight() {
             self.first.status = p.status;
         }
     }
@@ -549,16 +542,16 @@ impl Solves {
     }
 }
 
-/// Adds each puzzle's point to its series.
+/// Adds each puzzle's point to its series (and keeps every point when asked).
 struct Adder<'a> {
     at: HashMap<(usize, usize), usize>,
     series: &'a mut Vec<Series>,
-    keep: bool,
+    keep: Option<Vec<Point>>,
 }
 
 impl Adder<'_> {
-    /// Adds `p`, a puzzle of a dataset of `n`, to its series (and to `points` when kept).
-    fn point(&mut self, p: Point, n: u64, points: &mut Vec<Point>) {
+    /// Adds `p`, a puzzle of a dataset of `n`, to its series.
+    fn point(&mut self, p: Point, n: u64) {
         let series = &mut *self.series;
         let i = *self.at.entry((p.variant, p.dataset)).or_insert_with(|| {
             series.push(Series {
@@ -584,8 +577,8 @@ impl Adder<'_> {
         if n <= SAMPLE || mix(p.puzzle) % n < SAMPLE {
             s.sample.push(p.clone());
         }
-        if self.keep {
-            points.push(p);
+        if let Some(kept) = &mut self.keep {
+            kept.push(p);
         }
     }
 }

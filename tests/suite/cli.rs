@@ -327,19 +327,19 @@ fn generate_is_reproducible_and_refuses_the_impossible() {
 fn generate_with_no_clue_option_writes_minimal_puzzles() {
     use sudoku_bench::format::{read_str, ReadOptions};
     use sudoku_bench::solver::{Limits, Mode, Solver, SolverId, Status};
-    let out = bin()
-        .args(["generate", "--count", "8", "--seed", "3"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
-    let ds = read_str("gen", &text, &ReadOptions::default()).unwrap();
-    assert_eq!(ds.puzzles.len(), 8);
+    // The puzzles `generate ARGS` writes.
+    let generated = |args: &[&str]| {
+        let out = bin().arg("generate").args(args).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        read_str("gen", &text, &ReadOptions::default())
+            .unwrap()
+            .puzzles
+    };
+    let puzzles = generated(&["--count", "8", "--seed", "3"]);
+    assert_eq!(puzzles.len(), 8);
     let status =
         |g: &sudoku_bench::grid::Grid| SolverId::Dlx.solve(g, &Limits::new(Mode::Unique)).status;
-    for p in &ds.puzzles {
+    for p in &puzzles {
         assert_eq!(status(&p.grid), Status::Unique);
         // Minimal: no clue can go without a second solution.
         for c in 0..81 {
@@ -351,24 +351,8 @@ fn generate_with_no_clue_option_writes_minimal_puzzles() {
         }
     }
     // A clue range still stops at a random count inside it.
-    let ranged = bin()
-        .args([
-            "generate",
-            "--count",
-            "4",
-            "--seed",
-            "3",
-            "--min-clues",
-            "40",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let ranged = String::from_utf8(ranged).unwrap();
-    let ds = read_str("ranged", &ranged, &ReadOptions::default()).unwrap();
-    assert!(ds.puzzles.iter().all(|p| p.grid.givens() >= 40));
+    let ranged = generated(&["--count", "4", "--seed", "3", "--min-clues", "40"]);
+    assert!(ranged.iter().all(|p| p.grid.givens() >= 40));
 }
 
 #[test]
