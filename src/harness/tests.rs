@@ -1151,3 +1151,19 @@ fn a_handicapped_contender_takes_the_share_longer_inside_the_timed_call() {
         assert!(outer >= 1.2 * inner, "{outer} < 1.2 × {inner}");
     }
 }
+
+#[test]
+fn stretches_keep_every_worker_busy_on_small_windows() {
+    let us = Duration::from_micros;
+    // hardest_1106's round windows (75 puzzles): every worker gets stretches.
+    for threads in [1, 2, 4, 8, 16] {
+        let s = Schedule::stretch(None, us(150), 3, 75, 375, threads);
+        assert!(75usize.div_ceil(s) >= threads.min(75), "{threads}: {s}");
+    }
+    // A large window keeps a millisecond's work per stretch.
+    assert_eq!(Schedule::stretch(None, us(2), 3, 9831, 49_158, 2), 500);
+    // Asked for, a block is kept as it is.
+    assert_eq!(Schedule::stretch(Some(7), us(2), 3, 75, 375, 16), 7);
+    // Alone, a contender's stretches are small.
+    assert_eq!(Schedule::stretch(None, us(2), 1, 75, 375, 16), 1);
+}
