@@ -192,7 +192,6 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     let started = Instant::now();
     use std::io::IsTerminal;
-    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     use sudoku_bench::export::{self, csv::CsvSink, RunReport};
     use sudoku_bench::harness::{
@@ -430,16 +429,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         },
     )?;
 
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let cancel = cancel.clone();
-        let _ = ctrlc::set_handler(move || {
-            if cancel.swap(true, Ordering::SeqCst) {
-                std::process::exit(130); // a second Ctrl-C: leave now
-            }
-            eprintln!("\ninterrupted: finishing the puzzles in flight and writing what was measured (Ctrl-C again to quit now)");
-        });
-    }
+    let cancel = super::interrupt::flag("interrupted: finishing the puzzles in flight and writing what was measured (Ctrl-C again to quit now)");
     let bar = indicatif::ProgressBar::new(0);
     if args.quiet || !std::io::stderr().is_terminal() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());

@@ -6,6 +6,7 @@ mod compare;
 mod contender;
 mod datasets;
 mod generate;
+mod interrupt;
 mod library_host;
 mod options;
 mod rate;

@@ -34,6 +34,10 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     let mut code = ExitCode::SUCCESS;
     let mut done = Vec::new();
     for &t in &counts {
+        if super::interrupt::requested() {
+            code = ExitCode::from(130); // between two counts: start no other
+            break;
+        }
         let dir = top.join(format!("threads-{t}"));
         if !args.quiet {
             eprintln!("threads {t}: running into {}", dir.display());

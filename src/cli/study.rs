@@ -7,8 +7,6 @@ use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use sudoku_bench::grid::Geometry;
 use sudoku_bench::harness::{self, Budget, RunInfo, RunOptions};
@@ -253,18 +251,9 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         Vec::new(),
     );
 
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let cancel = cancel.clone();
-        let _ = ctrlc::set_handler(move || {
-            if cancel.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!(
-                "\ninterrupted: the points that finished are kept (Ctrl-C again to quit now)"
-            );
-        });
-    }
+    let cancel = super::interrupt::flag(
+        "interrupted: the points that finished are kept (Ctrl-C again to quit now)",
+    );
     let solves_path = dir.join(study::SOLVES_CSV);
     let mut solves = sudoku_bench::export::csv::SolvesCsv::create(&solves_path)
         .with_context(|| format!("cannot create {}", solves_path.display()))?;

@@ -1,5 +1,10 @@
 //! Bitwise helpers on 256-bit vectors shared by the AVX2 paths (x86-64 only).
 //! Callers are compiled with AVX2 enabled; every helper inlines into them.
+//!
+//! # Safety
+//! Every function here is `unsafe` for one reason: it runs AVX2
+//! instructions. Call it only from code compiled with AVX2 enabled, reached
+//! after the processor was seen to have it (`Isa::supported`).
 
 use std::arch::x86_64::*;
 

@@ -131,7 +131,8 @@ fn a_library_that_crashes_or_hangs_costs_those_rows_and_leaves_no_process() {
         assert!(crash.detail.contains("SIGSEGV"), "{}", crash.detail);
         // 20 calls: each puzzle called once, the crashed and hung ones not again.
         assert_eq!(std::fs::read_to_string(&counter).unwrap().trim(), "20");
-        assert_eq!(running(&example(FIXTURE).display().to_string()), 0);
+        // The hosts carry the test's own counter path in their environment.
+        assert_eq!(running(&counter.display().to_string()), 0);
     }
 }
 
@@ -244,4 +245,68 @@ fn bad_library_entries_are_refused_before_anything_runs() {
     )
     .unwrap();
     run(&["--contenders", "c.toml"], "no symbol nope");
+}
+
+#[test]
+fn ctrl_c_in_a_later_count_of_a_scaling_run_stops_the_whole_run() {
+    // Count 1 makes 5 calls; the 7th, in count 2, never returns (its time
+    // limit is far off; the other worker may go on), so only Ctrl-C can end
+    // count 2. Before one handler
+    // served the whole process, that Ctrl-C went to count 1's flag.
+    let dir = tempfile::tempdir().unwrap();
+    let counter = dir.path().join("calls");
+    let lib = library("fx", FIXTURE, "fixture_solver", "sudoku-bench");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .current_dir(dir.path())
+        .env("SUDOKU_BENCH_FIXTURE", "hang:7")
+        .env("SUDOKU_BENCH_FIXTURE_COUNTER", &counter)
+        .args(["bench", "--quiet", "--no-report", "--min-time", "0"])
+        .args(["--warmup", "0", "--rounds", "1", "--dataset", "easy-9x9"])
+        .args(["--limit", "5", "--time-limit", "10m", "--threads", "1,2,4"])
+        .args(["--out", "run", "--library", &lib])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let calls = || {
+        std::fs::read_to_string(&counter)
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+    };
+    let start = std::time::Instant::now();
+    while calls().is_none_or(|n| n < 7) {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(120),
+            "the 7th call never came: {:?}",
+            calls()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(120) {
+            child.kill().unwrap();
+            panic!("Ctrl-C did not stop the second count");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let run = dir.path().join("run");
+    assert!(run.join("threads-2/results.csv").is_file());
+    assert!(
+        !run.join("threads-4").exists(),
+        "no count starts after Ctrl-C"
+    );
+    assert!(
+        run.join("scaling.csv").is_file(),
+        "the finished counts are kept"
+    );
+    assert_eq!(running(&counter.display().to_string()), 0);
 }

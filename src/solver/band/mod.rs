@@ -38,7 +38,7 @@ pub enum Isa {
     Auto,
     /// Plain scalar code, on every machine.
     Portable,
-    /// AVX2, BMI1/2 and POPCNT (x86-64).
+    /// AVX2, BMI1/2, POPCNT and LZCNT (x86-64).
     Avx2,
     /// AVX-512 F/VL/BW plus the AVX2 set (x86-64).
     Avx512,
@@ -55,6 +55,8 @@ impl Isa {
                     && std::arch::is_x86_feature_detected!("bmi1")
                     && std::arch::is_x86_feature_detected!("bmi2")
                     && std::arch::is_x86_feature_detected!("popcnt")
+                    // The AVX2 kernels are compiled with `lzcnt` enabled too.
+                    && std::arch::is_x86_feature_detected!("lzcnt")
             }
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => {

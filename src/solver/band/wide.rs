@@ -3,6 +3,12 @@
 //! `2k + 1`, bands 0 to 3 each (lane 3 of each half is padding, always zero).
 //! Candidate counts over the digits are bit-sliced in the lanes and summed
 //! across the two halves. The results are the scalar rules' to the bit.
+//!
+//! # Safety
+//! Every `unsafe fn` here is unsafe for one reason: it runs AVX2 instructions
+//! (unaligned loads and stores of a `[u32; 40]` it borrows, never past its
+//! end). Call it only from `band`'s AVX2 or AVX-512 node, which the search
+//! enters after `Isa::supported` saw the features.
 
 use crate::solver::simd::{and, but, is_zero, or, V};
 use std::arch::x86_64::*;

@@ -12,6 +12,12 @@
 //! (each only removes candidates, so the order does not matter), the branch
 //! choice is the scalar one, and a guess that empties a cell is not entered:
 //! the search, its node and guess counts are the scalar ones.
+//!
+//! # Safety
+//! Every `unsafe fn` here is unsafe for one reason: it runs AVX2, BMI1/2 and
+//! POPCNT instructions (its loads and stores stay inside the board it
+//! borrows). Call it only from [`solve`], which `bitset-mrv` enters after
+//! `Isa::supported` saw the features.
 
 use super::SCORE_STOP;
 use crate::grid::{Geometry, Grid};

@@ -111,26 +111,30 @@ pub fn example(name: &str) -> PathBuf {
     path
 }
 
-/// Processes still running whose command line mentions `needle`.
+/// Processes still running whose command line or environment mentions
+/// `needle` (name something of the test's own, such as a temporary path, so
+/// that tests running beside it are not counted).
 pub fn running(needle: &str) -> usize {
+    let mentions = |path: &Path| {
+        std::fs::read(path)
+            .map(|c| String::from_utf8_lossy(&c).contains(needle))
+            .unwrap_or(false)
+    };
     std::fs::read_dir("/proc")
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
         .filter(|e| {
-            std::fs::read(e.path().join("cmdline"))
-                .map(|c| {
-                    let hit = String::from_utf8_lossy(&c).contains(needle);
-                    if hit {
-                        eprintln!(
-                            "still running: {:?} {}",
-                            e.path(),
-                            String::from_utf8_lossy(&c)
-                        );
-                    }
-                    hit
-                })
-                .unwrap_or(false)
+            let hit = mentions(&e.path().join("cmdline")) || mentions(&e.path().join("environ"));
+            if hit {
+                let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+                eprintln!(
+                    "still running: {:?} {}",
+                    e.path(),
+                    String::from_utf8_lossy(&cmd)
+                );
+            }
+            hit
         })
         .count()
 }
