@@ -275,14 +275,6 @@ impl Grid {
     }
 }
 
-impl fmt::Debug for Grid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text =
-            crate::format::write_line(self, &crate::format::Alphabet::default_for(self.geometry));
-        write!(f, "Grid({text})")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

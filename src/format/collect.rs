@@ -1,0 +1,252 @@
+//! The collector every reader feeds: one size per input, the puzzles kept,
+//! capped or handed on in chunks, and the errors gathered.
+
+use super::{Alphabet, Dataset, Format, Puzzle, ReadOptions, Symbol};
+use crate::error::{LoadError, ParseError, ParseErrorKind};
+use crate::grid::{Geometry, Grid};
+
+/// What a reader does with the puzzles it parses.
+pub(crate) enum Keep<'f> {
+    /// Keeps them all.
+    All,
+    /// Keeps up to this many; past that, only counts them.
+    UpTo(usize),
+    /// Hands them on in chunks of this many; the callback says whether to go on.
+    Chunks(usize, &'f mut dyn FnMut(Vec<Puzzle>, &Alphabet) -> bool),
+}
+
+/// Collects puzzles and errors for one input, enforcing one size per input.
+pub(crate) struct Collector<'a, 'f> {
+    source_name: &'a str,
+    opts: &'a ReadOptions,
+    /// The size and alphabet the first puzzle fixed (shared: every line asks).
+    geometry: Option<(Geometry, std::rc::Rc<Alphabet>)>,
+    puzzles: Vec<Puzzle>,
+    errors: Vec<ParseError>,
+    total_errors: usize,
+    keep: Keep<'f>,
+    count: usize,
+    pencilmarks: usize,
+    stopped: bool,
+}
+
+impl<'a, 'f> Collector<'a, 'f> {
+    pub(super) fn new(source_name: &'a str, opts: &'a ReadOptions, keep: Keep<'f>) -> Self {
+        Collector {
+            source_name,
+            opts,
+            geometry: None,
+            puzzles: Vec::new(),
+            errors: Vec::new(),
+            total_errors: 0,
+            keep,
+            count: 0,
+            pencilmarks: 0,
+            stopped: false,
+        }
+    }
+
+    /// True when reading should end: the chunk consumer asked so, or a bad
+    /// entry ended a chunked read.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Records an error at a 1-based line and column.
+    pub(crate) fn error(&mut self, line: usize, column: usize, kind: ParseErrorKind) {
+        self.total_errors += 1;
+        if matches!(self.keep, Keep::Chunks(..)) && !self.opts.skip_invalid {
+            self.stopped = true;
+        }
+        if self.errors.len() < self.opts.max_listed_errors.max(1) {
+            self.errors.push(ParseError {
+                source_name: self.source_name.to_string(),
+                line,
+                column,
+                kind,
+            });
+        }
+    }
+
+    /// The alphabet for a puzzle of `geometry`; the first puzzle fixes the size
+    /// and (with `Auto`) the alphabet, from `sample`. `None` after recording an error.
+    pub(crate) fn alphabet_for(
+        &mut self,
+        geometry: Geometry,
+        sample: &str,
+        line: usize,
+        column: usize,
+    ) -> Option<std::rc::Rc<Alphabet>> {
+        match &self.geometry {
+            Some((g, a)) if *g == geometry => Some(a.clone()),
+            Some((g, _)) => {
+                let expected = g.name();
+                self.error(
+                    line,
+                    column,
+                    ParseErrorKind::MixedSizes {
+                        found: geometry.name(),
+                        expected,
+                    },
+                );
+                None
+            }
+            None => match Alphabet::detect(geometry, self.opts.alphabet, sample) {
+                Ok(a) => {
+                    let a = std::rc::Rc::new(a);
+                    self.geometry = Some((geometry, a.clone()));
+                    Some(a)
+                }
+                Err(msg) => {
+                    self.error(line, column, ParseErrorKind::AnswerMismatch(msg));
+                    None
+                }
+            },
+        }
+    }
+
+    /// Decodes `symbols` (each with its 1-based column) into cells, or records the first unknown symbol.
+    pub(crate) fn decode(
+        &mut self,
+        alphabet: &Alphabet,
+        symbols: impl Iterator<Item = (usize, char)>,
+        line: usize,
+    ) -> Option<Vec<u8>> {
+        let mut cells = Vec::with_capacity(81);
+        for (column, c) in symbols {
+            match alphabet.decode(c) {
+                Some(Symbol::Blank) => cells.push(0),
+                Some(Symbol::Digit(d)) => cells.push(d),
+                None => {
+                    self.error(
+                        line,
+                        column,
+                        ParseErrorKind::UnknownSymbol {
+                            found: c,
+                            expected: alphabet.describe(),
+                        },
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(cells)
+    }
+
+    /// Checks an answer against its puzzle; records an error (at the answer's
+    /// column plus the offending cell) when it does not fit.
+    pub(crate) fn answer(
+        &mut self,
+        puzzle: &Grid,
+        answer: &[u8],
+        line: usize,
+        column: usize,
+    ) -> Option<Grid> {
+        let g = puzzle.geometry();
+        if answer.len() != g.cells() {
+            self.error(
+                line,
+                column,
+                ParseErrorKind::AnswerMismatch(format!(
+                    "it has {} symbols, expected {}",
+                    answer.len(),
+                    g.cells()
+                )),
+            );
+            return None;
+        }
+        for (i, (&given, &value)) in puzzle.cells().iter().zip(answer).enumerate() {
+            let problem = if value == 0 {
+                "is blank, expected a digit".to_string()
+            } else if given != 0 && given != value {
+                format!("holds digit {value} where the puzzle gives {given}")
+            } else if puzzle.is_pencilmark() && puzzle.allowed(i) & 1 << (value - 1) == 0 {
+                format!("holds digit {value}, which the puzzle's pencilmarks exclude")
+            } else {
+                continue;
+            };
+            self.error(
+                line,
+                column + i,
+                ParseErrorKind::AnswerMismatch(format!(
+                    "cell r{}c{} {problem}",
+                    g.row(i) + 1,
+                    g.col(i) + 1
+                )),
+            );
+            return None;
+        }
+        Grid::from_cells(g, answer)
+    }
+
+    pub(crate) fn push(&mut self, puzzle: Puzzle) {
+        self.count += 1;
+        self.pencilmarks += usize::from(puzzle.grid.is_pencilmark());
+        match &mut self.keep {
+            Keep::All => self.puzzles.push(puzzle),
+            Keep::UpTo(cap) => {
+                if self.count <= *cap {
+                    self.puzzles.push(puzzle);
+                } else if !self.puzzles.is_empty() {
+                    self.puzzles = Vec::new();
+                }
+            }
+            Keep::Chunks(n, _) => {
+                let n = *n;
+                self.puzzles.push(puzzle);
+                if self.puzzles.len() >= n {
+                    self.hand_on();
+                }
+            }
+        }
+    }
+
+    /// Hands the chunk held to the consumer (chunked reads only).
+    fn hand_on(&mut self) {
+        if let (Keep::Chunks(n, each), Some((_, alphabet))) = (&mut self.keep, &self.geometry) {
+            let chunk = std::mem::replace(&mut self.puzzles, Vec::with_capacity(*n));
+            if !self.stopped && !chunk.is_empty() && !each(chunk, alphabet) {
+                self.stopped = true;
+            }
+        }
+    }
+
+    pub(super) fn finish(mut self, format: Format) -> Result<Dataset, LoadError> {
+        if self.total_errors == 0 || self.opts.skip_invalid {
+            self.hand_on();
+        }
+        // With --skip-invalid, a file of nothing but bad entries still fails: nothing is left.
+        if self.total_errors > 0 && (!self.opts.skip_invalid || self.count == 0) {
+            return Err(LoadError::Invalid {
+                source_name: self.source_name.to_string(),
+                errors: self.errors,
+                total: self.total_errors,
+                skippable: !self.opts.skip_invalid && self.count > 0,
+            });
+        }
+        let Some((geometry, alphabet)) = self.geometry.filter(|_| self.count > 0) else {
+            return Err(LoadError::Invalid {
+                source_name: self.source_name.to_string(),
+                errors: vec![ParseError {
+                    source_name: self.source_name.to_string(),
+                    line: 1,
+                    column: 1,
+                    kind: ParseErrorKind::Empty,
+                }],
+                total: 1,
+                skippable: false,
+            });
+        };
+        Ok(Dataset {
+            name: self.source_name.to_string(),
+            source: self.source_name.to_string(),
+            geometry,
+            format,
+            alphabet: std::rc::Rc::unwrap_or_clone(alphabet),
+            puzzles: self.puzzles,
+            skipped: self.total_errors,
+            count: self.count,
+            pencilmarks: self.pencilmarks,
+        })
+    }
+}
