@@ -301,12 +301,6 @@ impl Contender {
         self.sizes.contains(&g.side())
     }
 
-    /// True when the contender runs on the dataset: its size, and its
-    /// pencilmarks if it has any.
-    pub fn takes(&self, ds: &crate::harness::BenchDataset) -> bool {
-        self.supports(ds.geometry) && (self.pencilmark || !ds.pencilmarks)
-    }
-
     /// Solves one puzzle through the very call the harness times; `None` for an
     /// outside program (the harness speaks to those a pipeline at a time).
     pub fn solve(&self, grid: &Grid, limits: &Limits) -> Option<Outcome> {

@@ -126,12 +126,6 @@ pub enum LoadError {
         /// True when `--skip-invalid` would get past them (bad entries among good ones).
         skippable: bool,
     },
-    /// A name that is neither an embedded dataset nor a path.
-    #[error("no dataset named {0:?}: there is no such file or folder, and no embedded or public set of that name ({1})")]
-    UnknownDataset(String, String),
-    /// A public list could not be downloaded or cached.
-    #[error(transparent)]
-    Download(#[from] crate::datasets::public::DownloadError),
     /// A folder given as a dataset holds no puzzle file.
     #[error("{}: the folder holds no puzzle files (hidden files, README*, *.md and *.json are not read)", .0.display())]
     NoFiles(PathBuf),

@@ -19,11 +19,11 @@
 
 use crate::grid::{Geometry, Grid};
 use crate::rate::{rate, Band, Rating, DEFAULT_PERMUTATIONS};
+use crate::seeded::stream;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
 use crate::transform::Transform;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::Rng;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
@@ -189,13 +189,6 @@ impl GenerateOptions {
         }
         Ok(())
     }
-}
-
-/// The random stream of puzzle `index` of a run seeded with `seed`.
-pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
 }
 
 /// A random complete grid: random permutations in the diagonal boxes, completed

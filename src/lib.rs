@@ -8,6 +8,7 @@
 //! - [`study`]: how cost grows with clues and grid size, with peaks and fitted growth.
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod compare;
 pub mod contender;
 pub mod datasets;
@@ -20,6 +21,7 @@ pub mod grid;
 pub mod harness;
 pub mod rate;
 pub mod report;
+pub mod seeded;
 pub mod solver;
 pub mod stats;
 pub mod study;

@@ -6,8 +6,8 @@
 //! ratings never change when faster strategies arrive. Permutation `i` is drawn
 //! from stream `i` of a fixed seed, so a puzzle's rating depends on nothing else.
 
-use crate::generate::stream;
 use crate::grid::Grid;
+use crate::seeded::stream;
 use crate::solver::{Limits, Mode, Solver, SolverId};
 use crate::transform::Transform;
 use serde::{Deserialize, Serialize};

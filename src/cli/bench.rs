@@ -186,10 +186,10 @@ pub(super) fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
     Ok(out)
 }
 
+/// One run at one thread count (several counts go to `scaling`, which calls
+/// this once per count).
 pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
-    if args.threads.len() > 1 {
-        return super::scaling::run(args);
-    }
+    debug_assert!(args.threads.len() <= 1, "one count; several are scaling's");
     let started = Instant::now();
     use std::io::IsTerminal;
     use std::sync::Arc;
@@ -264,7 +264,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     let mut datasets = Vec::new();
     for spec in &specs {
         let found =
-            sudoku_bench::datasets::resolve(spec, &read_opts, &sel, &mut |m| eprintln!("{m}"))
+            sudoku_bench::harness::resolve(spec, &read_opts, &sel, &mut |m| eprintln!("{m}"))
                 .with_context(|| format!("dataset {spec:?}"))?;
         datasets.extend(found);
     }

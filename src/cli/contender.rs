@@ -54,7 +54,7 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
     let report = match &args.library {
         Some(lib) => {
             let spec = external::parse_library_argument(&format!("checked={lib}"))?;
-            external::check::check_library(
+            sudoku_bench::check::check_library(
                 spec.library.as_deref().expect("a library"),
                 spec.symbol.as_deref().unwrap_or_default(),
                 spec.library_abi().expect("checked"),
@@ -69,7 +69,7 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
             } else {
                 args.sizes.clone()
             };
-            external::check::check(&args.command, &sizes, args.pencilmark, args.timeout, &log)?
+            sudoku_bench::check::check(&args.command, &sizes, args.pencilmark, args.timeout, &log)?
         }
     };
     for f in &report.findings {

@@ -69,6 +69,8 @@ pub fn run() -> Result<ExitCode> {
         Command::Solvers => solvers::run(),
         Command::Datasets(args) => datasets::run(args),
         Command::Generate(args) => generate::run(args),
+        // Several thread counts make a scaling run: one bench run per count.
+        Command::Bench(args) if args.threads.len() > 1 => scaling::run(*args),
         Command::Bench(args) => bench::run(*args),
         Command::Rate(args) => rate::run(args),
         Command::Report(args) => report::run(args),

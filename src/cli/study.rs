@@ -1,7 +1,7 @@
 //! `sudoku-bench study clues|size|threads`: how each strategy's cost grows along
 //! one axis, into a study folder (`study.csv`, `study.json`, charts, report).
 
-use super::bench::{self, resolve_solvers, BenchArgs};
+use super::bench::{resolve_solvers, BenchArgs};
 use super::options::{parse_duration, positive, share};
 use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
@@ -155,7 +155,7 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
             if b.threads.len() < 2 {
                 bail!("study threads needs two or more counts, like --threads 1,2");
             }
-            return bench::run(*b);
+            return super::scaling::run(*b);
         }
         StudyAxis::Clues(a) => {
             let g = Geometry::from_side(a.size).ok_or_else(|| {

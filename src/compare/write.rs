@@ -247,7 +247,7 @@ pub fn markdown(c: &Comparison, charts: &[Rendered]) -> String {
 /// (paired rows) and before/after medians.
 pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError> {
     let charts_dir = dir.join("charts");
-    crate::report::clear_charts(&charts_dir).map_err(|source| CompareError::Write {
+    crate::export::run_dir::clear_charts(&charts_dir).map_err(|source| CompareError::Write {
         path: charts_dir.clone(),
         source,
     })?;

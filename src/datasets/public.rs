@@ -5,7 +5,7 @@
 //! archive holding every list). [`SUDOKU_BENCH_MIRROR`](MIRROR_VAR) points
 //! at a base URL (or a folder) holding the lists as plain files instead.
 
-use crate::harness::prepare::Hashing;
+use super::checksum::Hashing;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -415,7 +415,7 @@ mod tests {
         let part = unpack(&zip, &list, dir.path()).unwrap();
         assert_eq!(std::fs::read(&part.path).unwrap(), text);
         assert_eq!(part.bytes, 5);
-        assert_eq!(part.sha256, crate::harness::prepare::sha256_hex(text));
+        assert_eq!(part.sha256, crate::datasets::checksum::sha256_hex(text));
         let path = part.path.clone();
         drop(part);
         assert!(
@@ -443,7 +443,7 @@ mod tests {
         let archive = zip.display().to_string();
         let archive: &'static str = Box::leak(archive.into_boxed_str());
         let sha: &'static str =
-            Box::leak(crate::harness::prepare::sha256_hex(text).into_boxed_str());
+            Box::leak(crate::datasets::checksum::sha256_hex(text).into_boxed_str());
         let list = Public {
             name: "x",
             file: "puzzles_x",

@@ -121,10 +121,24 @@ pub fn replace_earlier(
     }
     let charts = dir.join("charts");
     if charts.is_dir() {
-        crate::report::clear_charts(&charts).map_err(|source| RunDirError::Remove {
+        clear_charts(&charts).map_err(|source| RunDirError::Remove {
             path: charts,
             source,
         })?;
     }
     Ok(true)
+}
+
+/// Makes `charts` an existing folder without the charts of an earlier drawing
+/// (its `.svg` and `.png` files; nothing else is touched).
+pub fn clear_charts(charts: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(charts)?;
+    for entry in std::fs::read_dir(charts)? {
+        let path = entry?.path();
+        let drawn = path.extension().is_some_and(|e| e == "svg" || e == "png");
+        if drawn && path.is_file() {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
 }

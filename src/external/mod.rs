@@ -9,7 +9,6 @@
 //! program too: the workbench's own host ([`library`]), which times each call
 //! itself and says so in `ns=`, the rows' time.
 
-pub mod check;
 pub mod floor;
 pub mod library;
 pub mod process;

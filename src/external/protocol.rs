@@ -288,7 +288,7 @@ mod tests {
     fn sides_past_36_travel_as_numbers() {
         let g = Geometry::from_side(49).unwrap();
         let a = Alphabet::default_for(g);
-        let solution = crate::generate::complete_grid(g, &mut crate::generate::stream(7, 0));
+        let solution = crate::generate::complete_grid(g, &mut crate::seeded::stream(7, 0));
         let mut puzzle = solution.clone();
         (0..g.cells()).step_by(2).for_each(|c| puzzle.set(c, 0));
         let mut line = Vec::new();

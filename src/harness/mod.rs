@@ -15,6 +15,7 @@
 pub mod info;
 pub mod prepare;
 pub mod record;
+mod resolve;
 pub mod schedule;
 pub mod summary;
 mod tally;
@@ -23,6 +24,7 @@ mod workers;
 pub use info::{OwnTime, RunInfo, RunOptions};
 pub use prepare::{BenchDataset, DatasetInfo, Selection};
 pub use record::{PuzzleResult, RowStatus, Skipped, SolveRecord, SummaryRow};
+pub use resolve::{resolve, resolve_windowed};
 use schedule::DatasetRun;
 pub use schedule::{rounds_for, Schedule, MIN_PER_ROUND};
 
@@ -229,7 +231,7 @@ pub fn run(
         .map(|ds| {
             let mut here = Vec::new();
             for c in contenders {
-                if c.takes(ds) {
+                if ds.admits(c) {
                     here.push(c);
                 } else {
                     skipped.push(Skipped::new(c, ds));

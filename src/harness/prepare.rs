@@ -1,10 +1,10 @@
 //! Datasets as a run sees them: selected (`--limit`, `--sample`), optionally
 //! permuted, givens checked once, with the facts `run.json` records.
 
-use crate::contender::BenchPuzzle;
+use crate::contender::{BenchPuzzle, Contender};
 use crate::format::{Alphabet, Dataset, ReadOptions};
-use crate::generate::stream;
 use crate::grid::Geometry;
+use crate::seeded::stream;
 use crate::transform::Transform;
 use crate::validate::find_flaw;
 use serde::{Deserialize, Serialize};
@@ -144,6 +144,12 @@ fn bench_puzzle(
 }
 
 impl BenchDataset {
+    /// True when `c` runs on this dataset: its size, and its pencilmarks if
+    /// it has any.
+    pub fn admits(&self, c: &Contender) -> bool {
+        c.supports(self.geometry) && (c.pencilmark || !self.pencilmarks)
+    }
+
     /// Prepares a dataset read from `source_bytes` (for the checksum and size).
     pub fn prepare(ds: Dataset, bytes: u64, sha256: String, sel: &Selection) -> BenchDataset {
         let total = ds.puzzles.len();
@@ -402,56 +408,4 @@ pub struct Selection {
     pub permute: bool,
     /// Seed for sampling and permutation.
     pub seed: u64,
-}
-
-/// Hex SHA-256 of some bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// A reader that hashes (SHA-256) and counts what passes through it, so a
-/// dataset's checksum is computed while it is read.
-pub struct Hashing<R> {
-    inner: R,
-    hasher: sha2::Sha256,
-    bytes: u64,
-}
-
-impl<R: std::io::Read> Hashing<R> {
-    /// Wraps `inner`.
-    pub fn new(inner: R) -> Self {
-        use sha2::Digest;
-        Hashing {
-            inner,
-            hasher: sha2::Sha256::new(),
-            bytes: 0,
-        }
-    }
-
-    /// Reads what is left, then gives the size and hex SHA-256 of everything read.
-    pub fn finish(mut self) -> std::io::Result<(u64, String)> {
-        use sha2::Digest;
-        std::io::copy(&mut self, &mut std::io::sink())?;
-        let hex = self
-            .hasher
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        Ok((self.bytes, hex))
-    }
-}
-
-impl<R: std::io::Read> std::io::Read for Hashing<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        use sha2::Digest;
-        let n = self.inner.read(buf)?;
-        self.hasher.update(&buf[..n]);
-        self.bytes += n as u64;
-        Ok(n)
-    }
 }

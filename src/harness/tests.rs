@@ -14,7 +14,7 @@ fn dataset(text: &str, sel: &Selection) -> BenchDataset {
     BenchDataset::prepare(
         ds,
         text.len() as u64,
-        prepare::sha256_hex(text.as_bytes()),
+        crate::datasets::checksum::sha256_hex(text.as_bytes()),
         sel,
     )
 }
@@ -888,7 +888,7 @@ fn a_streamed_dataset_runs_exactly_like_one_in_memory() {
                 ..opts(2)
             };
             let read = |window| {
-                crate::datasets::resolve_windowed(spec, &ReadOptions::default(), &sel, window)
+                crate::harness::resolve_windowed(spec, &ReadOptions::default(), &sel, window)
                     .unwrap()
                     .remove(0)
             };
@@ -896,7 +896,10 @@ fn a_streamed_dataset_runs_exactly_like_one_in_memory() {
             assert!(!held.is_streamed() && streamed.is_streamed());
             assert_eq!(held.info, streamed.info);
             // Hashed while it was read: the checksum of the file's bytes.
-            assert_eq!(held.info.sha256, prepare::sha256_hex(text.as_bytes()));
+            assert_eq!(
+                held.info.sha256,
+                crate::datasets::checksum::sha256_hex(text.as_bytes())
+            );
             assert_eq!(held.info.bytes, text.len() as u64);
             let (a, rows_a) = run_many(&cs, &held, &o);
             let (b, rows_b) = run_many(&cs, &streamed, &o);
@@ -926,7 +929,7 @@ fn an_interrupted_streamed_run_stops_and_keeps_its_rows() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("many.txt");
     std::fs::write(&file, &text).unwrap();
-    let ds = crate::datasets::resolve_windowed(
+    let ds = crate::harness::resolve_windowed(
         file.to_str().unwrap(),
         &ReadOptions::default(),
         &Selection::default(),

@@ -103,20 +103,6 @@ fn us(p: &Point) -> f64 {
     p.solve_ns as f64 / 1e3
 }
 
-/// Makes `charts` an existing folder without the charts of an earlier drawing
-/// (its `.svg` and `.png` files; nothing else is touched).
-pub fn clear_charts(charts: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(charts)?;
-    for entry in std::fs::read_dir(charts)? {
-        let path = entry?.path();
-        let drawn = path.extension().is_some_and(|e| e == "svg" || e == "png");
-        if drawn && path.is_file() {
-            std::fs::remove_file(&path)?;
-        }
-    }
-    Ok(())
-}
-
 /// Mean search nodes per puzzle and solver µs per node of variant `v` on dataset
 /// `di`, over its solved, timed rows; `None` without any (or without nodes).
 fn node_costs(data: &RunData, di: usize, v: usize) -> Option<(f64, f64)> {
@@ -127,7 +113,7 @@ fn node_costs(data: &RunData, di: usize, v: usize) -> Option<(f64, f64)> {
 /// Draws every chart that makes sense for the run into `dir/charts`, replacing earlier ones.
 pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
     let charts_dir = dir.join("charts");
-    clear_charts(&charts_dir).map_err(|source| ReportError::Write {
+    crate::export::run_dir::clear_charts(&charts_dir).map_err(|source| ReportError::Write {
         path: charts_dir.clone(),
         source,
     })?;

@@ -430,7 +430,7 @@ fn every_strategy_agrees_with_dlx_on_pencilmark_puzzles() {
         (16, &[800, 900]),
     ] {
         let g = Geometry::from_side(side).unwrap();
-        let mut rng = crate::generate::stream(7, side as u64);
+        let mut rng = crate::seeded::stream(7, side as u64);
         for &rate in rates {
             for i in 0..4 {
                 let answer = crate::generate::complete_grid(g, &mut rng);

@@ -3,8 +3,9 @@
 
 use super::StudyError;
 use crate::contender::BenchPuzzle;
-use crate::generate::{holes_puzzle, stream};
+use crate::generate::holes_puzzle;
 use crate::grid::Geometry;
+use crate::seeded::stream;
 use serde::{Deserialize, Serialize};
 
 /// One point of a study: a grid side and how many givens each puzzle keeps.

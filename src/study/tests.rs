@@ -1,7 +1,7 @@
 use super::*;
-use crate::generate::stream;
 use crate::grid::Geometry;
 use crate::harness::Silent;
+use crate::seeded::stream;
 use crate::validate::check_solution;
 
 fn g(side: usize) -> Geometry {

@@ -36,7 +36,7 @@ fn peaks(n: usize) -> (usize, usize) {
             seed: 1,
             ..Selection::default()
         };
-        let ds = sudoku_bench::datasets::resolve(
+        let ds = sudoku_bench::harness::resolve(
             file.to_str().unwrap(),
             &ReadOptions::default(),
             &sel,

@@ -21,7 +21,7 @@ fn bin(cwd: &Path) -> Command {
 fn table(dir: &Path, sets: &[&str]) -> PathBuf {
     let mut text = String::new();
     for name in sets {
-        let ds = sudoku_bench::datasets::resolve(
+        let ds = sudoku_bench::harness::resolve(
             name,
             &Default::default(),
             &Selection::default(),
@@ -668,7 +668,7 @@ fn pencilmark_lines_go_to_programs_that_take_them() {
         }
     }
     // The easy set in pencilmark form: every third wrong candidate excluded.
-    let ds = sudoku_bench::datasets::resolve(
+    let ds = sudoku_bench::harness::resolve(
         "easy-9x9",
         &Default::default(),
         &Selection::default(),

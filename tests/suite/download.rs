@@ -42,7 +42,7 @@ fn the_table_matches_the_published_lists() {
         let bytes = std::fs::read(dir.join(p.file)).unwrap();
         assert_eq!(bytes.len() as u64, p.bytes, "{}", p.name);
         assert_eq!(
-            sudoku_bench::harness::prepare::sha256_hex(&bytes),
+            sudoku_bench::datasets::checksum::sha256_hex(&bytes),
             p.sha256,
             "{}",
             p.name

@@ -1,9 +1,9 @@
 //! `contender check`: the protocol against a few known puzzles, one at a time,
 //! saying what is wrong with a program's answers or framing.
 
-use super::process::{Process, ReadError};
-use super::{protocol, ContenderError};
 use crate::contender::BenchPuzzle;
+use crate::external::process::{Process, ReadError};
+use crate::external::{protocol, ContenderError};
 use crate::format::Alphabet;
 use crate::grid::{Geometry, Grid};
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
@@ -262,15 +262,15 @@ pub fn check(
 pub fn check_library(
     library: &std::path::Path,
     symbol: &str,
-    abi: super::library::Abi,
+    abi: crate::external::library::Abi,
     sizes: &[usize],
     timeout: Duration,
     log: &std::path::Path,
 ) -> Result<CheckReport, ContenderError> {
-    let command = super::host_command(library, symbol, abi).map_err(|source| {
+    let command = crate::external::host_command(library, symbol, abi).map_err(|source| {
         ContenderError::CannotStart {
             name: "checked".into(),
-            command: super::library::HOST_COMMAND.into(),
+            command: crate::external::library::HOST_COMMAND.into(),
             source,
         }
     })?;
@@ -282,7 +282,7 @@ pub fn check_library(
                 source,
             }
         })?;
-        super::host_ready(p).map_err(|message| ContenderError::Library {
+        crate::external::host_ready(p).map_err(|message| ContenderError::Library {
             name: "checked".into(),
             message,
         })
