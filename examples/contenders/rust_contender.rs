@@ -8,7 +8,7 @@
 //! sudoku-bench bench --contender rust=target/release/examples/rust-contender --solver bitset-mrv
 //! ```
 //!
-//! Protocol (see the README): a puzzle per line on stdin, an answer line per
+//! Protocol (docs/contenders.md): a puzzle per line on stdin, an answer line per
 //! puzzle on stdout (`STATUS [SOLUTION] [key=value ...]`), flushed; the mode is
 //! in `SUDOKU_BENCH_MODE`. The solver: candidate bitmasks, naked singles, and
 //! branching on the cell with fewest candidates.

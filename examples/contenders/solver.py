@@ -5,7 +5,7 @@ Race it against the built-in strategies:
 
     sudoku-bench bench --contender "python=python3 examples/contenders/solver.py" --solver bitset-mrv
 
-The protocol (see the README): one puzzle per line on stdin ('.' for a blank,
+The protocol (docs/contenders.md): one puzzle per line on stdin ('.' for a blank,
 digits 1-9 then letters for 16x16, letters A-Y for 25x25, 0-9 then A-Z for
 36x36, numbers separated by spaces for 49x49 and 64x64); one answer line per
 puzzle on stdout, flushed: `STATUS [SOLUTION] [key=value ...]`. The mode comes

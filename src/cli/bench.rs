@@ -16,7 +16,7 @@ pub(super) struct BenchArgs {
     solver: Vec<String>,
     /// An outside program as a contender, `NAME=COMMAND` (repeatable): COMMAND is split into
     /// words as a shell would and run without one, once per worker thread, speaking the
-    /// line protocol (see the README).
+    /// line protocol (see docs/contenders.md).
     #[arg(long, value_name = "NAME=COMMAND")]
     contender: Vec<String>,
     /// A shared library as a contender, `NAME=PATH:SYMBOL:ABI` (repeatable): its function

@@ -1,5 +1,5 @@
 //! Outside programs and shared libraries as contenders, over the line
-//! protocol (see the README).
+//! protocol (docs/contenders.md).
 //!
 //! A [`Program`] keeps one process per worker thread for the whole run. In
 //! protocol version 1 it writes one puzzle at a time and times each answer from

@@ -1,4 +1,4 @@
-//! The line protocol: puzzle lines out, answer lines back (see the README).
+//! The line protocol: puzzle lines out, answer lines back (docs/contenders.md).
 
 use crate::format::{Alphabet, Symbol};
 use crate::grid::Grid;
