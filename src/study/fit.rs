@@ -247,7 +247,7 @@ pub fn growth(points: &[SizePoint]) -> Option<Growth> {
     }
     let make = |model: Model, slopes: &mut Vec<f64>| -> Option<Fit> {
         let (intercept, slope, rss, r2) = fit_model(model, &ys)?;
-        let (lo, hi) = percentile_interval(slopes);
+        let (lo, hi) = usable_interval(slopes);
         Some(Fit {
             model,
             intercept,
@@ -275,13 +275,12 @@ pub fn growth(points: &[SizePoint]) -> Option<Growth> {
 
 /// The 2.5% and 97.5% points of a bootstrap distribution, when at least half
 /// of the resamples were usable.
-fn percentile_interval(v: &mut [f64]) -> (Option<f64>, Option<f64>) {
+fn usable_interval(v: &mut [f64]) -> (Option<f64>, Option<f64>) {
     if v.len() < RESAMPLES / 2 {
         return (None, None);
     }
-    v.sort_by(f64::total_cmp);
-    let at = |q: f64| v[((q * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
-    (Some(at(0.025)), Some(at(0.975)))
+    let (lo, hi) = crate::stats::percentile_interval(v);
+    (Some(lo), Some(hi))
 }
 
 /// Where a strategy's cost peaks along the clue axis.
@@ -336,7 +335,7 @@ pub fn peak(points: &[(f64, Vec<Obs>)]) -> Option<Peak> {
             pts[argmax(&kb)].0
         })
         .collect();
-    let (lo, hi) = percentile_interval(&mut at);
+    let (lo, hi) = usable_interval(&mut at);
     Some(Peak {
         at: pts[i].0,
         lo: lo.unwrap_or(pts[i].0),
