@@ -1,11 +1,29 @@
 //! sudoku-bench: a workbench for comparing Sudoku-solving algorithms.
 //!
-//! - [`grid`]: grids of box size 2..=5; [`format`]: reading and writing puzzles;
-//!   [`validate`]: conflict and solution checks.
+//! - [`grid`]: grids of box size 2..=8 (4×4 to 64×64); [`format`]: reading and
+//!   writing puzzles; [`validate`]: conflict and solution checks.
 //! - [`solver`]: the [`solver::Solver`] contract and the closed registry [`solver::SolverId`].
-//! - [`contender`]: what the harness times, built in or an outside program
-//!   ([`external`]); [`harness`]: contenders over datasets, in parallel, every answer checked.
-//! - [`study`]: how cost grows with clues and grid size, with peaks and fitted growth.
+//! - [`contender`]: what the harness times, built in or outside ([`external`]);
+//!   [`harness`]: contenders over datasets, in parallel, every answer checked.
+//! - [`export`], [`report`], [`compare`]: files, charts and the regression gate
+//!   from finished runs; [`study`]: how cost grows with clues, size or threads.
+//!
+//! ARCHITECTURE.md in the repository draws the layers.
+//!
+//! Solving one puzzle with a registered strategy:
+//!
+//! ```
+//! use sudoku_bench::format::{read_str, ReadOptions};
+//! use sudoku_bench::{Limits, Mode, Solver, SolverId, Status};
+//!
+//! let text = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+//! let puzzle = &read_str("example", text, &ReadOptions::default())?.puzzles[0].grid;
+//! let outcome = SolverId::Band.solve(puzzle, &Limits::new(Mode::Unique));
+//! assert_eq!(outcome.status, Status::Unique);
+//! let solution = outcome.first().expect("a unique puzzle has its solution");
+//! assert!(sudoku_bench::validate::check_solution(puzzle, solution).is_ok());
+//! # Ok::<(), sudoku_bench::LoadError>(())
+//! ```
 #![warn(missing_docs)]
 
 pub mod check;
