@@ -63,3 +63,6 @@ pub fn write_all(dir: &Path, run: &RunReport) -> io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,6 +1,5 @@
 //! `sudoku-bench bench`: the default run, bad options and files, interruption.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -9,9 +8,7 @@ use sudoku_bench::harness::{PuzzleResult, SolveRecord, SummaryRow};
 const HARD: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
 
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-bench").unwrap()
-}
+use crate::common::bin;
 
 use crate::common::csv_rows as rows;
 

@@ -1,6 +1,5 @@
 //! Command-line behaviour of `solve`, `solvers` and `generate`.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 const HARD: &str =
@@ -8,9 +7,7 @@ const HARD: &str =
 const HARD_ANSWER: &str =
     "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
 
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-bench").unwrap()
-}
+use crate::common::bin;
 
 fn reference(file: &str) -> String {
     format!("{}/datasets/reference/{file}", env!("CARGO_MANIFEST_DIR"))

@@ -1,14 +1,9 @@
 //! `sudoku-bench compare` and `bench --save-baseline / --baseline`, end to end.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::Path;
 
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::cargo_bin("sudoku-bench").unwrap();
-    c.current_dir(cwd);
-    c
-}
+use crate::common::bin_in as bin;
 
 /// The arguments of a two-strategy run of an embedded set into `cwd/NAME`.
 fn bench_args<'a>(name: &'a str, dataset: &'a str) -> Vec<&'a str> {

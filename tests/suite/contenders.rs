@@ -2,7 +2,6 @@
 //! (`tests/fixtures/contender.rs`) behaving well and badly, the examples, and
 //! `contender check`.
 
-use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use sudoku_bench::format::Alphabet;
@@ -10,11 +9,7 @@ use sudoku_bench::harness::Selection;
 
 use crate::common::example;
 
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::cargo_bin("sudoku-bench").unwrap();
-    c.current_dir(cwd);
-    c
-}
+use crate::common::bin_in as bin;
 
 /// Writes the fixture's table (`puzzle<TAB>answer`, puzzles as the harness
 /// sends them) for embedded datasets, and returns its path.

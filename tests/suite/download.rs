@@ -10,7 +10,7 @@ use sudoku_bench::datasets::public::{self, CACHE_VAR, MIRROR_VAR};
 const TOP: &str = "puzzles3_magictour_top1465";
 
 fn bin(cache: &Path, mirror: &str) -> Command {
-    let mut c = Command::cargo_bin("sudoku-bench").unwrap();
+    let mut c = crate::common::bin();
     c.env(CACHE_VAR, cache).env(MIRROR_VAR, mirror);
     c
 }

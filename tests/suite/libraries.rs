@@ -3,16 +3,10 @@
 //! `contender check` on a library, and bad entries refused before the run.
 
 use crate::common::{example, running};
-use assert_cmd::Command;
 use predicates::prelude::*;
-use std::path::Path;
 use sudoku_bench::harness::{PuzzleResult, RowStatus, SummaryRow};
 
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::cargo_bin("sudoku-bench").unwrap();
-    c.current_dir(cwd);
-    c
-}
+use crate::common::bin_in as bin;
 
 use crate::common::csv_rows as rows;
 

@@ -1,11 +1,8 @@
 //! `sudoku-bench study`: the study folder, and the options refused before anything runs.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-bench").unwrap()
-}
+use crate::common::bin;
 
 #[test]
 fn a_clue_study_writes_its_folder() {

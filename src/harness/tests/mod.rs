@@ -87,7 +87,6 @@ impl RecordSink for StopAfter {
     }
 }
 
-mod records;
 mod rounds;
 mod runs;
 mod schedule;

@@ -147,3 +147,15 @@ pub fn csv_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
         .collect::<Result<Vec<T>, _>>()
         .unwrap()
 }
+
+/// The workbench's binary, ready to be given arguments (`assert_cmd`).
+pub fn bin() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("sudoku-bench").unwrap()
+}
+
+/// [`bin`], run in `cwd`.
+pub fn bin_in(cwd: &Path) -> assert_cmd::Command {
+    let mut c = bin();
+    c.current_dir(cwd);
+    c
+}

@@ -1,6 +1,7 @@
 //! Records and summaries as written: CSV and markdown snapshots, read-backs.
 
-use super::*;
+use super::csv::CsvSink;
+use crate::harness::*;
 
 fn fixed_result(i: u64) -> PuzzleResult {
     PuzzleResult {
@@ -73,12 +74,12 @@ fn results_csv_rows_read_back_through_serde() {
         sink.puzzle(r).unwrap();
     }
     let text = sink.into_inner().unwrap().0;
-    let mut serde_writer = csv::Writer::from_writer(Vec::new());
+    let mut serde_writer = ::csv::Writer::from_writer(Vec::new());
     serde_writer.serialize(&records[0]).unwrap();
     let serde_text = serde_writer.into_inner().unwrap();
     let header = |t: &[u8]| t.split(|&b| b == b'\n').next().unwrap().to_vec();
     assert_eq!(header(&text), header(&serde_text));
-    let back: Vec<PuzzleResult> = csv::Reader::from_reader(&text[..])
+    let back: Vec<PuzzleResult> = ::csv::Reader::from_reader(&text[..])
         .deserialize()
         .collect::<Result<_, _>>()
         .unwrap();
