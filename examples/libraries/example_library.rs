@@ -69,11 +69,14 @@ fn mode_for(limit: u64) -> Mode {
 /// # Safety
 /// `out` holds 82 bytes.
 unsafe fn write_solution(out: *mut c_char, o: &Outcome) {
-    if let Some(s) = o.solutions.first() {
-        for (i, &d) in s.cells().iter().enumerate() {
-            *out.add(i) = (b'0' + d) as c_char;
+    // SAFETY: the caller keeps this function's safety contract (its doc).
+    unsafe {
+        if let Some(s) = o.solutions.first() {
+            for (i, &d) in s.cells().iter().enumerate() {
+                *out.add(i) = (b'0' + d) as c_char;
+            }
+            *out.add(81) = 0;
         }
-        *out.add(81) = 0;
     }
 }
 
@@ -89,15 +92,18 @@ pub unsafe extern "C" fn example_tdoku(
     solution: *mut c_char,
     guesses: *mut usize,
 ) -> usize {
-    let text = std::ffi::CStr::from_ptr(input).to_bytes();
-    let Some(o) = solve_text(text, limit as u64) else {
-        return 0;
-    };
-    write_solution(solution, &o);
-    if !guesses.is_null() {
-        *guesses = o.counters.guesses as usize;
+    // SAFETY: the caller keeps this function's safety contract (its doc).
+    unsafe {
+        let text = std::ffi::CStr::from_ptr(input).to_bytes();
+        let Some(o) = solve_text(text, limit as u64) else {
+            return 0;
+        };
+        write_solution(solution, &o);
+        if !guesses.is_null() {
+            *guesses = o.counters.guesses as usize;
+        }
+        o.solution_count as usize
     }
-    o.solution_count as usize
 }
 
 /// JSolve's shape: solutions found up to `limit`, the first written to `solution`.
@@ -110,12 +116,15 @@ pub unsafe extern "C" fn example_jsolve(
     solution: *mut c_char,
     limit: c_int,
 ) -> c_int {
-    let text = std::slice::from_raw_parts(puzzle as *const u8, 81);
-    let Some(o) = solve_text(text, limit.max(1) as u64) else {
-        return 0;
-    };
-    write_solution(solution, &o);
-    o.solution_count as c_int
+    // SAFETY: the caller keeps this function's safety contract (its doc).
+    unsafe {
+        let text = std::slice::from_raw_parts(puzzle as *const u8, 81);
+        let Some(o) = solve_text(text, limit.max(1) as u64) else {
+            return 0;
+        };
+        write_solution(solution, &o);
+        o.solution_count as c_int
+    }
 }
 
 use sudoku_bench::external::library::{SbAnswer, SbPuzzle, SbSolver, SB_ABI_VERSION};
@@ -126,48 +135,59 @@ struct State {
     solved: u64,
 }
 
-unsafe extern "C" fn create() -> *mut c_void {
+/// A worker's fresh state.
+extern "C" fn create() -> *mut c_void {
     Box::into_raw(Box::new(State { solved: 0 })) as *mut c_void
 }
 
+/// # Safety
+/// Called by the workbench only, with the pointers `include/sudoku_bench.h` describes.
 unsafe extern "C" fn destroy(state: *mut c_void) {
-    if !state.is_null() {
-        drop(Box::from_raw(state as *mut State));
+    // SAFETY: the caller keeps this function's safety contract (its doc).
+    unsafe {
+        if !state.is_null() {
+            drop(Box::from_raw(state as *mut State));
+        }
     }
 }
 
+/// # Safety
+/// Called by the workbench only, with the pointers `include/sudoku_bench.h` describes.
 unsafe extern "C" fn solve(state: *mut c_void, p: *const SbPuzzle, a: *mut SbAnswer) -> i32 {
-    let (p, a) = (&*p, &mut *a);
-    let Some(g) = Geometry::from_side(p.side as usize) else {
-        return -1;
-    };
-    let cells = std::slice::from_raw_parts(p.cells, g.cells());
-    let Some(mut grid) = Grid::from_cells(g, cells) else {
-        return -1;
-    };
-    if !p.allowed.is_null() {
-        let marks = std::slice::from_raw_parts(p.allowed, g.cells()).to_vec();
-        match grid.with_marks(marks) {
-            Some(m) => grid = m,
-            None => return -1,
+    // SAFETY: the caller keeps this function's safety contract (its doc).
+    unsafe {
+        let (p, a) = (&*p, &mut *a);
+        let Some(g) = Geometry::from_side(p.side as usize) else {
+            return -1;
+        };
+        let cells = std::slice::from_raw_parts(p.cells, g.cells());
+        let Some(mut grid) = Grid::from_cells(g, cells) else {
+            return -1;
+        };
+        if !p.allowed.is_null() {
+            let marks = std::slice::from_raw_parts(p.allowed, g.cells()).to_vec();
+            match grid.with_marks(marks) {
+                Some(m) => grid = m,
+                None => return -1,
+            }
         }
+        let mode = match p.mode {
+            0 => Mode::First,
+            1 => Mode::Unique,
+            _ => Mode::Count(p.count_limit.max(1)),
+        };
+        let o = SolverId::BitsetMrv.solve(&grid, &Limits::new(mode));
+        a.solutions = o.solution_count;
+        if let Some(s) = o.solutions.first() {
+            std::ptr::copy_nonoverlapping(s.cells().as_ptr(), a.solution, g.cells());
+        }
+        a.nodes = o.counters.nodes;
+        a.guesses = o.counters.guesses;
+        if let Some(st) = (state as *mut State).as_mut() {
+            st.solved += 1;
+        }
+        0
     }
-    let mode = match p.mode {
-        0 => Mode::First,
-        1 => Mode::Unique,
-        _ => Mode::Count(p.count_limit.max(1)),
-    };
-    let o = SolverId::BitsetMrv.solve(&grid, &Limits::new(mode));
-    a.solutions = o.solution_count;
-    if let Some(s) = o.solutions.first() {
-        std::ptr::copy_nonoverlapping(s.cells().as_ptr(), a.solution, g.cells());
-    }
-    a.nodes = o.counters.nodes;
-    a.guesses = o.counters.guesses;
-    if let Some(st) = (state as *mut State).as_mut() {
-        st.solved += 1;
-    }
-    0
 }
 
 static SOLVER: SbSolver = SbSolver {

@@ -11,24 +11,38 @@ use std::arch::x86_64::*;
 /// A 256-bit vector.
 pub(crate) type V = __m256i;
 
+/// # Safety
+/// The processor must support AVX2 (this module's contract).
 #[inline(always)]
 pub(crate) unsafe fn or(a: V, b: V) -> V {
-    _mm256_or_si256(a, b)
+    // SAFETY: the module's contract: AVX2 is present.
+    unsafe { _mm256_or_si256(a, b) }
 }
 
+/// # Safety
+/// The processor must support AVX2 (this module's contract).
 #[inline(always)]
 pub(crate) unsafe fn and(a: V, b: V) -> V {
-    _mm256_and_si256(a, b)
+    // SAFETY: the module's contract: AVX2 is present.
+    unsafe { _mm256_and_si256(a, b) }
 }
 
 /// `a & !b`.
+///
+/// # Safety
+/// The processor must support AVX2 (this module's contract).
 #[inline(always)]
 pub(crate) unsafe fn but(a: V, b: V) -> V {
-    _mm256_andnot_si256(b, a)
+    // SAFETY: the module's contract: AVX2 is present.
+    unsafe { _mm256_andnot_si256(b, a) }
 }
 
 /// True when every bit of `a` is zero.
+///
+/// # Safety
+/// The processor must support AVX2 (this module's contract).
 #[inline(always)]
 pub(crate) unsafe fn is_zero(a: V) -> bool {
-    _mm256_testz_si256(a, a) != 0
+    // SAFETY: the module's contract: AVX2 is present.
+    unsafe { _mm256_testz_si256(a, a) != 0 }
 }

@@ -11,8 +11,10 @@ pub static LIVE: AtomicUsize = AtomicUsize::new(0);
 /// The most `LIVE` has been since it was last reset.
 pub static PEAK: AtomicUsize = AtomicUsize::new(0);
 
+// SAFETY: every call is passed to `System` unchanged; only counters are kept beside it.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        // SAFETY: the caller keeps `alloc`'s contract, passed on as it is.
         let p = unsafe { System.alloc(l) };
         if !p.is_null() {
             let now = LIVE.fetch_add(l.size(), Ordering::Relaxed) + l.size();
@@ -21,6 +23,7 @@ unsafe impl GlobalAlloc for Counting {
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: `p` came from `System.alloc` with this layout (see `alloc`).
         unsafe { System.dealloc(p, l) };
         LIVE.fetch_sub(l.size(), Ordering::Relaxed);
     }
