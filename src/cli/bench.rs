@@ -186,18 +186,26 @@ pub(super) fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
     Ok(out)
 }
 
-/// One run at one thread count (several counts go to `scaling`, which calls
-/// this once per count).
-pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
-    debug_assert!(args.threads.len() <= 1, "one count; several are scaling's");
-    let started = Instant::now();
-    use std::io::IsTerminal;
-    use std::sync::Arc;
-    use sudoku_bench::export::{self, csv::CsvSink, RunReport};
-    use sudoku_bench::harness::{
-        BenchOptions, Budget, Contender, OwnTime, RunInfo, RunOptions, Schedule, Selection,
-    };
+/// Everything a bench run needs, checked before anything is written or
+/// started: a typo, a bad combination or an unknown dataset fails here.
+pub(super) struct Plan {
+    solvers: Vec<SolverId>,
+    outside: Vec<sudoku_bench::external::ContenderSpec>,
+    baseline_dir: Option<PathBuf>,
+    datasets: Vec<harness::BenchDataset>,
+    /// Said on stderr before the run: skipped entries, threads, rounds.
+    notes: Vec<String>,
+    handicaps: std::collections::HashMap<String, f64>,
+    opts: harness::BenchOptions,
+    options: harness::RunOptions,
+    /// Seconds spent reading the datasets.
+    load_s: f64,
+}
 
+/// Turns the arguments into a [`Plan`] on a machine of `cores` cores: reads
+/// and checks the datasets and the contenders file, writes nothing.
+pub(super) fn plan(args: &BenchArgs, cores: usize) -> Result<Plan> {
+    use sudoku_bench::harness::{BenchOptions, Budget, RunOptions, Schedule, Selection};
     let outside =
         super::contender::specs(&args.contender, &args.library, args.contenders.as_deref())?;
     // Only outside programs when they are all that was asked for.
@@ -206,7 +214,6 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     } else {
         resolve_solvers(&args.solver)?
     };
-    // Checked before the run, so a typo does not cost a whole run.
     let baselines = Path::new(sudoku_bench::compare::baseline::ROOT);
     let baseline_dir = match &args.baseline {
         Some(b) => Some(sudoku_bench::compare::baseline::resolve(b, baselines)?),
@@ -215,7 +222,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     if let Some(name) = &args.save_baseline {
         sudoku_bench::compare::baseline::check_name(name)?;
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut notes = Vec::new();
     // An outside program's worker waits awake for its answers: a worker and its
     // program each need a core, or one of them is timed while descheduled.
     let mut threads_note = String::new();
@@ -268,17 +275,18 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
                 .with_context(|| format!("dataset {spec:?}"))?;
         datasets.extend(found);
     }
+    let load_s = loading.elapsed().as_secs_f64();
     for d in &datasets {
         if d.is_empty() {
             bail!("dataset {} has no puzzles to run", d.name);
         }
         let n = d.info.skipped;
         if n > 0 {
-            eprintln!(
-                "note: {}: skipped {n} bad {} (--skip-invalid)",
+            notes.push(format!(
+                "{}: skipped {n} bad {} (--skip-invalid)",
                 d.name,
                 if n == 1 { "entry" } else { "entries" }
-            );
+            ));
         }
     }
     let rounds = args.rounds.unwrap_or(DEFAULT_ROUNDS);
@@ -292,7 +300,9 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             );
         }
     }
-    let mut round_notes = Vec::new();
+    if !threads_note.is_empty() {
+        notes.push(threads_note.clone());
+    }
     for d in &datasets {
         let got = harness::rounds_for(d.len(), rounds);
         if got < rounds {
@@ -305,7 +315,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
                     harness::MIN_PER_ROUND
                 );
             }
-            round_notes.push(format!(
+            notes.push(format!(
                 "{} is measured in {got} round{} ({} puzzles; {rounds} rounds need {need})",
                 d.name,
                 if got == 1 { "" } else { "s" },
@@ -313,9 +323,6 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             ));
         }
     }
-    let out_dir = out_dir(&args.out)?;
-    sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
-
     if let Some(r) = &args.reference {
         let names: Vec<&str> = solvers
             .iter()
@@ -328,6 +335,17 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
                 names.join(", ")
             );
         }
+    }
+    let mut handicaps = std::collections::HashMap::new();
+    for h in &args.handicap {
+        let (name, share) = h.split_once('=').ok_or_else(|| {
+            anyhow::anyhow!("--handicap {h:?}: expected NAME=SHARE, like band=20%")
+        })?;
+        let share = parse_fraction(share).map_err(|e| anyhow::anyhow!("--handicap {h:?}: {e}"))?;
+        if !solvers.iter().any(|s| s.name() == name) {
+            bail!("--handicap {h:?}: {name} is not a strategy of this run");
+        }
+        handicaps.insert(name.to_string(), share);
     }
     let schedule = if args.schedule == "sequential" {
         Schedule::Sequential
@@ -363,26 +381,79 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
                 None => format!("{}: {}", c.name, c.command.join(" ")),
             })
             .collect(),
-        threads_note: threads_note.clone(),
+        threads_note,
         handicaps: args.handicap.clone(),
     };
-    if !threads_note.is_empty() {
-        eprintln!("note: {threads_note}");
-    }
-    for n in &round_notes {
+    let opts = BenchOptions {
+        schedule,
+        reference: args.reference.clone(),
+        threads,
+        mode,
+        budget,
+        time_limit: args.time_limit,
+        warmup: args.warmup,
+        repeat: args.repeat,
+        rounds,
+        min_time,
+        block: None,
+    };
+    Ok(Plan {
+        solvers,
+        outside,
+        baseline_dir,
+        datasets,
+        notes,
+        handicaps,
+        opts,
+        options,
+        load_s,
+    })
+}
+
+/// One run at one thread count (several counts go to `scaling`, which calls
+/// this once per count): plan, measure, present.
+pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
+    debug_assert!(args.threads.len() <= 1, "one count; several are scaling's");
+    let started = Instant::now();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let plan = plan(&args, cores)?;
+    let out_dir = out_dir(&args.out)?;
+    sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
+    for n in &plan.notes {
         eprintln!("note: {n}");
     }
-    let mut handicaps = std::collections::HashMap::new();
-    for h in &args.handicap {
-        let (name, share) = h.split_once('=').ok_or_else(|| {
-            anyhow::anyhow!("--handicap {h:?}: expected NAME=SHARE, like band=20%")
-        })?;
-        let share = parse_fraction(share).map_err(|e| anyhow::anyhow!("--handicap {h:?}: {e}"))?;
-        if !solvers.iter().any(|s| s.name() == name) {
-            bail!("--handicap {h:?}: {name} is not a strategy of this run");
-        }
-        handicaps.insert(name.to_string(), share);
-    }
+    let measured = measure(&args, plan, &out_dir)?;
+    present(&args, measured, &out_dir, started)
+}
+
+/// What a run measured, written to its folder, for [`present`].
+struct Measured {
+    report: sudoku_bench::export::RunReport,
+    result: harness::RunResult,
+    own: harness::OwnTime,
+    baseline_dir: Option<PathBuf>,
+    rounds: usize,
+    threads: usize,
+}
+
+/// Starts the contenders, runs the plan into `out_dir` (run.json first, so an
+/// interrupted run still says what it was) and writes the results.
+fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
+    use std::io::IsTerminal;
+    use std::sync::Arc;
+    use sudoku_bench::export::{self, csv::CsvSink, RunReport};
+    use sudoku_bench::harness::{Contender, OwnTime, RunInfo};
+    let Plan {
+        solvers,
+        outside,
+        baseline_dir,
+        datasets,
+        handicaps,
+        opts,
+        options,
+        load_s,
+        ..
+    } = plan;
     let mut contenders: Vec<Contender> = solvers
         .iter()
         .map(|&s| {
@@ -398,11 +469,11 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     for spec in outside {
         let program = sudoku_bench::external::Program::new(spec, Some(&logs))
             .with_context(|| format!("cannot create {}", logs.display()))?;
-        program.start(threads, mode)?;
+        program.start(opts.threads, opts.mode)?;
         contenders.push(Arc::new(program).contender());
     }
     let mut own = OwnTime {
-        load_s: loading.elapsed().as_secs_f64(),
+        load_s,
         ..OwnTime::default()
     };
     let mut info = RunInfo::new(
@@ -420,9 +491,8 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             .and_then(|exe| sudoku_bench::external::floor::measure(&exe))
             .map(|d| d.as_nanos() as u64);
     }
-    // run.json first, so an interrupted run still says what it was.
     export::write_all(
-        &out_dir,
+        out_dir,
         &RunReport {
             info: info.clone(),
             summary: Vec::new(),
@@ -442,19 +512,6 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             .progress_chars("=> "),
         );
     }
-    let opts = BenchOptions {
-        schedule,
-        reference: args.reference.clone(),
-        threads,
-        mode,
-        budget,
-        time_limit: args.time_limit,
-        warmup: args.warmup,
-        repeat: args.repeat,
-        rounds,
-        min_time,
-        block: None,
-    };
     let results_path = out_dir.join("results.csv");
     let solves_path = out_dir.join("solves.csv");
     let mut sink = CsvSink::create(&results_path, args.keep_solves.then_some(&*solves_path))
@@ -493,12 +550,35 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     own.writer_s = result.writer.as_secs_f64();
     let writing = Instant::now();
     info.own_time = Some(own.clone());
-    let mut report = RunReport {
+    let report = RunReport {
         info,
         summary: result.summary.clone(),
     };
-    export::write_all(&out_dir, &report)?;
+    export::write_all(out_dir, &report)?;
     own.write_s = writing.elapsed().as_secs_f64();
+    Ok(Measured {
+        report,
+        result,
+        own,
+        baseline_dir,
+        rounds: opts.rounds,
+        threads: opts.threads,
+    })
+}
+
+/// The answer on the terminal, the report, the baseline comparison and the
+/// exit code.
+fn present(args: &BenchArgs, m: Measured, out_dir: &Path, started: Instant) -> Result<ExitCode> {
+    use sudoku_bench::export;
+    let Measured {
+        mut report,
+        result,
+        mut own,
+        baseline_dir,
+        rounds,
+        threads,
+    } = m;
+    let results_path = out_dir.join("results.csv");
     if !args.quiet {
         // The answer first, in 100 columns: speeds, sentences, what the intervals cover.
         use export::terminal::{compact_summary, speed_matrix, wrap, WIDTH};
@@ -534,11 +614,11 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     if !args.no_report {
         let drawing = Instant::now();
-        let r = sudoku_bench::report::write(&out_dir, &args.report.options()?)
+        let r = sudoku_bench::report::write(out_dir, &args.report.options()?)
             .with_context(|| format!("drawing the report in {}", out_dir.display()))?;
         own.report_s = drawing.elapsed().as_secs_f64();
         if !args.quiet {
-            super::report::print_report_result(&out_dir, &r);
+            super::report::print_report_result(out_dir, &r);
         }
     } else if !args.quiet {
         println!("results in {}", out_dir.display());
@@ -557,7 +637,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         use sudoku_bench::compare;
         let c = compare::compare(
             compare::load_side(dir, label)?,
-            compare::load_side(&out_dir, &out_dir.display().to_string())?,
+            compare::load_side(out_dir, &out_dir.display().to_string())?,
             args.noise_threshold,
         )?;
         if !args.quiet {
@@ -570,7 +650,11 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         if result.interrupted {
             eprintln!("note: baseline {name} not saved: the run was interrupted");
         } else {
-            let dir = sudoku_bench::compare::baseline::save(&out_dir, baselines, name)?;
+            let dir = sudoku_bench::compare::baseline::save(
+                out_dir,
+                Path::new(sudoku_bench::compare::baseline::ROOT),
+                name,
+            )?;
             if !args.quiet {
                 println!("baseline {name} saved in {}", dir.display());
             }
@@ -612,4 +696,135 @@ pub(super) fn out_dir(out: &Option<PathBuf>) -> Result<PathBuf> {
         }
         None => sudoku_bench::export::run_dir::new_run_dir(Path::new("reports"))?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// `sudoku-bench bench WORDS...` as parsed arguments.
+    fn args(words: &[&str]) -> BenchArgs {
+        let line = ["sudoku-bench", "bench"]
+            .into_iter()
+            .chain(words.iter().copied());
+        match super::super::Cli::try_parse_from(line)
+            .expect("the words parse")
+            .command
+        {
+            super::super::Command::Bench(b) => *b,
+            _ => unreachable!("a bench command"),
+        }
+    }
+
+    fn refused(words: &[&str]) -> String {
+        match plan(&args(words), 4) {
+            Ok(_) => panic!("{words:?} was accepted"),
+            Err(e) => format!("{e:#}"),
+        }
+    }
+
+    #[test]
+    fn the_default_plan_takes_every_embedded_set_on_every_core() {
+        let p = plan(&args(&[]), 4).unwrap();
+        assert_eq!(p.datasets.len(), sudoku_bench::datasets::EMBEDDED.len());
+        assert_eq!((p.opts.threads, p.opts.rounds), (4, DEFAULT_ROUNDS));
+        assert!(p.solvers.iter().all(|s| s.is_default_variant()));
+        assert!(p.outside.is_empty() && p.handicaps.is_empty());
+        // seeds-9x9 has 3 puzzles: fewer rounds, said before the run.
+        assert!(
+            p.notes
+                .iter()
+                .any(|n| n.starts_with("seeds-9x9 is measured in 1 round")),
+            "{:?}",
+            p.notes
+        );
+        assert_eq!(p.options.datasets.len(), p.datasets.len());
+    }
+
+    #[test]
+    fn outside_programs_halve_the_default_threads_and_say_why() {
+        let p = plan(
+            &args(&["--contender", "x=prog --flag", "--dataset", "easy-9x9"]),
+            8,
+        )
+        .unwrap();
+        assert!(p.solvers.is_empty(), "only the program was asked for");
+        assert_eq!(p.opts.threads, sudoku_bench::external::default_threads(8));
+        assert!(
+            p.notes.iter().any(|n| n.contains("half of 8 cores")),
+            "{:?}",
+            p.notes
+        );
+        assert_eq!(p.options.contenders, ["x: prog --flag"]);
+    }
+
+    #[test]
+    fn bad_arguments_are_refused_before_anything_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("never");
+        let out = out.to_str().unwrap();
+        let cases: &[(&[&str], &str)] = &[
+            (&["--solver", "nope"], "nope"),
+            (&["--dataset", "no-such-set"], "no-such-set"),
+            (
+                &["--dataset", "seeds-9x9", "--rounds", "5"],
+                "too few for 5 rounds",
+            ),
+            (&["--min-time", "3ms"], "--min-time 3ms"),
+            (
+                &["--solver", "dlx", "--reference", "band"],
+                "--reference band",
+            ),
+            (
+                &["--solver", "dlx", "--handicap", "dlx"],
+                "expected NAME=SHARE",
+            ),
+            (
+                &["--solver", "dlx", "--handicap", "band=20%"],
+                "not a strategy of this run",
+            ),
+        ];
+        for (words, says) in cases {
+            let words: Vec<&str> = words.iter().copied().chain(["--out", out]).collect();
+            let e = refused(&words);
+            assert!(e.contains(says), "{words:?}: {e}");
+        }
+        assert!(!dir.path().join("never").exists(), "a plan writes nothing");
+    }
+
+    #[test]
+    fn a_plan_carries_the_options_it_was_given() {
+        let p = plan(
+            &args(&[
+                "--solver",
+                "band,dlx",
+                "--dataset",
+                "hard-9x9",
+                "--threads",
+                "1",
+                "--rounds",
+                "3",
+                "--limit",
+                "30",
+                "--mode",
+                "first",
+                "--handicap",
+                "band=20%",
+                "--reference",
+                "dlx",
+            ]),
+            4,
+        )
+        .unwrap();
+        assert_eq!(p.solvers, [SolverId::Band, SolverId::Dlx]);
+        assert_eq!(p.datasets[0].len(), 30);
+        assert_eq!(
+            (p.opts.threads, p.opts.rounds, p.opts.mode),
+            (1, 3, Mode::First)
+        );
+        assert_eq!(p.opts.reference.as_deref(), Some("dlx"));
+        assert_eq!(p.handicaps.get("band"), Some(&0.2));
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+    }
 }
