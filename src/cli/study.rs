@@ -149,13 +149,33 @@ fn parse_open_fraction(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
-pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
+/// What `study` was asked for, checked: a scaling run (`study threads`, which
+/// is `bench --threads`), or a study of points.
+pub(super) enum Planned {
+    /// `study threads`: the bench arguments of the scaling run.
+    Scaling(Box<BenchArgs>),
+    /// A study of clue counts or sizes.
+    Study(Box<StudyPlan>),
+}
+
+/// A study, checked before any folder is made or puzzle made.
+pub(super) struct StudyPlan {
+    opts: StudyOptions,
+    /// The fraction of givens (`study size`).
+    fraction: Option<f64>,
+    common: CommonArgs,
+    /// Said on stderr before the study.
+    notes: Vec<String>,
+}
+
+/// Turns the arguments into a plan: points, modes, strategies and limits.
+pub(super) fn plan(args: StudyArgs) -> Result<Planned> {
     let (axis, points, modes, common, fraction, stop) = match args.axis {
         StudyAxis::Threads(b) => {
             if b.threads.len() < 2 {
                 bail!("study threads needs two or more counts, like --threads 1,2");
             }
-            return super::scaling::run(*b);
+            return Ok(Planned::Scaling(b));
         }
         StudyAxis::Clues(a) => {
             let g = Geometry::from_side(a.size).ok_or_else(|| {
@@ -180,9 +200,9 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
             )
         }
     };
-    let started = Instant::now();
     let mut modes = modes;
     modes.dedup();
+    let mut notes = Vec::new();
     let mut solvers = resolve_solvers(&common.solver)?;
     if common.solver.is_empty() {
         // A study's hard points need limits that stop a solve: by default only
@@ -190,7 +210,7 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         solvers.retain(|s| s.honours_limits());
     } else if !common.quiet {
         for s in solvers.iter().filter(|s| !s.honours_limits()) {
-            eprintln!("note: {s} cannot be stopped by the node budget or time limit (its crate offers no hook): a hard point may take it unbounded time");
+            notes.push(format!("{s} cannot be stopped by the node budget or time limit (its crate offers no hook): a hard point may take it unbounded time"));
         }
     }
     let budget = Budget::parse(common.node_budget.as_deref()).map_err(anyhow::Error::msg)?;
@@ -210,6 +230,36 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         stop_after_censored: stop,
         rounds: common.rounds,
     };
+    Ok(Planned::Study(Box::new(StudyPlan {
+        opts,
+        fraction,
+        common,
+        notes,
+    })))
+}
+
+/// Plans, runs the study into its folder, and presents what it found.
+pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
+    let p = match plan(args)? {
+        Planned::Scaling(b) => return super::scaling::run(*b),
+        Planned::Study(p) => *p,
+    };
+    let started = Instant::now();
+    let StudyPlan {
+        opts,
+        fraction,
+        common,
+        notes,
+    } = p;
+    for n in &notes {
+        eprintln!("note: {n}");
+    }
+    let (axis, budget, time_limit, stop) = (
+        opts.axis,
+        opts.budget,
+        opts.time_limit,
+        opts.stop_after_censored,
+    );
     // A strategy set that handles no requested size is refused before any folder is made.
     if let Err(e) = study::check_handled(&opts) {
         eprintln!("error: {e}");
@@ -306,11 +356,23 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
     };
     let said = study::write_outputs(&dir, &file, &data.rows)
         .with_context(|| format!("writing the study into {}", dir.display()))?;
+    Ok(present(&common, &dir, &data, &file, &said, &csv_path))
+}
+
+/// What the study found, on the terminal, and the exit code.
+fn present(
+    common: &CommonArgs,
+    dir: &Path,
+    data: &study::StudyData,
+    file: &StudyFile,
+    said: &[String],
+    csv_path: &Path,
+) -> ExitCode {
     if !common.quiet {
         for u in &data.unhandled {
             eprintln!("note: not run where the size is not handled: {u}");
         }
-        for l in &said {
+        for l in said {
             print!("{}", wrap(l, 100));
         }
         println!(
@@ -328,12 +390,12 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
             file.run.errors,
             csv_path.display()
         );
-        return Ok(ExitCode::from(1));
+        return ExitCode::from(1);
     }
     if data.interrupted {
-        return Ok(ExitCode::from(130));
+        return ExitCode::from(130);
     }
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
 }
 
 /// A finding as a list item wrapped to `width` columns.
@@ -382,5 +444,83 @@ fn out_dir(out: &Option<PathBuf>, axis: Axis, force: bool) -> Result<PathBuf> {
                 &id,
             )?)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn planned(words: &[&str]) -> Result<Planned> {
+        let line = ["sudoku-bench", "study"]
+            .into_iter()
+            .chain(words.iter().copied());
+        match super::super::Cli::try_parse_from(line)
+            .expect("the words parse")
+            .command
+        {
+            super::super::Command::Study(a) => plan(a),
+            _ => unreachable!("a study command"),
+        }
+    }
+
+    fn study(words: &[&str]) -> StudyPlan {
+        match planned(words).unwrap() {
+            Planned::Study(p) => *p,
+            Planned::Scaling(_) => panic!("{words:?}: a study, not a scaling run"),
+        }
+    }
+
+    #[test]
+    fn a_clue_study_plans_its_points_with_strategies_that_can_be_stopped() {
+        let p = study(&[
+            "clues",
+            "--clues",
+            "20..30",
+            "--step",
+            "5",
+            "--mode",
+            "first,first",
+        ]);
+        assert_eq!(p.opts.axis, Axis::Clues);
+        assert_eq!(p.opts.points.len(), 3, "20, 25 and 30 clues");
+        assert_eq!(p.opts.modes, [Mode::First], "repeated modes once");
+        assert!(!p.opts.solvers.is_empty());
+        assert!(p.opts.solvers.iter().all(|s| s.honours_limits()));
+        assert_eq!(p.fraction, None);
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+    }
+
+    #[test]
+    fn a_size_study_keeps_its_fraction_and_warns_of_unstoppable_strategies() {
+        let p = study(&[
+            "size",
+            "--sizes",
+            "4,9",
+            "--givens",
+            "50%",
+            "--solver",
+            "dlx,sat-varisat",
+        ]);
+        assert_eq!(p.opts.axis, Axis::Size);
+        assert_eq!(p.fraction, Some(0.5));
+        assert!(p.opts.stop_after_censored);
+        assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
+        assert!(p.notes[0].starts_with("sat-varisat cannot be stopped"));
+    }
+
+    #[test]
+    fn threads_go_to_a_scaling_run_and_bad_points_are_refused() {
+        assert!(matches!(
+            planned(&["threads", "--threads", "1,2"]).unwrap(),
+            Planned::Scaling(_)
+        ));
+        let err = |words: &[&str]| match planned(words) {
+            Ok(_) => panic!("{words:?} was accepted"),
+            Err(e) => format!("{e:#}"),
+        };
+        assert!(err(&["threads", "--threads", "2"]).contains("two or more counts"));
+        assert!(err(&["clues", "--size", "10"]).contains("not a grid side"));
     }
 }
