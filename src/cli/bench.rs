@@ -432,8 +432,6 @@ struct Measured {
     result: harness::RunResult,
     own: harness::OwnTime,
     baseline_dir: Option<PathBuf>,
-    rounds: usize,
-    threads: usize,
 }
 
 /// Starts the contenders, runs the plan into `out_dir` (run.json first, so an
@@ -561,8 +559,6 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
         result,
         own,
         baseline_dir,
-        rounds: opts.rounds,
-        threads: opts.threads,
     })
 }
 
@@ -575,9 +571,8 @@ fn present(args: &BenchArgs, m: Measured, out_dir: &Path, started: Instant) -> R
         result,
         mut own,
         baseline_dir,
-        rounds,
-        threads,
     } = m;
+    let (rounds, threads) = (report.info.options.rounds, report.info.options.threads);
     let results_path = out_dir.join("results.csv");
     if !args.quiet {
         // The answer first, in 100 columns: speeds, sentences, what the intervals cover.
