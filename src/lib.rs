@@ -37,6 +37,7 @@ pub mod format;
 pub mod generate;
 pub mod grid;
 pub mod harness;
+pub mod hunt;
 pub mod rate;
 pub mod report;
 pub mod seeded;

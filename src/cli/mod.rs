@@ -6,6 +6,7 @@ mod compare;
 mod contender;
 mod datasets;
 mod generate;
+mod hunt;
 mod interrupt;
 mod library_host;
 mod options;
@@ -52,6 +53,9 @@ enum Command {
     Contender(contender::ContenderArgs),
     /// How cost grows: sweep clue counts, grid sizes or threads, with peaks and fitted growth.
     Study(study::StudyArgs),
+    /// Search for the puzzles on which a contender needs the most guesses, nodes or
+    /// time, or the most relative to another: the puzzles that separate them.
+    Hunt(hunt::HuntArgs),
     /// Draw charts and write report.md and a self-contained report.html from a saved run folder.
     Report(report::ReportArgs),
     /// The helper process of a library contender (started by `bench`, not by hand).
@@ -77,6 +81,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Compare(args) => compare::run(args),
         Command::Contender(args) => contender::run(args),
         Command::Study(args) => study::run(args),
+        Command::Hunt(args) => hunt::run(args),
         Command::LibraryHost(args) => library_host::run(args),
         Command::PipeEcho => {
             sudoku_bench::external::floor::echo(std::io::stdin().lock(), std::io::stdout().lock())?;

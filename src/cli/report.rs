@@ -1,21 +1,52 @@
-//! `sudoku-bench report`: charts and the report of a saved run folder.
+//! `sudoku-bench report`: charts and the report of a saved run folder, or one
+//! report across machines from runs made on several.
 
 use super::options::*;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub(super) struct ReportArgs {
-    /// A run folder written by `bench` (holding results.csv, summary.csv, run.json).
-    run_dir: PathBuf,
+    /// A run folder written by `bench` (holding results.csv, summary.csv, run.json);
+    /// with several, one report across the machines they were made on.
+    #[arg(required = true, value_name = "RUN_DIR")]
+    run_dirs: Vec<PathBuf>,
+    /// Where the report across machines goes (default: a new folder under `reports/`).
+    #[arg(long)]
+    out: Option<PathBuf>,
     #[command(flatten)]
     choices: ReportChoices,
 }
 
 pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
-    let r = sudoku_bench::report::write(&args.run_dir, &args.choices.options()?)?;
-    print_report_result(&args.run_dir, &r);
+    if let [dir] = args.run_dirs.as_slice() {
+        if args.out.is_some() {
+            bail!("--out is for a report across machines (several run folders): one run's report goes into its folder");
+        }
+        let r = sudoku_bench::report::write(dir, &args.choices.options()?)?;
+        print_report_result(dir, &r);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = super::bench::out_dir(&args.out)?;
+    let r = sudoku_bench::report::machines::write(&args.run_dirs, &out)?;
+    for l in &r.sentences {
+        println!("{l}");
+    }
+    if !r.left_out.is_empty() {
+        eprintln!(
+            "note: left out (not in every run, or one contender only): {}",
+            r.left_out.join(", ")
+        );
+    }
+    println!(
+        "{} machines, {} datasets, {} charts; report in {} and {}",
+        r.machines.len(),
+        r.datasets.len(),
+        r.charts.len(),
+        out.join("report.md").display(),
+        out.join("report.html").display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -93,6 +93,9 @@ pub struct RunInfo {
     pub cpu_model: String,
     /// Logical cores.
     pub cores: usize,
+    /// The instruction-set extensions the solvers can use (empty in older runs).
+    #[serde(default)]
+    pub isa: String,
     /// OS and kernel.
     pub os: String,
     /// The command line.
@@ -184,6 +187,31 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
 }
 
+/// The architecture and the SIMD extensions of this CPU that the solvers use.
+fn isa() -> String {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut parts = vec!["x86-64"];
+        if std::is_x86_feature_detected!("avx2") {
+            parts.push("AVX2");
+        }
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vl")
+        {
+            parts.push("AVX-512");
+            if std::is_x86_feature_detected!("avx512bitalg") {
+                parts.push("BITALG");
+            }
+        }
+        parts.join(" ")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        std::env::consts::ARCH.to_string()
+    }
+}
+
 fn os() -> String {
     let pretty = std::fs::read_to_string("/etc/os-release")
         .ok()
@@ -213,6 +241,7 @@ impl RunInfo {
             rustc: env!("SUDOKU_BENCH_RUSTC").into(),
             cpu_model: cpu_model(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            isa: isa(),
             os: os(),
             command,
             options,

@@ -72,6 +72,9 @@ pub enum ReportError {
         /// What is wrong.
         message: String,
     },
+    /// Runs that cannot be reported together.
+    #[error("{0}")]
+    Mismatch(String),
     /// Drawing failed.
     #[error("cannot draw {chart}: {message}")]
     Draw {

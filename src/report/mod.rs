@@ -7,6 +7,7 @@
 pub mod charts;
 pub(crate) mod html;
 pub mod load;
+pub mod machines;
 
 pub use html::html;
 pub use load::{load, load_points, Point, ReportError, RunData, Series};

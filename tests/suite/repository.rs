@@ -68,7 +68,7 @@ const LAYERS: &[&[&str]] = &[
     &["harness"],
     &["export"],
     &["report"],
-    &["compare", "study"],
+    &["compare", "study", "hunt"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

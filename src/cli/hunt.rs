@@ -1,0 +1,401 @@
+//! `sudoku-bench hunt`: search for the puzzles on which a contender costs most,
+//! or most relative to another; write them with the search's progress.
+
+use super::options::*;
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use sudoku_bench::contender::Contender;
+use sudoku_bench::format::Alphabet;
+use sudoku_bench::harness::{self, Selection};
+use sudoku_bench::hunt::write::{print_best, write_results, Header, ProgressFile, ScoreName};
+use sudoku_bench::hunt::{HuntObserver, HuntOptions, Objective, ProgressRow, Start, Stop};
+use sudoku_bench::solver::{Mode, SolverId};
+use sudoku_bench::Geometry;
+
+#[derive(clap::Args)]
+pub(super) struct HuntArgs {
+    /// The contender hunted: a strategy, or the name of a `--contender`, `--library` or `--contenders` entry.
+    #[arg(long, value_name = "NAME")]
+    solver: String,
+    /// Hunt for the puzzles on which SOLVER costs most relative to this contender.
+    #[arg(long, value_name = "NAME")]
+    against: Option<String>,
+    /// What a contender's cost is: `guesses` and `nodes` are exact and the same on
+    /// every machine; `time` is the median of `--repeat` timed solves on this one.
+    #[arg(long, default_value = "guesses", value_parser = objective)]
+    objective: Objective,
+    /// Start from this dataset's puzzles (an embedded name, a public list or a file;
+    /// up to 2,000 sampled), the best first; default: generated minimal puzzles.
+    #[arg(long, value_name = "DATASET")]
+    from: Option<String>,
+    /// Grid side of the generated starting puzzles (4, 9, 16 or 25).
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// Stop after this much time (such as 90s, 2m).
+    #[arg(long, value_parser = parse_duration, conflicts_with = "iterations")]
+    budget: Option<Duration>,
+    /// Stop after this many moves in all: the same seed then gives the same
+    /// puzzles at the same thread count (with guesses or nodes).
+    #[arg(long)]
+    iterations: Option<u64>,
+    /// Puzzles kept: the best found, one per solution grid (a puzzle with a given more is the same find).
+    #[arg(long, default_value_t = 20, value_parser = positive::<usize>)]
+    keep: usize,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search chains, one per thread (default: every core).
+    #[arg(long, value_parser = positive::<usize>)]
+    threads: Option<usize>,
+    /// Timed solves per puzzle with `--objective time` (their median is the cost).
+    #[arg(long, default_value_t = 5, value_parser = positive::<u32>)]
+    repeat: u32,
+    /// An outside program as a contender, `NAME=COMMAND` (as for `bench`).
+    #[arg(long, value_name = "NAME=COMMAND")]
+    contender: Vec<String>,
+    /// A shared library as a contender, `NAME=PATH:SYMBOL:ABI` (as for `bench`).
+    #[arg(long, value_name = "NAME=PATH:SYMBOL:ABI")]
+    library: Vec<String>,
+    /// A contenders file (as for `bench`).
+    #[arg(long, value_name = "FILE")]
+    contenders: Option<PathBuf>,
+    /// The hunt's folder (default: a new one under `hunts/`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    input_args: InputArgs,
+}
+
+/// The default time budget.
+const DEFAULT_BUDGET: Duration = Duration::from_secs(60);
+/// Most puzzles of a `--from` dataset scored as starts.
+const MAX_STARTS: usize = 2_000;
+
+fn objective(s: &str) -> Result<Objective, String> {
+    Objective::from_name(s).ok_or_else(|| {
+        format!(
+            "unknown objective {s:?}, expected one of: {}",
+            Objective::ALL.map(|o| o.name()).join(", ")
+        )
+    })
+}
+
+/// The hunt as the arguments ask for it, checked before anything runs.
+fn plan(args: &HuntArgs, cores: usize) -> Result<HuntOptions> {
+    if args.against.as_deref() == Some(args.solver.as_str()) {
+        bail!(
+            "--against names {:?}, the contender hunted: a pair hunt needs two different contenders",
+            args.solver
+        );
+    }
+    let stop = match (args.iterations, args.budget) {
+        (Some(0), _) | (_, Some(Duration::ZERO)) => {
+            bail!("a hunt needs a budget above zero: give --budget (such as 2m) or --iterations of at least 1")
+        }
+        (Some(n), _) => Stop::Iterations(n),
+        (None, Some(t)) => Stop::Time(t),
+        (None, None) => Stop::Time(DEFAULT_BUDGET),
+    };
+    let start = match &args.from {
+        Some(_) => Start::Puzzles(Vec::new()),
+        None => {
+            let g = Geometry::from_side(args.size)
+                .filter(|g| g.side() <= sudoku_bench::generate::UNIQUE_MAX_SIDE)
+                .with_context(|| {
+                    format!(
+                        "--size {}: generated starts have sides 4, 9, 16 or 25 (above, a uniqueness check per move stops finishing)",
+                        args.size
+                    )
+                })?;
+            Start::Generated(g)
+        }
+    };
+    Ok(HuntOptions {
+        objective: args.objective,
+        stop,
+        keep: args.keep,
+        seed: args.seed,
+        threads: args.threads.unwrap_or(cores).max(1),
+        repeat: args.repeat,
+        start,
+    })
+}
+
+/// The `--from` dataset's puzzles (a sample of [`MAX_STARTS`]), checked to hold some.
+fn starts(spec: &str, args: &HuntArgs) -> Result<(Vec<sudoku_bench::Grid>, Alphabet)> {
+    let sel = Selection {
+        sample: Some(MAX_STARTS),
+        limit: None,
+        permute: false,
+        seed: args.seed,
+    };
+    let sets = harness::resolve(spec, &args.input_args.read_options()?, &sel, &mut |m| {
+        eprintln!("{m}")
+    })
+    .with_context(|| format!("cannot read --from {spec}"))?;
+    let mut grids = Vec::new();
+    let mut alphabet = None;
+    for set in &sets {
+        if set.pencilmarks {
+            continue;
+        }
+        alphabet.get_or_insert_with(|| set.alphabet.clone());
+        set.for_each_window(&mut |w| {
+            grids.extend(w.iter().filter(|p| !p.invalid).map(|p| p.grid.clone()));
+            Ok(true)
+        })?;
+        if !grids.is_empty() {
+            break;
+        }
+    }
+    match alphabet {
+        Some(a) if !grids.is_empty() => Ok((grids, a)),
+        _ => bail!(
+            "--from {spec}: no valid puzzle to start from (a hunt moves givens: it takes puzzles without pencilmarks whose givens do not conflict)"
+        ),
+    }
+}
+
+/// A contender by name: a strategy, or an outside entry (started now, in `dir/contenders`).
+fn contender(
+    name: &str,
+    specs: &[sudoku_bench::external::ContenderSpec],
+    threads: usize,
+    dir: &Path,
+) -> Result<Contender> {
+    if let Some(spec) = specs.iter().find(|s| s.name == name) {
+        let program =
+            sudoku_bench::external::Program::new(spec.clone(), Some(&dir.join("contenders")))
+                .with_context(|| format!("cannot create {}", dir.join("contenders").display()))?;
+        program.start(threads, Mode::Unique)?;
+        return Ok(Arc::new(program).contender());
+    }
+    match SolverId::from_name(name) {
+        Some(id) => Ok(Contender::from_id(id)),
+        None => {
+            let mut known: Vec<&str> = SolverId::ALL.iter().map(|s| s.name()).collect();
+            known.extend(specs.iter().map(|s| s.name.as_str()));
+            bail!("unknown contender {name:?}: expected a strategy or an outside contender's name ({})", known.join(", "))
+        }
+    }
+}
+
+/// The display: a spinner with the best so far; the progress file gets every row.
+struct Watch {
+    file: ProgressFile,
+    bar: Option<indicatif::ProgressBar>,
+    error: std::sync::Mutex<Option<std::io::Error>>,
+}
+
+impl HuntObserver for Watch {
+    fn improved(&self, row: &ProgressRow) {
+        if let Err(e) = self.file.row(row) {
+            self.error
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    }
+    fn tick(&self, iterations: u64, best: f64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(iterations);
+            bar.set_message(format!("best {}", trim(best)));
+        }
+    }
+}
+
+fn trim(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
+    use std::io::IsTerminal;
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let mut opts = plan(&args, cores)?;
+    let specs =
+        super::contender::specs(&args.contender, &args.library, args.contenders.as_deref())?;
+    let mut alphabet = None;
+    if let Some(spec) = &args.from {
+        let (grids, a) = starts(spec, &args)?;
+        alphabet = Some(a);
+        opts.start = Start::Puzzles(grids);
+    }
+    let geometry = match &opts.start {
+        Start::Generated(g) => *g,
+        Start::Puzzles(p) => p[0].geometry(),
+    };
+    let alphabet = alphabet.unwrap_or_else(|| Alphabet::default_for(geometry));
+    let dir = match &args.out {
+        Some(d) => {
+            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+            d.clone()
+        }
+        None => sudoku_bench::export::run_dir::new_run_dir(Path::new("hunts"))?,
+    };
+    let hunted = contender(&args.solver, &specs, opts.threads, &dir)?;
+    let against = match &args.against {
+        Some(b) => Some(contender(b, &specs, opts.threads, &dir)?),
+        None => None,
+    };
+    let name = ScoreName {
+        hunted: hunted.variant.clone(),
+        against: against.as_ref().map(|b| b.variant.clone()),
+        objective: opts.objective,
+    };
+    let start_words = match (&opts.start, &args.from) {
+        (Start::Puzzles(p), Some(spec)) => format!("the best of {} puzzles of {spec}", p.len()),
+        _ => format!("generated minimal {} puzzles", geometry.name()),
+    };
+    let show = !args.quiet && std::io::stderr().is_terminal();
+    let bar = show.then(|| {
+        let bar = match opts.stop {
+            Stop::Iterations(n) => indicatif::ProgressBar::new(n),
+            Stop::Time(_) => indicatif::ProgressBar::new_spinner(),
+        };
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {elapsed_precise} {pos} moves ({per_sec}) {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    eprintln!(
+        "hunting {} over {} chain{} from {start_words}, seed {}; results in {}",
+        name.short(),
+        opts.threads,
+        if opts.threads == 1 { "" } else { "s" },
+        opts.seed,
+        dir.display()
+    );
+    let watch = Watch {
+        file: ProgressFile::create(&dir, alphabet.clone())
+            .with_context(|| format!("cannot write {}", dir.join("progress.csv").display()))?,
+        bar,
+        error: std::sync::Mutex::new(None),
+    };
+    let cancel = super::interrupt::flag(
+        "interrupted: stopping the hunt and writing the best found so far (Ctrl-C again to quit now)",
+    );
+    let result = sudoku_bench::hunt::hunt(&hunted, against.as_ref(), &opts, &cancel, &watch);
+    if let Some(bar) = &watch.bar {
+        bar.finish_and_clear();
+    }
+    for c in std::iter::once(&hunted).chain(against.as_ref()) {
+        c.engine.finish();
+    }
+    let result = result?;
+    if let Some(e) = watch.error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(e).context(format!(
+            "cannot write {}",
+            dir.join("progress.csv").display()
+        ));
+    }
+    let header = Header {
+        score: name.clone(),
+        seed: opts.seed,
+        threads: opts.threads,
+        start: start_words,
+        repeat: opts.repeat,
+    };
+    write_results(&dir, &header, &result, &alphabet, &watch.file.steps())
+        .with_context(|| format!("cannot write the hunt's files in {}", dir.display()))?;
+    let mut out = std::io::stdout().lock();
+    print_best(&mut out, &name, &result, &alphabet, 5)?;
+    println!(
+        "{} moves, {} puzzles scored in {:.1} s{}; best {} (the best start: {}); {} puzzles in {}",
+        result.iterations,
+        result.evaluations,
+        result.elapsed.as_secs_f64(),
+        if result.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        },
+        result
+            .found
+            .first()
+            .map_or("none".into(), |f| trim(f.score)),
+        trim(result.start_best),
+        result.found.len(),
+        dir.join("puzzles.txt").display()
+    );
+    let (shown, failures) = &result.failures;
+    if *failures > 0 {
+        eprintln!(
+            "note: {failures} answers failed their check and were left out; the first: {}",
+            shown.join("; ")
+        );
+    }
+    Ok(if result.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(words: &[&str]) -> HuntArgs {
+        let line = ["sudoku-bench", "hunt"]
+            .into_iter()
+            .chain(words.iter().copied());
+        match super::super::Cli::try_parse_from(line)
+            .expect("the words parse")
+            .command
+        {
+            super::super::Command::Hunt(h) => h,
+            _ => unreachable!("a hunt command"),
+        }
+    }
+
+    #[test]
+    fn bad_requests_are_refused_before_anything_runs() {
+        let refused = |w: &[&str]| format!("{:#}", plan(&args(w), 2).expect_err("refused"));
+        assert!(refused(&["--solver", "band", "--against", "band"]).contains("two different"));
+        assert!(refused(&["--solver", "band", "--iterations", "0"]).contains("above zero"));
+        assert!(refused(&["--solver", "band", "--budget", "0s"]).contains("above zero"));
+        assert!(refused(&["--solver", "band", "--size", "36"]).contains("sides 4, 9, 16 or 25"));
+        let bad = super::super::Cli::try_parse_from([
+            "sudoku-bench",
+            "hunt",
+            "--solver",
+            "band",
+            "--objective",
+            "speed",
+        ]);
+        let text = bad.err().expect("refused").to_string();
+        assert!(
+            text.contains("unknown objective \"speed\"") && text.contains("guesses, nodes, time"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_plan_takes_the_budget_and_threads_asked() {
+        let p = plan(
+            &args(&["--solver", "band", "--iterations", "500", "--threads", "3"]),
+            2,
+        )
+        .unwrap();
+        assert_eq!(p.stop, Stop::Iterations(500));
+        assert_eq!(p.threads, 3);
+        let p = plan(&args(&["--solver", "band", "--budget", "90s"]), 2).unwrap();
+        assert_eq!(p.stop, Stop::Time(Duration::from_secs(90)));
+        assert_eq!(p.threads, 2);
+    }
+}

@@ -1,0 +1,220 @@
+//! `hunt`: a seeded search for the puzzles that maximise a contender's cost,
+//! or the ratio of its cost to another's (the puzzles that separate them).
+//!
+//! Cost is counted in guesses or nodes (exact, the same on every machine) or
+//! measured as time (the median of repeated timed solves). Every contender
+//! takes part through its engine, as the harness runs it, so outside programs
+//! and libraries hunt by the counters they report, or by time.
+//!
+//! The search is simulated annealing with reheats, one chain per thread (see
+//! [`search`]); the moves ([`moves`]) keep every puzzle at one solution.
+
+pub mod moves;
+mod search;
+pub mod write;
+
+pub use moves::Unique;
+pub use search::hunt;
+
+use crate::grid::{Geometry, Grid};
+use std::time::Duration;
+
+/// What a hunt maximises for one contender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Branch points of the search (exact, machine-independent).
+    Guesses,
+    /// Search nodes (exact, machine-independent).
+    Nodes,
+    /// The median of repeated timed solves (machine-dependent, noisy).
+    Time,
+}
+
+impl Objective {
+    /// Every objective, in listing order.
+    pub const ALL: [Objective; 3] = [Objective::Guesses, Objective::Nodes, Objective::Time];
+
+    /// The objective's name on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Guesses => "guesses",
+            Objective::Nodes => "nodes",
+            Objective::Time => "time",
+        }
+    }
+
+    /// Parses [`Objective::name`].
+    pub fn from_name(name: &str) -> Option<Objective> {
+        Objective::ALL.into_iter().find(|o| o.name() == name)
+    }
+
+    /// The unit of one cost, for reports: `guesses`, `nodes`, `ns`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Objective::Time => "ns",
+            o => o.name(),
+        }
+    }
+
+    /// Added to both costs of a ratio: a puzzle solved with no guess costs 0
+    /// guesses, and 0/0 or 5/0 says nothing; nodes and time are never 0.
+    fn smoothing(self) -> f64 {
+        match self {
+            Objective::Guesses => 1.0,
+            _ => 0.0,
+        }
+    }
+}
+
+/// When a hunt stops (or at Ctrl-C, whichever comes first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// After this many moves in all, shared evenly between the chains: the same
+    /// seed then gives the same puzzles (with an exact objective).
+    Iterations(u64),
+    /// After this much wall time.
+    Time(Duration),
+}
+
+/// Where the chains start.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Start {
+    /// From minimal puzzles generated from the seed, one per chain.
+    Generated(Geometry),
+    /// From these puzzles: all are scored, chain `i` starts from the `i`-th best.
+    Puzzles(Vec<Grid>),
+}
+
+/// What to hunt for, and for how long.
+#[derive(Clone, Debug)]
+pub struct HuntOptions {
+    /// What a contender's cost is.
+    pub objective: Objective,
+    /// When to stop.
+    pub stop: Stop,
+    /// Puzzles kept: the best, one per solution grid.
+    pub keep: usize,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Chains, one per thread.
+    pub threads: usize,
+    /// Timed solves per puzzle for the time objective (their median is the cost).
+    pub repeat: u32,
+    /// Where the chains start.
+    pub start: Start,
+}
+
+/// A puzzle the hunt found, with its score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    /// The puzzle and its one solution.
+    pub unique: Unique,
+    /// The objective: the cost, or the ratio of the two costs.
+    pub score: f64,
+    /// The hunted contender's cost.
+    pub cost: f64,
+    /// The other contender's cost, in a pair hunt.
+    pub against: Option<f64>,
+    /// A node budget or time limit stopped a solve: the cost is a lower bound.
+    pub censored: bool,
+    /// Moves made in all when it was found.
+    pub iteration: u64,
+    /// Seconds into the hunt when it was found.
+    pub elapsed_s: f64,
+}
+
+/// One line of the progress file: the best so far, each time it improves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgressRow {
+    /// Seconds since the hunt began.
+    pub elapsed_s: f64,
+    /// Moves made in all so far.
+    pub iterations: u64,
+    /// The best score so far.
+    pub best: f64,
+    /// The best puzzle's cost.
+    pub cost: f64,
+    /// The other contender's cost on it, in a pair hunt.
+    pub against: Option<f64>,
+    /// The best puzzle.
+    pub puzzle: Grid,
+}
+
+/// What a hunt tells as it goes (its progress file and display).
+pub trait HuntObserver: Sync {
+    /// The best score improved (never called with a lower one).
+    fn improved(&self, row: &ProgressRow);
+    /// Moves made in all so far, and the best score (every few hundred moves).
+    fn tick(&self, _iterations: u64, _best: f64) {}
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+
+impl HuntObserver for Quiet {
+    fn improved(&self, _: &ProgressRow) {}
+}
+
+/// The outcome of a hunt.
+#[derive(Clone, Debug)]
+pub struct HuntResult {
+    /// The best puzzles, best first, each checked for one solution by `checked_by`.
+    pub found: Vec<Found>,
+    /// Moves made in all.
+    pub iterations: u64,
+    /// Puzzles scored (moves that led to a puzzle, and the starts).
+    pub evaluations: u64,
+    /// Wall time of the search.
+    pub elapsed: Duration,
+    /// Stopped by Ctrl-C.
+    pub interrupted: bool,
+    /// The strategy that checked each kept puzzle, independent of the hunted ones.
+    pub checked_by: &'static str,
+    /// Answers that failed the check (a wrong answer, a crash): the first few, and how many in all.
+    pub failures: (Vec<String>, u64),
+    /// The best score among the starts.
+    pub start_best: f64,
+}
+
+/// Why a hunt cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum HuntError {
+    /// The same contender on both sides.
+    #[error(
+        "--against names {0:?}, the contender hunted: a pair hunt needs two different contenders"
+    )]
+    SameContender(String),
+    /// Nothing to do.
+    #[error("a hunt needs a budget above zero: give --budget (such as 2m) or --iterations of at least 1")]
+    ZeroBudget,
+    /// No puzzle to start from.
+    #[error("{0}")]
+    NoStart(String),
+    /// A contender cannot take the puzzles.
+    #[error("{name} does not handle {size} puzzles")]
+    Size {
+        /// The contender.
+        name: String,
+        /// The grid size.
+        size: String,
+    },
+    /// A contender gives no counter for the objective.
+    #[error("{name} reports no {objective}: hunt it with --objective time, or with a contender that counts its search")]
+    NoCounters {
+        /// The contender.
+        name: String,
+        /// The counter missing.
+        objective: &'static str,
+    },
+    /// A contender fails on the very first puzzle.
+    #[error("{name} failed on the first puzzle: {why}")]
+    Failed {
+        /// The contender.
+        name: String,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,571 @@
+//! The search: simulated annealing with reheats, one chain per thread.
+//!
+//! A chain makes a random move ([`super::moves::step`]) and keeps the result
+//! when it scores higher, or when it scores lower with probability
+//! `exp(Δ / T)`, where `Δ` is the change in the logarithm of the score: a
+//! doubling counts alike at 10 guesses and at 1,000. `T` falls geometrically
+//! over an epoch of [`EPOCH`] moves, from [`T_HOT`] (a drop of 10% is kept
+//! one time in two, a halving one in a hundred) to [`T_COLD`] (only
+//! climbing); then the chain goes back to the best puzzle of any chain and
+//! heats up again. Annealing, not plain climbing, because
+//! a solver's cost is rugged in the givens: one given more or less often
+//! changes the guesses by a factor, and a climber stops on the first ridge.
+//! The reheats return to the best, so an epoch that wandered off costs one
+//! epoch. The schedule was picked by measuring 30-second, one-thread hunts
+//! for `band`'s guesses, seeds 1 to 4: the best reached 306–588 with these,
+//! 307–483 starting at 0.3, 187–505 at 1.0, 186–269 with 10,000-move epochs,
+//! and about 100 with 2,000. With a move budget, one chain gives the same puzzles
+//! for the same seed; several share their best at each reheat, as they reach it.
+
+use super::moves::{self, Unique};
+use super::{Found, HuntError, HuntObserver, HuntOptions, HuntResult, Objective, ProgressRow};
+use super::{Start, Stop};
+use crate::contender::{check, BenchPuzzle, Contender, Job, Solved};
+use crate::generate::{generate_one, GenerateOptions};
+use crate::grid::Geometry;
+use crate::seeded::stream;
+use crate::solver::{Limits, Mode, Solver, SolverId, Status};
+use rand::Rng;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Moves in one epoch of the temperature schedule.
+pub const EPOCH: u64 = 50_000;
+/// The temperature at the start of an epoch (log-score units).
+pub const T_HOT: f64 = 0.15;
+/// The temperature at its end.
+pub const T_COLD: f64 = 0.02;
+
+/// The cost of one puzzle for one contender.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Cost {
+    value: f64,
+    censored: bool,
+}
+
+/// One contender as the hunt measures it: through its engine, in mode unique.
+struct Measure<'a> {
+    contender: &'a Contender,
+    objective: Objective,
+    repeat: u32,
+    cancel: &'a Arc<AtomicBool>,
+}
+
+impl Measure<'_> {
+    fn name(&self) -> String {
+        self.contender.variant.clone()
+    }
+
+    /// The contender's cost on `u`, or what went wrong.
+    fn cost(&self, u: &Unique) -> Result<Cost, String> {
+        let puzzles = [BenchPuzzle {
+            index: 0,
+            grid: u.puzzle.clone(),
+            expected: Some(u.solution.clone()),
+            invalid: false,
+        }];
+        let job = Job {
+            puzzles: &puzzles,
+            mode: Mode::Unique,
+            node_budget: self.contender.default_budget,
+            time_limit: None,
+            cancel: self.cancel,
+        };
+        let times = match self.objective {
+            Objective::Time => self.repeat.max(1),
+            _ => 1,
+        };
+        let mut left = times;
+        let mut next = || {
+            (left > 0).then(|| {
+                left -= 1;
+                0
+            })
+        };
+        let mut solves: Vec<Solved> = Vec::with_capacity(times as usize);
+        self.contender
+            .engine
+            .work(&job, &mut next, &mut |_, s| solves.push(s));
+        let mut ns = Vec::with_capacity(solves.len());
+        let mut censored = false;
+        let mut counted = None;
+        for s in &solves {
+            let outcome = s.result.as_ref().map_err(|e| e.clone())?;
+            match outcome.status {
+                Status::Budget => censored = true,
+                Status::Cancelled => return Err("cancelled".into()),
+                _ => {
+                    check(&puzzles[0], outcome)?;
+                    if outcome.status != Status::Unique {
+                        return Err(format!(
+                            "said {} for a puzzle with one solution",
+                            outcome.status
+                        ));
+                    }
+                }
+            }
+            ns.push(s.ns);
+            counted = match self.objective {
+                Objective::Guesses => s.guesses.filter(|_| self.contender.counts),
+                Objective::Nodes => s.nodes.filter(|_| self.contender.counts),
+                Objective::Time => None,
+            };
+        }
+        if ns.is_empty() {
+            return Err("gave no answer".into());
+        }
+        let value = match self.objective {
+            Objective::Time => {
+                ns.sort_unstable();
+                ns[ns.len() / 2] as f64
+            }
+            o => counted.ok_or_else(|| format!("reported no {}", o.name()))? as f64,
+        };
+        Ok(Cost { value, censored })
+    }
+}
+
+/// The score of a puzzle and what it is made of.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Scored {
+    score: f64,
+    cost: Cost,
+    against: Option<Cost>,
+}
+
+impl Scored {
+    /// The annealing's energy: the logarithm of the score (a ratio's as it is,
+    /// a cost's plus one, so that 0 guesses is defined).
+    fn level(&self, pair: bool) -> f64 {
+        if pair {
+            self.score.max(f64::MIN_POSITIVE).ln()
+        } else {
+            (self.score + 1.0).ln()
+        }
+    }
+}
+
+struct Scorer<'a> {
+    hunted: Measure<'a>,
+    against: Option<Measure<'a>>,
+    objective: Objective,
+}
+
+impl Scorer<'_> {
+    fn score(&self, u: &Unique) -> Result<Scored, String> {
+        let cost = self
+            .hunted
+            .cost(u)
+            .map_err(|e| format!("{}: {e}", self.hunted.name()))?;
+        let against = match &self.against {
+            Some(m) => Some(m.cost(u).map_err(|e| format!("{}: {e}", m.name()))?),
+            None => None,
+        };
+        let score = match against {
+            Some(b) => {
+                let s = self.objective.smoothing();
+                (cost.value + s) / (b.value + s).max(f64::MIN_POSITIVE)
+            }
+            None => cost.value,
+        };
+        Ok(Scored {
+            score,
+            cost,
+            against,
+        })
+    }
+}
+
+/// The best puzzles so far, best first, one per solution grid (a puzzle and
+/// the same with a given more are one find); ties go to fewer givens, then to
+/// the givens' order, so the pool does not depend on the order offers arrive in.
+struct Pool {
+    keep: usize,
+    found: Vec<Found>,
+}
+
+impl Pool {
+    fn order(a: &Found, b: &Found) -> std::cmp::Ordering {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.unique.puzzle.givens().cmp(&b.unique.puzzle.givens()))
+            .then_with(|| a.unique.puzzle.cells().cmp(b.unique.puzzle.cells()))
+    }
+
+    /// Offers a puzzle; true when its score is higher than any before.
+    fn offer(&mut self, f: Found) -> bool {
+        use std::cmp::Ordering::Less;
+        let higher = self.found.first().is_none_or(|b| f.score > b.score);
+        if let Some(i) = self
+            .found
+            .iter()
+            .position(|k| k.unique.solution == f.unique.solution)
+        {
+            if Pool::order(&f, &self.found[i]) != Less {
+                return false;
+            }
+            self.found.remove(i);
+        }
+        let at = self.found.partition_point(|k| Pool::order(k, &f) == Less);
+        if at >= self.keep {
+            return false;
+        }
+        self.found.insert(at, f);
+        self.found.truncate(self.keep);
+        higher
+    }
+
+    fn threshold(&self) -> f64 {
+        if self.found.len() < self.keep {
+            f64::NEG_INFINITY
+        } else {
+            self.found.last().map_or(f64::NEG_INFINITY, |f| f.score)
+        }
+    }
+}
+
+/// What the chains share.
+struct Shared<'a> {
+    pool: Mutex<Pool>,
+    /// The pool's lowest kept score, as f64 bits (an offer below it is not made).
+    threshold: AtomicU64,
+    iterations: AtomicU64,
+    evaluations: AtomicU64,
+    failures: Mutex<(Vec<String>, u64)>,
+    started: Instant,
+    deadline: Option<Instant>,
+    cancel: &'a Arc<AtomicBool>,
+    observer: &'a dyn HuntObserver,
+}
+
+impl Shared<'_> {
+    fn offer(&self, unique: &Unique, s: &Scored, iteration: u64) {
+        if s.score < f64::from_bits(self.threshold.load(Ordering::Relaxed)) {
+            return;
+        }
+        let elapsed_s = self.started.elapsed().as_secs_f64();
+        let found = Found {
+            unique: unique.clone(),
+            score: s.score,
+            cost: s.cost.value,
+            against: s.against.map(|a| a.value),
+            censored: s.cost.censored || s.against.is_some_and(|a| a.censored),
+            iteration,
+            elapsed_s,
+        };
+        let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.offer(found.clone()) {
+            self.observer.improved(&ProgressRow {
+                elapsed_s,
+                iterations: self.iterations.load(Ordering::Relaxed),
+                best: found.score,
+                cost: found.cost,
+                against: found.against,
+                puzzle: found.unique.puzzle,
+            });
+        }
+        self.threshold
+            .store(pool.threshold().to_bits(), Ordering::Relaxed);
+    }
+
+    fn failed(&self, why: String) {
+        let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        if f.0.len() < 5 {
+            f.0.push(why);
+        }
+        f.1 += 1;
+    }
+
+    fn stopped(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The best puzzle of every chain so far, with its score.
+    fn top(&self) -> Option<(Unique, Scored)> {
+        let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        pool.found.first().map(|f| {
+            let cost = |value| Cost {
+                value,
+                censored: f.censored,
+            };
+            let scored = Scored {
+                score: f.score,
+                cost: cost(f.cost),
+                against: f.against.map(cost),
+            };
+            (f.unique.clone(), scored)
+        })
+    }
+
+    fn best(&self) -> f64 {
+        let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        pool.found.first().map_or(0.0, |f| f.score)
+    }
+}
+
+/// Runs a hunt for the puzzles on which `hunted` costs most, or (with
+/// `against`) most relative to `against`. `cancel` stops it early (Ctrl-C);
+/// what was found so far is returned all the same.
+pub fn hunt(
+    hunted: &Contender,
+    against: Option<&Contender>,
+    opts: &HuntOptions,
+    cancel: &Arc<AtomicBool>,
+    observer: &dyn HuntObserver,
+) -> Result<HuntResult, HuntError> {
+    if let Some(b) = against {
+        if b.variant == hunted.variant {
+            return Err(HuntError::SameContender(b.variant.clone()));
+        }
+    }
+    if matches!(opts.stop, Stop::Iterations(0)) || opts.stop == Stop::Time(Duration::ZERO) {
+        return Err(HuntError::ZeroBudget);
+    }
+    let geometry = match &opts.start {
+        Start::Generated(g) => *g,
+        Start::Puzzles(p) => p
+            .first()
+            .map(|p| p.geometry())
+            .ok_or_else(|| HuntError::NoStart("no puzzle to start from".into()))?,
+    };
+    for c in std::iter::once(hunted).chain(against) {
+        if !c.supports(geometry) {
+            return Err(HuntError::Size {
+                name: c.variant.clone(),
+                size: geometry.name(),
+            });
+        }
+        if opts.objective != Objective::Time && !c.counts {
+            return Err(HuntError::NoCounters {
+                name: c.variant.clone(),
+                objective: opts.objective.name(),
+            });
+        }
+    }
+    let measure = |c| Measure {
+        contender: c,
+        objective: opts.objective,
+        repeat: opts.repeat,
+        cancel,
+    };
+    let scorer = Scorer {
+        hunted: measure(hunted),
+        against: against.map(measure),
+        objective: opts.objective,
+    };
+    let checker = moves::checker(geometry);
+    let threads = opts.threads.max(1);
+    let starts = starting_points(&scorer, checker, opts, geometry, threads)?;
+    let start_best = starts.iter().map(|s| s.1.score).fold(0.0, f64::max);
+
+    let started = Instant::now();
+    let shared = Shared {
+        pool: Mutex::new(Pool {
+            keep: opts.keep.max(1),
+            found: Vec::new(),
+        }),
+        threshold: AtomicU64::new(f64::NEG_INFINITY.to_bits()),
+        iterations: AtomicU64::new(0),
+        evaluations: AtomicU64::new(starts.len() as u64),
+        failures: Mutex::new((Vec::new(), 0)),
+        started,
+        deadline: match opts.stop {
+            Stop::Time(t) => Some(started + t),
+            Stop::Iterations(_) => None,
+        },
+        cancel,
+        observer,
+    };
+    for (u, s) in &starts {
+        shared.offer(u, s, 0);
+    }
+    std::thread::scope(|scope| {
+        for (i, (u, s)) in starts.into_iter().enumerate() {
+            let quota = match opts.stop {
+                Stop::Iterations(n) => {
+                    n / threads as u64 + u64::from((i as u64) < n % threads as u64)
+                }
+                Stop::Time(_) => u64::MAX,
+            };
+            let (shared, scorer) = (&shared, &scorer);
+            scope.spawn(move || {
+                chain(
+                    i,
+                    u,
+                    s,
+                    quota,
+                    opts.seed,
+                    checker,
+                    scorer,
+                    shared,
+                    against.is_some(),
+                )
+            });
+        }
+    });
+    let elapsed = started.elapsed();
+    let Shared {
+        pool,
+        iterations,
+        evaluations,
+        failures,
+        ..
+    } = shared;
+    let mut failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut found = pool.into_inner().unwrap_or_else(|e| e.into_inner()).found;
+    // Each kept puzzle is checked by a solver the hunt did not use.
+    let independent = SolverId::DlxCrate;
+    found.retain(|f| {
+        let out = independent.solve(&f.unique.puzzle, &Limits::new(Mode::Unique));
+        let ok = out.status == Status::Unique && out.first() == Some(&f.unique.solution);
+        if !ok {
+            failures.1 += 1;
+            failures.0.push(format!(
+                "{} says {} for a kept puzzle: dropped",
+                independent.name(),
+                out.status
+            ));
+        }
+        ok
+    });
+    Ok(HuntResult {
+        found,
+        iterations: iterations.into_inner(),
+        evaluations: evaluations.into_inner(),
+        elapsed,
+        interrupted: cancel.load(Ordering::Relaxed),
+        checked_by: independent.name(),
+        failures,
+        start_best,
+    })
+}
+
+/// The chains' starting puzzles, scored: generated ones, one per chain; or
+/// the given puzzles scored, chain `i` taking the `i`-th best.
+fn starting_points(
+    scorer: &Scorer<'_>,
+    checker: SolverId,
+    opts: &HuntOptions,
+    geometry: Geometry,
+    threads: usize,
+) -> Result<Vec<(Unique, Scored)>, HuntError> {
+    let first_failure = |why: String| HuntError::Failed {
+        name: scorer.hunted.name(),
+        why,
+    };
+    match &opts.start {
+        Start::Generated(g) => {
+            let gen = GenerateOptions::minimal(*g);
+            let mut out = Vec::with_capacity(threads);
+            for i in 0..threads {
+                let mut rng = stream(opts.seed, u64::MAX - i as u64);
+                let (puzzle, solution) = loop {
+                    if let Some(p) = generate_one(&gen, &mut rng) {
+                        break p;
+                    }
+                };
+                let u = Unique { puzzle, solution };
+                let s = scorer.score(&u).map_err(first_failure)?;
+                out.push((u, s));
+            }
+            Ok(out)
+        }
+        Start::Puzzles(list) => {
+            let mut scored = Vec::new();
+            let mut rng = stream(opts.seed, u64::MAX);
+            let mut first_error = None;
+            for p in list {
+                if p.geometry() != geometry || p.is_pencilmark() {
+                    continue;
+                }
+                let Some(u) = moves::restore(checker, p.clone(), &mut rng) else {
+                    continue;
+                };
+                match scorer.score(&u) {
+                    Ok(s) => scored.push((u, s)),
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
+                if scorer.hunted.cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            if scored.is_empty() {
+                return Err(match first_error {
+                    Some(e) => first_failure(e),
+                    None => HuntError::NoStart(
+                        "no puzzle to start from: none of the puzzles given has a solution".into(),
+                    ),
+                });
+            }
+            scored.sort_by(|a, b| {
+                b.1.score
+                    .total_cmp(&a.1.score)
+                    .then_with(|| a.0.puzzle.cells().cmp(b.0.puzzle.cells()))
+            });
+            Ok((0..threads)
+                .map(|i| scored[i % scored.len()].clone())
+                .collect())
+        }
+    }
+}
+
+/// One chain: `quota` moves (or until the hunt stops) from `current`.
+#[allow(clippy::too_many_arguments)]
+fn chain(
+    index: usize,
+    mut current: Unique,
+    mut now: Scored,
+    quota: u64,
+    seed: u64,
+    checker: SolverId,
+    scorer: &Scorer<'_>,
+    shared: &Shared<'_>,
+    pair: bool,
+) {
+    let mut rng = stream(seed, index as u64);
+    let mut best = (current.clone(), now);
+    let mut made = 0u64;
+    while made < quota && !shared.stopped() {
+        if made > 0 && made.is_multiple_of(EPOCH) {
+            // Reheat from the best puzzle of any chain.
+            if let Some(top) = shared.top().filter(|t| t.1.score > best.1.score) {
+                best = top;
+            }
+            (current, now) = best.clone();
+        }
+        let phase = (made % EPOCH) as f64 / EPOCH as f64;
+        let t = T_HOT * (T_COLD / T_HOT).powf(phase);
+        made += 1;
+        let total = shared.iterations.fetch_add(1, Ordering::Relaxed) + 1;
+        if total.is_multiple_of(512) {
+            shared.observer.tick(total, shared.best());
+        }
+        let Some(next) = moves::step(checker, &current, &mut rng) else {
+            continue;
+        };
+        shared.evaluations.fetch_add(1, Ordering::Relaxed);
+        let scored = match scorer.score(&next) {
+            Ok(s) => s,
+            Err(why) => {
+                if !shared.stopped() {
+                    shared.failed(why);
+                }
+                continue;
+            }
+        };
+        shared.offer(&next, &scored, total);
+        let delta = scored.level(pair) - now.level(pair);
+        // The draw is made whatever the outcome, so the stream does not depend on it.
+        let draw: f64 = rng.gen();
+        if delta >= 0.0 || draw < (delta / t).exp() {
+            if scored.score > best.1.score {
+                best = (next.clone(), scored);
+            }
+            current = next;
+            now = scored;
+        }
+    }
+}

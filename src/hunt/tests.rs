@@ -1,0 +1,189 @@
+use super::*;
+use crate::contender::Contender;
+use crate::solver::{Limits, Mode, Solver, SolverId, Status};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+fn nine() -> Geometry {
+    Geometry::from_side(9).unwrap()
+}
+
+fn opts(objective: Objective, iterations: u64, threads: usize, seed: u64) -> HuntOptions {
+    HuntOptions {
+        objective,
+        stop: Stop::Iterations(iterations),
+        keep: 8,
+        seed,
+        threads,
+        repeat: 3,
+        start: Start::Generated(nine()),
+    }
+}
+
+fn run(o: &HuntOptions, a: SolverId, b: Option<SolverId>) -> HuntResult {
+    let (a, b) = (Contender::from_id(a), b.map(Contender::from_id));
+    hunt(&a, b.as_ref(), o, &Arc::new(AtomicBool::new(false)), &Quiet).expect("the hunt runs")
+}
+
+fn puzzles(r: &HuntResult) -> Vec<(Grid, f64)> {
+    r.found
+        .iter()
+        .map(|f| (f.unique.puzzle.clone(), f.score))
+        .collect()
+}
+
+#[test]
+fn the_same_seed_gives_the_same_puzzles_at_one_thread() {
+    // Past one epoch: the reheat is part of what repeats.
+    let o = opts(Objective::Guesses, search::EPOCH + 500, 1, 11);
+    let first = run(&o, SolverId::Band, None);
+    let again = run(&o, SolverId::Band, None);
+    assert_eq!(puzzles(&first), puzzles(&again));
+    assert_eq!(first.iterations, search::EPOCH + 500);
+    let other = run(&opts(Objective::Guesses, 600, 1, 12), SolverId::Band, None);
+    assert_ne!(puzzles(&first), puzzles(&other));
+}
+
+#[test]
+fn every_kept_puzzle_has_one_solution_and_its_score_is_its_cost() {
+    let r = run(&opts(Objective::Guesses, 800, 2, 3), SolverId::Band, None);
+    assert!(!r.found.is_empty());
+    assert!(r.found.windows(2).all(|w| w[0].score >= w[1].score));
+    for f in &r.found {
+        let out = SolverId::Dlx.solve(&f.unique.puzzle, &Limits::new(Mode::Unique));
+        assert_eq!(out.status, Status::Unique);
+        assert_eq!(out.first(), Some(&f.unique.solution));
+        let band = SolverId::Band.solve(&f.unique.puzzle, &Limits::new(Mode::Unique));
+        assert_eq!(band.counters.guesses as f64, f.score);
+    }
+    // One puzzle per solution grid: a given more is not another find.
+    let distinct: std::collections::HashSet<_> =
+        r.found.iter().map(|f| f.unique.solution.clone()).collect();
+    assert_eq!(distinct.len(), r.found.len());
+}
+
+#[test]
+fn a_pair_score_is_the_ratio_of_the_two_costs() {
+    let r = run(
+        &opts(Objective::Nodes, 300, 1, 9),
+        SolverId::BitsetMrv,
+        Some(SolverId::Dlx),
+    );
+    for f in &r.found {
+        let a = SolverId::BitsetMrv.solve(&f.unique.puzzle, &Limits::new(Mode::Unique));
+        let b = SolverId::Dlx.solve(&f.unique.puzzle, &Limits::new(Mode::Unique));
+        assert_eq!(f.cost, a.counters.nodes as f64);
+        assert_eq!(f.against, Some(b.counters.nodes as f64));
+        assert!((f.score - f.cost / b.counters.nodes as f64).abs() < 1e-12);
+    }
+}
+
+/// Records every progress row.
+struct Rows(Mutex<Vec<ProgressRow>>);
+
+impl HuntObserver for Rows {
+    fn improved(&self, row: &ProgressRow) {
+        self.0.lock().unwrap().push(row.clone());
+    }
+}
+
+#[test]
+fn the_best_never_falls_and_the_hunt_beats_its_start() {
+    let rows = Rows(Mutex::new(Vec::new()));
+    let a = Contender::from_id(SolverId::Band);
+    let r = hunt(
+        &a,
+        None,
+        &opts(Objective::Guesses, 3000, 2, 1),
+        &Arc::new(AtomicBool::new(false)),
+        &rows,
+    )
+    .unwrap();
+    let rows = rows.0.into_inner().unwrap();
+    assert!(rows.len() >= 2);
+    assert!(rows.windows(2).all(|w| w[1].best > w[0].best));
+    assert_eq!(rows.last().unwrap().best, r.found[0].score);
+    assert!(
+        r.found[0].score > r.start_best,
+        "{} after {}",
+        r.found[0].score,
+        r.start_best
+    );
+}
+
+#[test]
+fn a_hunt_stopped_by_its_flag_keeps_the_best_so_far() {
+    let cancel = Arc::new(AtomicBool::new(false));
+    /// Raises the flag at the first improvement after the start.
+    struct StopAt(Arc<AtomicBool>, Mutex<u32>);
+    impl HuntObserver for StopAt {
+        fn improved(&self, _: &ProgressRow) {
+            let mut n = self.1.lock().unwrap();
+            *n += 1;
+            if *n >= 3 {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+    let stop = StopAt(cancel.clone(), Mutex::new(0));
+    let mut o = opts(Objective::Guesses, u64::MAX, 1, 2);
+    o.stop = Stop::Time(std::time::Duration::from_secs(3600));
+    let r = hunt(
+        &Contender::from_id(SolverId::Band),
+        None,
+        &o,
+        &cancel,
+        &stop,
+    )
+    .unwrap();
+    assert!(r.interrupted);
+    assert!(!r.found.is_empty());
+}
+
+#[test]
+fn starts_from_given_puzzles_take_the_best_first() {
+    let text = crate::datasets::embedded("hard-9x9")
+        .expect("an embedded set")
+        .text;
+    let ds = crate::format::read_str("hard-9x9", text, &Default::default()).unwrap();
+    let grids: Vec<Grid> = ds.puzzles.into_iter().map(|p| p.grid).collect();
+    let best = grids
+        .iter()
+        .map(|g| {
+            SolverId::Band
+                .solve(g, &Limits::new(Mode::Unique))
+                .counters
+                .guesses
+        })
+        .max()
+        .unwrap();
+    let mut o = opts(Objective::Guesses, 1, 1, 4);
+    o.start = Start::Puzzles(grids);
+    let r = run(&o, SolverId::Band, None);
+    assert_eq!(r.start_best, best as f64);
+    assert!(r.found[0].score >= best as f64);
+}
+
+#[test]
+fn bad_requests_are_refused_before_anything_runs() {
+    let band = Contender::from_id(SolverId::Band);
+    let flag = Arc::new(AtomicBool::new(false));
+    let err = |o: &HuntOptions, b: Option<&Contender>| {
+        hunt(&band, b, o, &flag, &Quiet).unwrap_err().to_string()
+    };
+    let o = opts(Objective::Guesses, 10, 1, 1);
+    assert!(err(&o, Some(&band)).contains("two different contenders"));
+    assert!(err(&opts(Objective::Guesses, 0, 1, 1), None).contains("budget above zero"));
+    let mut none = o.clone();
+    none.start = Start::Puzzles(Vec::new());
+    assert!(err(&none, None).contains("no puzzle"));
+    let reference = Contender::from_id(SolverId::DlxCrate);
+    let e = hunt(&reference, None, &o, &flag, &Quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("reports no guesses"), "{e}");
+    let mut big = o.clone();
+    big.start = Start::Generated(Geometry::from_side(16).unwrap());
+    let e = err(&big, None);
+    assert!(e.contains("does not handle 16x16"), "{e}");
+}

@@ -1,0 +1,265 @@
+//! A hunt's folder: `puzzles.txt` (the best found, best first, each with its
+//! score as a comment: readable by `bench` and `solve`), `found.csv` (the same
+//! with every figure), `progress.csv` (a row each time the best improved,
+//! written as the hunt goes) and `charts/hunt-progress.svg|png`.
+
+use super::{HuntResult, Objective, ProgressRow};
+use crate::format::{write_line, Alphabet};
+use crate::report::charts::{render, HuntProgress};
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// What a hunt's score is, in words.
+#[derive(Clone, Debug)]
+pub struct ScoreName {
+    /// The contender hunted.
+    pub hunted: String,
+    /// The other contender of a pair hunt.
+    pub against: Option<String>,
+    /// The objective.
+    pub objective: Objective,
+}
+
+impl ScoreName {
+    /// `band guesses`, or `bitset-mrv / dlx nodes` for a pair.
+    pub fn short(&self) -> String {
+        match &self.against {
+            Some(b) => format!("{} / {} {}", self.hunted, b, self.objective.name()),
+            None => format!("{} {}", self.hunted, self.objective.name()),
+        }
+    }
+
+    /// One found puzzle's comment: its score and the costs behind it.
+    fn comment(&self, score: f64, cost: f64, against: Option<f64>, censored: bool) -> String {
+        let unit = self.objective.unit();
+        let mut s = match (&self.against, against) {
+            (Some(b), Some(c)) => format!(
+                "ratio {score:.2}: {} {} {unit}, {b} {} {unit}",
+                self.hunted,
+                count(cost),
+                count(c)
+            ),
+            _ => format!("{} {unit} ({})", count(cost), self.hunted),
+        };
+        if censored {
+            s.push_str(", a limit stopped a solve: a lower bound");
+        }
+        s
+    }
+}
+
+fn count(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        let n = v as i64;
+        let digits = n.abs().to_string();
+        let mut out = String::new();
+        for (i, ch) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(ch);
+        }
+        if n < 0 {
+            out.insert(0, '-');
+        }
+        out
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// `progress.csv`, a row written (and flushed) each time the best improves,
+/// so that a hunt stopped any way leaves its progress behind.
+pub struct ProgressFile {
+    out: Mutex<csv::Writer<std::fs::File>>,
+    alphabet: Alphabet,
+    steps: Mutex<Vec<(f64, f64)>>,
+}
+
+impl ProgressFile {
+    /// Creates `dir/progress.csv` with its header.
+    pub fn create(dir: &Path, alphabet: Alphabet) -> io::Result<ProgressFile> {
+        let mut w = csv::Writer::from_path(dir.join("progress.csv"))?;
+        w.write_record([
+            "elapsed_s",
+            "iterations",
+            "best",
+            "cost",
+            "against_cost",
+            "puzzle",
+        ])?;
+        w.flush()?;
+        Ok(ProgressFile {
+            out: Mutex::new(w),
+            alphabet,
+            steps: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Appends one row.
+    pub fn row(&self, r: &ProgressRow) -> io::Result<()> {
+        self.steps
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((r.elapsed_s, r.best));
+        let mut w = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        w.write_record([
+            format!("{:.3}", r.elapsed_s),
+            r.iterations.to_string(),
+            format!("{}", r.best),
+            format!("{}", r.cost),
+            r.against.map_or(String::new(), |a| format!("{a}")),
+            write_line(&r.puzzle, &self.alphabet),
+        ])?;
+        w.flush()
+    }
+
+    /// `(seconds, best)` of every row so far.
+    pub fn steps(&self) -> Vec<(f64, f64)> {
+        self.steps.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// What the folder's files say of the hunt, beside the puzzles.
+#[derive(Clone, Debug)]
+pub struct Header {
+    /// The score's name.
+    pub score: ScoreName,
+    /// The seed.
+    pub seed: u64,
+    /// Chains (threads).
+    pub threads: usize,
+    /// Where the chains started, in words.
+    pub start: String,
+    /// Timed solves behind each time cost.
+    pub repeat: u32,
+}
+
+/// Writes `puzzles.txt`, `found.csv` and the progress chart; returns the
+/// files written.
+pub fn write_results(
+    dir: &Path,
+    header: &Header,
+    result: &HuntResult,
+    alphabet: &Alphabet,
+    steps: &[(f64, f64)],
+) -> io::Result<Vec<PathBuf>> {
+    let name = &header.score;
+    let mut text = String::new();
+    let aim = match &name.against {
+        Some(b) => format!(
+            "the puzzles on which {} needs the most {} relative to {b}",
+            name.hunted,
+            name.objective.name()
+        ),
+        None => format!(
+            "the puzzles on which {} needs the most {}",
+            name.hunted,
+            name.objective.name()
+        ),
+    };
+    let _ = writeln!(
+        text,
+        "# sudoku-bench hunt: {aim} (mode unique), best first."
+    );
+    let _ = writeln!(
+        text,
+        "# Seed {}, {} chain{}, started from {}; {} moves, {} puzzles scored in {:.1} s{}.",
+        header.seed,
+        header.threads,
+        if header.threads == 1 { "" } else { "s" },
+        header.start,
+        count(result.iterations as f64),
+        count(result.evaluations as f64),
+        result.elapsed.as_secs_f64(),
+        if result.interrupted {
+            " (stopped by Ctrl-C)"
+        } else {
+            ""
+        }
+    );
+    if name.objective == Objective::Time {
+        let _ = writeln!(
+            text,
+            "# Time: the median of {} timed solves in this workbench's harness, on this machine; it varies between runs.",
+            header.repeat
+        );
+    }
+    let _ = writeln!(
+        text,
+        "# Each puzzle has one solution, checked by {}.",
+        result.checked_by
+    );
+    for f in &result.found {
+        let _ = writeln!(
+            text,
+            "{}  # {}",
+            write_line(&f.unique.puzzle, alphabet),
+            name.comment(f.score, f.cost, f.against, f.censored)
+        );
+    }
+    let puzzles = dir.join("puzzles.txt");
+    std::fs::write(&puzzles, text)?;
+
+    let found = dir.join("found.csv");
+    let mut w = csv::Writer::from_path(&found)?;
+    w.write_record([
+        "rank",
+        "score",
+        "cost",
+        "against_cost",
+        "censored",
+        "givens",
+        "found_at_s",
+        "found_at_iteration",
+        "puzzle",
+    ])?;
+    for (i, f) in result.found.iter().enumerate() {
+        w.write_record([
+            (i + 1).to_string(),
+            format!("{}", f.score),
+            format!("{}", f.cost),
+            f.against.map_or(String::new(), |a| format!("{a}")),
+            f.censored.to_string(),
+            f.unique.puzzle.givens().to_string(),
+            format!("{:.3}", f.elapsed_s),
+            f.iteration.to_string(),
+            write_line(&f.unique.puzzle, alphabet),
+        ])?;
+    }
+    w.flush()?;
+
+    let charts = dir.join("charts");
+    std::fs::create_dir_all(&charts)?;
+    let chart = HuntProgress {
+        score: name.short(),
+        steps: steps.to_vec(),
+        end_s: result.elapsed.as_secs_f64(),
+    };
+    render(&chart, &charts).map_err(io::Error::other)?;
+    let mut out = vec![puzzles, found, dir.join("progress.csv")];
+    out.push(charts.join("hunt-progress.svg"));
+    Ok(out)
+}
+
+/// Writes the hunt's result lines to `out`: the best few puzzles with their scores.
+pub fn print_best(
+    out: &mut dyn Write,
+    name: &ScoreName,
+    result: &HuntResult,
+    alphabet: &Alphabet,
+    shown: usize,
+) -> io::Result<()> {
+    for (i, f) in result.found.iter().take(shown).enumerate() {
+        writeln!(
+            out,
+            "{:>3}. {}  {}",
+            i + 1,
+            write_line(&f.unique.puzzle, alphabet),
+            name.comment(f.score, f.cost, f.against, f.censored)
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,531 @@
+//! One report across machines: runs of the same contenders and datasets made
+//! on different machines (`sudoku-bench report RUN_A RUN_B …`), the machine a
+//! dimension. Datasets are matched by checksum; each contender's speed is
+//! read against its own machine's reference from each run's `summary.csv`, so
+//! a ratio is always measured within one machine. Sentences name where the
+//! ranking changes, and where one ratio's intervals on two machines do not
+//! overlap.
+
+use super::charts::{render, MachineSpeed, Rendered};
+use super::html::{esc, figure, STYLE};
+use super::load::{load, ReportError};
+use crate::export::markdown::{num, table};
+use crate::harness::{RunInfo, SummaryRow};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// One machine: the run made on it.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    /// Its label in tables and charts: `M1`, `M2`, ….
+    pub label: String,
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The run's `run.json`.
+    pub info: RunInfo,
+}
+
+/// One contender on one dataset on one machine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Speed {
+    /// Paired speed against the machine's reference (1 for the reference).
+    pub speed: f64,
+    /// Its 95% interval.
+    pub lo: f64,
+    /// Likewise.
+    pub hi: f64,
+    /// Puzzles per second of wall time.
+    pub puzzles_per_sec: f64,
+}
+
+/// One dataset the runs share.
+#[derive(Clone, Debug)]
+pub struct SharedDataset {
+    /// Its name (the first run's).
+    pub name: String,
+    /// The reference every run measured against on it.
+    pub reference: String,
+    /// Variants, fastest first on the first machine.
+    pub variants: Vec<String>,
+    /// `speeds[v][m]`: variant `v` on machine `m`.
+    pub speeds: Vec<Vec<Option<Speed>>>,
+}
+
+/// The report across machines.
+#[derive(Clone, Debug)]
+pub struct MachinesReport {
+    /// The machines, in the order given.
+    pub machines: Vec<Machine>,
+    /// The datasets every run measured.
+    pub datasets: Vec<SharedDataset>,
+    /// Datasets left out (not in every run), by name.
+    pub left_out: Vec<String>,
+    /// What changes between machines, in sentences.
+    pub sentences: Vec<String>,
+    /// The charts drawn.
+    pub charts: Vec<Rendered>,
+}
+
+fn mismatch(message: String) -> ReportError {
+    ReportError::Mismatch(message)
+}
+
+/// The machines, the datasets they share, and the datasets left out.
+pub type Gathered = (Vec<Machine>, Vec<SharedDataset>, Vec<String>);
+
+/// Reads the runs and matches their datasets and contenders.
+pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
+    let mut machines = Vec::new();
+    let mut summaries = Vec::new();
+    for (i, dir) in dirs.iter().enumerate() {
+        let data = load(dir)?;
+        let info = data.info.ok_or_else(|| {
+            mismatch(format!(
+                "{} has no run.json: a report across machines needs each run's machine",
+                dir.display()
+            ))
+        })?;
+        machines.push(Machine {
+            label: format!("M{}", i + 1),
+            dir: dir.clone(),
+            info,
+        });
+        summaries.push(data.summary);
+    }
+    // Datasets by checksum: those every run measured, in the first run's order.
+    let sums: Vec<HashMap<&str, &str>> = machines
+        .iter()
+        .map(|m| {
+            m.info
+                .datasets
+                .iter()
+                .filter(|d| !d.sha256.is_empty())
+                .map(|d| (d.sha256.as_str(), d.name.as_str()))
+                .collect()
+        })
+        .collect();
+    let mut datasets = Vec::new();
+    let mut left_out = Vec::new();
+    for d in &machines[0].info.datasets {
+        if d.sha256.is_empty() || !sums.iter().all(|s| s.contains_key(d.sha256.as_str())) {
+            left_out.push(d.name.clone());
+            continue;
+        }
+        let names: Vec<&str> = sums.iter().map(|s| s[d.sha256.as_str()]).collect();
+        let rows: Vec<Vec<&SummaryRow>> = summaries
+            .iter()
+            .zip(&names)
+            .map(|(rows, name)| rows.iter().filter(|r| r.dataset == *name).collect())
+            .collect();
+        let reference = rows[0]
+            .first()
+            .map(|r| r.reference.clone())
+            .unwrap_or_default();
+        for (m, rs) in machines.iter().zip(&rows).skip(1) {
+            if let Some(other) = rs.iter().map(|r| &r.reference).find(|r| **r != reference) {
+                return Err(mismatch(format!(
+                    "{}: the run in {} measured {} against {other}, the one in {} against {reference}: \
+                     run both with the same --reference",
+                    d.name,
+                    m.dir.display(),
+                    d.name,
+                    machines[0].dir.display()
+                )));
+            }
+        }
+        // Contenders every run measured on it, fastest first on the first machine.
+        let mut variants: Vec<(String, f64)> = rows[0]
+            .iter()
+            .filter(|r| {
+                rows.iter()
+                    .all(|rs| rs.iter().any(|o| o.variant == r.variant))
+            })
+            .map(|r| (r.variant.clone(), r.speed.unwrap_or(0.0)))
+            .collect();
+        variants.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        if variants.len() < 2 && !reference.is_empty() {
+            left_out.push(d.name.clone());
+            continue;
+        }
+        let speeds = variants
+            .iter()
+            .map(|(v, _)| {
+                rows.iter()
+                    .map(|rs| {
+                        rs.iter().find(|r| &r.variant == v).and_then(|r| {
+                            let speed = if *v == r.reference {
+                                Some(1.0)
+                            } else {
+                                r.speed
+                            };
+                            speed.map(|s| Speed {
+                                speed: s,
+                                lo: r.speed_lo.unwrap_or(s),
+                                hi: r.speed_hi.unwrap_or(s),
+                                puzzles_per_sec: r.puzzles_per_sec,
+                            })
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        datasets.push(SharedDataset {
+            name: d.name.clone(),
+            reference,
+            variants: variants.into_iter().map(|v| v.0).collect(),
+            speeds,
+        });
+    }
+    if datasets.is_empty() {
+        return Err(mismatch(format!(
+            "the runs share no dataset with two contenders measured in each (datasets are matched by checksum): {}",
+            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    Ok((machines, datasets, left_out))
+}
+
+/// The sentences: for each dataset, each pair whose order differs between two
+/// machines, and each ratio whose intervals on two machines do not overlap.
+pub fn changes(machines: &[Machine], datasets: &[SharedDataset]) -> Vec<String> {
+    let mut out = Vec::new();
+    let label = |m: usize| format!("{} ({})", machines[m].label, machines[m].info.cpu_model);
+    for d in datasets {
+        let n = d.variants.len();
+        for a in 0..n {
+            for b in a + 1..n {
+                let ratio = |m: usize| match (d.speeds[a][m], d.speeds[b][m]) {
+                    (Some(x), Some(y)) if y.speed > 0.0 => Some(x.speed / y.speed),
+                    _ => None,
+                };
+                let r: Vec<Option<f64>> = (0..machines.len()).map(ratio).collect();
+                let faster = r
+                    .iter()
+                    .enumerate()
+                    .find(|(_, x)| x.is_some_and(|x| x > 1.0));
+                let slower = r
+                    .iter()
+                    .enumerate()
+                    .find(|(_, x)| x.is_some_and(|x| x < 1.0));
+                if let (Some((f, Some(rf))), Some((s, Some(rs)))) = (faster, slower) {
+                    out.push(format!(
+                        "On {}, the ranking changes: {} is {}× as fast as {} on {}, and {}× on {}.",
+                        d.name,
+                        d.variants[a],
+                        num(*rf),
+                        d.variants[b],
+                        label(f),
+                        num(*rs),
+                        label(s)
+                    ));
+                }
+            }
+        }
+        for (v, row) in d.speeds.iter().enumerate() {
+            if d.variants[v] == d.reference {
+                continue;
+            }
+            for m1 in 0..machines.len() {
+                for m2 in m1 + 1..machines.len() {
+                    if let (Some(x), Some(y)) = (row[m1], row[m2]) {
+                        if x.hi < y.lo || y.hi < x.lo {
+                            out.push(format!(
+                                "On {}, {}'s speed against {} moves from {}× [{}–{}] on {} to {}× [{}–{}] on {}: the intervals do not overlap, so the ratio depends on the machine.",
+                                d.name, d.variants[v], d.reference,
+                                num(x.speed), num(x.lo), num(x.hi), label(m1),
+                                num(y.speed), num(y.lo), num(y.hi), label(m2)
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(
+            "The ranking holds on every machine, and every ratio's intervals overlap from one machine to the next."
+                .into(),
+        );
+    }
+    out
+}
+
+fn machine_rows(machines: &[Machine]) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let header = vec![
+        "machine",
+        "run",
+        "CPU",
+        "cores",
+        "instruction set",
+        "OS",
+        "threads",
+        "commit",
+        "started",
+    ];
+    let rows = machines
+        .iter()
+        .map(|m| {
+            vec![
+                m.label.clone(),
+                m.dir.display().to_string(),
+                m.info.cpu_model.clone(),
+                m.info.cores.to_string(),
+                if m.info.isa.is_empty() {
+                    "not recorded".into()
+                } else {
+                    m.info.isa.clone()
+                },
+                m.info.os.clone(),
+                m.info.options.threads.to_string(),
+                m.info.git_commit.clone(),
+                m.info.started.clone(),
+            ]
+        })
+        .collect();
+    (header, rows)
+}
+
+fn speed_rows(machines: &[Machine], d: &SharedDataset) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut header = vec!["variant".to_string()];
+    for m in machines {
+        header.push(format!("{} speed [95%]", m.label));
+        header.push(format!("{} puzzles/s", m.label));
+    }
+    let rows = d
+        .variants
+        .iter()
+        .zip(&d.speeds)
+        .map(|(v, row)| {
+            let mut cells = vec![if *v == d.reference {
+                format!("{v} (reference)")
+            } else {
+                v.clone()
+            }];
+            for s in row {
+                match s {
+                    Some(s) if *v == d.reference => {
+                        cells.extend(["1×".into(), num(s.puzzles_per_sec)])
+                    }
+                    Some(s) => cells.extend([
+                        format!("{}× [{}–{}]", num(s.speed), num(s.lo), num(s.hi)),
+                        num(s.puzzles_per_sec),
+                    ]),
+                    None => cells.extend(["-".into(), "-".into()]),
+                }
+            }
+            cells
+        })
+        .collect();
+    (header, rows)
+}
+
+/// Builds the report across machines into `out`: `report.md`, `report.html`
+/// and a chart per dataset under `charts/`.
+pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError> {
+    let (machines, datasets, left_out) = gather(dirs)?;
+    let sentences = changes(&machines, &datasets);
+    let charts_dir = out.join("charts");
+    std::fs::create_dir_all(&charts_dir).map_err(|source| ReportError::Write {
+        path: charts_dir.clone(),
+        source,
+    })?;
+    let mut charts = Vec::new();
+    for d in &datasets {
+        let mut points = Vec::new();
+        for (v, row) in d.speeds.iter().enumerate() {
+            for (m, s) in row.iter().enumerate() {
+                if let Some(s) = s {
+                    points.push((v, m, s.speed, s.lo, s.hi));
+                }
+            }
+        }
+        let chart = MachineSpeed {
+            dataset: d.name.clone(),
+            reference: d.reference.clone(),
+            machines: machines
+                .iter()
+                .map(|m| format!("{}: {}", m.label, m.info.cpu_model))
+                .collect(),
+            variants: d.variants.clone(),
+            points,
+        };
+        charts.push(
+            render(&chart, &charts_dir).map_err(|message| ReportError::Draw {
+                chart: format!("machines-{}", d.name),
+                message,
+            })?,
+        );
+    }
+    let report = MachinesReport {
+        machines,
+        datasets,
+        left_out,
+        sentences,
+        charts,
+    };
+    let io = |path: PathBuf| move |source| ReportError::Write { path, source };
+    std::fs::write(out.join("report.md"), markdown(&report)).map_err(io(out.join("report.md")))?;
+    std::fs::write(out.join("report.html"), html(&report)).map_err(io(out.join("report.html")))?;
+    Ok(report)
+}
+
+const INTRO: &str = "Each contender's speed is its paired speed against the reference on the same machine, from that run's summary.csv, with its 95% interval; datasets are matched by checksum.";
+
+fn markdown(r: &MachinesReport) -> String {
+    let mut s = String::from("# sudoku-bench report across machines\n\n");
+    let _ = writeln!(s, "{INTRO}\n");
+    for l in &r.sentences {
+        let _ = writeln!(s, "- {l}");
+    }
+    let (h, rows) = machine_rows(&r.machines);
+    let _ = write!(
+        s,
+        "\n## Machines\n\n{}",
+        table(&h, &rows, &vec![false; h.len()])
+    );
+    if !r.left_out.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nLeft out (not in every run, or one contender only): {}.",
+            r.left_out.join(", ")
+        );
+    }
+    for d in &r.datasets {
+        let (h, rows) = speed_rows(&r.machines, d);
+        let hr: Vec<&str> = h.iter().map(String::as_str).collect();
+        let right: Vec<bool> = (0..h.len()).map(|i| i > 0).collect();
+        let _ = write!(s, "\n## {}\n\n{}", d.name, table(&hr, &rows, &right));
+        if let Some(c) = r
+            .charts
+            .iter()
+            .find(|c| c.name == format!("machines-{}", super::slug(&d.name)))
+        {
+            let _ = writeln!(
+                s,
+                "\n![{}](charts/{}.svg)\n\n{}",
+                c.title, c.name, c.caption
+            );
+        }
+    }
+    s
+}
+
+fn html_table(s: &mut String, header: &[&str], rows: &[Vec<String>]) {
+    s.push_str("<div class=\"scroll\"><table>\n<tr>");
+    for h in header {
+        let _ = write!(s, "<th>{}</th>", esc(h));
+    }
+    s.push_str("</tr>\n");
+    for r in rows {
+        s.push_str("<tr>");
+        for (i, c) in r.iter().enumerate() {
+            let class = if i > 0 && header.len() > 2 && header[i].contains(['%', '/']) {
+                " class=\"n\""
+            } else {
+                ""
+            };
+            let _ = write!(s, "<td{class}>{}</td>", esc(c));
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</table></div>\n");
+}
+
+fn html(r: &MachinesReport) -> String {
+    let mut s = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n\
+         <title>sudoku-bench report across machines</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
+         <h1>sudoku-bench report across machines</h1>\n<p class=\"note\">{}</p>\n<ul class=\"said\">\n",
+        esc(INTRO)
+    );
+    for l in &r.sentences {
+        let _ = writeln!(s, "<li>{}</li>", esc(l));
+    }
+    s.push_str("</ul>\n<h2>Machines</h2>\n");
+    let (h, rows) = machine_rows(&r.machines);
+    html_table(&mut s, &h, &rows);
+    if !r.left_out.is_empty() {
+        let _ = writeln!(
+            s,
+            "<p class=\"note\">Left out (not in every run, or one contender only): {}.</p>",
+            esc(&r.left_out.join(", "))
+        );
+    }
+    for d in &r.datasets {
+        let _ = writeln!(s, "<h2>{}</h2>", esc(&d.name));
+        let (h, rows) = speed_rows(&r.machines, d);
+        let hr: Vec<&str> = h.iter().map(String::as_str).collect();
+        html_table(&mut s, &hr, &rows);
+        if let Some(c) = r
+            .charts
+            .iter()
+            .find(|c| c.name == format!("machines-{}", super::slug(&d.name)))
+        {
+            figure(&mut s, c);
+        }
+    }
+    s.push_str("</body>\n</html>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(label: &str, cpu: &str) -> Machine {
+        let mut info = RunInfo::new(Default::default(), Vec::new(), Vec::new());
+        info.cpu_model = cpu.into();
+        Machine {
+            label: label.into(),
+            dir: PathBuf::from(label),
+            info,
+        }
+    }
+
+    fn speed(speed: f64, lo: f64, hi: f64) -> Option<Speed> {
+        Some(Speed {
+            speed,
+            lo,
+            hi,
+            puzzles_per_sec: 1.0,
+        })
+    }
+
+    #[test]
+    fn a_swapped_pair_and_a_moved_ratio_are_named() {
+        let machines = [machine("M1", "zen"), machine("M2", "xeon")];
+        let d = SharedDataset {
+            name: "top1465".into(),
+            reference: "tdoku".into(),
+            variants: vec!["band".into(), "tdoku".into(), "dlx".into()],
+            speeds: vec![
+                vec![speed(1.03, 1.01, 1.05), speed(0.90, 0.88, 0.92)],
+                vec![speed(1.0, 1.0, 1.0), speed(1.0, 1.0, 1.0)],
+                vec![speed(0.2, 0.18, 0.22), speed(0.21, 0.19, 0.23)],
+            ],
+        };
+        let said = changes(&machines, std::slice::from_ref(&d));
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(said[0].contains("ranking changes: band is 1.03× as fast as tdoku on M1 (zen), and 0.90× on M2 (xeon)"), "{}", said[0]);
+        assert!(said[1].contains("band's speed against tdoku moves from 1.03× [1.01–1.05] on M1 (zen) to 0.90× [0.88–0.92] on M2 (xeon)"), "{}", said[1]);
+    }
+
+    #[test]
+    fn overlapping_intervals_and_one_order_say_the_ranking_holds() {
+        let machines = [machine("M1", "a"), machine("M2", "b")];
+        let d = SharedDataset {
+            name: "x".into(),
+            reference: "dlx".into(),
+            variants: vec!["band".into(), "dlx".into()],
+            speeds: vec![
+                vec![speed(3.0, 2.8, 3.2), speed(3.1, 2.9, 3.3)],
+                vec![speed(1.0, 1.0, 1.0), speed(1.0, 1.0, 1.0)],
+            ],
+        };
+        let said = changes(&machines, &[d]);
+        assert_eq!(said.len(), 1);
+        assert!(said[0].starts_with("The ranking holds on every machine"));
+    }
+}

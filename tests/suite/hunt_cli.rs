@@ -1,0 +1,299 @@
+//! `sudoku-bench hunt` and `report RUN_A RUN_B`, end to end.
+
+use crate::common::bin_in as bin;
+use predicates::prelude::*;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn hunt(cwd: &Path, out: &str, extra: &[&str]) {
+    bin(cwd)
+        .args(["hunt", "--quiet", "--out", out])
+        .args(extra)
+        .assert()
+        .success();
+}
+
+/// The puzzles of a hunt's `puzzles.txt`, without their comments.
+fn puzzles(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("puzzles.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('#').next().unwrap().trim().to_string())
+        .collect()
+}
+
+#[test]
+fn a_seeded_hunt_repeats_and_its_puzzles_feed_bench_and_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--solver",
+        "band",
+        "--iterations",
+        "1500",
+        "--threads",
+        "1",
+        "--keep",
+        "5",
+        "--seed",
+        "7",
+    ];
+    hunt(dir.path(), "a", &args);
+    hunt(dir.path(), "b", &args);
+    let (a, b) = (
+        puzzles(&dir.path().join("a")),
+        puzzles(&dir.path().join("b")),
+    );
+    assert_eq!(a, b, "the same seed, the same puzzles");
+    assert_eq!(a.len(), 5);
+    let text = std::fs::read_to_string(dir.path().join("a/puzzles.txt")).unwrap();
+    assert!(text.contains("checked by dlx-crate"), "{text}");
+    assert!(
+        text.lines().nth(4).unwrap().contains("guesses (band)"),
+        "{text}"
+    );
+    for f in ["found.csv", "progress.csv", "charts/hunt-progress.svg"] {
+        assert!(dir.path().join("a").join(f).exists(), "{f}");
+    }
+    // The file is a dataset: solve says unique for each, bench runs it.
+    let out = bin(dir.path())
+        .args([
+            "solve",
+            "--solver",
+            "dlx",
+            "--mode",
+            "unique",
+            "a/puzzles.txt",
+        ])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("unique")).count(),
+        5,
+        "{stdout}"
+    );
+    bin(dir.path())
+        .args([
+            "bench",
+            "--quiet",
+            "--no-report",
+            "--min-time",
+            "0",
+            "--rounds",
+            "1",
+        ])
+        .args([
+            "--solver",
+            "band",
+            "--dataset",
+            "a/puzzles.txt",
+            "--out",
+            "run",
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn the_progress_file_never_falls() {
+    let dir = tempfile::tempdir().unwrap();
+    hunt(
+        dir.path(),
+        "h",
+        &[
+            "--solver",
+            "bitset-mrv",
+            "--against",
+            "dlx",
+            "--objective",
+            "nodes",
+            "--iterations",
+            "3000",
+            "--threads",
+            "2",
+        ],
+    );
+    let mut r = csv::Reader::from_path(dir.path().join("h/progress.csv")).unwrap();
+    let best: Vec<f64> = r
+        .records()
+        .map(|rec| rec.unwrap()[2].parse().unwrap())
+        .collect();
+    assert!(best.len() >= 2, "{best:?}");
+    assert!(best.windows(2).all(|w| w[1] > w[0]), "{best:?}");
+    let text = std::fs::read_to_string(dir.path().join("h/puzzles.txt")).unwrap();
+    assert!(
+        text.contains("relative to dlx") && text.contains(": bitset-mrv "),
+        "{text}"
+    );
+}
+
+#[test]
+fn ctrl_c_keeps_the_best_found_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .current_dir(dir.path())
+        .args([
+            "hunt", "--quiet", "--solver", "band", "--budget", "10m", "--out", "h",
+        ])
+        .spawn()
+        .unwrap();
+    // Once the progress file has its first row (the best start), the hunt is under way.
+    let progress = dir.path().join("h/progress.csv");
+    let until = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < until
+        && std::fs::read_to_string(&progress).map_or(0, |t| t.lines().count()) < 2
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let kept = puzzles(&dir.path().join("h"));
+    assert!(!kept.is_empty());
+    let text = std::fs::read_to_string(dir.path().join("h/puzzles.txt")).unwrap();
+    assert!(text.contains("stopped by Ctrl-C"), "{text}");
+}
+
+#[test]
+fn bad_hunts_are_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |args: &[&str], says: &str| {
+        bin(dir.path())
+            .args(["hunt", "--quiet", "--out", "h"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    };
+    refused(
+        &["--solver", "band", "--objective", "speed"],
+        "unknown objective \"speed\"",
+    );
+    refused(
+        &["--solver", "band", "--against", "band"],
+        "two different contenders",
+    );
+    refused(&["--solver", "band", "--budget", "0s"], "budget above zero");
+    refused(&["--solver", "nope"], "unknown contender \"nope\"");
+    std::fs::write(dir.path().join("bad.txt"), "# nothing here\n").unwrap();
+    refused(&["--solver", "band", "--from", "bad.txt"], "bad.txt");
+    assert!(!dir.path().join("h/puzzles.txt").exists());
+}
+
+/// A bench run of two strategies on `datasets` into `cwd/name`, its run.json
+/// then claiming the CPU `cpu`.
+fn run_on(cwd: &Path, name: &str, datasets: &str, cpu: &str) {
+    bin(cwd)
+        .args([
+            "bench",
+            "--quiet",
+            "--no-report",
+            "--min-time",
+            "0",
+            "--rounds",
+            "2",
+            "--threads",
+            "1",
+        ])
+        .args([
+            "--solver",
+            "band,dlx",
+            "--reference",
+            "dlx",
+            "--dataset",
+            datasets,
+            "--out",
+            name,
+        ])
+        .assert()
+        .success();
+    let path = cwd.join(name).join("run.json");
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    info["cpu_model"] = cpu.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&info).unwrap()).unwrap();
+}
+
+#[test]
+fn one_report_across_two_machines_names_both() {
+    let dir = tempfile::tempdir().unwrap();
+    run_on(dir.path(), "zen", "easy-9x9,set-4x4", "AMD EPYC Zen 3");
+    run_on(
+        dir.path(),
+        "xeon",
+        "set-4x4,easy-9x9",
+        "Intel Xeon Emerald Rapids",
+    );
+    bin(dir.path())
+        .args(["report", "zen", "xeon", "--out", "both"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2 machines, 2 datasets, 2 charts"));
+    let md = std::fs::read_to_string(dir.path().join("both/report.md")).unwrap();
+    for s in [
+        "AMD EPYC Zen 3",
+        "Intel Xeon Emerald Rapids",
+        "M1 speed",
+        "M2 speed",
+        "## easy-9x9",
+        "## set-4x4",
+        "dlx (reference)",
+    ] {
+        assert!(md.contains(s), "{s}: {md}");
+    }
+    let html = std::fs::read_to_string(dir.path().join("both/report.html")).unwrap();
+    assert!(html.contains("Intel Xeon Emerald Rapids") && html.contains("<svg"));
+    assert!(dir
+        .path()
+        .join("both/charts/machines-easy-9x9.svg")
+        .exists());
+}
+
+#[test]
+fn runs_with_no_common_dataset_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    run_on(dir.path(), "a", "easy-9x9", "cpu a");
+    run_on(dir.path(), "b", "set-4x4", "cpu b");
+    bin(dir.path())
+        .args(["report", "a", "b", "--out", "both"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("share no dataset"));
+}
+
+#[test]
+fn a_library_contender_is_hunted_by_the_counters_it_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = format!(
+        "ex={}:example_solver:sudoku-bench",
+        crate::common::example("libexample_library.so").display()
+    );
+    hunt(
+        dir.path(),
+        "h",
+        &[
+            "--library",
+            &lib,
+            "--solver",
+            "ex",
+            "--against",
+            "dlx",
+            "--objective",
+            "nodes",
+            "--iterations",
+            "400",
+            "--threads",
+            "2",
+            "--keep",
+            "3",
+        ],
+    );
+    let text = std::fs::read_to_string(dir.path().join("h/puzzles.txt")).unwrap();
+    assert_eq!(puzzles(&dir.path().join("h")).len(), 3, "{text}");
+    assert!(
+        text.contains(": ex ") && text.contains("nodes, dlx "),
+        "{text}"
+    );
+}
