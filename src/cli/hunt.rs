@@ -205,7 +205,8 @@ impl HuntObserver for Watch {
     fn tick(&self, iterations: u64, best: f64) {
         if let Some(bar) = &self.bar {
             bar.set_position(iterations);
-            bar.set_message(format!("best {}", trim(best)));
+            let rate = iterations as f64 / bar.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!("({:.0}k/s), best {}", rate / 1e3, trim(best)));
         }
     }
 }
@@ -264,21 +265,23 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
         };
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{spinner} {elapsed_precise} {pos} moves ({per_sec}) {msg}",
+                "{spinner} {elapsed_precise} {human_pos} moves {msg}",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     });
-    eprintln!(
-        "hunting {} over {} chain{} from {start_words}, seed {}; results in {}",
-        name.short(),
-        opts.threads,
-        if opts.threads == 1 { "" } else { "s" },
-        opts.seed,
-        dir.display()
-    );
+    if !args.quiet {
+        eprintln!(
+            "hunting {} over {} chain{} from {start_words}, seed {}; results in {}",
+            name.short(),
+            opts.threads,
+            if opts.threads == 1 { "" } else { "s" },
+            opts.seed,
+            dir.display()
+        );
+    }
     let watch = Watch {
         file: ProgressFile::create(&dir, alphabet.clone())
             .with_context(|| format!("cannot write {}", dir.join("progress.csv").display()))?,
@@ -314,7 +317,7 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     print_best(&mut out, &name, &result, &alphabet, 5)?;
     println!(
-        "{} moves, {} puzzles scored in {:.1} s{}; best {} (the best start: {}); {} puzzles in {}",
+        "{} moves, {} puzzles scored in {:.2} s{}; best {} (the best start: {}); {} puzzles in {}",
         result.iterations,
         result.evaluations,
         result.elapsed.as_secs_f64(),

@@ -29,11 +29,13 @@ impl Chart for HuntProgress {
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        // A log axis has no 0: scores of 0 (a start solved with no guess) are left out.
+        let steps: Vec<(f64, f64)> = self.steps.iter().copied().filter(|s| s.1 > 0.0).collect();
         let end = self
             .end_s
             .max(self.steps.last().map_or(0.0, |s| s.0))
             .max(1e-3);
-        let y = log_range(self.steps.iter().map(|s| s.1.max(1e-3)));
+        let y = log_range(steps.iter().map(|s| s.1));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..end * 1.02, log_axis(y))
             .map_err(err)?;
@@ -47,15 +49,15 @@ impl Chart for HuntProgress {
             .axis_desc_style((FONT, 16))
             .draw()
             .map_err(err)?;
-        let mut line = Vec::with_capacity(self.steps.len() * 2 + 1);
-        for (i, &(t, v)) in self.steps.iter().enumerate() {
+        let mut line = Vec::with_capacity(steps.len() * 2 + 1);
+        for (i, &(t, v)) in steps.iter().enumerate() {
             if i > 0 {
-                line.push((t, self.steps[i - 1].1.max(1e-3)));
+                line.push((t, steps[i - 1].1));
             }
-            line.push((t, v.max(1e-3)));
+            line.push((t, v));
         }
-        if let Some(&(_, v)) = self.steps.last() {
-            line.push((end, v.max(1e-3)));
+        if let Some(&(_, v)) = steps.last() {
+            line.push((end, v));
         }
         let c = color(0);
         chart
@@ -63,9 +65,9 @@ impl Chart for HuntProgress {
             .map_err(err)?;
         chart
             .draw_series(
-                self.steps
+                steps
                     .iter()
-                    .map(|&(t, v)| Circle::new((t, v.max(1e-3)), 3, c.filled())),
+                    .map(|&(t, v)| Circle::new((t, v), 3, c.filled())),
             )
             .map_err(err)?;
         Ok(())
