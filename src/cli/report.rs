@@ -39,11 +39,12 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
             r.left_out.join(", ")
         );
     }
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     println!(
-        "{} machines, {} datasets, {} charts; report in {} and {}",
-        r.machines.len(),
-        r.datasets.len(),
-        r.charts.len(),
+        "{}, {}, {}; report in {} and {}",
+        count(r.machines.len(), "machine"),
+        count(r.datasets.len(), "dataset"),
+        count(r.charts.len(), "chart"),
         out.join("report.md").display(),
         out.join("report.html").display()
     );

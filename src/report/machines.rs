@@ -144,7 +144,7 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
             .map(|r| (r.variant.clone(), r.speed.unwrap_or(0.0)))
             .collect();
         variants.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        if variants.len() < 2 && !reference.is_empty() {
+        if variants.len() < 2 {
             left_out.push(d.name.clone());
             continue;
         }
