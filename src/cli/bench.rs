@@ -14,21 +14,8 @@ pub(super) struct BenchArgs {
     /// (default: each strategy's default variant).
     #[arg(long, value_delimiter = ',')]
     solver: Vec<String>,
-    /// An outside program as a contender, `NAME=COMMAND` (repeatable): COMMAND is split into
-    /// words as a shell would and run without one, once per worker thread, speaking the
-    /// line protocol (see docs/contenders.md).
-    #[arg(long, value_name = "NAME=COMMAND")]
-    contender: Vec<String>,
-    /// A shared library as a contender, `NAME=PATH:SYMBOL:ABI` (repeatable): its function
-    /// SYMBOL is called in a helper process per worker and timed there; ABI is `tdoku`
-    /// (tdoku's SolverFn), `jsolve` (JSolve's) or `sudoku-bench` (include/sudoku_bench.h).
-    #[arg(long, value_name = "NAME=PATH:SYMBOL:ABI")]
-    library: Vec<String>,
-    /// A TOML file of contenders: `[[contender]]` tables with `name` and `command` (a list
-    /// of words) or `library`, `symbol` and `abi`; optional `sizes`, `description`,
-    /// `pencilmark` and (programs) `batch`.
-    #[arg(long, value_name = "FILE")]
-    contenders: Option<PathBuf>,
+    #[command(flatten)]
+    outside: OutsideArgs,
     /// Dataset names (embedded, or public lists downloaded on first use: see
     /// `sudoku-bench datasets`), puzzle files or folders, comma-separated or repeated
     /// (default: every embedded dataset).
@@ -206,8 +193,7 @@ pub(super) struct Plan {
 /// and checks the datasets and the contenders file, writes nothing.
 pub(super) fn plan(args: &BenchArgs, cores: usize) -> Result<Plan> {
     use sudoku_bench::harness::{BenchOptions, Budget, RunOptions, Schedule, Selection};
-    let outside =
-        super::contender::specs(&args.contender, &args.library, args.contenders.as_deref())?;
+    let outside = args.outside.specs()?;
     // Only outside programs when they are all that was asked for.
     let solvers = if args.solver.is_empty() && !outside.is_empty() {
         Vec::new()
@@ -417,7 +403,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let plan = plan(&args, cores)?;
-    let out_dir = out_dir(&args.out)?;
+    let out_dir = out_dir(&args.out, "reports")?;
     sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
     for n in &plan.notes {
         eprintln!("note: {n}");
@@ -679,18 +665,6 @@ fn present(args: &BenchArgs, m: Measured, out_dir: &Path, started: Instant) -> R
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The run folder: `--out` (created if need be), or a new one under `reports/`.
-pub(super) fn out_dir(out: &Option<PathBuf>) -> Result<PathBuf> {
-    Ok(match out {
-        Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            dir.clone()
-        }
-        None => sudoku_bench::export::run_dir::new_run_dir(Path::new("reports"))?,
-    })
 }
 
 #[cfg(test)]

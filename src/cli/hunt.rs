@@ -53,15 +53,8 @@ pub(super) struct HuntArgs {
     /// Timed solves per puzzle with `--objective time` (their median is the cost).
     #[arg(long, default_value_t = 5, value_parser = positive::<u32>)]
     repeat: u32,
-    /// An outside program as a contender, `NAME=COMMAND` (as for `bench`).
-    #[arg(long, value_name = "NAME=COMMAND")]
-    contender: Vec<String>,
-    /// A shared library as a contender, `NAME=PATH:SYMBOL:ABI` (as for `bench`).
-    #[arg(long, value_name = "NAME=PATH:SYMBOL:ABI")]
-    library: Vec<String>,
-    /// A contenders file (as for `bench`).
-    #[arg(long, value_name = "FILE")]
-    contenders: Option<PathBuf>,
+    #[command(flatten)]
+    outside: OutsideArgs,
     /// The hunt's folder (default: a new one under `hunts/`).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -223,8 +216,7 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
     use std::io::IsTerminal;
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let mut opts = plan(&args, cores)?;
-    let specs =
-        super::contender::specs(&args.contender, &args.library, args.contenders.as_deref())?;
+    let specs = args.outside.specs()?;
     let mut alphabet = None;
     if let Some(spec) = &args.from {
         let (grids, a) = starts(spec, &args)?;
@@ -236,13 +228,7 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
         Start::Puzzles(p) => p[0].geometry(),
     };
     let alphabet = alphabet.unwrap_or_else(|| Alphabet::default_for(geometry));
-    let dir = match &args.out {
-        Some(d) => {
-            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
-            d.clone()
-        }
-        None => sudoku_bench::export::run_dir::new_run_dir(Path::new("hunts"))?,
-    };
+    let dir = out_dir(&args.out, "hunts")?;
     let hunted = contender(&args.solver, &specs, opts.threads, &dir)?;
     let against = match &args.against {
         Some(b) => Some(contender(b, &specs, opts.threads, &dir)?),

@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
+use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
 use sudoku_bench::solver::SolverId;
@@ -147,4 +148,43 @@ pub(super) fn build_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         b = b.num_threads(t);
     }
     b.build().context("cannot start the worker threads")
+}
+
+/// Outside contenders, as `bench` and `hunt` take them.
+#[derive(clap::Args, Clone)]
+pub(super) struct OutsideArgs {
+    /// An outside program as a contender, `NAME=COMMAND` (repeatable): COMMAND is split into
+    /// words as a shell would and run without one, once per worker thread, speaking the
+    /// line protocol (see docs/contenders.md).
+    #[arg(long, value_name = "NAME=COMMAND")]
+    pub(super) contender: Vec<String>,
+    /// A shared library as a contender, `NAME=PATH:SYMBOL:ABI` (repeatable): its function
+    /// SYMBOL is called in a helper process per worker and timed there; ABI is `tdoku`
+    /// (tdoku's SolverFn), `jsolve` (JSolve's) or `sudoku-bench` (include/sudoku_bench.h).
+    #[arg(long, value_name = "NAME=PATH:SYMBOL:ABI")]
+    pub(super) library: Vec<String>,
+    /// A TOML file of contenders: `[[contender]]` tables with `name` and `command` (a list
+    /// of words) or `library`, `symbol` and `abi`; optional `sizes`, `description`,
+    /// `pencilmark` and (programs) `batch`.
+    #[arg(long, value_name = "FILE")]
+    pub(super) contenders: Option<PathBuf>,
+}
+
+impl OutsideArgs {
+    /// Every outside contender asked for (see [`super::contender::specs`]).
+    pub(super) fn specs(&self) -> Result<Vec<sudoku_bench::external::ContenderSpec>> {
+        super::contender::specs(&self.contender, &self.library, self.contenders.as_deref())
+    }
+}
+
+/// An output folder: `--out` (created if need be), or a new one under `parent`.
+pub(super) fn out_dir(out: &Option<PathBuf>, parent: &str) -> Result<PathBuf> {
+    Ok(match out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            dir.clone()
+        }
+        None => sudoku_bench::export::run_dir::new_run_dir(std::path::Path::new(parent))?,
+    })
 }

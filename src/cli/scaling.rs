@@ -30,7 +30,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     let mut counts = args.threads.clone();
     counts.sort_unstable();
     counts.dedup();
-    let top = bench::out_dir(&args.out)?;
+    let top = super::options::out_dir(&args.out, "reports")?;
     let mut code = ExitCode::SUCCESS;
     let mut done = Vec::new();
     for &t in &counts {

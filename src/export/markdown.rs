@@ -50,21 +50,26 @@ pub fn table(header: &[&str], rows: &[Vec<String>], right_aligned: &[bool]) -> S
     out
 }
 
+/// A whole number with its thousands separated: `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// Formats a number with 3 significant digits, thousands separated.
 pub fn num(x: f64) -> String {
     if !x.is_finite() {
         return "-".into();
     }
     if x >= 1000.0 {
-        let s = format!("{:.0}", x);
-        let mut out = String::new();
-        for (i, ch) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(ch);
-        }
-        out
+        thousands(x.round() as u64)
     } else if x >= 100.0 {
         format!("{x:.0}")
     } else if x >= 10.0 {

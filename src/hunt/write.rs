@@ -4,6 +4,7 @@
 //! written as the hunt goes) and `charts/hunt-progress.svg|png`.
 
 use super::{HuntResult, Objective, ProgressRow};
+use crate::export::markdown::thousands;
 use crate::format::{write_line, Alphabet};
 use crate::report::charts::{render, HuntProgress};
 use std::fmt::Write as _;
@@ -50,21 +51,10 @@ impl ScoreName {
     }
 }
 
+/// A cost or count as written: whole numbers with thousands separated.
 fn count(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        let n = v as i64;
-        let digits = n.abs().to_string();
-        let mut out = String::new();
-        for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(ch);
-        }
-        if n < 0 {
-            out.insert(0, '-');
-        }
-        out
+    if v.fract() == 0.0 && (0.0..1e15).contains(&v) {
+        thousands(v as u64)
     } else {
         format!("{v:.1}")
     }
