@@ -10,6 +10,8 @@
 mod backtracking;
 mod band;
 mod bitset_mrv;
+mod cdcl;
+mod cnf;
 mod dlx;
 mod naive_exact_cover;
 mod reference;
@@ -22,6 +24,7 @@ pub mod trace;
 pub use backtracking::Backtracking;
 pub use band::{Band, Isa};
 pub use bitset_mrv::{BitsetMrv, Singles};
+pub use cdcl::{Cdcl, CdclHybrid, HANDOVER_NODES};
 pub use dlx::{ColumnRule, Dlx};
 pub use naive_exact_cover::NaiveExactCover;
 pub use reference::{DlxCrate, SatVarisat};
@@ -311,6 +314,29 @@ impl<'a, T: Tracer> Control<'a, T> {
             return false;
         }
         true
+    }
+
+    /// Runs `search` with at most `budget` more nodes. Returns `true` when
+    /// that budget alone stopped it: the solutions it found are then
+    /// forgotten (its counters stay), so that another search can start over
+    /// under this control. Any other ending (done, enough solutions, the
+    /// run's own budget, the deadline, the cancel flag) stands.
+    pub fn try_within(&mut self, budget: u64, search: impl FnOnce(&mut Self)) -> bool {
+        let (outer, found, kept) = (self.node_limit, self.found, self.solutions.len());
+        let inner = self.counters.nodes.saturating_add(budget);
+        self.node_limit = outer.min(inner);
+        search(self);
+        self.node_limit = outer;
+        let exhausted = self.stop == Some(Stop::Budget)
+            && inner < outer
+            && self.counters.nodes >= inner
+            && self.limits.deadline.is_none_or(|d| Instant::now() < d);
+        if exhausted {
+            self.stop = None;
+            self.found = found;
+            self.solutions.truncate(kept);
+        }
+        exhausted
     }
 
     /// Stops a search that cannot handle this puzzle (a size the strategy does

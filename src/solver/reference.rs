@@ -9,8 +9,8 @@ use super::{Control, Solver, Tracer};
 use crate::grid::Grid;
 use varisat::ExtendFormula;
 
-/// Variables of the CNF: one per empty cell and digit its peers' givens leave
-/// open, numbered from 1.
+/// Variables of the CNF: one per candidate of [`super::cnf::candidates`],
+/// numbered from 1.
 struct Encoding {
     /// `(cell, digit)` of variable `i + 1`.
     vars: Vec<(usize, u8)>,
@@ -20,71 +20,25 @@ struct Encoding {
 /// The extended encoding (each open cell takes exactly one digit; each digit
 /// not given in a unit goes in exactly one of its cells), over the candidates
 /// the givens leave: the encoding that propagates best of the classic three,
-/// and no clause for what the givens already decide. `None` when an empty cell
-/// or a unit's missing digit has no place left (no solution).
+/// and no clause for what the givens already decide. "At most one" is written
+/// pairwise. `None` when an empty cell or a unit's missing digit has no place
+/// left (no solution).
 fn encode(puzzle: &Grid) -> Option<Encoding> {
-    let g = puzzle.geometry();
-    let n = g.side();
-    let t = super::tables::Tables::get(g);
-    // Digits given in each unit (rows, then columns, then boxes).
-    let mut given = vec![0u64; 3 * n];
-    for (c, &[r, col, b]) in t.rcb.iter().enumerate() {
-        let d = puzzle.get(c);
-        if d != 0 {
-            for u in [r as usize, n + col as usize, 2 * n + b as usize] {
-                given[u] |= 1 << (d - 1);
-            }
-        }
-    }
-    let mut var = vec![0isize; g.cells() * (n + 1)];
-    let mut vars = Vec::new();
-    for c in (0..g.cells()).filter(|&c| puzzle.get(c) == 0) {
-        let [r, col, b] = t.rcb[c];
-        // A pencilmark puzzle's excluded candidates get no variable: the unit
-        // clause "not x" each stands for is resolved before the solver sees it.
-        let taken = given[r as usize]
-            | given[n + col as usize]
-            | given[2 * n + b as usize]
-            | !puzzle.allowed(c);
-        for d in 1..=n as u8 {
-            if taken & (1 << (d - 1)) == 0 {
-                vars.push((c, d));
-                var[c * (n + 1) + d as usize] = vars.len() as isize;
-            }
-        }
-    }
+    let cands = super::cnf::candidates(puzzle)?;
     let mut clauses = Vec::new();
-    let mut exactly_one = |vs: Vec<isize>| -> bool {
-        if vs.is_empty() {
-            return false;
-        }
+    for group in &cands.groups {
+        let vs: Vec<isize> = group.iter().map(|&v| v as isize + 1).collect();
         for i in 0..vs.len() {
             for j in i + 1..vs.len() {
                 clauses.push(vec![-vs[i], -vs[j]]);
             }
         }
         clauses.push(vs);
-        true
-    };
-    for c in (0..g.cells()).filter(|&c| puzzle.get(c) == 0) {
-        let vs = (1..=n).map(|d| var[c * (n + 1) + d]).filter(|&v| v != 0);
-        if !exactly_one(vs.collect()) {
-            return None;
-        }
     }
-    for (u, &given) in given.iter().enumerate() {
-        for d in (1..=n).filter(|d| given & (1 << (d - 1)) == 0) {
-            let vs = t
-                .unit(u)
-                .iter()
-                .map(|&c| var[c as usize * (n + 1) + d])
-                .filter(|&v| v != 0);
-            if !exactly_one(vs.collect()) {
-                return None;
-            }
-        }
-    }
-    Some(Encoding { vars, clauses })
+    Some(Encoding {
+        vars: cands.vars,
+        clauses,
+    })
 }
 
 /// CDCL SAT (the `varisat` crate) on [`encode`]'s CNF; after each solution

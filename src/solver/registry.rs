@@ -154,6 +154,24 @@ registry! {
         solver: Dlx { rule: ColumnRule::First },
         about: "dancing links, leftmost live column first",
     },
+    /// Clause learning over the candidates, "exactly one" propagated natively.
+    Cdcl => {
+        name: "cdcl",
+        family: "cdcl",
+        sizes: ALL_SIZES,
+        budget: None,
+        solver: Cdcl,
+        about: "clause learning (first-UIP, VSIDS, Luby restarts) over the candidates, each group's \"exactly one\" propagated natively: for big grids near the hardness peak",
+    },
+    /// bitset-mrv-locked, handing over to cdcl past a node budget.
+    CdclHybrid => {
+        name: "cdcl-hybrid",
+        family: "cdcl",
+        sizes: ALL_SIZES,
+        budget: None,
+        solver: CdclHybrid,
+        about: "bitset-mrv-locked for its first 2,000 nodes, then cdcl from the start: solve's default from 16x16 up (typical puzzles at bitset-mrv-locked's speed, those near the hardness peak as cdcl solves them)",
+    },
     /// Band bitboards with triads, singles and the best instruction set the processor has.
     Band => {
         name: "band",
@@ -196,9 +214,11 @@ impl SolverId {
     /// The fastest strategy (9x9): `solve`'s default there.
     pub const FASTEST: SolverId = SolverId::Band;
 
-    /// The fastest strategy for a grid size: `solve`'s default.
+    /// The strategy `solve` uses by default for a grid size: `band` on 9×9,
+    /// `cdcl-hybrid` elsewhere (the fastest on typical puzzles there, and it
+    /// solves big grids near the hardness peak).
     pub fn fastest_for(g: Geometry) -> SolverId {
-        [SolverId::FASTEST, SolverId::BitsetMrvLocked]
+        [SolverId::FASTEST, SolverId::CdclHybrid]
             .into_iter()
             .find(|s| s.supports(g))
             .unwrap_or(SolverId::BitsetMrv)

@@ -1,0 +1,669 @@
+//! The clause-learning engine: two watched literals, at-most-one groups
+//! propagated natively, first-UIP learning with local minimisation, VSIDS,
+//! phase saving, Luby restarts and LBD-ranked clause deletion.
+//!
+//! A literal is `2 * var + negated`. Every variable stands for one candidate
+//! (a cell and a digit) and sits in four "exactly one" groups: its cell, and
+//! its digit in its row, column and box. A group's "at least one" is an
+//! ordinary clause; its "at most one" is never written out (a 64-candidate
+//! group would need 2,016 binary clauses): when a candidate becomes true, the
+//! others of its groups become false with the implicit clause `¬x ∨ ¬y` as
+//! their reason.
+
+/// A literal: `2 * var + 1` when negated.
+pub(super) type Lit = u32;
+
+#[inline]
+fn var(l: Lit) -> usize {
+    (l >> 1) as usize
+}
+
+#[inline]
+fn negated(l: Lit) -> bool {
+    l & 1 == 1
+}
+
+/// Why a variable has its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Why {
+    /// A decision, or a fact at level 0.
+    Decided,
+    /// False because the candidate of this variable is true (the implicit `¬x ∨ ¬y`).
+    Excluded(u32),
+    /// Implied by this clause, whose first literal it is.
+    Clause(u32),
+}
+
+/// What made a clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A cell's "at least one digit".
+    Cell,
+    /// A unit's "the digit goes somewhere".
+    Unit,
+    /// Learnt from a conflict (may be deleted).
+    Learnt,
+    /// Blocks a solution already reported (kept).
+    Block,
+}
+
+struct Clause {
+    lits: Vec<Lit>,
+    kind: Kind,
+    /// Literal block distance when learnt (distinct decision levels).
+    lbd: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Watch {
+    clause: u32,
+    /// A literal of the clause: when true, the clause needs no visit.
+    blocker: Lit,
+}
+
+/// A conflict: every literal of its clause is false.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Conflict {
+    /// Two true candidates of one group (`¬x ∨ ¬y`).
+    Pair(u32, u32),
+    Clause(u32),
+}
+
+/// Variables by activity: a binary max-heap with each variable's position.
+struct Heap {
+    items: Vec<u32>,
+    /// Position in `items`, or `u32::MAX` when absent.
+    pos: Vec<u32>,
+}
+
+impl Heap {
+    fn new(n: usize) -> Heap {
+        Heap {
+            items: (0..n as u32).collect(),
+            pos: (0..n as u32).collect(),
+        }
+    }
+
+    fn contains(&self, v: usize) -> bool {
+        self.pos[v] != u32::MAX
+    }
+
+    fn up(&mut self, mut i: usize, act: &[f64]) {
+        let v = self.items[i];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let p = self.items[parent];
+            if act[p as usize] >= act[v as usize] {
+                break;
+            }
+            self.items[i] = p;
+            self.pos[p as usize] = i as u32;
+            i = parent;
+        }
+        self.items[i] = v;
+        self.pos[v as usize] = i as u32;
+    }
+
+    fn down(&mut self, mut i: usize, act: &[f64]) {
+        let v = self.items[i];
+        let len = self.items.len();
+        loop {
+            let mut child = 2 * i + 1;
+            if child >= len {
+                break;
+            }
+            if child + 1 < len
+                && act[self.items[child + 1] as usize] > act[self.items[child] as usize]
+            {
+                child += 1;
+            }
+            let c = self.items[child];
+            if act[c as usize] <= act[v as usize] {
+                break;
+            }
+            self.items[i] = c;
+            self.pos[c as usize] = i as u32;
+            i = child;
+        }
+        self.items[i] = v;
+        self.pos[v as usize] = i as u32;
+    }
+
+    fn insert(&mut self, v: usize, act: &[f64]) {
+        if !self.contains(v) {
+            self.items.push(v as u32);
+            self.up(self.items.len() - 1, act);
+        }
+    }
+
+    fn pop(&mut self, act: &[f64]) -> Option<usize> {
+        let top = *self.items.first()?;
+        let last = self.items.pop().expect("not empty");
+        self.pos[top as usize] = u32::MAX;
+        if !self.items.is_empty() {
+            self.items[0] = last;
+            self.pos[last as usize] = 0;
+            self.down(0, act);
+        }
+        Some(top as usize)
+    }
+}
+
+/// Conflicts per unit of the Luby restart sequence.
+const RESTART_UNIT: u64 = 100;
+/// Learnt clauses kept before the first deletion; the bound grows by
+/// [`KEEP_GROWTH`] at each deletion.
+const KEEP_FIRST: usize = 4_000;
+const KEEP_GROWTH: usize = 500;
+/// VSIDS decay: each conflict makes later bumps this much larger.
+const VAR_DECAY: f64 = 0.95;
+
+/// The solver's state over one puzzle's candidates.
+pub(super) struct Engine {
+    /// The four groups of each variable (indices into `group_start`).
+    var_groups: Vec<[u32; 4]>,
+    group_start: Vec<u32>,
+    group_vars: Vec<u32>,
+
+    /// Per variable: 0 unassigned, 1 true, -1 false.
+    value: Vec<i8>,
+    level: Vec<u32>,
+    why: Vec<Why>,
+    /// True literals in assignment order.
+    trail: Vec<Lit>,
+    /// Trail length at the start of each decision level.
+    levels: Vec<usize>,
+    head: usize,
+
+    clauses: Vec<Clause>,
+    free: Vec<u32>,
+    /// Clauses watching each literal, visited when it becomes false.
+    watches: Vec<Vec<Watch>>,
+    learnt: usize,
+    keep: usize,
+
+    activity: Vec<f64>,
+    bump: f64,
+    heap: Heap,
+    /// The value each variable last had (its next decision's sign).
+    phase: Vec<bool>,
+    seen: Vec<bool>,
+    level_stamp: Vec<u64>,
+    stamp: u64,
+
+    /// Conflicts so far, and when the next restart falls due.
+    pub(super) conflicts: u64,
+    restarts: u32,
+    next_restart: u64,
+    scratch: Vec<Lit>,
+}
+
+/// The `i`-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 …
+fn luby(mut i: u64) -> u64 {
+    loop {
+        let mut k = 1;
+        while (1u64 << k) - 1 < i {
+            k += 1;
+        }
+        if (1u64 << k) - 1 == i {
+            return 1 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
+
+impl Engine {
+    /// An engine over `vars` variables and `groups` "exactly one" groups
+    /// (each a list of variables; every variable in exactly four).
+    pub(super) fn new(vars: usize, groups: &[Vec<u32>]) -> Engine {
+        let mut group_start = Vec::with_capacity(groups.len() + 1);
+        let mut group_vars = Vec::new();
+        let mut var_groups = vec![[u32::MAX; 4]; vars];
+        let mut filled = vec![0u8; vars];
+        for (g, members) in groups.iter().enumerate() {
+            group_start.push(group_vars.len() as u32);
+            for &v in members {
+                group_vars.push(v);
+                let slot = &mut filled[v as usize];
+                if (*slot as usize) < 4 {
+                    var_groups[v as usize][*slot as usize] = g as u32;
+                }
+                *slot += 1;
+            }
+        }
+        group_start.push(group_vars.len() as u32);
+        Engine {
+            var_groups,
+            group_start,
+            group_vars,
+            value: vec![0; vars],
+            level: vec![0; vars],
+            why: vec![Why::Decided; vars],
+            trail: Vec::with_capacity(vars),
+            levels: Vec::new(),
+            head: 0,
+            clauses: Vec::new(),
+            free: Vec::new(),
+            watches: vec![Vec::new(); 2 * vars],
+            learnt: 0,
+            keep: KEEP_FIRST,
+            activity: vec![0.0; vars],
+            bump: 1.0,
+            heap: Heap::new(vars),
+            phase: vec![true; vars],
+            seen: vec![false; vars],
+            level_stamp: vec![0; vars + 1],
+            stamp: 0,
+            conflicts: 0,
+            restarts: 0,
+            next_restart: RESTART_UNIT,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The current decision level.
+    pub(super) fn depth(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// True when the variable is true.
+    pub(super) fn is_true(&self, v: usize) -> bool {
+        self.value[v] > 0
+    }
+
+    #[inline]
+    fn lit_value(&self, l: Lit) -> i8 {
+        let v = self.value[var(l)];
+        if negated(l) {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// Makes `l` true at the current level. The caller knows it is unassigned.
+    #[inline]
+    fn assign(&mut self, l: Lit, why: Why) {
+        let v = var(l);
+        self.value[v] = if negated(l) { -1 } else { 1 };
+        self.level[v] = self.levels.len() as u32;
+        self.why[v] = why;
+        self.trail.push(l);
+    }
+
+    /// The kind of the clause that made variable `v` true, if a clause did.
+    pub(super) fn implied_by(&self, v: usize) -> Option<Kind> {
+        match self.why[v] {
+            Why::Clause(c) => Some(self.clauses[c as usize].kind),
+            _ => None,
+        }
+    }
+
+    /// Adds a clause. Returns `false` when it is false at level 0 (no
+    /// solution). The engine must be at level 0 with propagation done.
+    pub(super) fn add_clause(&mut self, mut lits: Vec<Lit>, kind: Kind) -> bool {
+        debug_assert_eq!(self.depth(), 0);
+        lits.retain(|&l| self.lit_value(l) >= 0);
+        if lits.iter().any(|&l| self.lit_value(l) > 0) {
+            return true;
+        }
+        match lits.len() {
+            0 => false,
+            1 => {
+                self.assign(lits[0], Why::Decided);
+                true
+            }
+            _ => {
+                self.attach(lits, kind, 0);
+                true
+            }
+        }
+    }
+
+    /// Stores a clause of two or more literals and watches its first two.
+    fn attach(&mut self, lits: Vec<Lit>, kind: Kind, lbd: u32) -> u32 {
+        let (a, b) = (lits[0], lits[1]);
+        let clause = Clause { lits, kind, lbd };
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.clauses[id as usize] = clause;
+                id
+            }
+            None => {
+                self.clauses.push(clause);
+                (self.clauses.len() - 1) as u32
+            }
+        };
+        self.watches[a as usize].push(Watch {
+            clause: id,
+            blocker: b,
+        });
+        self.watches[b as usize].push(Watch {
+            clause: id,
+            blocker: a,
+        });
+        if kind == Kind::Learnt {
+            self.learnt += 1;
+        }
+        id
+    }
+
+    /// Propagates every assignment not yet propagated.
+    pub(super) fn propagate(&mut self) -> Option<Conflict> {
+        while self.head < self.trail.len() {
+            let p = self.trail[self.head];
+            self.head += 1;
+            if !negated(p) {
+                if let Some(c) = self.exclude_others(var(p)) {
+                    return Some(c);
+                }
+            }
+            if let Some(c) = self.visit_watches(p ^ 1) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    /// `x` is true: every other candidate of its four groups becomes false.
+    fn exclude_others(&mut self, x: usize) -> Option<Conflict> {
+        for k in 0..4 {
+            let g = self.var_groups[x][k] as usize;
+            let (from, to) = (self.group_start[g], self.group_start[g + 1]);
+            for i in from..to {
+                let y = self.group_vars[i as usize] as usize;
+                match self.value[y] {
+                    0 => self.assign(2 * y as Lit + 1, Why::Excluded(x as u32)),
+                    1 if y != x => return Some(Conflict::Pair(x as u32, y as u32)),
+                    _ => {}
+                }
+            }
+        }
+        None
+    }
+
+    /// `f` has become false: the clauses watching it find another watch or propagate.
+    fn visit_watches(&mut self, f: Lit) -> Option<Conflict> {
+        let mut ws = std::mem::take(&mut self.watches[f as usize]);
+        let (mut i, mut j) = (0, 0);
+        let mut conflict = None;
+        while i < ws.len() {
+            let w = ws[i];
+            i += 1;
+            if self.lit_value(w.blocker) > 0 {
+                ws[j] = w;
+                j += 1;
+                continue;
+            }
+            let id = w.clause as usize;
+            let lits = &mut self.clauses[id].lits;
+            if lits[0] == f {
+                lits.swap(0, 1);
+            }
+            let first = lits[0];
+            let kept = Watch {
+                clause: w.clause,
+                blocker: first,
+            };
+            if first != w.blocker && self.lit_value(first) > 0 {
+                ws[j] = kept;
+                j += 1;
+                continue;
+            }
+            let mut moved = false;
+            for k in 2..self.clauses[id].lits.len() {
+                let l = self.clauses[id].lits[k];
+                if self.lit_value(l) >= 0 {
+                    self.clauses[id].lits.swap(1, k);
+                    self.watches[l as usize].push(kept);
+                    moved = true;
+                    break;
+                }
+            }
+            if moved {
+                continue;
+            }
+            ws[j] = kept;
+            j += 1;
+            if self.lit_value(first) < 0 {
+                conflict = Some(Conflict::Clause(w.clause));
+                while i < ws.len() {
+                    ws[j] = ws[i];
+                    i += 1;
+                    j += 1;
+                }
+            } else {
+                self.assign(first, Why::Clause(w.clause));
+            }
+        }
+        ws.truncate(j);
+        self.watches[f as usize] = ws;
+        conflict
+    }
+
+    /// The false literals that explain `why` (all but the one it implied).
+    fn reason_into(&self, why: Why, out: &mut Vec<Lit>) {
+        match why {
+            Why::Decided => {}
+            Why::Excluded(x) => out.push(2 * x + 1),
+            Why::Clause(c) => out.extend_from_slice(&self.clauses[c as usize].lits[1..]),
+        }
+    }
+
+    fn bump_var(&mut self, v: usize) {
+        self.activity[v] += self.bump;
+        if self.activity[v] > 1e100 {
+            for a in &mut self.activity {
+                *a *= 1e-100;
+            }
+            self.bump *= 1e-100;
+        }
+        if self.heap.contains(v) {
+            let i = self.heap.pos[v] as usize;
+            self.heap.up(i, &self.activity);
+        }
+    }
+
+    /// Learns from a conflict above level 0: backjumps and asserts the
+    /// learnt clause's first literal. Returns the level jumped to.
+    pub(super) fn learn(&mut self, conflict: Conflict) -> usize {
+        self.conflicts += 1;
+        let here = self.depth() as u32;
+        let mut learnt: Vec<Lit> = vec![0];
+        let mut reason = std::mem::take(&mut self.scratch);
+        reason.clear();
+        match conflict {
+            Conflict::Pair(x, y) => reason.extend([2 * x + 1, 2 * y + 1]),
+            Conflict::Clause(c) => reason.extend_from_slice(&self.clauses[c as usize].lits),
+        }
+        let mut open = 0;
+        let mut index = self.trail.len();
+        let asserted = loop {
+            for &q in &reason {
+                let v = var(q);
+                if !self.seen[v] && self.level[v] > 0 {
+                    self.seen[v] = true;
+                    self.bump_var(v);
+                    if self.level[v] >= here {
+                        open += 1;
+                    } else {
+                        learnt.push(q);
+                    }
+                }
+            }
+            let p = loop {
+                index -= 1;
+                let p = self.trail[index];
+                if self.seen[var(p)] {
+                    break p;
+                }
+            };
+            self.seen[var(p)] = false;
+            open -= 1;
+            if open == 0 {
+                break p;
+            }
+            reason.clear();
+            self.reason_into(self.why[var(p)], &mut reason);
+        };
+        learnt[0] = asserted ^ 1;
+        // Local minimisation: a literal whose reason lies wholly in the clause goes.
+        let mut kept = Vec::with_capacity(learnt.len());
+        kept.push(learnt[0]);
+        for &q in &learnt[1..] {
+            let why = self.why[var(q)];
+            reason.clear();
+            self.reason_into(why, &mut reason);
+            let redundant = why != Why::Decided
+                && reason
+                    .iter()
+                    .all(|&r| self.seen[var(r)] || self.level[var(r)] == 0);
+            if !redundant {
+                kept.push(q);
+            }
+        }
+        for &q in &learnt[1..] {
+            self.seen[var(q)] = false;
+        }
+        self.scratch = reason;
+        let mut learnt = kept;
+        // The highest level below this one goes second: it is where to jump.
+        let target = if learnt.len() == 1 {
+            0
+        } else {
+            let mut best = 1;
+            for k in 2..learnt.len() {
+                if self.level[var(learnt[k])] > self.level[var(learnt[best])] {
+                    best = k;
+                }
+            }
+            learnt.swap(1, best);
+            self.level[var(learnt[1])] as usize
+        };
+        self.stamp += 1;
+        let mut lbd = 0;
+        for &q in &learnt {
+            let l = self.level[var(q)] as usize;
+            if self.level_stamp[l] != self.stamp {
+                self.level_stamp[l] = self.stamp;
+                lbd += 1;
+            }
+        }
+        self.backtrack(target);
+        if learnt.len() == 1 {
+            self.assign(learnt[0], Why::Decided);
+        } else {
+            let first = learnt[0];
+            let id = self.attach(learnt, Kind::Learnt, lbd);
+            self.assign(first, Why::Clause(id));
+        }
+        self.bump /= VAR_DECAY;
+        target
+    }
+
+    /// Undoes every level above `target`.
+    pub(super) fn backtrack(&mut self, target: usize) {
+        if self.depth() <= target {
+            return;
+        }
+        let from = self.levels[target];
+        for k in (from..self.trail.len()).rev() {
+            let l = self.trail[k];
+            let v = var(l);
+            self.value[v] = 0;
+            self.phase[v] = !negated(l);
+            self.heap.insert(v, &self.activity);
+        }
+        self.trail.truncate(from);
+        self.levels.truncate(target);
+        self.head = from;
+    }
+
+    /// True when a restart is due (Luby sequence); counts it.
+    pub(super) fn restart_due(&mut self) -> bool {
+        if self.conflicts < self.next_restart {
+            return false;
+        }
+        self.restarts += 1;
+        self.next_restart = self.conflicts + RESTART_UNIT * luby(self.restarts as u64 + 1);
+        true
+    }
+
+    /// Deletes the less useful half of the learnt clauses once there are too
+    /// many: those with the highest LBD, never a clause of LBD 2 or less nor
+    /// one that is the reason of a current assignment.
+    pub(super) fn reduce_if_due(&mut self) {
+        if self.learnt < self.keep {
+            return;
+        }
+        self.keep += KEEP_GROWTH;
+        let locked = |e: &Engine, id: usize| {
+            let first = e.clauses[id].lits[0];
+            e.lit_value(first) > 0 && e.why[var(first)] == Why::Clause(id as u32)
+        };
+        let mut candidates: Vec<usize> = (0..self.clauses.len())
+            .filter(|&id| {
+                let c = &self.clauses[id];
+                c.kind == Kind::Learnt && !c.lits.is_empty() && c.lbd > 2 && !locked(self, id)
+            })
+            .collect();
+        // Highest LBD first, then the oldest.
+        candidates.sort_by_key(|&id| (std::cmp::Reverse(self.clauses[id].lbd), id));
+        let mut gone = vec![false; self.clauses.len()];
+        for &id in &candidates[..candidates.len() / 2] {
+            gone[id] = true;
+            self.clauses[id].lits = Vec::new();
+            self.free.push(id as u32);
+            self.learnt -= 1;
+        }
+        for ws in &mut self.watches {
+            ws.retain(|w| !gone[w.clause as usize]);
+        }
+    }
+
+    /// Opens a new level deciding the most active unassigned variable, with
+    /// its saved phase; `None` when every variable has a value.
+    pub(super) fn decide(&mut self) -> Option<Lit> {
+        loop {
+            let v = self.heap.pop(&self.activity)?;
+            if self.value[v] == 0 {
+                self.levels.push(self.trail.len());
+                let l = 2 * v as Lit + if self.phase[v] { 0 } else { 1 };
+                self.assign(l, Why::Decided);
+                return Some(l);
+            }
+        }
+    }
+
+    /// The decisions that led to the current state, negated: the clause that
+    /// forbids every assignment they imply (at least one must differ).
+    pub(super) fn blocking_clause(&self) -> Vec<Lit> {
+        self.levels.iter().map(|&k| self.trail[k] ^ 1).collect()
+    }
+
+    /// The variables set true since trail position `from`, for traces.
+    pub(super) fn trail_from(&self, from: usize) -> &[Lit] {
+        &self.trail[from..]
+    }
+
+    /// The trail's length.
+    pub(super) fn trail_len(&self) -> usize {
+        self.trail.len()
+    }
+}
+
+/// The variable and sign of a literal, for the driver.
+pub(super) fn split(l: Lit) -> (usize, bool) {
+    (var(l), !negated(l))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::luby;
+
+    #[test]
+    fn luby_sequence_starts_as_published() {
+        let got: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(got, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+}
