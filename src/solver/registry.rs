@@ -170,7 +170,7 @@ registry! {
         sizes: ALL_SIZES,
         budget: None,
         solver: CdclHybrid,
-        about: "bitset-mrv-locked for its first 2,000 nodes, then cdcl from the start: solve's default from 16x16 up (typical puzzles at bitset-mrv-locked's speed, those near the hardness peak as cdcl solves them)",
+        about: "bitset-mrv-locked for its first 2,000 nodes, then cdcl from the start: solve's default on every size but 9x9 (typical puzzles at bitset-mrv-locked's speed, those near the hardness peak as cdcl solves them)",
     },
     /// Band bitboards with triads, singles and the best instruction set the processor has.
     Band => {
