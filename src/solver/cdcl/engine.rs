@@ -47,12 +47,17 @@ pub(super) enum Kind {
     Block,
 }
 
-struct Clause {
-    lits: Vec<Lit>,
-    kind: Kind,
-    /// Literal block distance when learnt (distinct decision levels).
-    lbd: u32,
+impl Kind {
+    const ALL: [Kind; 4] = [Kind::Cell, Kind::Unit, Kind::Learnt, Kind::Block];
 }
+
+/// A clause in the arena: its length, then `kind << 30 | deleted << 29 |
+/// lbd` (literal block distance, distinct decision levels, when learnt),
+/// then its literals. Its id is the offset of the length. One flat array
+/// keeps a clause's header and literals on the same cache lines.
+const HEADER: usize = 2;
+const DELETED: u32 = 1 << 29;
+const LBD_MASK: u32 = DELETED - 1;
 
 #[derive(Clone, Copy)]
 struct Watch {
@@ -151,10 +156,20 @@ impl Heap {
 
 /// Conflicts per unit of the Luby restart sequence.
 const RESTART_UNIT: u64 = 100;
-/// Learnt clauses kept before the first deletion; the bound grows by
-/// [`KEEP_GROWTH`] at each deletion.
-const KEEP_FIRST: usize = 4_000;
-const KEEP_GROWTH: usize = 500;
+/// How many learnt clauses are kept: `first` before the first deletion, and
+/// `growth` more after each.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Keep {
+    pub first: usize,
+    pub growth: usize,
+}
+
+impl Keep {
+    pub(super) const DEFAULT: Keep = Keep {
+        first: 4_000,
+        growth: 500,
+    };
+}
 /// VSIDS decay: each conflict makes later bumps this much larger.
 const VAR_DECAY: f64 = 0.95;
 
@@ -175,12 +190,16 @@ pub(super) struct Engine {
     levels: Vec<usize>,
     head: usize,
 
-    clauses: Vec<Clause>,
-    free: Vec<u32>,
+    arena: Vec<u32>,
+    /// Arena words held by deleted clauses.
+    wasted: usize,
+    /// Times the arena was compacted.
+    pub(super) compactions: u32,
     /// Clauses watching each literal, visited when it becomes false.
     watches: Vec<Vec<Watch>>,
     learnt: usize,
     keep: usize,
+    growth: usize,
 
     activity: Vec<f64>,
     bump: f64,
@@ -215,7 +234,8 @@ fn luby(mut i: u64) -> u64 {
 impl Engine {
     /// An engine over `vars` variables and `groups` "exactly one" groups
     /// (each a list of variables; every variable in exactly four).
-    pub(super) fn new(vars: usize, groups: &[Vec<u32>]) -> Engine {
+    /// `keep` says how many learnt clauses are kept.
+    pub(super) fn new(vars: usize, groups: &[Vec<u32>], keep: Keep) -> Engine {
         let mut group_start = Vec::with_capacity(groups.len() + 1);
         let mut group_vars = Vec::new();
         let mut var_groups = vec![[u32::MAX; 4]; vars];
@@ -242,11 +262,13 @@ impl Engine {
             trail: Vec::with_capacity(vars),
             levels: Vec::new(),
             head: 0,
-            clauses: Vec::new(),
-            free: Vec::new(),
+            arena: Vec::new(),
+            wasted: 0,
+            compactions: 0,
             watches: vec![Vec::new(); 2 * vars],
             learnt: 0,
-            keep: KEEP_FIRST,
+            keep: keep.first,
+            growth: keep.growth,
             activity: vec![0.0; vars],
             bump: 1.0,
             heap: Heap::new(vars),
@@ -294,7 +316,7 @@ impl Engine {
     /// The kind of the clause that made variable `v` true, if a clause did.
     pub(super) fn implied_by(&self, v: usize) -> Option<Kind> {
         match self.why[v] {
-            Why::Clause(c) => Some(self.clauses[c as usize].kind),
+            Why::Clause(c) => Some(self.kind(c as usize)),
             _ => None,
         }
     }
@@ -323,17 +345,10 @@ impl Engine {
     /// Stores a clause of two or more literals and watches its first two.
     fn attach(&mut self, lits: Vec<Lit>, kind: Kind, lbd: u32) -> u32 {
         let (a, b) = (lits[0], lits[1]);
-        let clause = Clause { lits, kind, lbd };
-        let id = match self.free.pop() {
-            Some(id) => {
-                self.clauses[id as usize] = clause;
-                id
-            }
-            None => {
-                self.clauses.push(clause);
-                (self.clauses.len() - 1) as u32
-            }
-        };
+        let id = self.arena.len() as u32;
+        self.arena.push(lits.len() as u32);
+        self.arena.push((kind as u32) << 30 | lbd.min(LBD_MASK));
+        self.arena.extend_from_slice(&lits);
         self.watches[a as usize].push(Watch {
             clause: id,
             blocker: b,
@@ -346,6 +361,17 @@ impl Engine {
             self.learnt += 1;
         }
         id
+    }
+
+    /// The literals of clause `c`.
+    #[inline]
+    fn lits(&self, c: usize) -> &[Lit] {
+        let len = self.arena[c] as usize;
+        &self.arena[c + HEADER..c + HEADER + len]
+    }
+
+    fn kind(&self, c: usize) -> Kind {
+        Kind::ALL[(self.arena[c + 1] >> 30) as usize]
     }
 
     /// Propagates every assignment not yet propagated.
@@ -395,12 +421,13 @@ impl Engine {
                 j += 1;
                 continue;
             }
-            let id = w.clause as usize;
-            let lits = &mut self.clauses[id].lits;
-            if lits[0] == f {
-                lits.swap(0, 1);
+            let c = w.clause as usize;
+            let len = self.arena[c] as usize;
+            let at = c + HEADER;
+            if self.arena[at] == f {
+                self.arena.swap(at, at + 1);
             }
-            let first = lits[0];
+            let first = self.arena[at];
             let kept = Watch {
                 clause: w.clause,
                 blocker: first,
@@ -411,10 +438,10 @@ impl Engine {
                 continue;
             }
             let mut moved = false;
-            for k in 2..self.clauses[id].lits.len() {
-                let l = self.clauses[id].lits[k];
+            for k in at + 2..at + len {
+                let l = self.arena[k];
                 if self.lit_value(l) >= 0 {
-                    self.clauses[id].lits.swap(1, k);
+                    self.arena.swap(at + 1, k);
                     self.watches[l as usize].push(kept);
                     moved = true;
                     break;
@@ -446,7 +473,7 @@ impl Engine {
         match why {
             Why::Decided => {}
             Why::Excluded(x) => out.push(2 * x + 1),
-            Why::Clause(c) => out.extend_from_slice(&self.clauses[c as usize].lits[1..]),
+            Why::Clause(c) => out.extend_from_slice(&self.lits(c as usize)[1..]),
         }
     }
 
@@ -474,7 +501,7 @@ impl Engine {
         reason.clear();
         match conflict {
             Conflict::Pair(x, y) => reason.extend([2 * x + 1, 2 * y + 1]),
-            Conflict::Clause(c) => reason.extend_from_slice(&self.clauses[c as usize].lits),
+            Conflict::Clause(c) => reason.extend_from_slice(self.lits(c as usize)),
         }
         let mut open = 0;
         let mut index = self.trail.len();
@@ -596,29 +623,68 @@ impl Engine {
         if self.learnt < self.keep {
             return;
         }
-        self.keep += KEEP_GROWTH;
-        let locked = |e: &Engine, id: usize| {
-            let first = e.clauses[id].lits[0];
-            e.lit_value(first) > 0 && e.why[var(first)] == Why::Clause(id as u32)
-        };
-        let mut candidates: Vec<usize> = (0..self.clauses.len())
-            .filter(|&id| {
-                let c = &self.clauses[id];
-                c.kind == Kind::Learnt && !c.lits.is_empty() && c.lbd > 2 && !locked(self, id)
-            })
-            .collect();
+        self.keep += self.growth;
+        let mut candidates = Vec::new();
+        let mut c = 0;
+        while c < self.arena.len() {
+            let meta = self.arena[c + 1];
+            let lbd = meta & LBD_MASK;
+            if meta & DELETED == 0 && self.kind(c) == Kind::Learnt && lbd > 2 && !self.locked(c) {
+                candidates.push((lbd, c));
+            }
+            c += HEADER + self.arena[c] as usize;
+        }
         // Highest LBD first, then the oldest.
-        candidates.sort_by_key(|&id| (std::cmp::Reverse(self.clauses[id].lbd), id));
-        let mut gone = vec![false; self.clauses.len()];
-        for &id in &candidates[..candidates.len() / 2] {
-            gone[id] = true;
-            self.clauses[id].lits = Vec::new();
-            self.free.push(id as u32);
+        candidates.sort_by_key(|&(lbd, c)| (std::cmp::Reverse(lbd), c));
+        for &(_, c) in &candidates[..candidates.len() / 2] {
+            self.arena[c + 1] |= DELETED;
+            self.wasted += HEADER + self.arena[c] as usize;
             self.learnt -= 1;
         }
+        let arena = &self.arena;
         for ws in &mut self.watches {
-            ws.retain(|w| !gone[w.clause as usize]);
+            ws.retain(|w| arena[w.clause as usize + 1] & DELETED == 0);
         }
+        if 2 * self.wasted > self.arena.len() {
+            self.compact();
+        }
+    }
+
+    /// True when clause `c` is the reason of its first literal's value.
+    fn locked(&self, c: usize) -> bool {
+        let first = self.arena[c + HEADER];
+        self.lit_value(first) > 0 && self.why[var(first)] == Why::Clause(c as u32)
+    }
+
+    /// Copies the live clauses to a new arena and renames them in the
+    /// watches and reasons (an old header's second word holds the new id).
+    fn compact(&mut self) {
+        let mut old = std::mem::take(&mut self.arena);
+        let mut c = 0;
+        while c < old.len() {
+            let len = old[c] as usize;
+            if old[c + 1] & DELETED == 0 {
+                let id = self.arena.len() as u32;
+                self.arena.extend_from_slice(&old[c..c + HEADER + len]);
+                old[c + 1] = id;
+            }
+            c += HEADER + len;
+        }
+        for ws in &mut self.watches {
+            for w in ws.iter_mut() {
+                w.clause = old[w.clause as usize + 1];
+            }
+        }
+        // Only an assigned variable's reason is read (and it is never deleted).
+        for (why, &value) in self.why.iter_mut().zip(&self.value) {
+            match why {
+                Why::Clause(c) if value != 0 => *c = old[*c as usize + 1],
+                Why::Clause(_) => *why = Why::Decided,
+                _ => {}
+            }
+        }
+        self.wasted = 0;
+        self.compactions += 1;
     }
 
     /// Opens a new level deciding the most active unassigned variable, with

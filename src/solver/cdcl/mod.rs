@@ -14,7 +14,7 @@
 
 mod engine;
 
-use self::engine::{split, Engine, Kind};
+use self::engine::{split, Engine, Keep, Kind};
 use super::{Control, Event, Reason, Solver, Tracer};
 use crate::grid::Grid;
 
@@ -24,95 +24,99 @@ pub struct Cdcl;
 
 impl Solver for Cdcl {
     fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
-        if !ctl.node() || crate::validate::find_flaw(puzzle).is_some() {
-            return;
-        }
-        let Some(cands) = super::cnf::candidates(puzzle) else {
-            return;
+        run(puzzle, ctl, Keep::DEFAULT);
+    }
+}
+
+/// The search, keeping learnt clauses as `keep` says; the engine at the
+/// end, for tests (`None` when it was never built).
+fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option<Engine> {
+    if !ctl.node() || crate::validate::find_flaw(puzzle).is_some() {
+        return None;
+    }
+    let cands = super::cnf::candidates(puzzle)?;
+    let mut e = Engine::new(cands.vars.len(), &cands.groups, keep);
+    for (k, group) in cands.groups.iter().enumerate() {
+        let kind = if k < cands.cell_groups {
+            Kind::Cell
+        } else {
+            Kind::Unit
         };
-        let mut e = Engine::new(cands.vars.len(), &cands.groups);
-        for (k, group) in cands.groups.iter().enumerate() {
-            let kind = if k < cands.cell_groups {
-                Kind::Cell
-            } else {
-                Kind::Unit
-            };
-            if !e.add_clause(group.iter().map(|&v| 2 * v).collect(), kind) {
-                return;
-            }
+        if !e.add_clause(group.iter().map(|&v| 2 * v).collect(), kind) {
+            return Some(e);
         }
-        // Trail entries already reported to the tracer.
-        let mut traced = 0;
-        loop {
-            if let Some(conflict) = e.propagate() {
-                if e.depth() == 0 || !ctl.node() {
-                    return;
-                }
-                let level = e.learn(conflict);
-                if T::ENABLED {
-                    ctl.tracer.event(Event::Backtrack { depth: level });
-                }
-                traced = traced.min(e.trail_len() - 1);
-                continue;
+    }
+    // Trail entries already reported to the tracer.
+    let mut traced = 0;
+    loop {
+        if let Some(conflict) = e.propagate() {
+            if e.depth() == 0 || !ctl.node() {
+                return Some(e);
             }
+            let level = e.learn(conflict);
             if T::ENABLED {
-                trace_placements(&e, &cands.vars, traced, ctl);
-                traced = e.trail_len();
+                ctl.tracer.event(Event::Backtrack { depth: level });
             }
-            if e.restart_due() {
+            traced = traced.min(e.trail_len() - 1);
+            continue;
+        }
+        if T::ENABLED {
+            trace_placements(&e, &cands.vars, traced, ctl);
+            traced = e.trail_len();
+        }
+        if e.restart_due() {
+            e.backtrack(0);
+            if T::ENABLED {
+                ctl.tracer.event(Event::Backtrack { depth: 0 });
+            }
+            traced = traced.min(e.trail_len());
+        }
+        e.reduce_if_due();
+        match e.decide() {
+            Some(lit) => {
+                if !ctl.node() {
+                    return Some(e);
+                }
+                ctl.branch(2);
+                if T::ENABLED {
+                    let (v, positive) = split(lit);
+                    let (cell, digit) = cands.vars[v];
+                    let depth = e.depth();
+                    ctl.tracer.event(Event::Branch {
+                        depth,
+                        cell: Some(cell),
+                        options: 2,
+                    });
+                    if positive {
+                        ctl.tracer.event(Event::Place {
+                            depth,
+                            cell,
+                            digit,
+                            reason: Reason::Guess,
+                        });
+                    }
+                    traced = e.trail_len();
+                }
+            }
+            None => {
+                let mut cells = puzzle.cells().to_vec();
+                for (v, &(cell, digit)) in cands.vars.iter().enumerate() {
+                    if e.is_true(v) {
+                        cells[cell] = digit;
+                    }
+                }
+                let g = puzzle.geometry();
+                if !ctl.solution(|| Grid::from_cells(g, &cells).expect("a full grid")) {
+                    return Some(e);
+                }
+                let block = e.blocking_clause();
                 e.backtrack(0);
                 if T::ENABLED {
                     ctl.tracer.event(Event::Backtrack { depth: 0 });
                 }
                 traced = traced.min(e.trail_len());
-            }
-            e.reduce_if_due();
-            match e.decide() {
-                Some(lit) => {
-                    if !ctl.node() {
-                        return;
-                    }
-                    ctl.branch(2);
-                    if T::ENABLED {
-                        let (v, positive) = split(lit);
-                        let (cell, digit) = cands.vars[v];
-                        let depth = e.depth();
-                        ctl.tracer.event(Event::Branch {
-                            depth,
-                            cell: Some(cell),
-                            options: 2,
-                        });
-                        if positive {
-                            ctl.tracer.event(Event::Place {
-                                depth,
-                                cell,
-                                digit,
-                                reason: Reason::Guess,
-                            });
-                        }
-                        traced = e.trail_len();
-                    }
-                }
-                None => {
-                    let mut cells = puzzle.cells().to_vec();
-                    for (v, &(cell, digit)) in cands.vars.iter().enumerate() {
-                        if e.is_true(v) {
-                            cells[cell] = digit;
-                        }
-                    }
-                    let g = puzzle.geometry();
-                    if !ctl.solution(|| Grid::from_cells(g, &cells).expect("a full grid")) {
-                        return;
-                    }
-                    let block = e.blocking_clause();
-                    e.backtrack(0);
-                    if T::ENABLED {
-                        ctl.tracer.event(Event::Backtrack { depth: 0 });
-                    }
-                    traced = traced.min(e.trail_len());
-                    if !e.add_clause(block, Kind::Block) {
-                        return;
-                    }
+                if !e.add_clause(block, Kind::Block) {
+                    return Some(e);
                 }
             }
         }

@@ -84,3 +84,28 @@ fn counting_blocks_each_solution_once() {
         assert_ne!(out.solutions.first(), out.solutions.get(1));
     }
 }
+
+#[test]
+fn deleting_and_compacting_learnt_clauses_keeps_the_answers() {
+    // Keeping 300 learnt clauses instead of thousands makes the search
+    // delete and compact on the way.
+    let keep = Keep {
+        first: 300,
+        growth: 0,
+    };
+    let p = grid(PEAK_25);
+    for mode in [Mode::First, Mode::Count(3)] {
+        let limits = Limits::new(mode);
+        let mut tracer = crate::solver::NoTrace;
+        let mut ctl = Control::new(&limits, &mut tracer);
+        let engine = run(&p, &mut ctl, keep).expect("the engine was built");
+        assert!(engine.compactions > 0, "{mode}: no compaction");
+        let small = ctl.finish();
+        let full = Cdcl.solve(&p, &limits);
+        assert_eq!(small.status, full.status, "{mode}");
+        assert_eq!(small.solution_count, full.solution_count, "{mode}");
+        for s in &small.solutions {
+            check_solution(&p, s).unwrap();
+        }
+    }
+}
