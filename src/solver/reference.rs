@@ -26,7 +26,7 @@ struct Encoding {
 fn encode(puzzle: &Grid) -> Option<Encoding> {
     let cands = super::cnf::candidates(puzzle)?;
     let mut clauses = Vec::new();
-    for group in &cands.groups {
+    for group in cands.groups() {
         let vs: Vec<isize> = group.iter().map(|&v| v as isize + 1).collect();
         for i in 0..vs.len() {
             for j in i + 1..vs.len() {

@@ -10,6 +10,8 @@
 //! others of its groups become false with the implicit clause `¬x ∨ ¬y` as
 //! their reason.
 
+use crate::solver::cnf::Candidates;
+
 /// A literal: `2 * var + 1` when negated.
 pub(super) type Lit = u32;
 
@@ -215,6 +217,8 @@ pub(super) struct Engine {
     restarts: u32,
     next_restart: u64,
     scratch: Vec<Lit>,
+    /// The literals of a clause being added.
+    buffer: Vec<Lit>,
 }
 
 /// The `i`-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 …
@@ -232,18 +236,15 @@ fn luby(mut i: u64) -> u64 {
 }
 
 impl Engine {
-    /// An engine over `vars` variables and `groups` "exactly one" groups
-    /// (each a list of variables; every variable in exactly four).
-    /// `keep` says how many learnt clauses are kept.
-    pub(super) fn new(vars: usize, groups: &[Vec<u32>], keep: Keep) -> Engine {
-        let mut group_start = Vec::with_capacity(groups.len() + 1);
-        let mut group_vars = Vec::new();
+    /// An engine over a puzzle's candidates, their groups' "at least one"
+    /// not yet added ([`Engine::add_groups`]). `keep` says how many learnt
+    /// clauses are kept.
+    pub(super) fn new(cands: &Candidates, keep: Keep) -> Engine {
+        let vars = cands.vars.len();
         let mut var_groups = vec![[u32::MAX; 4]; vars];
         let mut filled = vec![0u8; vars];
-        for (g, members) in groups.iter().enumerate() {
-            group_start.push(group_vars.len() as u32);
+        for (g, members) in cands.groups().enumerate() {
             for &v in members {
-                group_vars.push(v);
                 let slot = &mut filled[v as usize];
                 if (*slot as usize) < 4 {
                     var_groups[v as usize][*slot as usize] = g as u32;
@@ -251,7 +252,8 @@ impl Engine {
                 *slot += 1;
             }
         }
-        group_start.push(group_vars.len() as u32);
+        let group_start = cands.starts.clone();
+        let group_vars = cands.members.clone();
         Engine {
             var_groups,
             group_start,
@@ -280,7 +282,31 @@ impl Engine {
             restarts: 0,
             next_restart: RESTART_UNIT,
             scratch: Vec::new(),
+            buffer: Vec::new(),
         }
+    }
+
+    /// Adds each group's "at least one" (the first `cell_groups` are cells').
+    /// Returns `false` when one is false at once (no solution).
+    pub(super) fn add_groups(&mut self, cell_groups: usize) -> bool {
+        let mut lits = Vec::new();
+        for g in 0..self.group_start.len() - 1 {
+            let (from, to) = (
+                self.group_start[g] as usize,
+                self.group_start[g + 1] as usize,
+            );
+            lits.clear();
+            lits.extend(self.group_vars[from..to].iter().map(|&v| 2 * v));
+            let kind = if g < cell_groups {
+                Kind::Cell
+            } else {
+                Kind::Unit
+            };
+            if !self.add_clause(&lits, kind) {
+                return false;
+            }
+        }
+        true
     }
 
     /// The current decision level.
@@ -323,32 +349,41 @@ impl Engine {
 
     /// Adds a clause. Returns `false` when it is false at level 0 (no
     /// solution). The engine must be at level 0 with propagation done.
-    pub(super) fn add_clause(&mut self, mut lits: Vec<Lit>, kind: Kind) -> bool {
+    pub(super) fn add_clause(&mut self, lits: &[Lit], kind: Kind) -> bool {
         debug_assert_eq!(self.depth(), 0);
-        lits.retain(|&l| self.lit_value(l) >= 0);
-        if lits.iter().any(|&l| self.lit_value(l) > 0) {
-            return true;
-        }
-        match lits.len() {
-            0 => false,
-            1 => {
-                self.assign(lits[0], Why::Decided);
-                true
-            }
-            _ => {
-                self.attach(lits, kind, 0);
-                true
+        let mut open = std::mem::take(&mut self.buffer);
+        open.clear();
+        let mut satisfied = false;
+        for &l in lits {
+            match self.lit_value(l) {
+                0 => open.push(l),
+                1 => satisfied = true,
+                _ => {}
             }
         }
+        let ok = satisfied
+            || match open.len() {
+                0 => false,
+                1 => {
+                    self.assign(open[0], Why::Decided);
+                    true
+                }
+                _ => {
+                    self.attach(&open, kind, 0);
+                    true
+                }
+            };
+        self.buffer = open;
+        ok
     }
 
     /// Stores a clause of two or more literals and watches its first two.
-    fn attach(&mut self, lits: Vec<Lit>, kind: Kind, lbd: u32) -> u32 {
+    fn attach(&mut self, lits: &[Lit], kind: Kind, lbd: u32) -> u32 {
         let (a, b) = (lits[0], lits[1]);
         let id = self.arena.len() as u32;
         self.arena.push(lits.len() as u32);
         self.arena.push((kind as u32) << 30 | lbd.min(LBD_MASK));
-        self.arena.extend_from_slice(&lits);
+        self.arena.extend_from_slice(lits);
         self.watches[a as usize].push(Watch {
             clause: id,
             blocker: b,
@@ -581,7 +616,7 @@ impl Engine {
             self.assign(learnt[0], Why::Decided);
         } else {
             let first = learnt[0];
-            let id = self.attach(learnt, Kind::Learnt, lbd);
+            let id = self.attach(&learnt, Kind::Learnt, lbd);
             self.assign(first, Why::Clause(id));
         }
         self.bump /= VAR_DECAY;

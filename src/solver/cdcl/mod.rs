@@ -35,16 +35,9 @@ fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option
         return None;
     }
     let cands = super::cnf::candidates(puzzle)?;
-    let mut e = Engine::new(cands.vars.len(), &cands.groups, keep);
-    for (k, group) in cands.groups.iter().enumerate() {
-        let kind = if k < cands.cell_groups {
-            Kind::Cell
-        } else {
-            Kind::Unit
-        };
-        if !e.add_clause(group.iter().map(|&v| 2 * v).collect(), kind) {
-            return Some(e);
-        }
+    let mut e = Engine::new(&cands, keep);
+    if !e.add_groups(cands.cell_groups) {
+        return Some(e);
     }
     // Trail entries already reported to the tracer.
     let mut traced = 0;
@@ -115,7 +108,7 @@ fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option
                     ctl.tracer.event(Event::Backtrack { depth: 0 });
                 }
                 traced = traced.min(e.trail_len());
-                if !e.add_clause(block, Kind::Block) {
+                if !e.add_clause(&block, Kind::Block) {
                     return Some(e);
                 }
             }
