@@ -13,6 +13,7 @@
 //! the clause "not all of its decisions" and search on.
 
 mod engine;
+mod heap;
 
 use self::engine::{split, Engine, Keep, Kind};
 use super::{Control, Event, Reason, Solver, Tracer};
