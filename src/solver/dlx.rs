@@ -68,8 +68,10 @@ impl Matrix {
             return None;
         }
         let g = puzzle.geometry();
-        let (n, b) = (g.side(), g.box_size());
+        let n = g.side();
         let cells = g.cells();
+        // Row, column and box of each cell, without a division.
+        let rcb = &super::tables::Tables::get(g).rcb;
         // used[k*n + i] = digits present in unit i of kind k.
         let mut used = vec![0u64; 3 * n];
         for (c, &d) in puzzle.cells().iter().enumerate() {
@@ -77,29 +79,43 @@ impl Matrix {
                 continue;
             }
             let bit = 1u64 << (d - 1);
-            let u = [g.row(c), n + g.col(c), 2 * n + g.boxed(c)];
+            let [r, col, bx] = rcb[c];
+            let u = [r as usize, n + col as usize, 2 * n + bx as usize];
             if u.iter().any(|&i| used[i] & bit != 0) {
                 return None;
             }
             u.iter().for_each(|&i| used[i] |= bit);
         }
         // Map the 4·n² constraints to compact column numbers 1..=C for the open ones.
+        // (Constraint k: cell k, then unit-digit k - cells as kind, unit, digit.)
         let mut column_of = vec![0u32; 4 * cells];
         let mut count = 0u32;
-        for (k, slot) in column_of.iter_mut().enumerate() {
-            let open = if k < cells {
-                puzzle.get(k) == 0
-            } else {
-                let (kind, rest) = ((k - cells) / cells, (k - cells) % cells);
-                used[kind * n + rest / n] & (1 << (rest % n)) == 0
-            };
-            if open {
+        for (slot, &d) in column_of.iter_mut().zip(puzzle.cells()) {
+            if d == 0 {
                 count += 1;
                 *slot = count;
             }
         }
+        for (unit, slots) in column_of[cells..].chunks_exact_mut(n).enumerate() {
+            for (d, slot) in slots.iter_mut().enumerate() {
+                if used[unit] & (1 << d) == 0 {
+                    count += 1;
+                    *slot = count;
+                }
+            }
+        }
         let c = count as usize;
-        let mut nodes = vec![Node::default(); c + 1];
+        // Each open cell's options, counted first so the node array is made once.
+        let free_of = |cell: usize| {
+            let [r, col, bx] = rcb[cell].map(|x| x as usize);
+            !(used[r] | used[n + col] | used[2 * n + bx]) & puzzle.allowed(cell)
+        };
+        let total: usize = (0..cells)
+            .filter(|&cell| puzzle.get(cell) == 0)
+            .map(|cell| (free_of(cell) & crate::grid::full_mask(n)).count_ones() as usize)
+            .sum();
+        let mut nodes = Vec::with_capacity(c + 1 + 4 * total);
+        nodes.resize(c + 1, Node::default());
         for (i, node) in nodes.iter_mut().enumerate() {
             node.up = i as u32;
             node.down = i as u32;
@@ -115,14 +131,13 @@ impl Matrix {
             .map(|i| if i == c { 0 } else { i as u32 + 1 })
             .collect();
         let first = (c + 1) as u32;
-        let mut options = Vec::new();
+        let mut options = Vec::with_capacity(total);
         for cell in 0..cells {
             if puzzle.get(cell) != 0 {
                 continue;
             }
-            let (r, col) = (g.row(cell), g.col(cell));
-            let bx = (r / b) * b + col / b;
-            let free = !(used[r] | used[n + col] | used[2 * n + bx]) & puzzle.allowed(cell);
+            let [r, col, bx] = rcb[cell].map(|x| x as usize);
+            let free = free_of(cell);
             for d in 0..n {
                 if free & (1 << d) == 0 {
                     continue;
