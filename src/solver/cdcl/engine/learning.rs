@@ -184,7 +184,7 @@ impl Engine {
             }
         }
         // Only an assigned variable's reason is read (and it is never deleted).
-        for (why, &value) in self.why.iter_mut().zip(&self.value) {
+        for (why, &value) in self.why.iter_mut().zip(self.value.iter().step_by(2)) {
             match why {
                 Why::Clause(c) if value != 0 => *c = old[*c as usize + 1],
                 Why::Clause(_) => *why = Why::Decided,

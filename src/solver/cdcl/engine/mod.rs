@@ -105,7 +105,7 @@ pub(super) struct Engine {
     group_start: Vec<u32>,
     group_vars: Vec<u32>,
 
-    /// Per variable: 0 unassigned, 1 true, -1 false.
+    /// Per literal: 0 unassigned, 1 true, -1 false.
     value: Vec<i8>,
     level: Vec<u32>,
     why: Vec<Why>,
@@ -181,7 +181,7 @@ impl Engine {
             var_groups,
             group_start,
             group_vars,
-            value: vec![0; vars],
+            value: vec![0; 2 * vars],
             level: vec![0; vars],
             why: vec![Why::Decided; vars],
             trail: Vec::with_capacity(vars),
@@ -239,24 +239,20 @@ impl Engine {
 
     /// True when the variable is true.
     pub(super) fn is_true(&self, v: usize) -> bool {
-        self.value[v] > 0
+        self.value[2 * v] > 0
     }
 
     #[inline]
     fn lit_value(&self, l: Lit) -> i8 {
-        let v = self.value[var(l)];
-        if negated(l) {
-            -v
-        } else {
-            v
-        }
+        self.value[l as usize]
     }
 
     /// Makes `l` true at the current level. The caller knows it is unassigned.
     #[inline]
     fn assign(&mut self, l: Lit, why: Why) {
         let v = var(l);
-        self.value[v] = if negated(l) { -1 } else { 1 };
+        self.value[l as usize] = 1;
+        self.value[(l ^ 1) as usize] = -1;
         self.level[v] = self.levels.len() as u32;
         self.why[v] = why;
         self.trail.push(l);
@@ -356,7 +352,7 @@ impl Engine {
             let (from, to) = (self.group_start[g], self.group_start[g + 1]);
             for i in from..to {
                 let y = self.group_vars[i as usize] as usize;
-                match self.value[y] {
+                match self.value[2 * y] {
                     0 => self.assign(2 * y as Lit + 1, Why::Excluded(x as u32)),
                     1 if y != x => return Some(Conflict::Pair(x as u32, y as u32)),
                     _ => {}
@@ -435,7 +431,8 @@ impl Engine {
         for k in (from..self.trail.len()).rev() {
             let l = self.trail[k];
             let v = var(l);
-            self.value[v] = 0;
+            self.value[l as usize] = 0;
+            self.value[(l ^ 1) as usize] = 0;
             self.phase[v] = !negated(l);
             self.heap.insert(v, &self.activity);
         }
@@ -459,7 +456,7 @@ impl Engine {
     pub(super) fn decide(&mut self) -> Option<Lit> {
         loop {
             let v = self.heap.pop(&self.activity)?;
-            if self.value[v] == 0 {
+            if self.value[2 * v] == 0 {
                 self.levels.push(self.trail.len());
                 let l = 2 * v as Lit + if self.phase[v] { 0 } else { 1 };
                 self.assign(l, Why::Decided);
