@@ -8,7 +8,8 @@
 //! ordinary clause; its "at most one" is never written out (a 64-candidate
 //! group would need 2,016 binary clauses): when a candidate becomes true, the
 //! others of its groups become false with the implicit clause `¬x ∨ ¬y` as
-//! their reason.
+//! their reason. Learning and the upkeep of learnt clauses are in
+//! `learning.rs`.
 
 mod learning;
 
