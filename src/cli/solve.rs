@@ -14,7 +14,7 @@ pub(super) struct SolveArgs {
     /// Puzzle file or folder, or a public list's name (see `sudoku-bench datasets`);
     /// `-` or nothing reads standard input.
     input: Option<PathBuf>,
-    /// Strategy or variant (see `sudoku-bench solvers`); default: the fastest for each size.
+    /// Strategy or variant (see `sudoku-bench solvers`); default: `band` on 9x9, `cdcl-hybrid` on other sizes.
     #[arg(long, value_parser = solver_name)]
     solver: Option<SolverId>,
     /// What to look for.
