@@ -28,8 +28,10 @@ impl Candidates {
     }
 }
 
-/// The candidates and groups of `puzzle`; `None` when an empty cell or a
-/// unit's missing digit has no place left (no solution).
+/// The candidates and groups of `puzzle`; `None` when it has no solution
+/// the givens alone show: two givens alike in a unit, a given its own
+/// pencilmarks exclude, or an empty cell or a unit's missing digit with no
+/// place left.
 pub(crate) fn candidates(puzzle: &Grid) -> Option<Candidates> {
     let g = puzzle.geometry();
     let n = g.side();
@@ -39,8 +41,15 @@ pub(crate) fn candidates(puzzle: &Grid) -> Option<Candidates> {
     for (c, &[r, col, b]) in t.rcb.iter().enumerate() {
         let d = puzzle.get(c);
         if d != 0 {
+            let bit = 1 << (d - 1);
+            if puzzle.allowed(c) & bit == 0 {
+                return None;
+            }
             for u in [r as usize, n + col as usize, 2 * n + b as usize] {
-                given[u] |= 1 << (d - 1);
+                if given[u] & bit != 0 {
+                    return None;
+                }
+                given[u] |= bit;
             }
         }
     }

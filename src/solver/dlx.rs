@@ -112,7 +112,7 @@ impl Matrix {
         };
         let total: usize = (0..cells)
             .filter(|&cell| puzzle.get(cell) == 0)
-            .map(|cell| (free_of(cell) & crate::grid::full_mask(n)).count_ones() as usize)
+            .map(|cell| free_of(cell).count_ones() as usize)
             .sum();
         let mut nodes = Vec::with_capacity(c + 1 + 4 * total);
         nodes.resize(c + 1, Node::default());

@@ -21,8 +21,7 @@ struct Encoding {
 /// not given in a unit goes in exactly one of its cells), over the candidates
 /// the givens leave: the encoding that propagates best of the classic three,
 /// and no clause for what the givens already decide. "At most one" is written
-/// pairwise. `None` when an empty cell or a unit's missing digit has no place
-/// left (no solution).
+/// pairwise. `None` when the givens alone show there is no solution.
 fn encode(puzzle: &Grid) -> Option<Encoding> {
     let cands = super::cnf::candidates(puzzle)?;
     let mut clauses = Vec::new();
@@ -48,7 +47,7 @@ pub struct SatVarisat;
 
 impl Solver for SatVarisat {
     fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>) {
-        if !ctl.node() || crate::validate::find_flaw(puzzle).is_some() {
+        if !ctl.node() {
             return;
         }
         let Some(enc) = encode(puzzle) else {

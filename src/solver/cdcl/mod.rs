@@ -16,7 +16,7 @@ mod engine;
 mod heap;
 
 use self::engine::{split, Engine, Keep, Kind};
-use super::{Control, Event, Reason, Solver, Tracer};
+use super::{cnf, Control, Event, Reason, Solver, Tracer};
 use crate::grid::Grid;
 
 /// Clause-learning search over the candidates the givens leave.
@@ -32,12 +32,17 @@ impl Solver for Cdcl {
 /// The search, keeping learnt clauses as `keep` says; the engine at the
 /// end, for tests (`None` when it was never built).
 fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option<Engine> {
-    if !ctl.node() || crate::validate::find_flaw(puzzle).is_some() {
+    if !ctl.node() {
         return None;
     }
-    let cands = super::cnf::candidates(puzzle)?;
-    let mut e = Engine::new(&cands, keep);
-    if !e.add_groups(cands.cell_groups) {
+    let cnf::Candidates {
+        vars,
+        members,
+        starts,
+        cell_groups,
+    } = cnf::candidates(puzzle)?;
+    let mut e = Engine::new(vars.len(), starts, members, keep);
+    if !e.add_groups(cell_groups) {
         return Some(e);
     }
     // Trail entries already reported to the tracer.
@@ -55,7 +60,7 @@ fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option
             continue;
         }
         if T::ENABLED {
-            trace_placements(&e, &cands.vars, traced, ctl);
+            trace_placements(&e, &vars, traced, ctl);
             traced = e.trail_len();
         }
         if e.restart_due() {
@@ -74,7 +79,7 @@ fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option
                 ctl.branch(2);
                 if T::ENABLED {
                     let (v, positive) = split(lit);
-                    let (cell, digit) = cands.vars[v];
+                    let (cell, digit) = vars[v];
                     let depth = e.depth();
                     ctl.tracer.event(Event::Branch {
                         depth,
@@ -94,7 +99,7 @@ fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option
             }
             None => {
                 let mut cells = puzzle.cells().to_vec();
-                for (v, &(cell, digit)) in cands.vars.iter().enumerate() {
+                for (v, &(cell, digit)) in vars.iter().enumerate() {
                     if e.is_true(v) {
                         cells[cell] = digit;
                     }

@@ -14,7 +14,6 @@
 mod learning;
 
 use super::heap::Heap;
-use crate::solver::cnf::Candidates;
 
 /// A literal: `2 * var + 1` when negated.
 pub(super) type Lit = u32;
@@ -137,7 +136,7 @@ pub(super) struct Engine {
     stamp: u64,
 
     /// Conflicts so far, and when the next restart falls due.
-    pub(super) conflicts: u64,
+    conflicts: u64,
     restarts: u32,
     next_restart: u64,
     scratch: Vec<Lit>,
@@ -160,15 +159,15 @@ fn luby(mut i: u64) -> u64 {
 }
 
 impl Engine {
-    /// An engine over a puzzle's candidates, their groups' "at least one"
-    /// not yet added ([`Engine::add_groups`]). `keep` says how many learnt
-    /// clauses are kept.
-    pub(super) fn new(cands: &Candidates, keep: Keep) -> Engine {
-        let vars = cands.vars.len();
+    /// An engine over `vars` candidates and their "exactly one" groups
+    /// (group `g` is `members[starts[g]..starts[g + 1]]`, as
+    /// [`crate::solver::cnf::Candidates`] gives them), the groups' "at least one" not yet added
+    /// ([`Engine::add_groups`]). `keep` says how many learnt clauses are kept.
+    pub(super) fn new(vars: usize, starts: Vec<u32>, members: Vec<u32>, keep: Keep) -> Engine {
         let mut var_groups = vec![[u32::MAX; 4]; vars];
         let mut filled = vec![0u8; vars];
-        for (g, members) in cands.groups().enumerate() {
-            for &v in members {
+        for (g, w) in starts.windows(2).enumerate() {
+            for &v in &members[w[0] as usize..w[1] as usize] {
                 let slot = &mut filled[v as usize];
                 if (*slot as usize) < 4 {
                     var_groups[v as usize][*slot as usize] = g as u32;
@@ -176,12 +175,10 @@ impl Engine {
                 *slot += 1;
             }
         }
-        let group_start = cands.starts.clone();
-        let group_vars = cands.members.clone();
         Engine {
             var_groups,
-            group_start,
-            group_vars,
+            group_start: starts,
+            group_vars: members,
             value: vec![0; 2 * vars],
             level: vec![0; vars],
             why: vec![Why::Decided; vars],
