@@ -264,6 +264,31 @@ impl Grid {
         }
     }
 
+    /// Calls `visit(cell, digit)` on each given in row-major order, until it
+    /// returns `false`; false then. Blank cells cost no branch (one add and
+    /// mask test eight of them): the set-up of a fast solver is mostly this walk.
+    #[inline]
+    pub fn each_given(&self, mut visit: impl FnMut(usize, u8) -> bool) -> bool {
+        // A mask of 64 cells is made first, then walked: one loop exit to
+        // mispredict per 64 cells rather than one per 8.
+        for (k, block) in self.cells.chunks(64).enumerate() {
+            let mut givens = 0u64;
+            for (j, chunk) in block.chunks(8).enumerate() {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                givens |= (nonzero_bytes(u64::from_le_bytes(word)) as u64) << (8 * j);
+            }
+            while givens != 0 {
+                let i = givens.trailing_zeros() as usize;
+                givens &= givens - 1;
+                if !visit(64 * k + i, block[i]) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// True when some given's digit is excluded by its own cell's marks.
     pub fn marks_refuse_a_given(&self) -> bool {
         self.marks.as_ref().is_some_and(|m| {
@@ -275,9 +300,50 @@ impl Grid {
     }
 }
 
+/// A bit per byte of `x` that is not zero (bit `k` for byte `k`), for bytes
+/// below 0x80 (a digit is at most 64).
+#[inline(always)]
+fn nonzero_bytes(x: u64) -> u32 {
+    // Adding 0x7f sets a byte's top bit exactly when it is not zero (no byte carries).
+    let top = x.wrapping_add(0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080;
+    // Gathers the eight top bits into the top byte.
+    ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn givens_are_found_eight_cells_at_a_time() {
+        // Every value a cell can hold, in every byte, against a plain scan.
+        for v in 1..=64u64 {
+            for k in 0..8 {
+                for rest in [0u64, 0x4000_0100_0009_0001, 0x0101_0101_0101_0101] {
+                    let x = rest & !(0xff << (8 * k)) | v << (8 * k);
+                    let plain = (0..8)
+                        .filter(|&j| x >> (8 * j) & 0xff != 0)
+                        .fold(0, |m, j| m | 1 << j);
+                    assert_eq!(nonzero_bytes(x), plain, "{x:#018x}");
+                }
+            }
+        }
+        assert_eq!(nonzero_bytes(0), 0);
+        // The walk over a whole grid (81 cells: a short last chunk) sees each given once, in order.
+        let g = Geometry::new(3).unwrap();
+        let mut cells = [0u8; 81];
+        for (c, v) in [(0, 5), (7, 1), (8, 9), (63, 2), (80, 4)] {
+            cells[c] = v;
+        }
+        let grid = Grid::from_cells(g, &cells).unwrap();
+        let mut seen = Vec::new();
+        assert!(grid.each_given(|c, v| {
+            seen.push((c, v));
+            true
+        }));
+        assert_eq!(seen, [(0, 5), (7, 1), (8, 9), (63, 2), (80, 4)]);
+        assert!(!grid.each_given(|c, _| c < 8));
+    }
 
     #[test]
     fn geometry_sizes() {

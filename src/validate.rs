@@ -117,15 +117,14 @@ pub fn find_conflict(grid: &Grid) -> Option<Conflict> {
 
 /// True when some digit is given twice in a row, column or box.
 fn has_conflict(grid: &Grid) -> bool {
-    let cells = grid.cells();
     match grid.geometry().box_size() {
-        2 => clash::<2, 4>(cells),
-        3 => clash::<3, 9>(cells),
-        4 => clash::<4, 16>(cells),
-        5 => clash::<5, 25>(cells),
-        6 => clash::<6, 36>(cells),
-        7 => clash::<7, 49>(cells),
-        8 => clash::<8, 64>(cells),
+        2 => clash::<2, 4>(grid),
+        3 => clash::<3, 9>(grid),
+        4 => clash::<4, 16>(grid),
+        5 => clash::<5, 25>(grid),
+        6 => clash::<6, 36>(grid),
+        7 => clash::<7, 49>(grid),
+        8 => clash::<8, 64>(grid),
         _ => true, // too wide for the masks: let the walk decide
     }
 }
@@ -140,35 +139,30 @@ fn digit_bit<const N: usize>(d: u8) -> u64 {
     }
 }
 
-/// One pass over a grid of box size `B` and side `N = B²` (constants, so no
-/// division is left at run time) with a digit mask per row, column and box.
+/// One pass over the givens of a grid of box size `B` and side `N = B²`
+/// (constants, so no division is left at run time) with a digit mask per row,
+/// column and box.
 #[inline]
-fn clash<const B: usize, const N: usize>(cells: &[u8]) -> bool {
-    let n = N;
-    let Some(cells) = cells.get(..n * n) else {
+fn clash<const B: usize, const N: usize>(grid: &Grid) -> bool {
+    if grid.cells().len() != N * N {
         return true;
-    };
-    let (mut rows, mut cols, mut boxes) = ([0u64; N], [0u64; N], [0u64; N]);
-    for r in 0..n {
-        for c in 0..n {
-            let d = cells[r * n + c];
-            if d == 0 {
-                continue;
-            }
-            if d as usize > N {
-                return true; // not a digit of this size: let the walk decide
-            }
-            let bit = digit_bit::<N>(d);
-            let x = r / B * B + c / B;
-            if (rows[r] | cols[c] | boxes[x]) & bit != 0 {
-                return true;
-            }
-            rows[r] |= bit;
-            cols[c] |= bit;
-            boxes[x] |= bit;
-        }
     }
-    false
+    let (mut rows, mut cols, mut boxes) = ([0u64; N], [0u64; N], [0u64; N]);
+    !grid.each_given(|cell, d| {
+        if d as usize > N {
+            return false; // not a digit of this size: let the walk decide
+        }
+        let (r, c) = (cell / N, cell % N);
+        let bit = digit_bit::<N>(d);
+        let x = r / B * B + c / B;
+        if (rows[r] | cols[c] | boxes[x]) & bit != 0 {
+            return false;
+        }
+        rows[r] |= bit;
+        cols[c] |= bit;
+        boxes[x] |= bit;
+        true
+    })
 }
 
 fn first_conflict(grid: &Grid) -> Option<Conflict> {

@@ -32,27 +32,20 @@ impl State {
         };
         // Per digit: rows (bits 0..9), columns (9..18) and boxes (18..27) taken.
         let mut taken = [0u32; 9];
-        let cells: &[u8; 81] = puzzle.cells().try_into().ok()?;
-        // Only the givens are visited, found eight cells at a time.
-        let mut at = 0;
-        for chunk in cells.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            let mut givens = nonzero_bytes(u64::from_le_bytes(word));
-            while givens != 0 {
-                let c = at + givens.trailing_zeros() as usize;
-                givens &= givens - 1;
-                let (d, units) = (cells[c] as usize - 1, UNITS[c]);
-                if taken[d] & units != 0 {
-                    return None; // the digit twice in a unit
-                }
-                taken[d] |= units;
-                let (b, p) = (c / 27, c % 27);
-                st.cand[4 * d + b] |= 1 << p; // the givens themselves, for now
-                st.unsolved[b] &= !(1 << p);
-                st.rows[b] &= !(1 << (3 * d + p / 9));
+        let distinct = puzzle.each_given(|c, v| {
+            let (d, units) = (v as usize - 1, UNITS[c]);
+            if taken[d] & units != 0 {
+                return false; // the digit twice in a unit
             }
-            at += 8;
+            taken[d] |= units;
+            let (b, p) = (c / 27, c % 27);
+            st.cand[4 * d + b] |= 1 << p; // the givens themselves, for now
+            st.unsolved[b] &= !(1 << p);
+            st.rows[b] &= !(1 << (3 * d + p / 9));
+            true
+        });
+        if !distinct {
+            return None;
         }
         for (d, &t) in taken.iter().enumerate() {
             let free_columns = BAND & !columns(t >> 9 & 0x1ff);
@@ -112,7 +105,7 @@ impl State {
     ) -> Option<u64> {
         let (d, b) = (i / 4, i % 4);
         let mut a = self.cand[i];
-        a &= COMPLEX[K::triads(a)];
+        a &= COMPLEX[K::triads(a) & 0x1ff];
         if a == 0 {
             return None;
         }
@@ -120,7 +113,7 @@ impl State {
         let open = self.rows[b] >> (3 * d) & 7;
         let single = (ONE[(a & 0x1ff) as usize]
             | ONE[(a >> 9 & 0x1ff) as usize] << 1
-            | ONE[(a >> 18) as usize] << 2) as u32
+            | ONE[(a >> 18 & 0x1ff) as usize] << 2) as u32
             & open;
         if single == 0 {
             return Some(0);
@@ -222,20 +215,20 @@ impl State {
         // that have not changed since it reached its fixpoint would find nothing.
         let (mut stale_stacks, mut stale_triads) = (0, 0);
         loop {
-            stale_stacks |= dirty;
-            stale_triads |= dirty;
+            let mut changed = dirty;
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 match self.update::<K, T>(i, ctl, depth) {
                     Some(more) => {
                         dirty |= more;
-                        stale_stacks |= more;
-                        stale_triads |= more;
+                        changed |= more;
                     }
                     None => return false,
                 }
             }
+            stale_stacks |= changed;
+            stale_triads |= changed;
             if self.solved() {
                 // Every cell holds a digit that its placement cleared from all
                 // its peers: a full grid with no unit repeating a digit is a
@@ -252,10 +245,11 @@ impl State {
                 while singles != 0 {
                     let p = singles.trailing_zeros();
                     singles &= singles - 1;
-                    let bit = 1u32 << p;
-                    let Some(d) = (0..9).find(|&d| self.cand[4 * d + b] & bit != 0) else {
+                    let digits = self.digits(b, p);
+                    if digits == 0 {
                         return false; // emptied by a single placed just before
-                    };
+                    }
+                    let d = digits.trailing_zeros() as usize;
                     if T::ENABLED {
                         ctl.tracer.event(Event::Place {
                             depth,
@@ -382,15 +376,6 @@ impl State {
         }
         Grid::from_cells(Geometry::new(3).expect("9x9"), &cells).expect("81 cells")
     }
-}
-
-/// A bit per byte of `x` that is not zero (bit `k` for byte `k`); every byte is at most 9.
-#[inline(always)]
-pub(super) fn nonzero_bytes(x: u64) -> u32 {
-    // Adding 0x7f sets a byte's top bit exactly when it is not zero (no byte carries).
-    let top = x.wrapping_add(0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080;
-    // Gathers the eight top bits into the top byte.
-    ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
 
 /// The row (bit r), column (bit 9 + c) and box (bit 18 + box) of each cell.

@@ -172,20 +172,3 @@ fn keep_mask_clears_row_and_box_peers() {
     assert_eq!((k >> 9 & 0x1ff).count_ones(), 6);
     assert_eq!(k.count_ones(), 1 + 6 + 6);
 }
-
-#[test]
-fn givens_are_found_eight_cells_at_a_time() {
-    // Every byte value a cell can hold, in every position, against a plain scan.
-    for v in 1..=9u64 {
-        for k in 0..8 {
-            for rest in [0u64, 0x0900_0100_0009_0001, 0x0101_0101_0101_0101] {
-                let x = rest & !(0xff << (8 * k)) | v << (8 * k);
-                let plain = (0..8)
-                    .filter(|&j| x >> (8 * j) & 0xff != 0)
-                    .fold(0, |m, j| m | 1 << j);
-                assert_eq!(state::nonzero_bytes(x), plain, "{x:#018x}");
-            }
-        }
-    }
-    assert_eq!(state::nonzero_bytes(0), 0);
-}
