@@ -152,7 +152,7 @@ const CHUNK: usize = 4096;
 const PIPELINED_CHUNK: usize = 4096;
 
 /// Answers held in memory up to this many bytes, then in a temporary file.
-const SPOOL_MEMORY: usize = 8 << 20;
+const SPOOL_MEMORY: usize = 32 << 20;
 
 /// Answers held until the whole input has passed its check: in memory up to
 /// [`SPOOL_MEMORY`], then in an unnamed temporary file, so memory stays flat.
