@@ -57,7 +57,7 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
         let stdin = file == std::path::Path::new("-");
         // A file is read once and checked whole before any output, so a bad
         // entry fails with nothing printed: the answers are held (spilling to
-        // a temporary file past a few MB) until the whole file has passed.
+        // a temporary file past 32 MB) until the whole file has passed.
         // It is parsed on a thread of its own while the pool solves what is
         // parsed. Standard input cannot be held back: it is checked and
         // answered as it goes.
