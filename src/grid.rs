@@ -273,10 +273,15 @@ impl Grid {
         // mispredict per 64 cells rather than one per 8.
         for (k, block) in self.cells.chunks(64).enumerate() {
             let mut givens = 0u64;
-            for (j, chunk) in block.chunks(8).enumerate() {
-                let mut word = [0u8; 8];
-                word[..chunk.len()].copy_from_slice(chunk);
-                givens |= (nonzero_bytes(u64::from_le_bytes(word)) as u64) << (8 * j);
+            let mut words = block.chunks_exact(8);
+            for (j, chunk) in words.by_ref().enumerate() {
+                let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+                givens |= (nonzero_bytes(word) as u64) << (8 * j);
+            }
+            let rest = words.remainder();
+            if !rest.is_empty() {
+                let word = rest.iter().rev().fold(0, |w, &v| w << 8 | v as u64);
+                givens |= (nonzero_bytes(word) as u64) << (block.len() - rest.len());
             }
             while givens != 0 {
                 let i = givens.trailing_zeros() as usize;

@@ -125,10 +125,11 @@ impl Band {
             ctl.give_up();
             return;
         }
-        let Some((mut st, dirty)) = State::from_puzzle(puzzle) else {
+        let (mut st, dirty) = (State::BLANK, ALL_WORDS);
+        if !st.set_givens(puzzle) {
             ctl.node(); // conflicting givens: the root is a dead end
             return;
-        };
+        }
         if let Some((c, d)) = exclude.filter(|&(c, _)| puzzle.get(c) == 0) {
             st.cand[4 * (d as usize - 1) + c / 27] &= !(1 << (c % 27));
         }

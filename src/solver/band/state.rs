@@ -3,7 +3,7 @@
 
 use super::kernels::*;
 use super::tables::*;
-use super::{ALL_WORDS, BAND};
+use super::BAND;
 use crate::grid::{Geometry, Grid};
 use crate::solver::{Control, Event, Reason, Tracer};
 
@@ -21,15 +21,21 @@ pub(super) struct State {
 }
 
 impl State {
-    /// The state after the givens, with every word marked for a first look:
-    /// the same state as placing each given in turn, built digit by digit from
-    /// the rows, columns and boxes each digit's givens take.
-    pub(super) fn from_puzzle(puzzle: &Grid) -> Option<(State, u64)> {
-        let mut st = State {
-            cand: [0; 40],
-            unsolved: [BAND, BAND, BAND, 0],
-            rows: [BAND, BAND, BAND, 0],
-        };
+    /// The state of an empty grid before its candidates are set: nothing placed.
+    pub(super) const BLANK: State = State {
+        cand: [0; 40],
+        unsolved: [BAND, BAND, BAND, 0],
+        rows: [BAND, BAND, BAND, 0],
+    };
+
+    /// Turns a [`State::BLANK`] into the state after the givens, every word
+    /// then due a first look ([`super::ALL_WORDS`]): the same state as placing each
+    /// given in turn, built digit by digit from the rows, columns and boxes
+    /// each digit's givens take. False when two givens conflict. (Filled in
+    /// place: a returned state was copied through `memcpy`, 4% of a solve.)
+    #[inline(always)]
+    pub(super) fn set_givens(&mut self, puzzle: &Grid) -> bool {
+        let st = self;
         // Per digit: rows (bits 0..9), columns (9..18) and boxes (18..27) taken.
         let mut taken = [0u32; 9];
         let distinct = puzzle.each_given(|c, v| {
@@ -45,7 +51,7 @@ impl State {
             true
         });
         if !distinct {
-            return None;
+            return false;
         }
         for (d, &t) in taken.iter().enumerate() {
             let free_columns = BAND & !columns(t >> 9 & 0x1ff);
@@ -59,7 +65,7 @@ impl State {
                 st.cand[i] |= free_columns & !row_cells & !box_cells & st.unsolved[b];
             }
         }
-        Some((st, ALL_WORDS))
+        true
     }
 
     /// Places digit `d` in cell `p` of band `b` (a candidate there). Returns the changed words.
