@@ -334,19 +334,23 @@ fn solve_chunk(
         let puzzle = &chunk[0];
         if sudoku_bench::validate::find_flaw(&puzzle.grid).is_some() {
             // Nothing to trace: the puzzle is `invalid` before any search.
+            let mut line = Vec::new();
             write_result(
-                out,
+                &mut line,
                 &sudoku_bench::Outcome::invalid(),
                 alphabet,
                 args.pretty,
                 mode,
-            )?;
+            );
+            out.write_all(&line)?;
             flaws.note(puzzle);
             return Ok(false);
         }
         let mut log = TraceLog::default();
         let outcome = solver.solve_traced(&puzzle.grid, &limits_for(), &mut log);
-        write_result(out, &outcome, alphabet, args.pretty, mode)?;
+        let mut line = Vec::new();
+        write_result(&mut line, &outcome, alphabet, args.pretty, mode);
+        out.write_all(&line)?;
         out.flush()?;
         let mut err = std::io::stderr().lock();
         for e in &log.events {
@@ -378,7 +382,7 @@ fn solve_chunk(
                 let mut invalid = Vec::new();
                 for (i, p) in puzzles.iter().enumerate() {
                     let outcome = solver.solve_checked(&p.grid, &limits_for());
-                    write_result(&mut lines, &outcome, alphabet, args.pretty, mode)?;
+                    write_result(&mut lines, &outcome, alphabet, args.pretty, mode);
                     if outcome.status == Status::Invalid {
                         invalid.push(i);
                     }
@@ -397,22 +401,34 @@ fn solve_chunk(
     Ok(true)
 }
 
+/// Appends one answer line (a block with `pretty`) to `out`: bytes, no
+/// formatting machinery, as this runs once a puzzle beside the solver.
 pub(super) fn write_result(
-    out: &mut impl Write,
+    out: &mut Vec<u8>,
     outcome: &sudoku_bench::Outcome,
     alphabet: &format::Alphabet,
     pretty: bool,
     mode: Mode,
-) -> Result<()> {
-    let word = outcome.status.word();
-    let count = match mode {
-        Mode::Count(_) => format!("\t{}", outcome.solution_count),
-        _ => String::new(),
-    };
-    match (outcome.first(), pretty) {
-        (Some(s), false) => writeln!(out, "{word}{count}\t{}", format::write_line(s, alphabet))?,
-        (Some(s), true) => writeln!(out, "{word}{count}\n{}", format::write_block(s, alphabet))?,
-        (None, _) => writeln!(out, "{word}{count}\t-")?,
+) {
+    out.extend_from_slice(outcome.status.word().as_bytes());
+    if let Mode::Count(_) = mode {
+        out.push(b'\t');
+        out.extend_from_slice(
+            itoa::Buffer::new()
+                .format(outcome.solution_count)
+                .as_bytes(),
+        );
     }
-    Ok(())
+    match (outcome.first(), pretty) {
+        (Some(s), false) => {
+            out.push(b'\t');
+            format::append_line(out, s, alphabet);
+        }
+        (Some(s), true) => {
+            out.push(b'\n');
+            out.extend_from_slice(format::write_block(s, alphabet).as_bytes());
+        }
+        (None, _) => out.extend_from_slice(b"\t-"),
+    }
+    out.push(b'\n');
 }

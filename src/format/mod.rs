@@ -16,7 +16,7 @@ mod write;
 
 pub use alphabet::{Alphabet, AlphabetKind, Symbol};
 pub use pencilmark::from_marks;
-pub use write::{write_block, write_line, write_line_into};
+pub use write::{append_line, write_block, write_line, write_line_into};
 
 pub(crate) use collect::{Collector, Keep};
 use detect::detect_format;

@@ -22,14 +22,19 @@ pub fn write_line(grid: &Grid, alphabet: &Alphabet) -> String {
 pub fn write_line_into(out: &mut String, grid: &Grid, alphabet: &Alphabet) {
     let mut bytes = std::mem::take(out).into_bytes();
     bytes.clear();
-    if grid.is_pencilmark() && !alphabet.is_numbers() {
-        pencilmark::encode_into(grid, alphabet, &mut bytes);
-    } else {
-        alphabet.encode_into(grid.cells(), &mut bytes);
-    }
+    append_line(&mut bytes, grid, alphabet);
     // Every symbol is ASCII, so this never takes the lossy path.
     *out = String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
+/// Appends the grid on one line (no newline) to `out`: the bytes of [`write_line`].
+pub fn append_line(out: &mut Vec<u8>, grid: &Grid, alphabet: &Alphabet) {
+    if grid.is_pencilmark() && !alphabet.is_numbers() {
+        pencilmark::encode_into(grid, alphabet, out);
+    } else {
+        alphabet.encode_into(grid.cells(), out);
+    }
 }
 
 /// Writes a grid as a pretty block: spaces between cells, `|` between boxes,

@@ -4,7 +4,7 @@
 use super::BAND;
 
 /// Bits of a 9-bit row pattern's three boxes: bit `k` when box `k` has a candidate.
-pub(super) static SHRINK: [u8; 512] = {
+pub(super) const SHRINK: [u8; 512] = {
     let mut t = [0u8; 512];
     let mut x = 0;
     while x < 512 {
@@ -21,7 +21,7 @@ pub(super) static SHRINK: [u8; 512] = {
 };
 
 /// 1 when a 9-bit row pattern has exactly one bit.
-pub(super) static ONE: [u8; 512] = {
+pub(super) const ONE: [u8; 512] = {
     let mut t = [0u8; 512];
     let mut x = 0;
     while x < 512 {
@@ -78,7 +78,7 @@ pub(super) const fn fit(x: u32) -> (u16, u8) {
 }
 
 /// The triads that lie on a permutation inside a 9-bit triad pattern.
-pub(super) static FEASIBLE: [u16; 512] = {
+pub(super) const FEASIBLE: [u16; 512] = {
     let mut t = [0u16; 512];
     let mut x = 0;
     while x < 512 {
@@ -89,7 +89,7 @@ pub(super) static FEASIBLE: [u16; 512] = {
 };
 
 /// [`FEASIBLE`] as a 27-bit cell mask of the band (0 when no permutation fits).
-pub(super) static COMPLEX: [u32; 512] = {
+pub(super) const COMPLEX: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut x = 0;
     while x < 512 {
@@ -100,7 +100,7 @@ pub(super) static COMPLEX: [u32; 512] = {
 };
 
 /// The band cells of each 9-bit triad pattern.
-pub(super) static CELLS: [u32; 512] = {
+pub(super) const CELLS: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut x = 0;
     while x < 512 {
@@ -111,7 +111,7 @@ pub(super) static CELLS: [u32; 512] = {
 };
 
 /// How many permutations fit in a 9-bit triad pattern (0 to 6).
-pub(super) static CONFIGS: [u8; 512] = {
+pub(super) const CONFIGS: [u8; 512] = {
     let mut t = [0u8; 512];
     let mut x = 0;
     while x < 512 {
@@ -122,7 +122,7 @@ pub(super) static CONFIGS: [u8; 512] = {
 };
 
 /// The triads of a 9-bit pattern whose row has no other triad (bit `3r + k`).
-pub(super) static SETTLED: [u16; 512] = {
+pub(super) const SETTLED: [u16; 512] = {
     let mut t = [0u16; 512];
     let mut x = 0;
     while x < 512 {
@@ -200,7 +200,7 @@ pub(super) fn exactly_three(t: &[u32; 9]) -> Option<[u32; 9]> {
 }
 
 /// Whole rows of a band for a 3-bit row mask.
-pub(super) static ROWS: [u32; 8] = {
+pub(super) const ROWS: [u32; 8] = {
     let mut t = [0u32; 8];
     let mut m = 0;
     while m < 8 {
@@ -217,7 +217,7 @@ pub(super) static ROWS: [u32; 8] = {
 };
 
 /// For each cell of a band: the band's cells that are not its row or box peers (itself kept).
-pub(super) static KEEP: [u32; 27] = {
+pub(super) const KEEP: [u32; 27] = {
     let mut t = [0u32; 27];
     let mut p = 0;
     while p < 27 {
