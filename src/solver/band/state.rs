@@ -71,9 +71,16 @@ impl State {
     /// Places digit `d` in cell `p` of band `b` (a candidate there). Returns the changed words.
     #[inline(always)]
     pub(super) fn place<K: Kernels>(&mut self, d: usize, b: usize, p: u32) -> u64 {
+        K::clear_others(&mut self.cand, d, b, 1 << p) | self.place_lone(d, b, p)
+    }
+
+    /// [`State::place`] where `d` is the cell's only candidate (a naked
+    /// single): no other digit has the cell to lose, so none is looked at.
+    #[inline(always)]
+    pub(super) fn place_lone(&mut self, d: usize, b: usize, p: u32) -> u64 {
         let bit = 1u32 << p;
         let i = 4 * d + b;
-        let mut dirty = K::clear_others(&mut self.cand, d, b, bit);
+        let mut dirty = 0;
         let x = self.cand[i];
         let kept = x & KEEP[p as usize];
         if kept != x {
@@ -264,7 +271,7 @@ impl State {
                             reason: Reason::NakedSingle,
                         });
                     }
-                    dirty |= self.place::<K>(d, b, p);
+                    dirty |= self.place_lone(d, b, p);
                 }
             }
             if dirty != 0 {
