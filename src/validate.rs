@@ -147,23 +147,6 @@ fn clash<const B: usize, const N: usize>(grid: &Grid) -> bool {
     if grid.cells().len() != N * N {
         return true;
     }
-    if 3 * N <= 64 {
-        // Up to 16x16: a word per digit with a bit per unit (row, column,
-        // box), so that consecutive givens rarely wait on each other's store.
-        let mut taken = [0u64; N];
-        return !grid.each_given(|cell, d| {
-            let Some(t) = taken.get_mut((d as usize).wrapping_sub(1)) else {
-                return false; // not a digit of this size: let the walk decide
-            };
-            let (r, c) = (cell / N, cell % N);
-            let units = 1 << r | 1 << (N + c) | 1 << (2 * N + r / B * B + c / B);
-            if *t & units != 0 {
-                return false;
-            }
-            *t |= units;
-            true
-        });
-    }
     let (mut rows, mut cols, mut boxes) = ([0u64; N], [0u64; N], [0u64; N]);
     !grid.each_given(|cell, d| {
         if d as usize > N {

@@ -15,6 +15,13 @@ impl Heap {
         }
     }
 
+    /// Puts variable `v` at position `i`.
+    #[inline(always)]
+    fn put(&mut self, i: usize, v: u32) {
+        self.items[i] = v;
+        self.pos[v as usize] = i as u32;
+    }
+
     pub(super) fn contains(&self, v: usize) -> bool {
         self.pos[v] != u32::MAX
     }
@@ -27,12 +34,10 @@ impl Heap {
             if act[p as usize] >= act[v as usize] {
                 break;
             }
-            self.items[i] = p;
-            self.pos[p as usize] = i as u32;
+            self.put(i, p);
             i = parent;
         }
-        self.items[i] = v;
-        self.pos[v as usize] = i as u32;
+        self.put(i, v);
     }
 
     fn down(&mut self, mut i: usize, act: &[f64]) {
@@ -52,12 +57,10 @@ impl Heap {
             if act[c as usize] <= act[v as usize] {
                 break;
             }
-            self.items[i] = c;
-            self.pos[c as usize] = i as u32;
+            self.put(i, c);
             i = child;
         }
-        self.items[i] = v;
-        self.pos[v as usize] = i as u32;
+        self.put(i, v);
     }
 
     pub(super) fn insert(&mut self, v: usize, act: &[f64]) {
@@ -72,8 +75,7 @@ impl Heap {
         let last = self.items.pop().expect("not empty");
         self.pos[top as usize] = u32::MAX;
         if !self.items.is_empty() {
-            self.items[0] = last;
-            self.pos[last as usize] = 0;
+            self.put(0, last);
             self.down(0, act);
         }
         Some(top as usize)
