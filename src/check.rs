@@ -1,7 +1,7 @@
 //! `contender check`: the protocol against a few known puzzles, one at a time,
 //! saying what is wrong with a program's answers or framing.
 
-use crate::contender::BenchPuzzle;
+use crate::contender::{BenchPuzzle, Checked, Reference, Verdict};
 use crate::external::process::{Process, ReadError};
 use crate::external::{protocol, ContenderError};
 use crate::format::Alphabet;
@@ -103,6 +103,7 @@ fn cases(side: usize) -> Vec<Case> {
                 grid: g,
                 expected: answer,
                 invalid: false,
+                reference: Default::default(),
             },
         });
     }
@@ -118,6 +119,7 @@ fn cases(side: usize) -> Vec<Case> {
                     grid: several,
                     expected: None,
                     invalid: false,
+                    reference: Default::default(),
                 },
             });
             break;
@@ -139,6 +141,7 @@ fn cases(side: usize) -> Vec<Case> {
                         grid: trial,
                         expected: None,
                         invalid: false,
+                        reference: Default::default(),
                     },
                 });
                 break 'cells;
@@ -163,6 +166,7 @@ fn pencilmark_cases(plain: &[Case]) -> Vec<Case> {
             grid,
             expected,
             invalid: false,
+            reference: Default::default(),
         },
     };
     // `p`'s givens kept; each empty cell keeps the digits of `solutions`
@@ -226,6 +230,7 @@ pub fn check(
     command: &[String],
     sizes: &[usize],
     pencilmark: bool,
+    checked: Checked,
     timeout: Duration,
     log: &std::path::Path,
 ) -> Result<CheckReport, ContenderError> {
@@ -252,21 +257,31 @@ pub fn check(
             String::new()
         }
     ));
-    run_cases(p, &start, sizes, pencilmark, timeout, report)
+    let opts = CaseOptions {
+        pencilmark,
+        checked,
+        timeout,
+    };
+    run_cases(p, &start, sizes, &opts, report)
 }
 
 /// `contender check` for a library: its host loads it (a file that is no
 /// library, a missing symbol or a table of another ABI version is the one
-/// finding), then the same puzzles as a program's, sizes and pencilmarks as
-/// the library says unless `sizes` names some.
+/// finding), then the same puzzles as a program's, sizes as the library says
+/// unless `sizes` names some; pencilmarks only where `spec` declares them
+/// (see [`crate::external::ContenderSpec::takes_pencilmarks`]).
 pub fn check_library(
-    library: &std::path::Path,
-    symbol: &str,
-    abi: crate::external::library::Abi,
-    sizes: &[usize],
+    spec: &crate::external::ContenderSpec,
     timeout: Duration,
     log: &std::path::Path,
 ) -> Result<CheckReport, ContenderError> {
+    let (Some(library), Some(abi)) = (spec.library.as_deref(), spec.library_abi()) else {
+        return Err(ContenderError::Library {
+            name: spec.name.clone(),
+            message: "not a library contender".into(),
+        });
+    };
+    let symbol = spec.symbol.as_deref().unwrap_or_default();
     let command = crate::external::host_command(library, symbol, abi).map_err(|source| {
         ContenderError::CannotStart {
             name: "checked".into(),
@@ -311,13 +326,44 @@ pub fn check_library(
             "no pencilmarks"
         }
     ));
-    let sizes: Vec<usize> = if sizes.is_empty() {
+    let sizes: Vec<usize> = if spec.sizes.is_empty() {
         sides
     } else {
-        sizes.to_vec()
+        spec.sizes.clone()
     };
+    let declared = spec.takes_pencilmarks(Some(pencilmark));
+    if pencilmark && !declared {
+        report.ok(
+            "pencilmarks: not declared, so not sent (`pencilmark = true` in a contenders file, \
+             `--pencilmark` here, has them sent and checked)"
+                .into(),
+        );
+    }
     let restart = || start().map(|(p, _)| p);
-    run_cases(p, &restart, &sizes, pencilmark, timeout, report)
+    let opts = CaseOptions {
+        pencilmark: declared,
+        checked: spec.checked(),
+        timeout,
+    };
+    run_cases(p, &restart, &sizes, &opts, report)
+}
+
+/// What a check sends and expects.
+struct CaseOptions {
+    /// Pencilmark forms of the puzzles are sent too.
+    pencilmark: bool,
+    /// The answers carry solutions, or verdicts alone.
+    checked: Checked,
+    /// How long each answer may take.
+    timeout: Duration,
+}
+
+/// The reference verdict of a check's puzzle: its solutions counted to two.
+fn reference_of(grid: &Grid) -> Reference {
+    Reference::Count {
+        found: count(grid, 2).solution_count.min(2),
+        limit: 2,
+    }
 }
 
 /// Sends each size's cases to `p` (restarted through `start` after a failure)
@@ -326,10 +372,10 @@ fn run_cases(
     mut p: Process,
     start: &dyn Fn() -> Result<Process, ContenderError>,
     sizes: &[usize],
-    pencilmark: bool,
-    timeout: Duration,
+    opts: &CaseOptions,
     mut report: CheckReport,
 ) -> Result<CheckReport, ContenderError> {
+    let timeout = opts.timeout;
     let never = AtomicBool::new(false);
     let mut keys = (false, false, false);
     for &side in sizes {
@@ -342,11 +388,12 @@ fn run_cases(
         };
         let alphabet = Alphabet::default_for(g);
         let mut all = cases(side);
-        if pencilmark {
+        if opts.pencilmark {
             let more = pencilmark_cases(&all);
             all.extend(more);
         }
-        for case in all {
+        for mut case in all {
+            case.puzzle.reference = reference_of(&case.puzzle.grid);
             let name = format!("{} puzzle with {}", g.name(), case.what);
             let mut line = Vec::new();
             protocol::puzzle_line(&mut line, &case.puzzle.grid, &alphabet);
@@ -365,12 +412,18 @@ fn run_cases(
                             keys.0 |= a.nodes.is_some();
                             keys.1 |= a.guesses.is_some();
                             keys.2 |= a.ns.is_some();
-                            match crate::contender::check(&case.puzzle, &a.outcome) {
-                                Ok(s) => report.ok(format!(
-                                    "{name}: {} in {:.1} ms",
-                                    s.word(),
-                                    took.as_secs_f64() * 1e3
+                            match crate::contender::check(&case.puzzle, &a.outcome, opts.checked) {
+                                Ok(Verdict::Right(s)) => report.ok(format!(
+                                    "{name}: {s} in {:.1} ms{}",
+                                    took.as_secs_f64() * 1e3,
+                                    match opts.checked {
+                                        Checked::Verdict => " (checked by verdict)",
+                                        Checked::Solution => "",
+                                    }
                                 )),
+                                Ok(Verdict::Unchecked(why)) => {
+                                    report.fail(format!("{name}: {why}"))
+                                }
                                 Err(why) => report.fail(format!("{name}: wrong: {why}")),
                             }
                         }

@@ -26,6 +26,73 @@ pub struct BenchPuzzle {
     pub expected: Option<Grid>,
     /// The givens conflict.
     pub invalid: bool,
+    /// What the workbench itself knows of the puzzle's solutions, for
+    /// checking verdicts (see [`Reference`]).
+    pub reference: Reference,
+}
+
+/// A puzzle's reference verdict: its solutions counted by a strategy the
+/// workbench trusts, untimed, before the run (`harness::verdicts`). Every
+/// verdict a contender gives is checked against it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reference {
+    /// Not computed: only what a row's own solutions prove is taken.
+    #[default]
+    Unknown,
+    /// `found` solutions, counted up to `limit` (`found == limit`: at least that many).
+    Count {
+        /// Solutions found.
+        found: u64,
+        /// Where the count stopped.
+        limit: u64,
+    },
+    /// The reference search ran out of its node budget: nothing to check against.
+    Undecided,
+}
+
+impl Reference {
+    /// The count, when it was decided.
+    pub fn count(self) -> Option<(u64, u64)> {
+        match self {
+            Reference::Count { found, limit } => Some((found, limit)),
+            _ => None,
+        }
+    }
+}
+
+/// How a contender's answers are checked: by their solutions (and their
+/// verdict against the reference), or by the verdict alone (a contender that
+/// returns no solutions, `solutions = false`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Checked {
+    /// Each solution is checked, and the verdict against the reference.
+    #[default]
+    Solution,
+    /// The verdict alone, against the reference.
+    Verdict,
+}
+
+impl Checked {
+    /// The word written in CSV files.
+    pub fn word(self) -> &'static str {
+        match self {
+            Checked::Solution => "solution",
+            Checked::Verdict => "verdict",
+        }
+    }
+}
+
+/// What the check of one answer found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The verdict is right.
+    Right(Status),
+    /// Nothing wrong was found, but nothing decides the verdict either (the
+    /// reference ran out of budget): never counted as solved. Says why.
+    Unchecked(String),
 }
 
 /// What became of one puzzle, as a contender's engine reports it.
@@ -250,6 +317,9 @@ pub struct Contender {
     pub sizes: Vec<usize>,
     /// True when it takes pencilmark puzzles; datasets with some are skipped otherwise.
     pub pencilmark: bool,
+    /// How its answers are checked: by their solutions, or (a contender that
+    /// returns none) by the verdict alone.
+    pub checked: Checked,
     /// Where it comes from.
     pub origin: Origin,
     /// What its row times stand for.
@@ -270,6 +340,7 @@ impl Contender {
             default_budget: id.default_node_budget(),
             sizes: id.sizes().to_vec(),
             pencilmark: true,
+            checked: Checked::Solution,
             origin: if id.is_reference() {
                 Origin::Reference
             } else {
@@ -289,6 +360,7 @@ impl Contender {
             default_budget: None,
             sizes: crate::solver::ALL_SIZES.to_vec(),
             pencilmark: true,
+            checked: Checked::Solution,
             origin: Origin::BuiltIn,
             timing: Timing::Call,
             counts: true,
@@ -327,10 +399,12 @@ impl Contender {
     }
 }
 
-/// Checks one outcome against the puzzle and its expected answer: the checks
-/// every contender's answers get: `Ok` gives the verdict that passed, `Err`
-/// says what is wrong.
-pub fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<Status, String> {
+/// Checks one outcome against the puzzle, its expected answer and its
+/// reference verdict: the checks every contender's answers get. `by` says
+/// whether the contender returns solutions (they are then required). `Ok`
+/// gives the verdict that passed, or why it could not be decided; `Err` says
+/// what is wrong.
+pub fn check(p: &BenchPuzzle, outcome: &Outcome, by: Checked) -> Result<Verdict, String> {
     for (i, s) in outcome.solutions.iter().enumerate() {
         check_solution(&p.grid, s)
             .map_err(|e| format!("solution {} fails the check: {e}", i + 1))?;
@@ -339,13 +413,26 @@ pub fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<Status, String> {
         return Err("reported the same solution twice".into());
     }
     let found = outcome.solutions.len() as u64;
+    let count = outcome.solution_count;
+    let shown_ok = match by {
+        Checked::Solution => found == 1,
+        Checked::Verdict => found <= 1,
+    };
     match outcome.status {
-        Status::Unique | Status::Solved if found != 1 || outcome.solution_count != 1 => {
-            return Err(format!("said {} with {found} solutions", outcome.status))
+        Status::Unique | Status::Solved if found == 0 && by == Checked::Solution => {
+            return Err(format!(
+                "said {} without its solution: a contender that returns none says \
+                 `solutions = false`, and its verdicts are checked alone",
+                outcome.status
+            ))
         }
-        Status::Multiple if outcome.solution_count < 2 => {
-            return Err("said multiple with fewer than two solutions".into())
+        Status::Unique | Status::Solved if !shown_ok || count != 1 => {
+            return Err(format!(
+                "said {} with {found} solutions shown and a count of {count}",
+                outcome.status
+            ))
         }
+        Status::Multiple if count < 2 => return Err("said multiple with a count under two".into()),
         Status::None | Status::Invalid if found > 0 => {
             return Err(format!("said {} but returned a solution", outcome.status))
         }
@@ -356,7 +443,7 @@ pub fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<Status, String> {
         p.invalid == (outcome.status == Status::Invalid),
     ) {
         match outcome.status {
-            Status::Unique | Status::Solved if outcome.solutions[0] != *want => {
+            Status::Unique | Status::Solved if found == 1 && outcome.solutions[0] != *want => {
                 let g = want.geometry();
                 let cell = (0..g.cells())
                     .find(|&c| outcome.solutions[0].get(c) != want.get(c))
@@ -382,5 +469,47 @@ pub fn check(p: &BenchPuzzle, outcome: &Outcome) -> Result<Status, String> {
             }
         ));
     }
-    Ok(outcome.status)
+    against_reference(p.reference, outcome)
+}
+
+/// The verdict of a well-formed outcome against the puzzle's reference.
+fn against_reference(reference: Reference, outcome: &Outcome) -> Result<Verdict, String> {
+    let status = outcome.status;
+    let shown = outcome.solutions.len();
+    let undecided = || {
+        Verdict::Unchecked(format!(
+            "said {status}; {}",
+            match reference {
+                Reference::Undecided =>
+                    "the reference search ran out of its node budget, so nothing decides it",
+                _ => "no reference verdict to check it against",
+            }
+        ))
+    };
+    let Some((found, limit)) = reference.count() else {
+        // Only what the row's own solutions prove is taken.
+        return Ok(match status {
+            Status::Solved if shown == 1 => Verdict::Right(status),
+            Status::Multiple if shown >= 2 && outcome.solution_count == 2 => Verdict::Right(status),
+            Status::Budget | Status::Cancelled | Status::Invalid => Verdict::Right(status),
+            _ => undecided(),
+        });
+    };
+    let several = match found {
+        0 => "no solution".to_string(),
+        1 if limit > 1 => "one solution".to_string(),
+        n if n == limit => format!("at least {n} solutions"),
+        n => format!("{n} solutions"),
+    };
+    let wrong = |said: &str| Err(format!("said {said}, but the puzzle has {several}"));
+    match status {
+        Status::None if found > 0 => wrong("none"),
+        Status::Solved if found == 0 => wrong("solved"),
+        Status::Unique if found != 1 => wrong("unique"),
+        Status::Multiple if found < 2 => wrong("multiple"),
+        Status::Multiple if limit > 2 && outcome.solution_count.min(limit) != found => {
+            wrong(&format!("{} solutions", outcome.solution_count))
+        }
+        _ => Ok(Verdict::Right(status)),
+    }
 }

@@ -39,6 +39,10 @@ pub(super) struct BenchArgs {
     /// Per-puzzle time limit, like `100ms` or `2s` (a run out counts as `budget`).
     #[arg(long, value_parser = parse_duration)]
     time_limit: Option<Duration>,
+    /// Nodes the untimed reference search may spend on one puzzle; every row's verdict is
+    /// checked against it, and a puzzle it cannot decide gives `unchecked` rows.
+    #[arg(long, default_value_t = sudoku_bench::harness::verdicts::DEFAULT_BUDGET, value_parser = positive::<u64>)]
+    reference_budget: u64,
     /// Puzzles solved untimed before each strategy's timed pass over a dataset.
     #[arg(long, default_value_t = 20)]
     warmup: usize,
@@ -431,7 +435,7 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
         solvers,
         outside,
         baseline_dir,
-        datasets,
+        mut datasets,
         handicaps,
         opts,
         options,
@@ -475,6 +479,19 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
             .and_then(|exe| sudoku_bench::external::floor::measure(&exe))
             .map(|d| d.as_nanos() as u64);
     }
+    let cancel = super::interrupt::flag("interrupted: finishing the puzzles in flight and writing what was measured (Ctrl-C again to quit now)");
+    // Reference verdicts, untimed, before anything is measured.
+    let how = harness::verdicts::VerdictOptions {
+        budget: args.reference_budget,
+        cache: harness::verdicts::cache_dir(),
+        threads: opts.threads,
+    };
+    let cost = harness::verdicts::attach(&mut datasets, opts.mode, &how, &cancel)
+        .context("computing reference verdicts")?;
+    if !args.quiet {
+        eprintln!("{cost}");
+    }
+    info.verdicts = Some(cost);
     export::write_all(
         out_dir,
         &RunReport {
@@ -483,7 +500,6 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
         },
     )?;
 
-    let cancel = super::interrupt::flag("interrupted: finishing the puzzles in flight and writing what was measured (Ctrl-C again to quit now)");
     let bar = indicatif::ProgressBar::new(0);
     if args.quiet || !std::io::stderr().is_terminal() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
@@ -581,7 +597,7 @@ fn present(args: &BenchArgs, m: Measured, out_dir: &Path, started: Instant) -> R
             );
             println!("{}", wrap(&note, WIDTH));
         }
-        for line in export::markdown::transport_notes(&report.summary, report.info.pipe_floor_ns) {
+        for line in export::markdown::run_notes(&report.summary, report.info.pipe_floor_ns) {
             println!(
                 "{}",
                 export::terminal::wrap(&line.replace('`', ""), export::terminal::WIDTH)

@@ -35,6 +35,10 @@ struct CheckArgs {
     /// puzzles in pencilmark form as well (sizes to 25x25).
     #[arg(long)]
     pencilmark: bool,
+    /// It returns verdicts (and counts) without solutions (`solutions = false`
+    /// in a contenders file): its answers are checked by verdict alone.
+    #[arg(long)]
+    no_solutions: bool,
     /// How long to wait for each answer, like `10s`.
     #[arg(long, default_value = "10s", value_parser = super::options::parse_duration)]
     timeout: Duration,
@@ -53,15 +57,11 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
     let log = dir.join("stderr.log");
     let report = match &args.library {
         Some(lib) => {
-            let spec = external::parse_library_argument(&format!("checked={lib}"))?;
-            sudoku_bench::check::check_library(
-                spec.library.as_deref().expect("a library"),
-                spec.symbol.as_deref().unwrap_or_default(),
-                spec.library_abi().expect("checked"),
-                &args.sizes,
-                args.timeout,
-                &log,
-            )?
+            let mut spec = external::parse_library_argument(&format!("checked={lib}"))?;
+            spec.sizes.clone_from(&args.sizes);
+            spec.pencilmark = args.pencilmark.then_some(true);
+            spec.solutions = args.no_solutions.then_some(false);
+            sudoku_bench::check::check_library(&spec, args.timeout, &log)?
         }
         None => {
             let sizes = if args.sizes.is_empty() {
@@ -69,7 +69,18 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
             } else {
                 args.sizes.clone()
             };
-            sudoku_bench::check::check(&args.command, &sizes, args.pencilmark, args.timeout, &log)?
+            let checked = match args.no_solutions {
+                true => sudoku_bench::contender::Checked::Verdict,
+                false => sudoku_bench::contender::Checked::Solution,
+            };
+            sudoku_bench::check::check(
+                &args.command,
+                &sizes,
+                args.pencilmark,
+                checked,
+                args.timeout,
+                &log,
+            )?
         }
     };
     for f in &report.findings {

@@ -248,6 +248,8 @@ impl CsvEncoder {
         self.text(&r.detail);
         self.comma();
         self.buf.extend_from_slice(r.timing.word().as_bytes());
+        self.comma();
+        self.buf.extend_from_slice(r.checked.word().as_bytes());
         self.buf.push(b'\n');
     }
 
@@ -372,6 +374,7 @@ mod tests {
                 threads: small[1] as usize,
                 detail: detail.clone(),
                 timing: crate::contender::Timing::Batch,
+                checked: crate::contender::Checked::Verdict,
             };
             let mut e = CsvEncoder::new();
             e.encode(&s).unwrap();
@@ -390,6 +393,7 @@ mod tests {
                 n(small[2].into()), "budget".into(), n(numbers[1]), o(optional[0]),
                 o(optional[1]), n(small[0].into()), n(numbers[2]), n(numbers[3]),
                 o(optional[2]), n(small[1].into()), detail.clone(), "batch".into(),
+                "verdict".into(),
             ]);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             // And it reads back as the same record.

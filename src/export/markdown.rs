@@ -50,18 +50,7 @@ pub fn table(header: &[&str], rows: &[Vec<String>], right_aligned: &[bool]) -> S
     out
 }
 
-/// A whole number with its thousands separated: `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+pub use crate::stats::thousands;
 
 /// Formats a number with 3 significant digits, thousands separated.
 pub fn num(x: f64) -> String {
@@ -80,15 +69,16 @@ pub fn num(x: f64) -> String {
 }
 
 /// Column heads of the summary table.
-pub const SUMMARY_HEADER: [&str; 16] = [
+pub const SUMMARY_HEADER: [&str; 17] = [
     "dataset",
     "variant",
     "puzzles",
     "solves",
-    "solved",
+    "verified",
     "budget",
     "wrong",
     "errors",
+    "unchecked",
     "puzzles/s",
     "mean µs",
     "median µs",
@@ -100,7 +90,7 @@ pub const SUMMARY_HEADER: [&str; 16] = [
 ];
 
 /// One summary row as display cells (the first two are text, the rest numbers).
-pub fn summary_cells(r: &SummaryRow) -> [String; 16] {
+pub fn summary_cells(r: &SummaryRow) -> [String; 17] {
     [
         r.dataset.clone(),
         r.label(),
@@ -115,6 +105,7 @@ pub fn summary_cells(r: &SummaryRow) -> [String; 16] {
         r.budget.to_string(),
         r.wrong.to_string(),
         r.errors.to_string(),
+        r.unchecked.to_string(),
         num(r.puzzles_per_sec),
         num(r.mean_us),
         num(r.median_us),
@@ -314,6 +305,43 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
     out
 }
 
+/// The notes every view of a run gives under its sentences: how answers
+/// were checked ([`checking_notes`]), then the [`transport_notes`].
+pub fn run_notes(rows: &[SummaryRow], floor_ns: Option<u64>) -> Vec<String> {
+    let mut out = checking_notes(rows);
+    out.extend(transport_notes(rows, floor_ns));
+    out
+}
+
+/// Which contenders were checked by verdict alone (they return no
+/// solutions), and which rows no reference could decide (`unchecked`: neither
+/// verified nor wrong).
+pub fn checking_notes(rows: &[SummaryRow]) -> Vec<String> {
+    let mut out = Vec::new();
+    let by_verdict = super::first_seen(
+        rows.iter()
+            .filter(|r| r.checked == "verdict")
+            .map(|r| r.variant.as_str()),
+    );
+    if !by_verdict.is_empty() {
+        out.push(format!(
+            "Checked by verdict alone (they return no solutions; each verdict is checked against the reference): {}.",
+            by_verdict
+                .iter()
+                .map(|v| format!("`{v}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    for r in rows.iter().filter(|r| r.unchecked > 0) {
+        out.push(format!(
+            "`{}` on {}: {} of {} puzzles unchecked: the reference search could not decide them within its budget, so they are counted neither verified nor wrong.",
+            r.variant, r.dataset, r.unchecked, r.puzzles
+        ));
+    }
+    out
+}
+
 /// Sentences on the program contenders timed mostly as transport: those
 /// whose median time per puzzle is under [`crate::external::floor::FLOOR_FACTOR`]
 /// times the pipe's floor (`floor_ns`, measured by the run), pointing to the
@@ -457,7 +485,7 @@ impl Exporter for SummaryMarkdown {
             );
         }
         let mut said = sentences(&run.summary);
-        said.extend(transport_notes(&run.summary, i.pipe_floor_ns));
+        said.extend(run_notes(&run.summary, i.pipe_floor_ns));
         if !said.is_empty() {
             s.push('\n');
             for line in said {

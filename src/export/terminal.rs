@@ -119,7 +119,7 @@ pub fn compact_summary(rows: &[SummaryRow]) -> String {
         })
         .collect();
     table(
-        &["dataset", "variant", "solved", "median µs", "puzzles/s"],
+        &["dataset", "variant", "verified", "median µs", "puzzles/s"],
         &body,
         &[false, false, true, true, true],
     )

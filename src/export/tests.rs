@@ -29,6 +29,7 @@ fn fixed_result(i: u64) -> PuzzleResult {
             "differs from the expected answer at r1c2".into()
         },
         timing: crate::contender::Timing::Call,
+        checked: Default::default(),
     }
 }
 
@@ -119,6 +120,7 @@ fn fixed_report() -> crate::export::RunReport {
         rounds_complete: None,
         own_time: None,
         pipe_floor_ns: None,
+        verdicts: None,
         datasets: vec![DatasetInfo {
             name: "tiny".into(),
             source: "embedded:tiny".into(),

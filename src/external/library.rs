@@ -177,6 +177,8 @@ pub struct Called {
     pub status: Result<&'static str, String>,
     /// The first solution, when one was found and handed back.
     pub solution: Option<Vec<u8>>,
+    /// Solutions counted, for a `multiple` verdict (up to the mode's limit).
+    pub count: Option<u64>,
     /// The timed call, ns.
     pub ns: u64,
     /// The library's counters, when it keeps them.
@@ -348,6 +350,7 @@ impl Library {
                     SB_BUDGET => Called {
                         status: Ok("budget"),
                         solution: None,
+                        count: None,
                         ns,
                         nodes,
                         guesses,
@@ -355,6 +358,7 @@ impl Library {
                     other => Called {
                         status: Err(format!("solve returned {other}")),
                         solution: None,
+                        count: None,
                         ns,
                         nodes,
                         guesses,
@@ -448,6 +452,7 @@ fn verdict(
     Called {
         status: Ok(status),
         solution: if count == 0 { None } else { solution },
+        count: (status == "multiple").then_some(count),
         ns,
         nodes,
         guesses,
@@ -564,6 +569,7 @@ fn write_called(out: &mut Vec<u8>, c: &Called, alphabet: &Alphabet) {
             out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
         }
     };
+    key("count=", c.count);
     key("ns=", Some(c.ns));
     key("nodes=", c.nodes);
     key("guesses=", c.guesses);

@@ -41,9 +41,15 @@ pub struct ContenderSpec {
     #[serde(default)]
     pub description: String,
     /// It reads pencilmark lines (`n³` characters); datasets with pencilmark
-    /// puzzles are skipped for it otherwise.
+    /// puzzles are skipped for it otherwise. Unsaid: no for a program and for
+    /// the `tdoku` and `jsolve` ABIs; a `sudoku-bench` library says itself.
+    #[serde(default, alias = "pencilmarks")]
+    pub pencilmark: Option<bool>,
+    /// It returns the solutions it finds (the default). `false`: it returns a
+    /// verdict (and a count) alone, and its rows are checked by verdict
+    /// against the reference verdicts.
     #[serde(default)]
-    pub pencilmark: bool,
+    pub solutions: Option<bool>,
     /// A shared library to call instead of a command (with `symbol` and `abi`).
     #[serde(default)]
     pub library: Option<PathBuf>,
@@ -66,11 +72,31 @@ impl ContenderSpec {
             command,
             sizes: Vec::new(),
             description: String::new(),
-            pencilmark: false,
+            pencilmark: None,
+            solutions: None,
             library: None,
             symbol: None,
             abi: None,
             batch: None,
+        }
+    }
+
+    /// How its answers are checked: by their solutions unless it says it returns none.
+    pub fn checked(&self) -> crate::contender::Checked {
+        match self.solutions {
+            Some(false) => crate::contender::Checked::Verdict,
+            _ => crate::contender::Checked::Solution,
+        }
+    }
+
+    /// True when it is sent pencilmark puzzles, given what a library's host
+    /// said it can take (`said`): as declared, else only a `sudoku-bench`
+    /// library that says so.
+    pub fn takes_pencilmarks(&self, said: Option<bool>) -> bool {
+        match (said, self.library_abi()) {
+            (None, _) => self.pencilmark.unwrap_or(false),
+            (Some(can), Some(library::Abi::SudokuBench)) => can && self.pencilmark != Some(false),
+            (Some(can), _) => can && self.pencilmark == Some(true),
         }
     }
 
@@ -261,7 +287,7 @@ pub fn parse_library_argument(arg: &str) -> Result<ContenderSpec, ContenderError
 
 /// Reads a contenders file: `[[contender]]` tables with `name`, and `command`
 /// (a list of words) or `library`, `symbol` and `abi`; optional `sizes`,
-/// `description`, `pencilmark`, `batch`. A library's path is taken from the
+/// `description`, `pencilmark`, `solutions`, `batch`. A library's path is taken from the
 /// file's folder.
 pub fn load_file(path: &Path) -> Result<Vec<ContenderSpec>, ContenderError> {
     #[derive(Deserialize)]
@@ -405,7 +431,7 @@ impl Program {
         let mut p = Process::spawn_version(
             &self.command,
             mode,
-            self.spec.pencilmark || self.spec.library.is_some(),
+            self.spec.pencilmark == Some(true) || self.spec.library.is_some(),
             self.log.as_deref(),
             version,
         )
@@ -509,9 +535,9 @@ impl Program {
                     .copied()
                     .filter(|s| sides.contains(s))
                     .collect(),
-                pm,
+                self.spec.takes_pencilmarks(Some(pm)),
             ),
-            None => (self.spec.sizes.clone(), self.spec.pencilmark),
+            None => (self.spec.sizes.clone(), self.spec.takes_pencilmarks(None)),
         };
         Contender {
             strategy: if self.spec.library.is_some() {
@@ -524,6 +550,7 @@ impl Program {
             default_budget: None,
             sizes,
             pencilmark,
+            checked: self.spec.checked(),
             origin: Origin::External,
             timing: self.timing,
             // Whatever the program reports (nothing, when it says nothing).
@@ -594,10 +621,13 @@ const MAX_BATCH_BYTES: usize = 48 * 1024;
 impl Program {
     /// True when pencilmark puzzles may be sent to it.
     fn takes_pencilmarks(&self) -> bool {
-        match &*self.library.lock().unwrap_or_else(|e| e.into_inner()) {
-            Some((_, pm)) => *pm,
-            None => self.spec.pencilmark,
-        }
+        let said = self
+            .library
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .map(|(_, pm)| *pm);
+        self.spec.takes_pencilmarks(said)
     }
 }
 

@@ -165,6 +165,7 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
         guesses: None,
         ns: None,
     };
+    let mut count = None;
     for t in tokens {
         let Some((key, value)) = t.split_once('=') else {
             return Err(bad(format!("{} is not key=value", quote(t))));
@@ -178,22 +179,23 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
             "nodes" => answer.nodes = Some(number()?),
             "guesses" => answer.guesses = Some(number()?),
             "ns" => answer.ns = Some(number()?),
+            "count" => count = Some(number()?),
             _ => {} // later versions may add keys
         }
     }
-    match (status, &solution) {
-        (Status::Unique | Status::Solved, None) => {
-            return Err(bad(format!("{first} must be followed by the solution")))
-        }
-        (Status::None | Status::Budget, Some(_)) => {
-            return Err(bad(format!("{first} takes no solution")))
-        }
-        _ => {}
+    if let (Status::None | Status::Budget, Some(_)) = (status, &solution) {
+        return Err(bad(format!("{first} takes no solution")));
     }
-    answer.outcome.solution_count = match status {
-        Status::Unique | Status::Solved => 1,
-        // At least two; the protocol does not say how many.
-        Status::Multiple => 2,
+    // A verdict without its solution is read; the check says whether the
+    // contender may give one (`solutions = false`).
+    answer.outcome.solution_count = match (status, count) {
+        (Status::Unique | Status::Solved, _) => 1,
+        (Status::Multiple, Some(n)) if n >= 2 => n,
+        (Status::Multiple, Some(n)) => {
+            return Err(bad(format!("multiple with count={n}: expected 2 or more")))
+        }
+        // At least two; the line does not say how many.
+        (Status::Multiple, None) => 2,
         _ => 0,
     };
     answer.outcome.solutions.extend(solution);
@@ -246,6 +248,10 @@ mod tests {
         let multi = parse(&format!("multiple {SOLUTION}")).unwrap();
         assert_eq!(multi.outcome.solution_count, 2);
         assert_eq!(parse("multiple").unwrap().outcome.solutions.len(), 0);
+        assert_eq!(parse("multiple count=7").unwrap().outcome.solution_count, 7);
+        // A verdict alone is read (the check decides whether it may be).
+        let bare = parse("unique guesses=3").unwrap().outcome;
+        assert_eq!((bare.status, bare.solutions.len()), (Status::Unique, 0));
         assert!(parse(&format!("unique {SOLUTION} future=x")).is_ok());
     }
 
@@ -254,7 +260,7 @@ mod tests {
         let cases = [
             ("", "empty"),
             ("hello", "not a status"),
-            ("unique", "must be followed by the solution"),
+            ("multiple count=1", "expected 2 or more"),
             (&format!("none {SOLUTION}"), "takes no solution"),
             (
                 &format!("unique {}", &SOLUTION[1..]),

@@ -128,6 +128,9 @@ pub struct RunInfo {
     /// of the workbench's own that answers at once, ns (runs with programs only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pipe_floor_ns: Option<u64>,
+    /// What the reference verdicts cost (untimed, before the run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdicts: Option<super::verdicts::VerdictCost>,
 }
 
 /// The tool's own cost beside the solvers', in seconds of wall time (the
@@ -255,6 +258,7 @@ impl RunInfo {
             rounds_complete: None,
             own_time: None,
             pipe_floor_ns: None,
+            verdicts: None,
         }
     }
 }

@@ -19,6 +19,7 @@ mod resolve;
 pub mod schedule;
 pub mod summary;
 mod tally;
+pub mod verdicts;
 mod workers;
 
 pub use info::{OwnTime, RunInfo, RunOptions};
@@ -221,6 +222,25 @@ pub fn run(
     sink: &mut dyn RecordSink,
     observer: &dyn Observer,
 ) -> io::Result<RunResult> {
+    // Every verdict is checked against a reference: a caller that attached
+    // none gets them now (uncached).
+    let limit = verdicts::limit_for(opts.mode);
+    let attached;
+    let datasets = if datasets
+        .iter()
+        .all(|d| d.verdicts().is_some_and(|v| v.limit() == limit))
+    {
+        datasets
+    } else {
+        let mut sets = datasets.to_vec();
+        let how = verdicts::VerdictOptions {
+            threads: opts.threads,
+            ..Default::default()
+        };
+        verdicts::attach(&mut sets, opts.mode, &how, cancel)?;
+        attached = sets;
+        &attached
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
         .build()

@@ -1,6 +1,7 @@
 //! Datasets as a run sees them: selected (`--limit`, `--sample`), optionally
 //! permuted, givens checked once, with the facts `run.json` records.
 
+use super::verdicts::Verdicts;
 use crate::contender::{BenchPuzzle, Contender};
 use crate::format::{Alphabet, Dataset, ReadOptions};
 use crate::grid::Geometry;
@@ -8,6 +9,7 @@ use crate::seeded::stream;
 use crate::transform::Transform;
 use crate::validate::find_flaw;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// What `run.json` says of a dataset.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -56,6 +58,8 @@ pub struct BenchDataset {
     pub info: DatasetInfo,
     /// Where a streamed dataset is read from.
     streamed: Option<Streamed>,
+    /// Reference verdicts by position in the file, once attached.
+    verdicts: Option<Arc<Verdicts>>,
 }
 
 /// A file read again for each pass, a window at a time.
@@ -140,6 +144,7 @@ fn bench_puzzle(
         grid,
         expected,
         invalid,
+        reference: Default::default(),
     }
 }
 
@@ -179,6 +184,7 @@ impl BenchDataset {
             pencilmarks: ds.pencilmarks > 0,
             puzzles,
             streamed: None,
+            verdicts: None,
         }
     }
 
@@ -216,6 +222,7 @@ impl BenchDataset {
             pencilmarks: pencilmarks > 0,
             puzzles,
             streamed: None,
+            verdicts: None,
         }
     }
 
@@ -255,6 +262,7 @@ impl BenchDataset {
                 total,
                 window: WINDOW / 2,
             }),
+            verdicts: None,
         }
     }
 
@@ -265,6 +273,34 @@ impl BenchDataset {
             st.window = window.max(1);
         }
         self
+    }
+
+    /// The reference verdicts, once attached (see [`super::verdicts::attach`]).
+    pub fn verdicts(&self) -> Option<&Verdicts> {
+        self.verdicts.as_deref()
+    }
+
+    /// Attaches reference verdicts: each puzzle held gets its own now, each
+    /// puzzle streamed as its window is read.
+    pub fn set_verdicts(&mut self, v: Arc<Verdicts>) {
+        for p in &mut self.puzzles {
+            p.reference = v.get(p.index);
+        }
+        self.verdicts = Some(v);
+    }
+
+    /// Puzzles of the run whose reference verdict is undecided.
+    pub fn undecided(&self) -> u64 {
+        let Some(v) = &self.verdicts else { return 0 };
+        let mut n = 0;
+        let _ = self.for_each_window(&mut |w| {
+            n += w
+                .iter()
+                .filter(|p| !p.invalid && v.get(p.index) == crate::contender::Reference::Undecided)
+                .count() as u64;
+            Ok(true)
+        });
+        n
     }
 
     /// True when the puzzles are read from the file for each use.
@@ -327,7 +363,9 @@ impl BenchDataset {
         let stop = std::sync::atomic::AtomicBool::new(false);
         let g = self.geometry;
         std::thread::scope(|scope| {
-            let reader = scope.spawn(|| read_windows(st, g, round, rounds, &stop, tx));
+            let (verdicts, stop_ref) = (self.verdicts.as_deref(), &stop);
+            let reader =
+                scope.spawn(move || read_windows(st, g, verdicts, round, rounds, stop_ref, tx));
             let mut failure = None;
             for window in rx.iter() {
                 match f(&window) {
@@ -357,6 +395,7 @@ impl BenchDataset {
 fn read_windows(
     st: &Streamed,
     g: Geometry,
+    verdicts: Option<&Verdicts>,
     round: usize,
     rounds: usize,
     stop: &std::sync::atomic::AtomicBool,
@@ -370,7 +409,11 @@ fn read_windows(
         for p in chunk {
             if chooser.take() {
                 if position % rounds == round {
-                    window.push(bench_puzzle(p, index, g, &st.sel));
+                    let mut p = bench_puzzle(p, index, g, &st.sel);
+                    if let Some(v) = verdicts {
+                        p.reference = v.get(p.index);
+                    }
+                    window.push(p);
                 }
                 position += 1;
             }

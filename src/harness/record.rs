@@ -1,7 +1,7 @@
 //! The flat records the harness produces: one per puzzle (`results.csv`), one
 //! per timed solve (kept on request), one summary per phase.
 
-use crate::contender::Timing;
+use crate::contender::{Checked, Timing};
 use crate::solver::Status;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -24,6 +24,9 @@ pub enum RowStatus {
     Cancelled,
     /// The givens conflict.
     Invalid,
+    /// Nothing decides the verdict (the reference search ran out of its
+    /// budget; see `detail`): neither solved nor wrong.
+    Unchecked,
     /// The strategy's answer failed a check (see `detail`).
     Wrong,
     /// The strategy panicked (see `detail`).
@@ -46,7 +49,7 @@ impl From<Status> for RowStatus {
 }
 
 impl RowStatus {
-    /// True when the strategy reached a correct verdict.
+    /// True when the strategy reached a verdict checked correct.
     pub fn is_solved(self) -> bool {
         matches!(
             self,
@@ -87,6 +90,7 @@ impl RowStatus {
             RowStatus::Budget => "budget",
             RowStatus::Cancelled => "cancelled",
             RowStatus::Invalid => "invalid",
+            RowStatus::Unchecked => "unchecked",
             RowStatus::Wrong => "wrong",
             RowStatus::Error => "error",
         }
@@ -196,11 +200,15 @@ pub struct PuzzleResult {
     /// batch's wall time: throughput, not a per-puzzle measurement).
     #[serde(default)]
     pub timing: Timing,
+    /// How the answer was checked: `solution`, or `verdict` for a contender
+    /// that returns no solutions.
+    #[serde(default)]
+    pub checked: Checked,
 }
 
 impl PuzzleResult {
     /// The columns of `results.csv`, in field order.
-    pub const COLUMNS: [&'static str; 16] = [
+    pub const COLUMNS: [&'static str; 17] = [
         "strategy",
         "variant",
         "dataset",
@@ -217,6 +225,7 @@ impl PuzzleResult {
         "threads",
         "detail",
         "timing",
+        "checked",
     ];
 }
 
@@ -233,7 +242,10 @@ pub struct SummaryRow {
     pub threads: usize,
     /// Distinct puzzles measured (runs saved before one row a puzzle: solves).
     pub puzzles: u64,
-    /// Puzzles with a correct verdict in every solve.
+    /// Puzzles with a verdict checked correct in every solve: by its
+    /// solutions, or by the verdict against the reference (`unchecked` ones
+    /// are not counted). Written `verified`.
+    #[serde(rename = "verified", alias = "solved")]
     pub solved: u64,
     /// Puzzles stopped by the node budget, time limit or an interrupt.
     pub budget: u64,
@@ -241,6 +253,10 @@ pub struct SummaryRow {
     pub wrong: u64,
     /// Puzzles where the strategy failed (panicked, crashed) in some solve.
     pub errors: u64,
+    /// Puzzles whose verdict nothing could decide (the reference search ran
+    /// out of its budget): neither verified nor wrong.
+    #[serde(default)]
+    pub unchecked: u64,
     /// Timed solves over the passes' wall time for this strategy and dataset.
     pub puzzles_per_sec: f64,
     /// Mean time per puzzle, µs (each puzzle's median over its repeats; so are the quantiles).
@@ -303,6 +319,11 @@ pub struct SummaryRow {
     /// What the times stand for (see [`PuzzleResult::timing`]); empty in older runs.
     #[serde(default)]
     pub timing: String,
+    /// How the answers were checked: `solution` (each solution, and the
+    /// verdict against the reference) or `verdict` (a contender that returns
+    /// no solutions: its verdict alone); empty in older runs.
+    #[serde(default)]
+    pub checked: String,
 }
 
 impl SummaryRow {

@@ -301,7 +301,7 @@ impl<'a> DatasetRun<'a> {
                     (&names[ci].0, &names[ci].1, &dataset),
                     round as u32,
                     opts.threads,
-                    names[ci].2,
+                    (names[ci].2, cs[ci].checked),
                 );
                 let mut solved = Vec::with_capacity(rows.len());
                 for r in &rows {
@@ -345,6 +345,7 @@ impl<'a> DatasetRun<'a> {
                     wall.as_secs_f64(),
                 );
                 row.origin = c.origin.word().to_string();
+                row.checked = c.checked.word().to_string();
                 row.timing = c.timing.word().to_string();
                 row
             })

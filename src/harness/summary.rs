@@ -20,6 +20,7 @@ pub struct SummaryBuilder {
     budget: u64,
     wrong: u64,
     errors: u64,
+    unchecked: u64,
     guesses: u64,
     /// Puzzles that report their guesses.
     counted: u64,
@@ -48,6 +49,7 @@ impl SummaryBuilder {
             s if s.is_solved() => self.solved += 1,
             s if s.is_budget() => self.budget += 1,
             RowStatus::Wrong => self.wrong += 1,
+            RowStatus::Unchecked => self.unchecked += 1,
             _ => self.errors += 1,
         }
         if let Some(g) = r.guesses {
@@ -122,6 +124,7 @@ impl SummaryBuilder {
             budget: self.budget,
             wrong: self.wrong,
             errors: self.errors,
+            unchecked: self.unchecked,
             puzzles_per_sec: if wall_s > 0.0 {
                 self.solves as f64 / wall_s
             } else {
@@ -180,6 +183,7 @@ mod tests {
             threads: 1,
             detail: String::new(),
             timing: crate::contender::Timing::Call,
+            checked: Default::default(),
         };
         b.add(&row(0, 3, 20_000, RowStatus::Unique));
         b.add(&row(1, 3, 5_000, RowStatus::Unique));

@@ -4,7 +4,7 @@
 
 use super::record::{PuzzleResult, RowStatus};
 use super::summary::quantile;
-use crate::contender::Timing;
+use crate::contender::{Checked, Timing};
 use std::sync::Arc;
 
 /// What one timed solve says, as the tally takes it.
@@ -92,7 +92,7 @@ impl Tally {
         names: (&Arc<str>, &Arc<str>, &Arc<str>),
         round: u32,
         threads: usize,
-        timing: Timing,
+        (timing, checked): (Timing, Checked),
     ) -> Vec<PuzzleResult> {
         let mut out = Vec::new();
         for (slot, mut p) in self.slots.into_iter().enumerate() {
@@ -116,6 +116,7 @@ impl Tally {
                 threads,
                 detail: p.detail,
                 timing,
+                checked,
             });
         }
         out
@@ -144,7 +145,13 @@ mod tests {
 
     fn rows(t: Tally) -> Vec<PuzzleResult> {
         let n: Arc<str> = "x".into();
-        t.finish(|slot| 100 + slot as u64, (&n, &n, &n), 2, 1, Timing::Call)
+        t.finish(
+            |slot| 100 + slot as u64,
+            (&n, &n, &n),
+            2,
+            1,
+            (Timing::Call, Checked::Solution),
+        )
     }
 
     #[test]

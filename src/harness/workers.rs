@@ -18,7 +18,7 @@ use super::tally::{Solve, Tally};
 use super::{
     BenchDataset, BenchOptions, Budget, Observer, RecordSink, RowEncoder, RowStatus, SolveRecord,
 };
-use crate::contender::{check, BenchPuzzle, Contender, Job, Solved};
+use crate::contender::{check, BenchPuzzle, Contender, Job, Solved, Verdict};
 use crate::solver::Outcome;
 use rayon::prelude::*;
 use std::io;
@@ -206,8 +206,9 @@ impl Measured {
     fn checked(c: &Contender, p: &BenchPuzzle, ci: usize, slot: usize, s: Solved) -> Measured {
         let (status, mut detail, solutions) = match s.result {
             Err(why) => (RowStatus::Error, why, 0),
-            Ok(o) => match check(p, &o) {
-                Ok(st) => (st.into(), String::new(), o.solution_count),
+            Ok(o) => match check(p, &o, c.checked) {
+                Ok(Verdict::Right(st)) => (st.into(), String::new(), o.solution_count),
+                Ok(Verdict::Unchecked(why)) => (RowStatus::Unchecked, why, o.solution_count),
                 Err(why) => (RowStatus::Wrong, why, o.solution_count),
             },
         };

@@ -64,6 +64,7 @@ impl Measure<'_> {
             grid: u.puzzle.clone(),
             expected: Some(u.solution.clone()),
             invalid: false,
+            reference: crate::contender::Reference::Count { found: 1, limit: 2 },
         }];
         let job = Job {
             puzzles: &puzzles,
@@ -96,7 +97,11 @@ impl Measure<'_> {
                 Status::Budget => censored = true,
                 Status::Cancelled => return Err("cancelled".into()),
                 _ => {
-                    check(&puzzles[0], outcome)?;
+                    if let crate::contender::Verdict::Unchecked(why) =
+                        check(&puzzles[0], outcome, self.contender.checked)?
+                    {
+                        return Err(why);
+                    }
                     if outcome.status != Status::Unique {
                         return Err(format!(
                             "said {} for a puzzle with one solution",

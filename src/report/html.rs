@@ -170,7 +170,7 @@ pub fn html(data: &RunData, report: &Report) -> String {
     s.push_str("</ul></details>\n");
 
     let mut said = sentences(&data.summary);
-    said.extend(crate::export::markdown::transport_notes(
+    said.extend(crate::export::markdown::run_notes(
         &data.summary,
         data.info.as_ref().and_then(|i| i.pipe_floor_ns),
     ));

@@ -208,11 +208,16 @@ impl Table {
                 message: e.to_string(),
             })?
             .clone();
-        let index: HashMap<String, usize> = headers
+        let mut index: HashMap<String, usize> = headers
             .iter()
             .enumerate()
             .map(|(i, h)| (h.trim().to_string(), i))
             .collect();
+        // Runs saved before verdicts were checked against a reference call
+        // `verified` `solved`.
+        if let (None, Some(&i)) = (index.get("verified"), index.get("solved")) {
+            index.insert("verified".into(), i);
+        }
         if let Some(missing) = needed.iter().find(|c| !index.contains_key(**c)) {
             return Err(ReportError::MissingColumn {
                 path: path.into(),
@@ -338,7 +343,7 @@ const SUMMARY_COLUMNS: &[&str] = &[
     "dataset",
     "threads",
     "puzzles",
-    "solved",
+    "verified",
     "budget",
     "wrong",
     "errors",
@@ -398,10 +403,11 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             dataset: f.text("dataset")?.to_string(),
             threads: f.num("threads", "a whole number")?,
             puzzles: f.num("puzzles", "a whole number")?,
-            solved: f.num("solved", "a whole number")?,
+            solved: f.num("verified", "a whole number")?,
             budget: f.num("budget", "a whole number")?,
             wrong: f.num("wrong", "a whole number")?,
             errors: f.num("errors", "a whole number")?,
+            unchecked: f.opt_num("unchecked", "a whole number")?.unwrap_or(0),
             puzzles_per_sec: f.num("puzzles_per_sec", n)?,
             mean_us: f.num("mean_us", n)?,
             median_us: f.num("median_us", n)?,
@@ -424,6 +430,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             rounds: f.opt_num("rounds", "a whole number")?.unwrap_or(0),
             solves: f.opt_num("solves", "a whole number")?.unwrap_or(0),
             timing: f.opt_text("timing").unwrap_or_default().to_string(),
+            checked: f.opt_text("checked").unwrap_or_default().to_string(),
         });
         Ok(())
     })?;

@@ -436,7 +436,7 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
         let _ = writeln!(s, "- {l}");
     }
     let mut said = sentences(&data.summary);
-    said.extend(crate::export::markdown::transport_notes(
+    said.extend(crate::export::markdown::run_notes(
         &data.summary,
         data.info.as_ref().and_then(|i| i.pipe_floor_ns),
     ));

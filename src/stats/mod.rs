@@ -81,3 +81,16 @@ pub fn rounds_interval(point: f64, rounds: &[f64]) -> Option<(f64, f64)> {
 
 #[cfg(test)]
 mod tests;
+
+/// A whole number with its thousands separated: `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}

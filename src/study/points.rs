@@ -107,6 +107,7 @@ pub fn point_puzzles(p: PointSpec, count: usize, seed: u64) -> Vec<BenchPuzzle> 
                 grid,
                 expected: None,
                 invalid: false,
+                reference: Default::default(),
             }
         })
         .collect()

@@ -26,8 +26,10 @@ fn quick_bench(cache: &Path, mirror: &str, out: &Path) -> Command {
 /// Every file in the cache folder, part files included.
 fn cache_files(cache: &Path) -> Vec<String> {
     match std::fs::read_dir(cache) {
+        // The reference verdicts' folder is the workbench's cache too.
         Ok(dir) => dir
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name != "verdicts")
             .collect(),
         Err(_) => Vec::new(),
     }

@@ -18,3 +18,4 @@ mod public_datasets;
 mod reference;
 mod repository;
 mod study_cli;
+mod verdicts;

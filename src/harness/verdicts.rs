@@ -1,0 +1,364 @@
+//! Reference verdicts: each puzzle's solutions counted once, untimed, by the
+//! strategy `solve` trusts on its size (`band` on 9×9, `cdcl-hybrid`
+//! elsewhere; both are tested to agree with `dlx`), up to the mode's limit and
+//! within a node budget. Every row's verdict is checked against them
+//! ([`crate::contender::check`]). They are cached by the dataset's SHA-256
+//! and the limit, so a long list pays once.
+
+use super::prepare::BenchDataset;
+use crate::contender::Reference;
+use crate::solver::{Limits, Mode, Solver, SolverId, Status};
+use rayon::prelude::*;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Nodes the reference search may visit on one puzzle before its verdict is
+/// left undecided (a big grid near the hardness peak): the rows of such a
+/// puzzle are `unchecked`.
+pub const DEFAULT_BUDGET: u64 = 20_000_000;
+
+/// How reference verdicts are made.
+#[derive(Clone, Debug)]
+pub struct VerdictOptions {
+    /// Nodes per puzzle before the verdict is left undecided.
+    pub budget: u64,
+    /// Where verdicts are cached (`None`: never).
+    pub cache: Option<PathBuf>,
+    /// Threads that compute them.
+    pub threads: usize,
+}
+
+impl Default for VerdictOptions {
+    fn default() -> VerdictOptions {
+        VerdictOptions {
+            budget: DEFAULT_BUDGET,
+            cache: None,
+            threads: 1,
+        }
+    }
+}
+
+/// The folder verdicts are cached in: `$SUDOKU_BENCH_CACHE/verdicts`, else
+/// the platform's cache folder (`~/.cache/sudoku-bench/verdicts` on Linux).
+pub fn cache_dir() -> Option<PathBuf> {
+    match std::env::var_os(crate::datasets::public::CACHE_VAR).filter(|v| !v.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir).join("verdicts")),
+        None => dirs::cache_dir().map(|d| d.join("sudoku-bench").join("verdicts")),
+    }
+}
+
+/// What making a run's reference verdicts cost.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct VerdictCost {
+    /// Puzzles given a reference verdict.
+    pub puzzles: u64,
+    /// Of those, the ones searched now (the rest came from the cache).
+    pub computed: u64,
+    /// Puzzles the search could not decide within its budget.
+    pub undecided: u64,
+    /// Wall time, seconds.
+    pub seconds: f64,
+}
+
+impl std::fmt::Display for VerdictCost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "reference verdicts for {} puzzles: {:.2} s",
+            crate::stats::thousands(self.puzzles),
+            self.seconds
+        )?;
+        match self.computed {
+            0 => write!(f, " (cached)")?,
+            n if n < self.puzzles => write!(f, " ({} searched, the rest cached)", n)?,
+            _ => {}
+        }
+        if self.undecided > 0 {
+            write!(
+                f,
+                "; {} undecided within the budget: their rows are unchecked",
+                self.undecided
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// No verdict yet.
+const UNKNOWN: u32 = u32::MAX;
+/// The search ran out of its budget.
+const UNDECIDED: u32 = u32::MAX - 1;
+/// Highest count kept (a larger limit is counted to here).
+const MAX_LIMIT: u64 = (u32::MAX - 2) as u64;
+
+/// One dataset's verdicts by position in its file: the count found (up to
+/// `limit`), [`UNDECIDED`] or [`UNKNOWN`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdicts {
+    limit: u64,
+    budget: u64,
+    codes: Vec<u32>,
+}
+
+impl Verdicts {
+    fn new(limit: u64, budget: u64, n: usize) -> Verdicts {
+        Verdicts {
+            limit,
+            budget,
+            codes: vec![UNKNOWN; n],
+        }
+    }
+
+    /// The count the verdicts go to.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// The reference of the puzzle at `index` in the file.
+    pub fn get(&self, index: u64) -> Reference {
+        match self.codes.get(index as usize).copied() {
+            None | Some(UNKNOWN) => Reference::Unknown,
+            Some(UNDECIDED) => Reference::Undecided,
+            Some(n) => Reference::Count {
+                found: u64::from(n),
+                limit: self.limit,
+            },
+        }
+    }
+
+    fn set(&mut self, index: u64, r: Reference) {
+        let code = match r {
+            Reference::Unknown => UNKNOWN,
+            Reference::Undecided => UNDECIDED,
+            Reference::Count { found, .. } => found.min(MAX_LIMIT) as u32,
+        };
+        if let Some(c) = self.codes.get_mut(index as usize) {
+            *c = code;
+        }
+    }
+
+    /// True when the verdict at `index` must be searched with `budget`.
+    fn missing(&self, index: u64, budget: u64) -> bool {
+        match self.codes.get(index as usize).copied() {
+            Some(UNKNOWN) => true,
+            Some(UNDECIDED) => budget > self.budget,
+            _ => false,
+        }
+    }
+
+    const MAGIC: &'static [u8; 12] = b"sb-verdicts1";
+
+    /// Reads a cache file; `None` when it is absent, damaged or of another shape.
+    fn load(path: &Path, limit: u64, n: usize) -> Option<Verdicts> {
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .ok()?
+            .read_to_end(&mut bytes)
+            .ok()?;
+        let rest = bytes.strip_prefix(Self::MAGIC.as_slice())?;
+        let word = |i: usize| -> Option<u64> {
+            Some(u64::from_le_bytes(
+                rest.get(i * 8..i * 8 + 8)?.try_into().ok()?,
+            ))
+        };
+        let (lim, budget, count) = (word(0)?, word(1)?, word(2)?);
+        let body = rest.get(24..)?;
+        if lim != limit || count != n as u64 || body.len() != 4 * n {
+            return None;
+        }
+        let codes = body
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Some(Verdicts {
+            limit,
+            budget,
+            codes,
+        })
+    }
+
+    /// Writes a cache file whole (through a temporary file, so a reader never
+    /// sees half of one).
+    fn save(&self, path: &Path) -> io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        {
+            let mut out = io::BufWriter::new(std::fs::File::create(&tmp)?);
+            out.write_all(Self::MAGIC)?;
+            for w in [self.limit, self.budget, self.codes.len() as u64] {
+                out.write_all(&w.to_le_bytes())?;
+            }
+            for c in &self.codes {
+                out.write_all(&c.to_le_bytes())?;
+            }
+            out.flush()?;
+        }
+        std::fs::rename(&tmp, path)
+    }
+}
+
+/// The count a reference search goes to in `mode`: two (one from several)
+/// unless the mode counts further.
+pub fn limit_for(mode: Mode) -> u64 {
+    mode.max_solutions().clamp(2, MAX_LIMIT)
+}
+
+/// Searches one puzzle's reference verdict.
+pub fn reference_of(
+    grid: &crate::grid::Grid,
+    limit: u64,
+    budget: u64,
+    cancel: &Arc<AtomicBool>,
+) -> Reference {
+    let limits = Limits {
+        max_solutions: limit,
+        keep_solutions: 0,
+        ..Limits::new(Mode::Unique)
+    }
+    .with_node_budget(Some(budget))
+    .with_cancel(cancel.clone());
+    let out = SolverId::fastest_for(grid.geometry()).solve(grid, &limits);
+    match out.status {
+        Status::Budget | Status::Cancelled => Reference::Undecided,
+        Status::Invalid => Reference::Count { found: 0, limit },
+        _ => Reference::Count {
+            found: out.solution_count.min(limit),
+            limit,
+        },
+    }
+}
+
+/// Gives every puzzle of `datasets` its reference verdict for `mode`: from the
+/// cache where it holds them, else searched now, in parallel (and then
+/// cached). A dataset without a checksum (made in memory) is never cached.
+/// Puzzles whose givens conflict need none. The cancel flag stops the search:
+/// what is left stays [`Reference::Unknown`].
+pub fn attach(
+    datasets: &mut [BenchDataset],
+    mode: Mode,
+    opts: &VerdictOptions,
+    cancel: &Arc<AtomicBool>,
+) -> io::Result<VerdictCost> {
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .build()
+        .map_err(io::Error::other)?;
+    let limit = limit_for(mode);
+    let mut cost = VerdictCost::default();
+    for ds in datasets.iter_mut() {
+        if ds.verdicts().is_some_and(|v| v.limit == limit) {
+            continue;
+        }
+        let n = ds.info.puzzles_in_source as usize;
+        let path = (!ds.info.sha256.is_empty())
+            .then_some(opts.cache.as_ref())
+            .flatten()
+            .map(|dir| dir.join(format!("{}-{limit}.bin", ds.info.sha256)));
+        let mut verdicts = path
+            .as_deref()
+            .and_then(|p| Verdicts::load(p, limit, n))
+            .unwrap_or_else(|| Verdicts::new(limit, opts.budget, n));
+        let mut computed = 0u64;
+        let mut fill = |window: &[crate::contender::BenchPuzzle]| -> io::Result<bool> {
+            let todo: Vec<usize> = (0..window.len())
+                .filter(|&i| !window[i].invalid && verdicts.missing(window[i].index, opts.budget))
+                .collect();
+            let found: Vec<Reference> = pool.install(|| {
+                todo.par_iter()
+                    .map(|&i| reference_of(&window[i].grid, limit, opts.budget, cancel))
+                    .collect()
+            });
+            for (&i, r) in todo.iter().zip(found) {
+                if !cancel.load(Ordering::Relaxed) {
+                    verdicts.set(window[i].index, r);
+                }
+            }
+            computed += todo.len() as u64;
+            cost.puzzles += window.iter().filter(|p| !p.invalid).count() as u64;
+            Ok(!cancel.load(Ordering::Relaxed))
+        };
+        ds.for_each_window(&mut fill)?;
+        if cancel.load(Ordering::Relaxed) {
+            return Ok(cost);
+        }
+        verdicts.budget = verdicts.budget.max(opts.budget);
+        cost.computed += computed;
+        if let (Some(p), true) = (&path, computed > 0) {
+            // A cache that cannot be written costs the next run the search, nothing more.
+            let _ = verdicts.save(p);
+        }
+        ds.set_verdicts(Arc::new(verdicts));
+        cost.undecided += ds.undecided();
+    }
+    cost.seconds = started.elapsed().as_secs_f64();
+    Ok(cost)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contender::BenchPuzzle;
+    use crate::format::read_str;
+    use crate::harness::Selection;
+
+    fn dataset(text: &str) -> BenchDataset {
+        let ds = read_str("t", text, &Default::default()).unwrap();
+        BenchDataset::prepare(
+            ds,
+            text.len() as u64,
+            "abc123".into(),
+            &Selection::default(),
+        )
+    }
+
+    const UNIQUE: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn verdicts_are_counted_and_cached_by_checksum() {
+        let several = format!("{}{}", ".".repeat(80), "1");
+        let text = format!("{UNIQUE}\n{several}\n{UNIQUE}\n");
+        let dir = tempfile::tempdir().unwrap();
+        let opts = VerdictOptions {
+            cache: Some(dir.path().to_path_buf()),
+            ..VerdictOptions::default()
+        };
+        let never = Arc::new(AtomicBool::new(false));
+        let mut sets = [dataset(&text)];
+        let cost = attach(&mut sets, Mode::Unique, &opts, &never).unwrap();
+        assert_eq!((cost.puzzles, cost.computed), (3, 3));
+        let refs: Vec<Reference> = sets[0]
+            .puzzles
+            .iter()
+            .map(|p: &BenchPuzzle| p.reference)
+            .collect();
+        assert_eq!(refs[0], Reference::Count { found: 1, limit: 2 });
+        assert_eq!(refs[1], Reference::Count { found: 2, limit: 2 });
+        // Again: all from the cache, the same verdicts.
+        let mut again = [dataset(&text)];
+        let cost = attach(&mut again, Mode::Unique, &opts, &never).unwrap();
+        assert_eq!((cost.puzzles, cost.computed), (3, 0));
+        assert_eq!(
+            again[0]
+                .puzzles
+                .iter()
+                .map(|p| p.reference)
+                .collect::<Vec<_>>(),
+            refs
+        );
+        // Another limit is another cache entry.
+        let mut counted = [dataset(&text)];
+        let cost = attach(&mut counted, Mode::Count(5), &opts, &never).unwrap();
+        assert_eq!(cost.computed, 3);
+        assert_eq!(
+            counted[0].puzzles[1].reference,
+            Reference::Count { found: 5, limit: 5 }
+        );
+    }
+}
