@@ -110,6 +110,9 @@ pub struct Solved {
     pub own_ns: Option<u64>,
     /// When the answer came.
     pub at: Instant,
+    /// What the row's detail should say of a verdict that needs a word (the
+    /// limit that stopped a hung program).
+    pub note: Option<String>,
 }
 
 impl Solved {
@@ -122,6 +125,7 @@ impl Solved {
             guesses: None,
             own_ns: None,
             at,
+            note: None,
         }
     }
 
@@ -139,6 +143,7 @@ impl Solved {
             guesses: None,
             own_ns: None,
             at,
+            note: None,
         }
     }
 }
@@ -188,6 +193,11 @@ pub trait Engine: Send + Sync {
 
     /// The run is over (an outside program's processes are closed).
     fn finish(&self) {}
+
+    /// Why the engine was given up during the run (a crash loop), if it was.
+    fn given_up(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A solve function the harness can time.
@@ -235,6 +245,7 @@ impl Engine for InProcess {
                     guesses: counters.map(|c| c.guesses),
                     own_ns: None,
                     at: t1,
+                    note: None,
                 },
             );
         }

@@ -538,6 +538,13 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
     bar.finish_and_clear();
     drop(sink);
 
+    info.given_up = contenders
+        .iter()
+        .filter_map(|c| c.engine.given_up())
+        .collect();
+    for why in &info.given_up {
+        eprintln!("warning: {why}");
+    }
     info.finished = harness::info::now_rfc3339();
     info.interrupted = result.interrupted;
     info.wrong = result.wrong();

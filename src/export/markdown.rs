@@ -484,6 +484,9 @@ impl Exporter for SummaryMarkdown {
                 i.wrong, i.errors
             );
         }
+        for why in &i.given_up {
+            let _ = writeln!(s, "\n**{why}.**");
+        }
         let mut said = sentences(&run.summary);
         said.extend(run_notes(&run.summary, i.pipe_floor_ns));
         if !said.is_empty() {

@@ -120,6 +120,7 @@ fn fixed_report() -> crate::export::RunReport {
         rounds_complete: None,
         own_time: None,
         pipe_floor_ns: None,
+        given_up: Vec::new(),
         verdicts: None,
         datasets: vec![DatasetInfo {
             name: "tiny".into(),

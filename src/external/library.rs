@@ -474,9 +474,9 @@ pub fn mode_from_env() -> Mode {
 /// The host's side: a first line saying the library is ready (`ready
 /// sides=9 pencilmark=1`) or why not (`error ...`, then exit); then for each
 /// puzzle line an answer line with the timed call's `ns=`. The puzzle lines
-/// that have arrived (a batch) are read first, then their timed calls made
-/// back to back, as tdoku's own harness makes them; the untimed calls that
-/// fetch solutions and the answer lines come after, flushed together.
+/// that have arrived (a batch) are read first; then each is called, its
+/// solution fetched (untimed) and its answer written and flushed before the
+/// next call, so that a crash or a hang costs its own puzzle only.
 pub fn serve(
     opened: Result<Library, LibraryError>,
     input: impl Read,
@@ -502,7 +502,6 @@ pub fn serve(
     let mut input = io::BufReader::with_capacity(64 * 1024, input);
     let mut line = String::new();
     let mut batch: Vec<Result<Grid, &'static str>> = Vec::new();
-    let mut called: Vec<Option<Called>> = Vec::new();
     let mut answer = Vec::with_capacity(256);
     let mut alphabets = Alphabets::default();
     loop {
@@ -525,26 +524,22 @@ pub fn serve(
         if batch.is_empty() {
             return out.flush();
         }
-        called.clear();
-        called.extend(
-            batch
-                .iter()
-                .map(|g| g.as_ref().ok().map(|grid| lib.solve(grid, mode))),
-        );
-        for (g, c) in batch.iter().zip(&mut called) {
+        for g in &batch {
             answer.clear();
-            match (g, c) {
-                (Ok(grid), Some(c)) => {
-                    lib.fetch_solution(grid, c);
-                    write_called(&mut answer, c, alphabets.of(grid.geometry()));
+            match g {
+                Ok(grid) => {
+                    let mut c = lib.solve(grid, mode);
+                    lib.fetch_solution(grid, &mut c);
+                    write_called(&mut answer, &c, alphabets.of(grid.geometry()));
                 }
-                (Err(why), _) => answer.extend_from_slice(why.as_bytes()),
-                (Ok(_), None) => answer.extend_from_slice(b"error-puzzle"),
+                Err(why) => answer.extend_from_slice(why.as_bytes()),
             }
             answer.push(b'\n');
+            // Out before the next call: a crash or a hang there costs its
+            // own puzzle only, and the parent's deadline runs per answer.
             out.write_all(&answer)?;
+            out.flush()?;
         }
-        out.flush()?;
     }
 }
 

@@ -19,6 +19,7 @@ use crate::format::Alphabet;
 use crate::solver::{Mode, Status};
 use process::{Process, ReadError};
 use serde::Deserialize;
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -347,9 +348,9 @@ pub fn crowded(threads: usize, cores: usize) -> bool {
     2 * threads > cores
 }
 
-/// Crashes a contender may have in one run before its remaining puzzles are
-/// given up as `error` rows.
-pub const MAX_RESTARTS: u32 = 5;
+/// Crashes in a row, with no answer between them, after which a contender
+/// is given up (a crash loop): its remaining puzzles are `error` rows.
+pub const MAX_CRASHES_IN_A_ROW: u32 = 5;
 
 /// A contender program at run time: its idle processes (one per worker that
 /// has used it), its stderr log, and how often it had to be restarted.
@@ -482,8 +483,15 @@ impl Program {
     }
 
     fn take(&self, mode: Mode) -> Result<Process, String> {
-        if let Some(msg) = &*self.gave_up.lock().unwrap_or_else(|e| e.into_inner()) {
-            return Err(msg.clone());
+        if self
+            .gave_up
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+        {
+            return Err(format!(
+                "not run: the contender crashed {MAX_CRASHES_IN_A_ROW} times in a row and was given up"
+            ));
         }
         let found = {
             let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
@@ -508,15 +516,32 @@ impl Program {
         *self.gave_up.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
-    /// Counts a crash; past [`MAX_RESTARTS`], gives the contender up.
+    /// Counts a crash; at [`MAX_CRASHES_IN_A_ROW`] with no answer between
+    /// them, gives the contender up.
     fn crashed(&self, why: &str) {
         let n = self.crashes.fetch_add(1, Ordering::Relaxed) + 1;
-        if n > MAX_RESTARTS {
+        if n >= MAX_CRASHES_IN_A_ROW {
             let mut gave_up = self.gave_up.lock().unwrap_or_else(|e| e.into_inner());
             gave_up.get_or_insert(format!(
-                "not run: the program failed {n} times, and is not restarted after {MAX_RESTARTS} (last: {why})"
+                "`{}` was given up after {n} crashes in a row with no answer between (last: {why}); its puzzles left are `error` rows reading \"not run\"",
+                self.spec.name
             ));
         }
+    }
+
+    /// An answer came: the crashes so far were no loop.
+    fn answered(&self) {
+        if self.crashes.load(Ordering::Relaxed) > 0 {
+            self.crashes.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Why the contender was given up, if it was.
+    pub fn given_up(&self) -> Option<String> {
+        self.gave_up
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// This program as a contender of a run (after [`Program::start`], which
@@ -631,6 +656,90 @@ impl Program {
     }
 }
 
+/// Why no answer came for a puzzle: its row, and for a crash (not a hang) what ended the process.
+struct Failure {
+    row: Solved,
+    crash: Option<String>,
+}
+
+impl Program {
+    /// The row of an answer line read `ns` after the one before it.
+    fn answer(
+        &self,
+        line: &str,
+        puzzle: &crate::grid::Grid,
+        alphabet: &Alphabet,
+        ns: u64,
+        now: Instant,
+    ) -> Solved {
+        match protocol::parse_answer(line, puzzle, alphabet) {
+            Ok(a) if self.timing == Timing::Call => match a.ns {
+                Some(call) => Solved {
+                    result: Ok(a.outcome),
+                    ns: call,
+                    nodes: a.nodes,
+                    guesses: a.guesses,
+                    own_ns: None,
+                    at: now,
+                    note: None,
+                },
+                None => Solved::failed("the host gave no time".into(), ns, now),
+            },
+            Ok(a) => Solved {
+                result: Ok(a.outcome),
+                ns,
+                nodes: a.nodes,
+                guesses: a.guesses,
+                own_ns: a.ns,
+                at: now,
+                note: None,
+            },
+            Err(why) => Solved::failed(why, ns, now),
+        }
+    }
+
+    /// What a failed read means for the puzzle it waited on; `p` is ended.
+    fn failure(
+        &self,
+        e: ReadError,
+        p: Process,
+        limit: Option<Duration>,
+        ns: u64,
+        now: Instant,
+    ) -> Failure {
+        let crash = |why: String| Failure {
+            row: Solved::failed(why.clone(), ns, now),
+            crash: Some(why),
+        };
+        match e {
+            ReadError::Timeout => {
+                let why = p.kill();
+                let mut row = Solved::stopped(Status::Budget, ns, now);
+                row.note = Some(format!(
+                    "no answer within the time limit ({}); killed ({why})",
+                    limit.map_or("none".into(), |t| format!("{t:?}"))
+                ));
+                Failure { row, crash: None }
+            }
+            ReadError::TooLong => crash(format!(
+                "the answer line ran past {} KiB without a line end; killed ({})",
+                protocol::MAX_ANSWER_BYTES / 1024,
+                p.kill()
+            )),
+            ReadError::Io(e) => crash(format!("reading its answer failed: {e} ({})", p.kill())),
+            ReadError::Closed | ReadError::Cancelled => crash(format!(
+                "the {} ended before answering: {}",
+                if self.spec.library.is_some() {
+                    "library's host"
+                } else {
+                    "program"
+                },
+                p.ended()
+            )),
+        }
+    }
+}
+
 /// Shares a batch's wall time out over its answered rows: by the program's
 /// own `ns=` when every row has one, else evenly.
 fn share_batch(held: &mut [(usize, Solved)], wall: Duration) {
@@ -651,10 +760,15 @@ impl Engine for Program {
     /// the batch is answered). With one puzzle in flight (protocol version 1)
     /// each is timed from just before its line is written to the moment its
     /// answer is read, so no row carries another puzzle's work or wait. A
-    /// library's host times the call itself: the row's time is its `ns=`.
-    /// In a batch, a puzzle's answer must come within `--time-limit` of the
-    /// one before it; a hang or a crash costs that puzzle, and the rest of the
-    /// batch goes to a restarted process.
+    /// library's host times the call itself (the row's time is its `ns=`)
+    /// and writes each answer as its call returns.
+    ///
+    /// A crash or a hang costs exactly its own puzzle's row: where answers
+    /// come one at a time (a program of protocol version 1, a library's
+    /// host), the first unanswered puzzle is the one that failed, and the
+    /// rest go to a fresh process; a batch program may hold its answers, so
+    /// every unanswered puzzle of a failed batch is sent again alone, to a
+    /// fresh process, and timed there.
     fn work(
         &self,
         job: &Job<'_>,
@@ -667,7 +781,10 @@ impl Engine for Program {
         let alphabet = Alphabet::default_for(first.grid.geometry());
         let pencilmarks = self.takes_pencilmarks();
         // Puzzles whose lines were not answered: they go to a restarted program.
-        let mut resend: std::collections::VecDeque<usize> = Default::default();
+        let mut resend: VecDeque<usize> = Default::default();
+        // Puzzles of a failed batch, none of them known to be at fault: each
+        // is sent alone, so that a failure there is its own.
+        let mut suspects: VecDeque<usize> = Default::default();
         let mut out: Vec<u8> = Vec::new();
         let mut slots: Vec<usize> = Vec::with_capacity(self.batch);
         let mut held: Vec<(usize, Solved)> = Vec::new();
@@ -676,8 +793,13 @@ impl Engine for Program {
         loop {
             slots.clear();
             out.clear();
-            while slots.len() < self.batch && out.len() < MAX_BATCH_BYTES {
-                let Some(slot) = resend.pop_front().or_else(&mut *next) else {
+            let room = if suspects.is_empty() { self.batch } else { 1 };
+            while slots.len() < room && out.len() < MAX_BATCH_BYTES {
+                let Some(slot) = suspects
+                    .pop_front()
+                    .or_else(|| resend.pop_front())
+                    .or_else(&mut *next)
+                else {
                     break;
                 };
                 let grid = &job.puzzles[slot].grid;
@@ -702,7 +824,11 @@ impl Engine for Program {
                         for &slot in &slots {
                             done(slot, failed(&msg, now));
                         }
-                        while let Some(slot) = resend.pop_front().or_else(&mut *next) {
+                        let rest = suspects.drain(..).chain(resend.drain(..));
+                        for slot in rest.collect::<Vec<_>>() {
+                            done(slot, failed(&msg, now));
+                        }
+                        while let Some(slot) = next() {
                             done(slot, failed(&msg, now));
                         }
                         return;
@@ -720,51 +846,26 @@ impl Engine for Program {
                 continue;
             }
             let mut last = start;
-            let mut unanswered = slots.len();
-            for (i, &slot) in slots.iter().enumerate() {
+            let mut answered = 0;
+            let mut failure: Option<Failure> = None;
+            for &slot in &slots {
                 let p = proc.as_mut().expect("running");
                 let deadline = job.time_limit.map(|t| last + t);
                 let read = p.read_line(deadline, job.cancel);
                 let now = Instant::now();
                 let ns = (now - last).as_nanos() as u64;
-                let ended = match read {
+                match read {
                     Ok(line) => {
                         let puzzle = &job.puzzles[slot].grid;
-                        let solved = match protocol::parse_answer(line, puzzle, &alphabet) {
-                            Ok(a) if self.timing == Timing::Call => match a.ns {
-                                Some(call) => Solved {
-                                    result: Ok(a.outcome),
-                                    ns: call,
-                                    nodes: a.nodes,
-                                    guesses: a.guesses,
-                                    own_ns: None,
-                                    at: now,
-                                },
-                                None => Solved::failed("the host gave no time".into(), ns, now),
-                            },
-                            Ok(a) => Solved {
-                                result: Ok(a.outcome),
-                                ns,
-                                nodes: a.nodes,
-                                guesses: a.guesses,
-                                own_ns: a.ns,
-                                at: now,
-                            },
-                            Err(why) => Solved::failed(why, ns, now),
-                        };
+                        let solved = self.answer(line, puzzle, &alphabet, ns, now);
+                        self.answered();
                         if self.timing == Timing::Batch {
                             held.push((slot, solved));
                         } else {
                             done(slot, solved);
                         }
                         last = now;
-                        unanswered = slots.len() - i - 1;
-                        continue;
-                    }
-                    Err(ReadError::Timeout) => {
-                        let _ = proc.take().expect("running").kill();
-                        done(slot, Solved::stopped(Status::Budget, ns, now));
-                        None
+                        answered += 1;
                     }
                     Err(ReadError::Cancelled) => {
                         share_batch(&mut held, last - start);
@@ -774,41 +875,32 @@ impl Engine for Program {
                         done(slot, Solved::stopped(Status::Cancelled, 0, now));
                         return; // the process is killed as it drops
                     }
-                    Err(ReadError::TooLong) => {
-                        let why = proc.take().expect("running").kill();
-                        Some(format!(
-                            "the answer line ran past {} KiB without a line end; killed ({why})",
-                            protocol::MAX_ANSWER_BYTES / 1024
-                        ))
+                    Err(e) => {
+                        let p = proc.take().expect("running");
+                        failure = Some(self.failure(e, p, job.time_limit, ns, now));
+                        break;
                     }
-                    Err(ReadError::Closed) => Some(format!(
-                        "the {} ended before answering: {}",
-                        if self.spec.library.is_some() {
-                            "library's host"
-                        } else {
-                            "program"
-                        },
-                        proc.take().expect("running").ended()
-                    )),
-                    Err(ReadError::Io(e)) => {
-                        let why = proc.take().expect("running").kill();
-                        Some(format!("reading its answer failed: {e} ({why})"))
-                    }
-                };
-                if let Some(why) = ended {
-                    done(slot, Solved::failed(why.clone(), ns, now));
-                    self.crashed(&why);
                 }
-                unanswered = slots.len() - i - 1;
-                break;
             }
             share_batch(&mut held, last - start);
             for (s, solved) in held.drain(..) {
                 done(s, solved);
             }
-            // What a hang or a crash left unanswered goes to the next process.
-            for &slot in slots[slots.len() - unanswered..].iter().rev() {
-                resend.push_front(slot);
+            let Some(f) = failure else { continue };
+            let unanswered = &slots[answered..];
+            // Answers that come one at a time name the puzzle that failed; a
+            // batch program may hold its answers, so then none is blamed yet.
+            let known = unanswered.len() == 1 || self.batch == 1 || self.spec.library.is_some();
+            if known {
+                if let Some(why) = &f.crash {
+                    self.crashed(why);
+                }
+                done(unanswered[0], f.row);
+                for &slot in unanswered[1..].iter().rev() {
+                    resend.push_front(slot);
+                }
+            } else {
+                suspects.extend(unanswered);
             }
         }
         if let Some(p) = proc {
@@ -822,6 +914,10 @@ impl Engine for Program {
 
     fn finish(&self) {
         self.shutdown();
+    }
+
+    fn given_up(&self) -> Option<String> {
+        Program::given_up(self)
     }
 }
 

@@ -128,6 +128,9 @@ pub struct RunInfo {
     /// of the workbench's own that answers at once, ns (runs with programs only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pipe_floor_ns: Option<u64>,
+    /// Contenders given up during the run (a crash loop), each with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub given_up: Vec<String>,
     /// What the reference verdicts cost (untimed, before the run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdicts: Option<super::verdicts::VerdictCost>,
@@ -258,6 +261,7 @@ impl RunInfo {
             rounds_complete: None,
             own_time: None,
             pipe_floor_ns: None,
+            given_up: Vec::new(),
             verdicts: None,
         }
     }

@@ -122,6 +122,7 @@ fn share_out<W>(
                         guesses: Some(0),
                         own_ns: None,
                         at: Instant::now(),
+                        note: None,
                     };
                     each(&mut state.borrow_mut(), ci, slot, s);
                 };
@@ -212,6 +213,9 @@ impl Measured {
                 Err(why) => (RowStatus::Wrong, why, o.solution_count),
             },
         };
+        if let (true, Some(note)) = (detail.is_empty(), s.note) {
+            detail = note;
+        }
         if status == RowStatus::Invalid && detail.is_empty() {
             // What makes it invalid: the clashing givens, or the cell named.
             if let Some(flaw) = crate::validate::find_flaw(&p.grid) {

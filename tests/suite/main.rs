@@ -11,6 +11,7 @@ mod compare_cli;
 mod contenders;
 mod download;
 mod embedded;
+mod faults;
 mod hunt_cli;
 mod libraries;
 mod properties;
