@@ -91,8 +91,14 @@ pub(super) struct BenchArgs {
     #[arg(long)]
     keep_solves: bool,
     /// Replace the run already in --out: its results, summaries, run.json, report and charts.
+    /// With --resume: resume even with another build, datasets or contenders.
     #[arg(long)]
     pub(super) force: bool,
+    /// Finish a run that was killed or interrupted: measure only what its folder lacks,
+    /// with the options its run.json records (give no others), then end as the whole run
+    /// would have.
+    #[arg(long, value_name = "RUN_DIR")]
+    pub(super) resume: Option<PathBuf>,
     /// No progress bar and no summary table on the terminal.
     #[arg(long)]
     pub(super) quiet: bool,
@@ -183,12 +189,12 @@ pub(super) struct Plan {
     solvers: Vec<SolverId>,
     outside: Vec<sudoku_bench::external::ContenderSpec>,
     baseline_dir: Option<PathBuf>,
-    datasets: Vec<harness::BenchDataset>,
+    pub(super) datasets: Vec<harness::BenchDataset>,
     /// Said on stderr before the run: skipped entries, threads, rounds.
-    notes: Vec<String>,
+    pub(super) notes: Vec<String>,
     handicaps: std::collections::HashMap<String, f64>,
     opts: harness::BenchOptions,
-    options: harness::RunOptions,
+    pub(super) options: harness::RunOptions,
     /// Seconds spent reading the datasets.
     load_s: f64,
 }
@@ -403,6 +409,9 @@ pub(super) fn plan(args: &BenchArgs, cores: usize) -> Result<Plan> {
 /// One run at one thread count (several counts go to `scaling`, which calls
 /// this once per count): plan, measure, present.
 pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
+    if let Some(dir) = &args.resume {
+        return super::resume::run(dir, &args);
+    }
     debug_assert!(args.threads.len() <= 1, "one count; several are scaling's");
     let started = Instant::now();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -412,12 +421,12 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     for n in &plan.notes {
         eprintln!("note: {n}");
     }
-    let measured = measure(&args, plan, &out_dir)?;
+    let measured = measure(&args, plan, &out_dir, None)?;
     present(&args, measured, &out_dir, started)
 }
 
 /// What a run measured, written to its folder, for [`present`].
-struct Measured {
+pub(super) struct Measured {
     report: sudoku_bench::export::RunReport,
     result: harness::RunResult,
     own: harness::OwnTime,
@@ -425,8 +434,16 @@ struct Measured {
 }
 
 /// Starts the contenders, runs the plan into `out_dir` (run.json first, so an
-/// interrupted run still says what it was) and writes the results.
-fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
+/// interrupted run still says what it was) and writes the results. With
+/// `resumed` (the run.json of the run in `out_dir`), only the puzzles its
+/// `results.csv` lacks are measured, their rows appended, and the summary is
+/// made from every row.
+pub(super) fn measure(
+    args: &BenchArgs,
+    plan: Plan,
+    out_dir: &Path,
+    resumed: Option<&harness::RunInfo>,
+) -> Result<Measured> {
     use std::io::IsTerminal;
     use std::sync::Arc;
     use sudoku_bench::export::{self, csv::CsvSink, RunReport};
@@ -469,6 +486,14 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
         std::env::args().collect(),
         datasets.iter().map(|d| d.info.clone()).collect(),
     );
+    // Known now, so that a killed run's folder says what was never meant to run.
+    info.skipped = harness::left_out(&contenders, &datasets);
+    if let Some(old) = resumed {
+        info.command.clone_from(&old.command);
+        info.started.clone_from(&old.started);
+        info.resumed = old.resumed + 1;
+        datasets = super::resume::leave_out_measured(out_dir, old, &contenders, datasets)?;
+    }
     // The pipe's floor, when a program answers over it: a note names those it dominates.
     if contenders
         .iter()
@@ -512,10 +537,14 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
             .progress_chars("=> "),
         );
     }
-    let results_path = out_dir.join("results.csv");
+    let results_path = out_dir.join(harness::RESULTS_CSV);
     let solves_path = out_dir.join("solves.csv");
-    let mut sink = CsvSink::create(&results_path, args.keep_solves.then_some(&*solves_path))
-        .with_context(|| format!("cannot create {}", results_path.display()))?;
+    let solves = args.keep_solves.then_some(&*solves_path);
+    let mut sink = match resumed {
+        Some(_) => CsvSink::append(&results_path, solves),
+        None => CsvSink::create(&results_path, solves),
+    }
+    .with_context(|| format!("cannot write {}", results_path.display()))?;
     let show = !args.quiet && std::io::stderr().is_terminal();
     let observer: Box<dyn harness::Observer> = if show {
         Box::new(Bar {
@@ -526,7 +555,7 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
         Box::new(harness::Silent)
     };
     let running = Instant::now();
-    let result = harness::run(
+    let mut result = harness::run(
         &contenders,
         &datasets,
         &opts,
@@ -537,6 +566,11 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
     .with_context(|| format!("writing {}", results_path.display()))?;
     bar.finish_and_clear();
     drop(sink);
+    if resumed.is_some() {
+        // Every row, the earlier run's and these, makes the summary.
+        let cover = harness::recover::Coverage::read(out_dir, &info)?;
+        result.summary = harness::recover::summarize(out_dir, &cover, opts.reference.as_deref())?;
+    }
 
     info.given_up = contenders
         .iter()
@@ -573,7 +607,12 @@ fn measure(args: &BenchArgs, plan: Plan, out_dir: &Path) -> Result<Measured> {
 
 /// The answer on the terminal, the report, the baseline comparison and the
 /// exit code.
-fn present(args: &BenchArgs, m: Measured, out_dir: &Path, started: Instant) -> Result<ExitCode> {
+pub(super) fn present(
+    args: &BenchArgs,
+    m: Measured,
+    out_dir: &Path,
+    started: Instant,
+) -> Result<ExitCode> {
     use sudoku_bench::export;
     let Measured {
         mut report,

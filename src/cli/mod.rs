@@ -12,6 +12,7 @@ mod library_host;
 mod options;
 mod rate;
 mod report;
+mod resume;
 mod scaling;
 mod solve;
 mod solvers;

@@ -2,7 +2,7 @@
 //! row), and `summary.csv`.
 
 use super::{Exporter, RunReport};
-use crate::harness::{PuzzleResult, RecordSink, RowEncoder, SolveRecord};
+use crate::harness::{PuzzleResult, RecordSink, RowEncoder, SolveRecord, SummaryRow};
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
@@ -30,6 +30,27 @@ impl CsvSink<BufWriter<File>> {
             None => None,
         };
         CsvSink::new(BufWriter::new(File::create(results)?), solves)
+    }
+}
+
+impl CsvSink<BufWriter<File>> {
+    /// Appends to the `results.csv` of a resumed run (and its `solves.csv`,
+    /// when it keeps solves, created with its header if absent): no header.
+    pub fn append(results: &Path, solves: Option<&Path>) -> io::Result<Self> {
+        let open = |p: &Path| std::fs::OpenOptions::new().append(true).open(p);
+        let solves = match solves {
+            Some(p) if p.is_file() => Some(SolvesCsv {
+                out: BufWriter::new(open(p)?),
+                own: CsvEncoder::new(),
+            }),
+            Some(p) => Some(SolvesCsv::create(p)?),
+            None => None,
+        };
+        Ok(CsvSink {
+            out: BufWriter::new(open(results)?),
+            own: CsvEncoder::new(),
+            solves,
+        })
     }
 }
 
@@ -306,7 +327,21 @@ impl Exporter for SummaryCsv {
         for row in &run.summary {
             w.serialize(row).map_err(io::Error::other)?;
         }
-        w.into_inner().map_err(|e| e.into_error())
+        let mut bytes = w.into_inner().map_err(|e| e.into_error())?;
+        if run.summary.is_empty() {
+            // The header alone (a run that has just begun): serde names the
+            // columns only with a row, so one is made and cut off.
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.serialize(SummaryRow::default())
+                .map_err(io::Error::other)?;
+            let all = w.into_inner().map_err(|e| e.into_error())?;
+            let end = all
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(all.len(), |i| i + 1);
+            bytes = all[..end].to_vec();
+        }
+        Ok(bytes)
     }
 }
 

@@ -459,13 +459,28 @@ impl Exporter for SummaryMarkdown {
     fn render(&self, run: &RunReport) -> io::Result<Vec<u8>> {
         let i = &run.info;
         let mut s = String::from("# sudoku-bench run\n\n");
-        let _ = writeln!(
-            s,
-            "- started {}, finished {}{}",
-            i.started,
-            i.finished,
-            if i.interrupted { " (interrupted)" } else { "" }
-        );
+        if i.incomplete.is_empty() {
+            let _ = writeln!(
+                s,
+                "- started {}, finished {}{}{}",
+                i.started,
+                i.finished,
+                if i.interrupted { " (interrupted)" } else { "" },
+                match i.resumed {
+                    0 => String::new(),
+                    n => format!(", resumed {n}× after it was cut short"),
+                }
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "- started {}, **cut short**: killed before it ended; this summary is made from the rows it wrote. It lacks:",
+                i.started
+            );
+            for l in &i.incomplete {
+                let _ = writeln!(s, "  - {l}");
+            }
+        }
         let _ = writeln!(
             s,
             "- {} {} ({}), {}",

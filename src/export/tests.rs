@@ -120,6 +120,8 @@ fn fixed_report() -> crate::export::RunReport {
         rounds_complete: None,
         own_time: None,
         pipe_floor_ns: None,
+        incomplete: Vec::new(),
+        resumed: 0,
         given_up: Vec::new(),
         verdicts: None,
         datasets: vec![DatasetInfo {

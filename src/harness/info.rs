@@ -70,6 +70,10 @@ impl RunOptions {
     }
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 fn one() -> usize {
     1
 }
@@ -128,6 +132,13 @@ pub struct RunInfo {
     /// of the workbench's own that answers at once, ns (runs with programs only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pipe_floor_ns: Option<u64>,
+    /// What a run that was cut short (killed) lacks, a line per contender and
+    /// dataset short of rows; filled when its summary is rebuilt from its rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub incomplete: Vec<String>,
+    /// Times the run was resumed (`bench --resume`) after it was cut short.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub resumed: u32,
     /// Contenders given up during the run (a crash loop), each with why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub given_up: Vec<String>,
@@ -261,6 +272,8 @@ impl RunInfo {
             rounds_complete: None,
             own_time: None,
             pipe_floor_ns: None,
+            incomplete: Vec::new(),
+            resumed: 0,
             given_up: Vec::new(),
             verdicts: None,
         }

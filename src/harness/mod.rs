@@ -15,6 +15,7 @@
 pub mod info;
 pub mod prepare;
 pub mod record;
+pub mod recover;
 mod resolve;
 pub mod schedule;
 pub mod summary;
@@ -36,6 +37,11 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The run folder's file of one row per puzzle.
+pub const RESULTS_CSV: &str = "results.csv";
+/// The run folder's record of the run: build, machine, options, datasets.
+pub const RUN_JSON: &str = "run.json";
 
 /// The node budget of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,6 +217,20 @@ impl RunResult {
     }
 }
 
+/// The contender × dataset pairs a run leaves out: sizes (or pencilmarks) the
+/// contender does not take.
+pub fn left_out(contenders: &[Contender], datasets: &[BenchDataset]) -> Vec<Skipped> {
+    datasets
+        .iter()
+        .flat_map(|ds| {
+            contenders
+                .iter()
+                .filter(|c| !ds.admits(c))
+                .map(move |c| Skipped::new(c, ds))
+        })
+        .collect()
+}
+
 /// Runs every contender over every dataset: in [`BenchOptions::rounds`] rounds,
 /// each visiting every dataset in turn and solving its share of the puzzles
 /// (see [`rounds_for`]), so a dataset's rounds are spread over the whole run.
@@ -245,18 +265,11 @@ pub fn run(
         .num_threads(opts.threads.max(1))
         .build()
         .map_err(io::Error::other)?;
-    let mut skipped = Vec::new();
+    let skipped = left_out(contenders, datasets);
     let mut states: Vec<DatasetRun> = datasets
         .iter()
         .map(|ds| {
-            let mut here = Vec::new();
-            for c in contenders {
-                if ds.admits(c) {
-                    here.push(c);
-                } else {
-                    skipped.push(Skipped::new(c, ds));
-                }
-            }
+            let here = contenders.iter().filter(|c| ds.admits(c)).collect();
             DatasetRun::new(here, ds, opts)
         })
         .collect();

@@ -60,6 +60,8 @@ pub struct BenchDataset {
     streamed: Option<Streamed>,
     /// Reference verdicts by position in the file, once attached.
     verdicts: Option<Arc<Verdicts>>,
+    /// Puzzles (by position in the file) a resumed run has measured already: left out.
+    done: Option<Arc<super::recover::Bits>>,
 }
 
 /// A file read again for each pass, a window at a time.
@@ -185,6 +187,7 @@ impl BenchDataset {
             puzzles,
             streamed: None,
             verdicts: None,
+            done: None,
         }
     }
 
@@ -223,6 +226,7 @@ impl BenchDataset {
             puzzles,
             streamed: None,
             verdicts: None,
+            done: None,
         }
     }
 
@@ -263,6 +267,7 @@ impl BenchDataset {
                 window: WINDOW / 2,
             }),
             verdicts: None,
+            done: None,
         }
     }
 
@@ -287,6 +292,13 @@ impl BenchDataset {
             p.reference = v.get(p.index);
         }
         self.verdicts = Some(v);
+    }
+
+    /// Leaves out the puzzles `done` marks (by position in the file): what a
+    /// resumed run measured before. The rounds the others fall in do not change.
+    pub fn without(mut self, done: super::recover::Bits) -> BenchDataset {
+        self.done = Some(Arc::new(done));
+        self
     }
 
     /// Puzzles of the run whose reference verdict is undecided.
@@ -341,8 +353,10 @@ impl BenchDataset {
         f: &mut dyn FnMut(&[BenchPuzzle]) -> std::io::Result<bool>,
     ) -> std::io::Result<()> {
         let rounds = rounds.max(1);
+        let done = self.done.as_deref();
+        let left = |p: &BenchPuzzle| done.is_none_or(|d| !d.get(p.index));
         let Some(st) = &self.streamed else {
-            if rounds == 1 {
+            if rounds == 1 && done.is_none() {
                 f(&self.puzzles)?;
             } else {
                 let mine: Vec<BenchPuzzle> = self
@@ -350,9 +364,12 @@ impl BenchDataset {
                     .iter()
                     .skip(round)
                     .step_by(rounds)
+                    .filter(|p| left(p))
                     .cloned()
                     .collect();
-                f(&mine)?;
+                if !mine.is_empty() {
+                    f(&mine)?;
+                }
             }
             return Ok(());
         };
@@ -364,8 +381,12 @@ impl BenchDataset {
         let g = self.geometry;
         std::thread::scope(|scope| {
             let (verdicts, stop_ref) = (self.verdicts.as_deref(), &stop);
-            let reader =
-                scope.spawn(move || read_windows(st, g, verdicts, round, rounds, stop_ref, tx));
+            let share = Share {
+                round,
+                rounds,
+                done,
+            };
+            let reader = scope.spawn(move || read_windows(st, g, verdicts, share, stop_ref, tx));
             let mut failure = None;
             for window in rx.iter() {
                 match f(&window) {
@@ -390,14 +411,22 @@ impl BenchDataset {
     }
 }
 
+/// One round's share of a dataset: positions `i` (in run order) with
+/// `i mod rounds == round`, less the puzzles `done` marks.
+#[derive(Clone, Copy)]
+struct Share<'a> {
+    round: usize,
+    rounds: usize,
+    done: Option<&'a super::recover::Bits>,
+}
+
 /// Reads a streamed dataset's share for one round and sends it a window at a
 /// time, until the file ends, `stop` is raised or nobody listens.
 fn read_windows(
     st: &Streamed,
     g: Geometry,
     verdicts: Option<&Verdicts>,
-    round: usize,
-    rounds: usize,
+    share: Share<'_>,
     stop: &std::sync::atomic::AtomicBool,
     tx: std::sync::mpsc::SyncSender<Vec<BenchPuzzle>>,
 ) -> std::io::Result<()> {
@@ -408,7 +437,8 @@ fn read_windows(
     let mut each = |chunk: Vec<crate::format::Puzzle>, _: &Alphabet| -> bool {
         for p in chunk {
             if chooser.take() {
-                if position % rounds == round {
+                let left = share.done.is_none_or(|d| !d.get(index as u64));
+                if position % share.rounds == share.round && left {
                     let mut p = bench_puzzle(p, index, g, &st.sel);
                     if let Some(v) = verdicts {
                         p.reference = v.get(p.index);

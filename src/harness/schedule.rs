@@ -99,14 +99,14 @@ pub(super) struct Pairs {
 }
 
 impl Pairs {
-    fn new(k: usize) -> Pairs {
+    pub(super) fn new(k: usize) -> Pairs {
         Pairs {
             sums: vec![vec![crate::stats::SpeedSum::default(); k]; k],
         }
     }
 
     /// Adds one window's per-puzzle solved times of every contender, measured in `round`.
-    fn add(&mut self, round: usize, times: &[Vec<(u64, u64)>]) {
+    pub(super) fn add(&mut self, round: usize, times: &[Vec<(u64, u64)>]) {
         for (r, row) in self.sums.iter_mut().enumerate() {
             for (i, sum) in row.iter_mut().enumerate() {
                 sum.add_in_round(round, &times[r], &times[i]);
@@ -116,7 +116,7 @@ impl Pairs {
 
     /// Fills the speed columns of one dataset's rows: against `reference` when
     /// it ran here, else the fastest.
-    fn relate(&self, rows: &mut [SummaryRow], reference: Option<&str>) {
+    pub(super) fn relate(&self, rows: &mut [SummaryRow], reference: Option<&str>) {
         if rows.len() < 2 {
             return; // nothing to compare with
         }

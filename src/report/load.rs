@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 /// Why a run folder cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
+    /// A run that was cut short could not be read back (see [`crate::harness::recover`]).
+    #[error("{0}")]
+    Recover(String),
     /// A file is missing or unreadable.
     #[error("cannot read {}: {source}", path.display())]
     Io {
@@ -190,17 +193,22 @@ impl RunData {
 
 struct Table {
     path: PathBuf,
-    reader: csv::Reader<std::fs::File>,
+    reader: csv::Reader<std::io::Take<std::fs::File>>,
     index: HashMap<String, usize>,
 }
 
 impl Table {
     fn open(path: &Path, needed: &[&str]) -> Result<Table, ReportError> {
-        let file = std::fs::File::open(path).map_err(|source| ReportError::Io {
+        let io = |source| ReportError::Io {
             path: path.into(),
             source,
-        })?;
-        let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
+        };
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        // A last row a kill cut off (no line end) is left out.
+        let whole = crate::harness::recover::whole_lines(&mut file).map_err(io)?;
+        let mut reader = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_reader(std::io::Read::take(file, whole));
         let headers = reader
             .headers()
             .map_err(|e| ReportError::Csv {

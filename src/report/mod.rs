@@ -396,13 +396,20 @@ fn metadata_lines(data: &RunData) -> Vec<String> {
     let Some(i) = &data.info else {
         return vec!["run.json is missing: no metadata.".into()];
     };
-    vec![
-        format!(
-            "Run started {}, finished {}{}.",
-            i.started,
-            i.finished,
-            if i.interrupted { " (interrupted)" } else { "" }
-        ),
+    let mut lines = vec![
+        match (i.finished.is_empty(), i.incomplete.is_empty()) {
+            (true, false) => format!(
+                "Run started {}, **cut short** (killed before it ended; the summary is made from the rows it wrote). It lacks: {}.",
+                i.started,
+                i.incomplete.join("; ")
+            ),
+            _ => format!(
+                "Run started {}, finished {}{}.",
+                i.started,
+                i.finished,
+                if i.interrupted { " (interrupted)" } else { "" }
+            ),
+        },
         format!(
             "{} {} (commit {}), built with {}.",
             i.tool, i.version, i.git_commit, i.rustc
@@ -426,7 +433,16 @@ fn metadata_lines(data: &RunData) -> Vec<String> {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-    ]
+    ];
+    if i.resumed > 0 {
+        lines.push(format!(
+            "Resumed {} time{} after it was cut short (bench --resume): its rows come from {} sittings.",
+            i.resumed,
+            if i.resumed == 1 { "" } else { "s" },
+            i.resumed + 1
+        ));
+    }
+    lines
 }
 
 /// `report.md`: metadata, summary table, every chart with its sentence.
@@ -473,6 +489,7 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
 
 /// Reads a run folder and writes its charts, `report.md` and `report.html`.
 pub fn write(dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
+    rebuild_if_cut_short(dir)?;
     let data = load(dir)?;
     let report = build(&data, dir, opts)?;
     let io = |path: &Path| {
@@ -484,6 +501,40 @@ pub fn write(dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
     std::fs::write(dir.join("report.html"), html(&data, &report))
         .map_err(io(&dir.join("report.html")))?;
     Ok(report)
+}
+
+/// A run killed before it wrote its summary (an empty `summary.csv`): its
+/// summary is made from `results.csv` and `run.json` alone and written
+/// (`summary.csv`, `summary.md`), with what the run lacks in its `run.json`.
+/// Returns those lines; `None` when the run's summary was there.
+pub fn rebuild_if_cut_short(dir: &Path) -> Result<Option<Vec<String>>, ReportError> {
+    use crate::harness::recover;
+    let summary = dir.join("summary.csv");
+    let has_rows = std::fs::read(&summary)
+        .map(|b| b.iter().filter(|&&c| c == b'\n').count() > 1)
+        .unwrap_or(false);
+    if has_rows || !dir.join(crate::harness::RUN_JSON).is_file() {
+        return Ok(None);
+    }
+    let bad = |e: recover::RecoverError| ReportError::Recover(e.to_string());
+    let mut info = recover::read_info(dir).map_err(bad)?;
+    let cover = recover::Coverage::read(dir, &info).map_err(bad)?;
+    let rows = recover::summarize(dir, &cover, None).map_err(bad)?;
+    info.incomplete = recover::lacking(&info, &cover);
+    if let Some(t) = &cover.torn {
+        info.incomplete.push(t.to_string());
+    }
+    if info.incomplete.is_empty() && info.finished.is_empty() {
+        info.incomplete
+            .push("every planned row is in results.csv, but the run did not record its end".into());
+    }
+    (info.wrong, info.errors) = recover::failures(&rows);
+    let run = crate::export::RunReport {
+        info: info.clone(),
+        summary: rows,
+    };
+    crate::export::write_all(dir, &run).map_err(|e| ReportError::Recover(e.to_string()))?;
+    Ok(Some(info.incomplete))
 }
 
 #[cfg(test)]

@@ -18,5 +18,6 @@ mod properties;
 mod public_datasets;
 mod reference;
 mod repository;
+mod resume;
 mod study_cli;
 mod verdicts;

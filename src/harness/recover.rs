@@ -1,0 +1,483 @@
+//! A run folder read back from `results.csv` and `run.json` alone: the rows a
+//! killed run left (a torn last line dropped and named), its summary rebuilt
+//! from them, what it lacks, and which puzzles a resumed run still measures.
+//! Everything streams: memory grows with one round's share of a dataset, not
+//! with the file.
+
+use super::info::RunInfo;
+use super::record::{PuzzleResult, RowStatus, SummaryRow};
+use super::schedule::Pairs;
+use super::summary::SummaryBuilder;
+use std::collections::HashMap;
+use std::io::{self, Read, Seek};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why a run folder cannot be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum RecoverError {
+    /// No `run.json`: not a run folder.
+    #[error("{}: not a run folder (no run.json)", .0.display())]
+    NotARun(PathBuf),
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// `run.json` does not parse.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A row of `results.csv` (not the last) does not parse.
+    #[error("{}:{line}: {message}", path.display())]
+    Row {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// The last line of a `results.csv`, cut off mid-row by a kill: dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Torn {
+    /// Its 1-based line number.
+    pub line: u64,
+    /// Where it starts: the file's length without it.
+    pub offset: u64,
+    /// Its bytes.
+    pub bytes: u64,
+}
+
+impl std::fmt::Display for Torn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "results.csv line {}: a row cut off by the kill ({} bytes without a line end), dropped",
+            self.line, self.bytes
+        )
+    }
+}
+
+/// Reads `run.json`.
+pub fn read_info(dir: &Path) -> Result<RunInfo, RecoverError> {
+    let path = dir.join(crate::harness::RUN_JSON);
+    if !path.is_file() {
+        return Err(RecoverError::NotARun(dir.to_path_buf()));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|source| RecoverError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|e| RecoverError::Json {
+        path,
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
+/// True when `run.json` says the run ended by itself (not killed, not interrupted).
+pub fn is_complete(info: &RunInfo) -> bool {
+    !info.finished.is_empty() && !info.interrupted
+}
+
+/// Hands every whole row of `path` to `each`, in file order; a last line
+/// without its line end is a torn write, returned and not read.
+pub fn read_rows(
+    path: &Path,
+    each: &mut dyn FnMut(PuzzleResult),
+) -> Result<Option<Torn>, RecoverError> {
+    let io_err = |source| RecoverError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = std::fs::File::open(path).map_err(io_err)?;
+    let len = file.metadata().map_err(io_err)?.len();
+    let whole = whole_lines(&mut file).map_err(io_err)?;
+    let mut reader = csv::Reader::from_reader(io::BufReader::new(file.take(whole)));
+    let mut lines = 1u64;
+    for row in reader.deserialize::<PuzzleResult>() {
+        lines += 1;
+        match row {
+            Ok(r) => each(r),
+            Err(e) => {
+                return Err(RecoverError::Row {
+                    path: path.to_path_buf(),
+                    line: e.position().map_or(lines, |p| p.line()),
+                    message: e.to_string(),
+                })
+            }
+        }
+    }
+    Ok((whole < len).then(|| Torn {
+        line: lines + u64::from(whole > 0),
+        offset: whole,
+        bytes: len - whole,
+    }))
+}
+
+/// The length of `file` up to its last line end (everything after it is a
+/// row a kill cut off); the file is left at its start.
+pub fn whole_lines(file: &mut std::fs::File) -> io::Result<u64> {
+    let mut whole = file.metadata()?.len();
+    let mut tail = vec![0u8; 64 * 1024];
+    while whole > 0 {
+        let from = whole.saturating_sub(tail.len() as u64);
+        let n = (whole - from) as usize;
+        file.seek(io::SeekFrom::Start(from))?;
+        file.read_exact(&mut tail[..n])?;
+        match tail[..n].iter().rposition(|&b| b == b'\n') {
+            Some(i) => {
+                whole = from + i as u64 + 1;
+                break;
+            }
+            None => whole = from,
+        }
+    }
+    file.rewind()?;
+    Ok(whole)
+}
+
+/// One bit per puzzle of a dataset file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bits(Vec<u64>);
+
+impl Bits {
+    fn set(&mut self, i: u64) {
+        let (w, b) = ((i / 64) as usize, i % 64);
+        if self.0.len() <= w {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << b;
+    }
+
+    /// True when bit `i` is set.
+    pub fn get(&self, i: u64) -> bool {
+        self.0
+            .get((i / 64) as usize)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    fn and(&mut self, other: &Bits) {
+        self.0.truncate(other.0.len());
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= b;
+        }
+    }
+
+    /// Bits set.
+    pub fn count(&self) -> u64 {
+        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+}
+
+/// What a run folder holds, contender by contender.
+#[derive(Clone, Debug, Default)]
+pub struct Coverage {
+    /// Per dataset (in `run.json` order): the contenders that have rows, in
+    /// first-seen order, with the puzzles each has a row for.
+    pub datasets: Vec<(String, Vec<(String, Bits)>)>,
+    /// Rows read.
+    pub rows: u64,
+    /// A torn last line, dropped.
+    pub torn: Option<Torn>,
+    /// The rounds that have rows.
+    pub rounds: std::collections::BTreeSet<u32>,
+}
+
+impl Coverage {
+    /// Reads `results.csv` once.
+    pub fn read(dir: &Path, info: &RunInfo) -> Result<Coverage, RecoverError> {
+        let mut c = Coverage {
+            datasets: info
+                .datasets
+                .iter()
+                .map(|d| (d.name.clone(), Vec::new()))
+                .collect(),
+            ..Default::default()
+        };
+        let path = dir.join(crate::harness::RESULTS_CSV);
+        if !path.is_file() {
+            return Ok(c);
+        }
+        let mut rows = 0;
+        let torn = read_rows(&path, &mut |r| {
+            rows += 1;
+            c.rounds.insert(r.round);
+            let at = match c.datasets.iter().position(|d| d.0 == *r.dataset) {
+                Some(i) => i,
+                None => {
+                    c.datasets.push((r.dataset.to_string(), Vec::new()));
+                    c.datasets.len() - 1
+                }
+            };
+            let cs = &mut c.datasets[at].1;
+            let ci = match cs.iter().position(|v| v.0 == *r.variant) {
+                Some(i) => i,
+                None => {
+                    cs.push((r.variant.to_string(), Bits::default()));
+                    cs.len() - 1
+                }
+            };
+            // An interrupted solve is no measurement: a resumed run redoes it.
+            if r.status != RowStatus::Cancelled {
+                cs[ci].1.set(r.puzzle_index);
+            }
+        })?;
+        c.rows = rows;
+        c.torn = torn;
+        Ok(c)
+    }
+
+    /// The puzzles of `dataset` that every one of `contenders` has a row for.
+    pub fn done(&self, dataset: &str, contenders: &[String]) -> Bits {
+        let Some((_, cs)) = self.datasets.iter().find(|d| d.0 == dataset) else {
+            return Bits::default();
+        };
+        let mut all: Option<Bits> = None;
+        for want in contenders {
+            let have = cs
+                .iter()
+                .find(|c| &c.0 == want)
+                .map(|c| c.1.clone())
+                .unwrap_or_default();
+            match &mut all {
+                Some(a) => a.and(&have),
+                None => all = Some(have),
+            }
+        }
+        all.unwrap_or_default()
+    }
+}
+
+/// The contenders a run meant to measure on each dataset: its strategies and
+/// outside contenders, less the pairs `run.json` says were left out.
+pub fn planned(info: &RunInfo, dataset: &str) -> Vec<String> {
+    let outside = info.options.contenders.iter().map(|c| {
+        c.split_once(':')
+            .map_or(c.as_str(), |(n, _)| n)
+            .trim()
+            .to_string()
+    });
+    info.options
+        .solvers
+        .iter()
+        .cloned()
+        .chain(outside)
+        .filter(|v| {
+            !info
+                .skipped
+                .iter()
+                .any(|s| &s.variant == v && s.dataset == dataset)
+        })
+        .collect()
+}
+
+/// What a cut-short run lacks, a line per contender and dataset short of
+/// rows (empty when nothing is).
+pub fn lacking(info: &RunInfo, cover: &Coverage) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in &info.datasets {
+        for v in planned(info, &d.name) {
+            let have = cover
+                .datasets
+                .iter()
+                .find(|x| x.0 == d.name)
+                .and_then(|x| x.1.iter().find(|c| c.0 == v))
+                .map_or(0, |c| c.1.count());
+            if have < d.puzzles_run {
+                out.push(format!(
+                    "`{v}` on {}: {} of {} puzzles",
+                    d.name,
+                    crate::stats::thousands(have),
+                    crate::stats::thousands(d.puzzles_run)
+                ));
+            }
+        }
+    }
+    let (seen, asked) = (cover.rounds.len(), info.options.rounds);
+    if !out.is_empty() && asked > 1 {
+        out.push(format!("rows from {seen} of its {asked} rounds"));
+    }
+    out
+}
+
+/// Keeps only the rows of puzzles that `keep` says are whole (every planned
+/// contender has its row), dropping a torn last line too: the file a resumed
+/// run appends to. Returns the rows dropped.
+pub fn keep_whole_puzzles(
+    dir: &Path,
+    keep: &dyn Fn(&str, u64) -> bool,
+) -> Result<u64, RecoverError> {
+    let path = dir.join(crate::harness::RESULTS_CSV);
+    let tmp = dir.join(format!("{}.resume", crate::harness::RESULTS_CSV));
+    let io_err = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| RecoverError::Io { path: p, source }
+    };
+    let file = std::fs::File::create(&tmp).map_err(io_err(&tmp))?;
+    let mut out = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(io::BufWriter::new(file));
+    out.write_record(PuzzleResult::COLUMNS)
+        .map_err(|e| io_err(&tmp)(io::Error::other(e)))?;
+    let (mut dropped, mut failed) = (0u64, None);
+    let torn = read_rows(&path, &mut |r| {
+        if r.status != RowStatus::Cancelled && keep(&r.dataset, r.puzzle_index) {
+            if failed.is_none() {
+                if let Err(e) = out.serialize(&r) {
+                    failed = Some(io::Error::other(e));
+                }
+            }
+        } else {
+            dropped += 1;
+        }
+    })?;
+    if let Some(e) = failed {
+        return Err(io_err(&tmp)(e));
+    }
+    let inner = out
+        .into_inner()
+        .map_err(|e| io_err(&tmp)(io::Error::other(e.to_string())))?;
+    inner
+        .into_inner()
+        .map_err(|e| io_err(&tmp)(e.into_error()))?
+        .sync_all()
+        .map_err(io_err(&tmp))?;
+    std::fs::rename(&tmp, &path).map_err(io_err(&path))?;
+    Ok(dropped + u64::from(torn.is_some()))
+}
+
+/// One dataset's rows gathered for its summary.
+struct Gathered {
+    variants: Vec<Arc<str>>,
+    builders: Vec<SummaryBuilder>,
+    meta: Vec<Option<PuzzleResult>>,
+    pairs: Pairs,
+    /// The current chunk: its round and each variant's solved (index, ns).
+    chunk: Option<u32>,
+    times: Vec<Vec<(u64, u64)>>,
+}
+
+impl Gathered {
+    fn new(variants: Vec<Arc<str>>) -> Gathered {
+        let k = variants.len();
+        Gathered {
+            builders: vec![SummaryBuilder::default(); k],
+            meta: vec![None; k],
+            pairs: Pairs::new(k),
+            chunk: None,
+            times: vec![Vec::new(); k],
+            variants,
+        }
+    }
+
+    fn flush(&mut self) {
+        if let Some(round) = self.chunk.take() {
+            for t in &mut self.times {
+                t.sort_unstable();
+            }
+            self.pairs.add(round as usize, &self.times);
+            self.times.iter_mut().for_each(Vec::clear);
+        }
+    }
+
+    fn add(&mut self, r: PuzzleResult) {
+        let Some(ci) = self.variants.iter().position(|v| *v == r.variant) else {
+            return;
+        };
+        if self.chunk != Some(r.round) {
+            self.flush();
+            self.chunk = Some(r.round);
+        }
+        self.builders[ci].add(&r);
+        self.builders[ci].add_timed(r.median_ns.saturating_mul(u64::from(r.solves)));
+        if r.status.is_solved() {
+            self.times[ci].push((r.puzzle_index, r.median_ns));
+        }
+        if self.meta[ci].is_none() {
+            self.meta[ci] = Some(r);
+        }
+    }
+}
+
+/// The summary of the rows in `dir`'s `results.csv`, rebuilt as the harness
+/// builds it: each dataset's contenders in first-seen order, intervals over
+/// the rounds, speeds against `reference` or the fastest. The wall time of
+/// a rebuilt row is not known: it is taken as the row's timed solves over
+/// the threads, so its puzzles/s leaves out the harness's own work.
+pub fn summarize(
+    dir: &Path,
+    cover: &Coverage,
+    reference: Option<&str>,
+) -> Result<Vec<SummaryRow>, RecoverError> {
+    let mut sets: HashMap<String, Gathered> = cover
+        .datasets
+        .iter()
+        .map(|(d, cs)| {
+            let vs = cs.iter().map(|c| Arc::from(c.0.as_str())).collect();
+            (d.clone(), Gathered::new(vs))
+        })
+        .collect();
+    let path = dir.join(crate::harness::RESULTS_CSV);
+    if path.is_file() {
+        read_rows(&path, &mut |r| {
+            if let Some(g) = sets.get_mut(&*r.dataset) {
+                g.add(r);
+            }
+        })?;
+    }
+    let mut out = Vec::new();
+    for (name, _) in &cover.datasets {
+        let Some(mut g) = sets.remove(name) else {
+            continue;
+        };
+        g.flush();
+        let mut rows: Vec<SummaryRow> = Vec::new();
+        for ((b, meta), variant) in g.builders.into_iter().zip(g.meta).zip(&g.variants) {
+            let Some(m) = meta else { continue };
+            let threads = m.threads.max(1);
+            let wall = b.timed_ns() as f64 / 1e9 / threads as f64;
+            let mut row = b.finish(&m.strategy, variant, name, threads, wall);
+            row.origin = origin(&m.strategy, variant).to_string();
+            row.timing = m.timing.word().to_string();
+            row.checked = m.checked.word().to_string();
+            rows.push(row);
+        }
+        g.pairs.relate(&mut rows, reference);
+        out.extend(rows);
+    }
+    Ok(out)
+}
+
+/// Where a variant comes from, by its strategy's word.
+fn origin(strategy: &str, variant: &str) -> &'static str {
+    match (strategy, crate::solver::SolverId::from_name(variant)) {
+        ("external" | "library", _) => "external",
+        (_, Some(id)) if id.is_reference() => "reference",
+        _ => "built-in",
+    }
+}
+
+/// Wrong and failed puzzles over a summary.
+pub fn failures(summary: &[SummaryRow]) -> (u64, u64) {
+    (
+        summary.iter().map(|s| s.wrong).sum(),
+        summary.iter().map(|s| s.errors).sum(),
+    )
+}

@@ -1,0 +1,177 @@
+//! A killed run keeps what it measured: `report` reads its folder, and
+//! `bench --resume` measures only what it lacks and ends as the whole run
+//! would have.
+
+use crate::common::bin_in as bin;
+use crate::common::{csv_rows, example};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use sudoku_bench::harness::{PuzzleResult, Selection, SummaryRow};
+
+/// The fixture's table for hard-9x9 (puzzle and answer a line).
+fn table(dir: &Path) -> std::path::PathBuf {
+    let ds = sudoku_bench::harness::resolve(
+        "hard-9x9",
+        &Default::default(),
+        &Selection::default(),
+        &mut |_| {},
+    )
+    .unwrap()
+    .remove(0);
+    let text = |g: &sudoku_bench::grid::Grid| -> String {
+        g.cells()
+            .iter()
+            .map(|&c| if c == 0 { '.' } else { (b'0' + c) as char })
+            .collect()
+    };
+    let lines: String = ds
+        .puzzles
+        .iter()
+        .map(|p| {
+            format!(
+                "{}\t{}\n",
+                text(&p.grid),
+                text(p.expected.as_ref().unwrap())
+            )
+        })
+        .collect();
+    let path = dir.join("table.tsv");
+    std::fs::write(&path, lines).unwrap();
+    path
+}
+
+/// The run's arguments: a strategy and a program that takes 10 ms a puzzle
+/// (by the clock on the wall: a loaded machine makes it no faster), so the
+/// run lasts seconds and writes its rows round by round.
+fn args(table: &Path, out: &str) -> Vec<String> {
+    let fx = format!(
+        "fx={} {} slow:10000",
+        example("fixture-contender").display(),
+        table.display()
+    );
+    [
+        "bench",
+        "--solver",
+        "bitset-mrv",
+        "--contender",
+        &fx,
+        "--dataset",
+        "hard-9x9",
+        "--rounds",
+        "10",
+        "--min-time",
+        "0",
+        "--threads",
+        "1",
+        "--warmup",
+        "0",
+        "--quiet",
+        "--no-report",
+        "--out",
+        out,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read(path)
+        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+        .unwrap_or(0)
+}
+
+/// What must match between a resumed run and an uninterrupted one.
+fn counts(dir: &Path) -> Vec<(String, String, u64, u64, u64, u64, u64)> {
+    let rows: Vec<SummaryRow> = csv_rows(&dir.join("summary.csv"));
+    rows.into_iter()
+        .map(|r| {
+            (
+                r.variant, r.dataset, r.puzzles, r.solved, r.wrong, r.errors, r.budget,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_killed_run_reports_and_resumes_to_what_a_whole_run_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path());
+    bin(dir.path()).args(args(&t, "whole")).assert().success();
+    let whole = dir.path().join("whole");
+
+    // The same run, killed (SIGKILL) once two of its ten rounds are on disk.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .current_dir(dir.path())
+        .args(args(&t, "cut"))
+        .spawn()
+        .unwrap();
+    let results = dir.path().join("cut/results.csv");
+    let waited = Instant::now();
+    while lines(&results) < 1 + 2 * 2 * 30 {
+        assert!(waited.elapsed() < Duration::from_secs(300), "no rows came");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = lines(&results);
+    assert!(kept < 1 + 2 * 300, "killed before the end ({kept} lines)");
+    // A row cut off mid-write, as a kill during a write leaves one.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&results)
+        .unwrap();
+    std::io::Write::write_all(&mut f, b"external,fx,hard-9x9,29").unwrap();
+    drop(f);
+
+    // `report` works on the folder and says what it lacks.
+    bin(dir.path()).args(["report", "cut"]).assert().success();
+    let md = std::fs::read_to_string(dir.path().join("cut/summary.md")).unwrap();
+    assert!(md.contains("cut short"), "{md}");
+    assert!(md.contains("`fx` on hard-9x9:"), "{md}");
+    assert!(md.contains("cut off by the kill"), "{md}");
+
+    // Other options beside --resume are refused, naming them.
+    bin(dir.path())
+        .args(["bench", "--resume", "cut", "--threads", "2"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("--threads"));
+    // --resume completes it: the same counts, rows and exit code as the whole run.
+    bin(dir.path())
+        .args(["bench", "--resume", "cut"])
+        .assert()
+        .success();
+    let cut = dir.path().join("cut");
+    assert_eq!(counts(&cut), counts(&whole));
+    assert_eq!(lines(&cut.join("results.csv")), 1 + 2 * 300);
+    let mut keys: Vec<(String, u64)> = csv_rows::<PuzzleResult>(&cut.join("results.csv"))
+        .into_iter()
+        .map(|r| (r.variant.to_string(), r.puzzle_index))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), 2 * 300, "each puzzle once per contender");
+    let rounds: Vec<u32> = csv_rows::<PuzzleResult>(&cut.join("results.csv"))
+        .into_iter()
+        .filter(|r| r.puzzle_index % 10 == 3)
+        .map(|r| r.round)
+        .collect();
+    assert!(
+        rounds.iter().all(|&r| r == 3),
+        "each puzzle in its own round"
+    );
+    // Complete now: said so, exit 0.
+    bin(dir.path())
+        .args(["bench", "--resume", "cut"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("nothing to resume"));
+    // A folder that is no run.
+    std::fs::create_dir_all(dir.path().join("empty")).unwrap();
+    bin(dir.path())
+        .args(["bench", "--resume", "empty"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("not a run folder"));
+}
