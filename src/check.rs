@@ -282,13 +282,12 @@ pub fn check_library(
         });
     };
     let symbol = spec.symbol.as_deref().unwrap_or_default();
-    let command = crate::external::host_command(library, symbol, abi).map_err(|source| {
-        ContenderError::CannotStart {
+    let command =
+        crate::external::host_command(spec).map_err(|source| ContenderError::CannotStart {
             name: "checked".into(),
             command: crate::external::library::HOST_COMMAND.into(),
             source,
-        }
-    })?;
+        })?;
     let start = || {
         let p = Process::spawn(&command, Mode::Unique, true, Some(log)).map_err(|source| {
             ContenderError::CannotStart {

@@ -18,12 +18,16 @@ pub(super) struct LibraryHostArgs {
     /// The function's shape: tdoku, jsolve or sudoku-bench.
     #[arg(long)]
     abi: String,
+    /// The contender returns no solutions (`solutions = false`): none is fetched.
+    #[arg(long)]
+    verdicts_only: bool,
 }
 
 pub(super) fn run(args: LibraryHostArgs) -> Result<ExitCode> {
     let abi = Abi::from_name(&args.abi)
         .ok_or_else(|| anyhow!("--abi {:?}: expected {}", args.abi, Abi::NAMES))?;
-    let opened = Library::open(&args.library, &args.symbol, abi);
+    let opened = Library::open(&args.library, &args.symbol, abi)
+        .map(|lib| lib.fetching_solutions(!args.verdicts_only));
     let failed = opened.is_err();
     serve(opened, std::io::stdin().lock(), std::io::stdout().lock())?;
     Ok(if failed {

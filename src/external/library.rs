@@ -166,6 +166,8 @@ pub struct Library {
     pub sides: Vec<usize>,
     /// True when it takes pencilmark puzzles.
     pub pencilmarks: bool,
+    /// False for a contender that returns no solutions: none is fetched.
+    fetch: bool,
     // Last: the library stays loaded while `call` points into it.
     _lib: libloading::Library,
 }
@@ -270,6 +272,7 @@ impl Library {
             call,
             sides,
             pencilmarks,
+            fetch: true,
             _lib: lib,
         })
     }
@@ -370,11 +373,19 @@ impl Library {
 }
 
 impl Library {
+    /// Whether a solution a call did not hand back is fetched (a contender
+    /// that says `solutions = false` has none to fetch: the extra call would
+    /// only stand between its timed calls).
+    pub fn fetching_solutions(mut self, fetch: bool) -> Library {
+        self.fetch = fetch;
+        self
+    }
+
     /// Fills in the solution of a call that found one and handed none back,
     /// by an untimed call asking for the first (tdoku's and JSolve's shapes).
     pub fn fetch_solution(&mut self, grid: &Grid, c: &mut Called) {
         let found = matches!(c.status, Ok("unique" | "solved" | "multiple"));
-        if !found || c.solution.is_some() {
+        if !self.fetch || !found || c.solution.is_some() {
             return;
         }
         let input = nul_terminated(grid);

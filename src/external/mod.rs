@@ -385,11 +385,7 @@ impl Program {
     /// workbench's own binary as its host.
     pub fn new(spec: ContenderSpec, log_dir: Option<&Path>) -> std::io::Result<Program> {
         let (command, batch, timing) = match (&spec.library, spec.library_abi()) {
-            (Some(lib), Some(abi)) => (
-                host_command(lib, spec.symbol.as_deref().unwrap_or(""), abi)?,
-                LIBRARY_BATCH,
-                Timing::Call,
-            ),
+            (Some(_), Some(_)) => (host_command(&spec)?, LIBRARY_BATCH, Timing::Call),
             _ => match spec.batch {
                 Some(k) if k > 1 => (spec.command.clone(), k, Timing::Batch),
                 _ => (spec.command.clone(), 1, Timing::Pipe),
@@ -586,19 +582,26 @@ impl Program {
 }
 
 /// The host command of a library contender: this binary, `library-host`.
-pub fn host_command(lib: &Path, symbol: &str, abi: library::Abi) -> std::io::Result<Vec<String>> {
+pub fn host_command(spec: &ContenderSpec) -> std::io::Result<Vec<String>> {
+    let (Some(lib), Some(abi)) = (&spec.library, spec.library_abi()) else {
+        return Err(std::io::Error::other("not a library contender"));
+    };
     let exe = std::env::current_exe()?;
     let lib = std::path::absolute(lib)?;
-    Ok(vec![
+    let mut words = vec![
         exe.display().to_string(),
         library::HOST_COMMAND.to_string(),
         "--library".to_string(),
         lib.display().to_string(),
         "--symbol".to_string(),
-        symbol.to_string(),
+        spec.symbol.clone().unwrap_or_default(),
         "--abi".to_string(),
         abi.name().to_string(),
-    ])
+    ];
+    if spec.checked() == crate::contender::Checked::Verdict {
+        words.push("--verdicts-only".to_string());
+    }
+    Ok(words)
 }
 
 /// How long a library's host may take to load it and say it is ready.

@@ -239,6 +239,26 @@ fn bad_library_entries_are_refused_before_anything_runs() {
     )
     .unwrap();
     run(&["--contenders", "c.toml"], "no symbol nope");
+    // A declaration of the wrong type, and an unknown key, named with their place.
+    let entry = format!("[[contender]]\nname = \"t\"\nlibrary = \"{lib}\"\nsymbol = \"example_tdoku\"\nabi = \"tdoku\"\n");
+    std::fs::write(
+        dir.path().join("c.toml"),
+        format!("{entry}pencilmarks = \"yes\"\n"),
+    )
+    .unwrap();
+    run(
+        &["--contenders", "c.toml"],
+        "c.toml:6:15: invalid type: string \"yes\", expected a boolean",
+    );
+    std::fs::write(
+        dir.path().join("c.toml"),
+        format!("{entry}solution = false\n"),
+    )
+    .unwrap();
+    run(
+        &["--contenders", "c.toml"],
+        "c.toml:6:1: unknown field `solution`",
+    );
 }
 
 #[test]
