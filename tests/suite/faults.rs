@@ -3,32 +3,9 @@
 //! the puzzle's content, so whichever process gets a puzzle fails on it.
 
 use crate::common::bin_in as bin;
-use crate::common::{csv_rows, example, running};
+use crate::common::{csv_rows, example, hard_lines as puzzles, running};
 use std::path::Path;
-use sudoku_bench::harness::{PuzzleResult, RowStatus, Selection};
-
-/// The first `n` puzzles of hard-9x9 as the harness sends them, with their answers.
-fn puzzles(n: usize) -> Vec<(String, String)> {
-    let ds = sudoku_bench::harness::resolve(
-        "hard-9x9",
-        &Default::default(),
-        &Selection::default(),
-        &mut |_| {},
-    )
-    .unwrap()
-    .remove(0);
-    let text = |g: &sudoku_bench::grid::Grid| -> String {
-        g.cells()
-            .iter()
-            .map(|&c| if c == 0 { '.' } else { (b'0' + c) as char })
-            .collect()
-    };
-    ds.puzzles
-        .iter()
-        .take(n)
-        .map(|p| (text(&p.grid), text(p.expected.as_ref().unwrap())))
-        .collect()
-}
+use sudoku_bench::harness::{PuzzleResult, RowStatus};
 
 const CRASH: [usize; 4] = [3, 17, 18, 41];
 const HANG: [usize; 2] = [20, 28];

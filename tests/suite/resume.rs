@@ -6,34 +6,13 @@ use crate::common::bin_in as bin;
 use crate::common::{csv_rows, example};
 use std::path::Path;
 use std::time::{Duration, Instant};
-use sudoku_bench::harness::{PuzzleResult, Selection, SummaryRow};
+use sudoku_bench::harness::{PuzzleResult, SummaryRow};
 
 /// The fixture's table for hard-9x9 (puzzle and answer a line).
 fn table(dir: &Path) -> std::path::PathBuf {
-    let ds = sudoku_bench::harness::resolve(
-        "hard-9x9",
-        &Default::default(),
-        &Selection::default(),
-        &mut |_| {},
-    )
-    .unwrap()
-    .remove(0);
-    let text = |g: &sudoku_bench::grid::Grid| -> String {
-        g.cells()
-            .iter()
-            .map(|&c| if c == 0 { '.' } else { (b'0' + c) as char })
-            .collect()
-    };
-    let lines: String = ds
-        .puzzles
+    let lines: String = crate::common::hard_lines(300)
         .iter()
-        .map(|p| {
-            format!(
-                "{}\t{}\n",
-                text(&p.grid),
-                text(p.expected.as_ref().unwrap())
-            )
-        })
+        .map(|(p, s)| format!("{p}\t{s}\n"))
         .collect();
     let path = dir.join("table.tsv");
     std::fs::write(&path, lines).unwrap();

@@ -7,28 +7,19 @@ use crate::common::bin_in as bin;
 use crate::common::{csv_rows, example};
 use std::path::{Path, PathBuf};
 use sudoku_bench::grid::Grid;
-use sudoku_bench::harness::{PuzzleResult, RowStatus, Selection, SummaryRow};
+use sudoku_bench::harness::{PuzzleResult, RowStatus, SummaryRow};
 use sudoku_bench::solver::{Limits, Mode, Solver, SolverId};
 
-/// The puzzles of an embedded set, as lines without answers.
+/// The puzzles of an embedded set, without their answers.
 fn bare(set: &str, n: usize) -> Vec<Grid> {
-    let ds = sudoku_bench::harness::resolve(
-        set,
-        &Default::default(),
-        &Selection::default(),
-        &mut |_| {},
-    )
-    .unwrap()
-    .remove(0);
-    ds.puzzles.into_iter().take(n).map(|p| p.grid).collect()
-}
-
-fn line(g: &Grid) -> String {
-    g.cells()
-        .iter()
-        .map(|&c| if c == 0 { '.' } else { (b'0' + c) as char })
+    crate::common::embedded_puzzles(set)
+        .into_iter()
+        .take(n)
+        .map(|p| p.grid)
         .collect()
 }
+
+use crate::common::line9 as line;
 
 /// Puzzles with several solutions: a unique puzzle's solution with cells
 /// blanked in order until a second solution appears.
@@ -253,16 +244,20 @@ fn a_library_without_solutions_is_checked_by_verdict_and_a_wrong_count_is_wrong(
     std::fs::write(dir.path().join("faults"), faults).unwrap();
     let setting = format!("no-solution,faults:{}", dir.path().join("faults").display());
 
+    // The library's rows of a run with `extra` in its entry (each run has wrong rows).
+    let run = |extra: &str| {
+        let file = library_file(dir.path(), extra);
+        bench(dir.path(), &p)
+            .args(["--contenders"])
+            .arg(&file)
+            .env("SUDOKU_BENCH_FIXTURE", &setting)
+            .assert()
+            .code(1);
+        let rows = results(dir.path());
+        of(&rows, "lib").into_iter().cloned().collect::<Vec<_>>()
+    };
     // Undeclared: each answer lacks its solution, and the row says which setting to use.
-    let file = library_file(dir.path(), "");
-    bench(dir.path(), &p)
-        .args(["--contenders"])
-        .arg(&file)
-        .env("SUDOKU_BENCH_FIXTURE", &setting)
-        .assert()
-        .code(1);
-    let rows = results(dir.path());
-    let lib = of(&rows, "lib");
+    let lib = run("");
     let honest: Vec<_> = lib
         .iter()
         .filter(|r| !lies.contains(&&puzzles[r.puzzle_index as usize]))
@@ -272,15 +267,7 @@ fn a_library_without_solutions_is_checked_by_verdict_and_a_wrong_count_is_wrong(
         .all(|r| r.status == RowStatus::Wrong && r.detail.contains("`solutions = false`")));
 
     // Declared: checked by verdict; the lies, and only they, are wrong.
-    let file = library_file(dir.path(), "solutions = false\n");
-    bench(dir.path(), &p)
-        .args(["--contenders"])
-        .arg(&file)
-        .env("SUDOKU_BENCH_FIXTURE", &setting)
-        .assert()
-        .code(1);
-    let rows = results(dir.path());
-    let lib = of(&rows, "lib");
+    let lib = run("solutions = false\n");
     assert_eq!(lib.len(), 40);
     for r in &lib {
         let lied = lies.contains(&&puzzles[r.puzzle_index as usize]);

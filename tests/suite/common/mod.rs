@@ -159,3 +159,28 @@ pub fn bin_in(cwd: &Path) -> assert_cmd::Command {
     c.current_dir(cwd);
     c
 }
+
+/// The puzzles of an embedded set, as the harness prepares them.
+pub fn embedded_puzzles(set: &str) -> Vec<sudoku_bench::contender::BenchPuzzle> {
+    sudoku_bench::harness::resolve(set, &Default::default(), &Default::default(), &mut |_| {})
+        .unwrap()
+        .remove(0)
+        .puzzles
+}
+
+/// A 9×9 grid as one line of digits, `.` for a blank (as the harness sends it).
+pub fn line9(g: &sudoku_bench::grid::Grid) -> String {
+    g.cells()
+        .iter()
+        .map(|&c| if c == 0 { '.' } else { (b'0' + c) as char })
+        .collect()
+}
+
+/// The first `n` puzzles of hard-9x9 as lines, each with its answer.
+pub fn hard_lines(n: usize) -> Vec<(String, String)> {
+    embedded_puzzles("hard-9x9")
+        .iter()
+        .take(n)
+        .map(|p| (line9(&p.grid), line9(p.expected.as_ref().unwrap())))
+        .collect()
+}
