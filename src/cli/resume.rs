@@ -7,12 +7,56 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
-use sudoku_bench::harness::{recover, BenchDataset, Contender, RunInfo};
+use sudoku_bench::harness::{self, recover, BenchDataset, Contender, RunInfo};
 
 /// Words `bench --resume` takes beside its folder.
 const ALLOWED: &[&str] = &["--resume", "--force", "--quiet", "--no-report"];
 
 pub(super) fn run(dir: &Path, given: &BenchArgs) -> Result<ExitCode> {
+    refuse_other_options()?;
+    if !dir.join(harness::RUN_JSON).is_file() {
+        if let Some(first) = scaling_counts(dir) {
+            return run_scaling(dir, &first, given);
+        }
+    }
+    run_one(dir, given)
+}
+
+/// A scaling run's folder (a `threads-N` folder per count, no run.json of
+/// its own): the run.json of its first count.
+fn scaling_counts(dir: &Path) -> Option<std::path::PathBuf> {
+    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("threads-"))
+                && p.join(harness::RUN_JSON).is_file()
+        })
+        .collect();
+    found.sort();
+    found.into_iter().next()
+}
+
+/// Resumes a scaling run: each count that is complete is kept, one that was
+/// cut short is resumed, one never begun is run; then the curve is written.
+fn run_scaling(top: &Path, first: &Path, given: &BenchArgs) -> Result<ExitCode> {
+    let info = recover::read_info(first)?;
+    let mut args = parse_recorded(&info)?;
+    args.quiet |= given.quiet;
+    super::scaling::counts(&args, top, &mut |one, dir| match recover::read_info(dir) {
+        Ok(i) if recover::is_complete(&i) => {
+            eprintln!("{}: complete, kept", dir.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(_) => run_one(dir, given),
+        Err(_) => bench::run(one),
+    })
+}
+
+fn run_one(dir: &Path, given: &BenchArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let info = recover::read_info(dir)?;
     if recover::is_complete(&info) {
@@ -23,8 +67,7 @@ pub(super) fn run(dir: &Path, given: &BenchArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    refuse_other_options()?;
-    let mut args = recorded_args(&info)?;
+    let mut args = recorded_args(&info, dir)?;
     args.quiet |= given.quiet;
     args.no_report |= given.no_report;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -70,8 +113,18 @@ fn refuse_other_options() -> Result<()> {
     Ok(())
 }
 
-/// The run's own arguments, parsed from the command line its run.json records.
-fn recorded_args(info: &RunInfo) -> Result<BenchArgs> {
+/// The run's own arguments, parsed from the command line its run.json
+/// records; of one count of a scaling run, that count's.
+fn recorded_args(info: &RunInfo, dir: &Path) -> Result<BenchArgs> {
+    let args = parse_recorded(info)?;
+    Ok(match args.threads.len() {
+        0 | 1 => args,
+        _ => super::scaling::one_count(&args, info.options.threads, dir),
+    })
+}
+
+/// The recorded command line, parsed as `bench` arguments.
+fn parse_recorded(info: &RunInfo) -> Result<BenchArgs> {
     use clap::Parser;
     let cli = super::Cli::try_parse_from(&info.command).map_err(|e| {
         anyhow::anyhow!(
@@ -86,9 +139,6 @@ fn recorded_args(info: &RunInfo) -> Result<BenchArgs> {
             info.command.join(" ")
         );
     };
-    if args.threads.len() > 1 {
-        bail!("a scaling run (several --threads) cannot be resumed: run its counts again");
-    }
     Ok(*args)
 }
 

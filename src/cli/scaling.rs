@@ -27,10 +27,25 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         bail!("--baseline and --save-baseline take one thread count: several (--threads {}) make one run per count",
             args.threads.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(","));
     }
+    let top = super::options::out_dir(&args.out, "reports")?;
+    counts(&args, &top, &mut |one, _| bench::run(one))
+}
+
+/// The folder of count `t` in a scaling run's folder `top`.
+pub(super) fn count_dir(top: &Path, t: usize) -> std::path::PathBuf {
+    top.join(format!("threads-{t}"))
+}
+
+/// Runs each thread count of `args` through `each` (given the count's own
+/// arguments and folder), then writes the scaling curve over them into `top`.
+pub(super) fn counts(
+    args: &BenchArgs,
+    top: &Path,
+    each: &mut dyn FnMut(BenchArgs, &Path) -> Result<ExitCode>,
+) -> Result<ExitCode> {
     let mut counts = args.threads.clone();
     counts.sort_unstable();
     counts.dedup();
-    let top = super::options::out_dir(&args.out, "reports")?;
     let mut code = ExitCode::SUCCESS;
     let mut done = Vec::new();
     for &t in &counts {
@@ -38,16 +53,11 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
             code = ExitCode::from(130); // between two counts: start no other
             break;
         }
-        let dir = top.join(format!("threads-{t}"));
+        let dir = count_dir(top, t);
         if !args.quiet {
             eprintln!("threads {t}: running into {}", dir.display());
         }
-        let mut one = args.clone();
-        one.threads = vec![t];
-        one.out = Some(dir.clone());
-        one.quiet = true;
-        one.no_report = true;
-        let c = bench::run(one)?;
+        let c = each(one_count(args, t, &dir), &dir)?;
         done.push((t, dir));
         if c != ExitCode::SUCCESS {
             code = c;
@@ -63,7 +73,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         rows.extend(data.summary.into_iter().map(|r| (*t, r)));
     }
     let points = scaling_points(&rows);
-    write_outputs(&top, &points)?;
+    write_outputs(top, &points)?;
     if !args.quiet {
         print!("{}", table(&points));
         println!(
@@ -72,6 +82,16 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         );
     }
     Ok(code)
+}
+
+/// The arguments of one count of a scaling run, into its own folder.
+pub(super) fn one_count(args: &BenchArgs, t: usize, dir: &Path) -> BenchArgs {
+    let mut one = args.clone();
+    one.threads = vec![t];
+    one.out = Some(dir.to_path_buf());
+    one.quiet = true;
+    one.no_report = true;
+    one
 }
 
 fn scaling_points(rows: &[(usize, sudoku_bench::harness::SummaryRow)]) -> Vec<Point> {

@@ -154,3 +154,43 @@ fn a_killed_run_reports_and_resumes_to_what_a_whole_run_gives() {
         .failure()
         .stderr(predicates::str::contains("not a run folder"));
 }
+
+#[test]
+fn a_killed_scaling_run_resumes_its_counts_and_writes_its_curve() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path());
+    let mut words = args(&t, "sc");
+    let at = words.iter().position(|w| w == "--threads").unwrap();
+    words[at + 1] = "1,2".into();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .current_dir(dir.path())
+        .args(&words)
+        .spawn()
+        .unwrap();
+    let first = dir.path().join("sc/threads-1/results.csv");
+    let waited = Instant::now();
+    while lines(&first) < 1 + 2 * 2 * 30 {
+        assert!(waited.elapsed() < Duration::from_secs(300), "no rows came");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !dir.path().join("sc/threads-2").exists(),
+        "killed in the first count"
+    );
+    bin(dir.path())
+        .args(["bench", "--resume", "sc"])
+        .assert()
+        .success();
+    for count in ["threads-1", "threads-2"] {
+        let rows: Vec<SummaryRow> =
+            csv_rows(&dir.path().join("sc").join(count).join("summary.csv"));
+        assert_eq!(rows.len(), 2, "{count}");
+        assert!(
+            rows.iter().all(|r| (r.puzzles, r.solved) == (300, 300)),
+            "{count}"
+        );
+    }
+    assert!(dir.path().join("sc/scaling.md").is_file());
+}
