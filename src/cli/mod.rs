@@ -17,6 +17,7 @@ mod scaling;
 mod solve;
 mod solvers;
 mod study;
+mod study_resume;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};

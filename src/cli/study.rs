@@ -32,6 +32,9 @@ enum StudyAxis {
     /// Throughput against worker threads: the same as `bench --threads 1,2,4,...`
     /// (a run folder per count and a scaling curve).
     Threads(Box<BenchArgs>),
+    /// Finish a study that was killed or interrupted: measure only the shares its
+    /// folder lacks, with the options its study.json records, then write it whole.
+    Resume(super::study_resume::ResumeArgs),
 }
 
 #[derive(clap::Args)]
@@ -72,7 +75,7 @@ struct SizeArgs {
 }
 
 #[derive(clap::Args)]
-struct CommonArgs {
+pub(super) struct CommonArgs {
     /// Strategies or variants, comma-separated or repeated; `all` for every
     /// variant (default: each strategy's default variant that a budget or time
     /// limit can stop, so not the reference crates).
@@ -112,7 +115,7 @@ struct CommonArgs {
     force: bool,
     /// No progress and no findings on the terminal.
     #[arg(long)]
-    quiet: bool,
+    pub(super) quiet: bool,
 }
 
 fn parse_range(s: &str) -> Result<(usize, usize), String> {
@@ -156,14 +159,16 @@ pub(super) enum Planned {
     Scaling(Box<BenchArgs>),
     /// A study of clue counts or sizes.
     Study(Box<StudyPlan>),
+    /// `study resume DIR`.
+    Resume(super::study_resume::ResumeArgs),
 }
 
 /// A study, checked before any folder is made or puzzle made.
 pub(super) struct StudyPlan {
-    opts: StudyOptions,
+    pub(super) opts: StudyOptions,
     /// The fraction of givens (`study size`).
     fraction: Option<f64>,
-    common: CommonArgs,
+    pub(super) common: CommonArgs,
     /// Said on stderr before the study.
     notes: Vec<String>,
 }
@@ -171,6 +176,7 @@ pub(super) struct StudyPlan {
 /// Turns the arguments into a plan: points, modes, strategies and limits.
 pub(super) fn plan(args: StudyArgs) -> Result<Planned> {
     let (axis, points, modes, common, fraction, stop) = match args.axis {
+        StudyAxis::Resume(r) => return Ok(Planned::Resume(r)),
         StudyAxis::Threads(b) => {
             if b.threads.len() < 2 {
                 bail!("study threads needs two or more counts, like --threads 1,2");
@@ -242,30 +248,47 @@ pub(super) fn plan(args: StudyArgs) -> Result<Planned> {
 pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
     let p = match plan(args)? {
         Planned::Scaling(b) => return super::scaling::run(*b),
+        Planned::Resume(r) => return super::study_resume::run(&r),
         Planned::Study(p) => *p,
     };
+    for n in &p.notes {
+        eprintln!("note: {n}");
+    }
+    // A strategy set that handles no requested size is refused before any folder is made.
+    if let Err(e) = study::check_handled(&p.opts) {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(2));
+    }
+    let dir = out_dir(&p.common.out, p.opts.axis, p.common.force)?;
+    measure(p, &dir, None)
+}
+
+/// What a resumed study takes from its folder.
+pub(super) struct Resumed {
+    /// Its study.json as it was written when it began.
+    pub(super) file: StudyFile,
+    /// The shares it measured, with their solves.
+    pub(super) earlier: study::Measured,
+}
+
+/// Runs the plan into `dir` (study.json first, so a killed study still says
+/// what it was; each share's solves appended to solves.csv, then its line to
+/// shares.csv) and writes the study. With `resumed`, the shares it measured
+/// are taken as they are and the files are appended to.
+pub(super) fn measure(p: StudyPlan, dir: &Path, resumed: Option<Resumed>) -> Result<ExitCode> {
     let started = Instant::now();
     let StudyPlan {
         opts,
         fraction,
         common,
-        notes,
+        notes: _,
     } = p;
-    for n in &notes {
-        eprintln!("note: {n}");
-    }
     let (axis, budget, time_limit, stop) = (
         opts.axis,
         opts.budget,
         opts.time_limit,
         opts.stop_after_censored,
     );
-    // A strategy set that handles no requested size is refused before any folder is made.
-    if let Err(e) = study::check_handled(&opts) {
-        eprintln!("error: {e}");
-        return Ok(ExitCode::from(2));
-    }
-    let dir = out_dir(&common.out, axis, common.force)?;
     let info = StudyInfo {
         axis,
         points: opts.points.clone(),
@@ -300,13 +323,42 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         std::env::args().collect(),
         Vec::new(),
     );
+    let (earlier, resumes) = match resumed {
+        Some(r) => {
+            run.command = r.file.run.command;
+            run.started = r.file.run.started;
+            run.resumed = r.file.run.resumed + 1;
+            (r.earlier, true)
+        }
+        None => (study::Measured::new(), false),
+    };
+    let begun = StudyFile {
+        run: run.clone(),
+        study: info.clone(),
+        unhandled: Vec::new(),
+        elapsed_s: 0.0,
+        findings: Default::default(),
+    };
+    std::fs::write(
+        dir.join(study::JSON),
+        serde_json::to_string_pretty(&begun)? + "\n",
+    )
+    .with_context(|| format!("cannot write {}", dir.join(study::JSON).display()))?;
 
     let cancel = super::interrupt::flag(
         "interrupted: the points that finished are kept (Ctrl-C again to quit now)",
     );
     let solves_path = dir.join(study::SOLVES_CSV);
-    let mut solves = sudoku_bench::export::csv::SolvesCsv::create(&solves_path)
-        .with_context(|| format!("cannot create {}", solves_path.display()))?;
+    let shares_path = dir.join(study::SHARES_CSV);
+    let mut solves = if resumes {
+        sudoku_bench::export::csv::SolvesCsv::append(&solves_path)
+    } else {
+        sudoku_bench::export::csv::SolvesCsv::create(&solves_path)
+    }
+    .with_context(|| format!("cannot write {}", solves_path.display()))?;
+    let mut shares = study::ShareLog::open(&shares_path, resumes)
+        .with_context(|| format!("cannot write {}", shares_path.display()))?;
+    let done_before = earlier.len() as u64;
     let show = !common.quiet && std::io::stderr().is_terminal();
     let rounds = opts.rounds.clamp(1, opts.puzzles);
     let bar = indicatif::ProgressBar::new((opts.points.len() * opts.modes.len() * rounds) as u64);
@@ -321,18 +373,21 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
     } else {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let mut on_records = |records: &[harness::SolveRecord]| -> std::io::Result<()> {
-        for r in records {
-            solves.write(r)?;
-        }
-        solves.flush()?;
-        if let Some(r) = records.first() {
-            bar.set_message(r.dataset.to_string());
-        }
-        bar.inc(1);
-        Ok(())
-    };
-    let data = study::run(&opts, &cancel, &mut on_records, &harness::Silent)
+    bar.inc(done_before);
+    let mut on_share =
+        |share: study::Share, records: &[harness::SolveRecord]| -> std::io::Result<()> {
+            for r in records {
+                solves.write(r)?;
+            }
+            solves.flush()?;
+            shares.add(share, records.len())?;
+            if let Some(r) = records.first() {
+                bar.set_message(r.dataset.to_string());
+            }
+            bar.inc(1);
+            Ok(())
+        };
+    let data = study::run(&opts, &cancel, earlier, &mut on_share, &harness::Silent)
         .with_context(|| format!("writing {}", solves_path.display()))?;
     bar.finish_and_clear();
     let csv_path = dir.join(study::CSV);
@@ -354,9 +409,9 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         elapsed_s: started.elapsed().as_secs_f64(),
         findings,
     };
-    let said = study::write_outputs(&dir, &file, &data.rows)
+    let said = study::write_outputs(dir, &file, &data.rows)
         .with_context(|| format!("writing the study into {}", dir.display()))?;
-    Ok(present(&common, &dir, &data, &file, &said, &csv_path))
+    Ok(present(&common, dir, &data, &file, &said, &csv_path))
 }
 
 /// What the study found, on the terminal, and the exit code.
@@ -468,7 +523,7 @@ mod tests {
     fn study(words: &[&str]) -> StudyPlan {
         match planned(words).unwrap() {
             Planned::Study(p) => *p,
-            Planned::Scaling(_) => panic!("{words:?}: a study, not a scaling run"),
+            _ => panic!("{words:?}: a study, not a scaling run or a resume"),
         }
     }
 

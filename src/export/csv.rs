@@ -39,10 +39,7 @@ impl CsvSink<BufWriter<File>> {
     pub fn append(results: &Path, solves: Option<&Path>) -> io::Result<Self> {
         let open = |p: &Path| std::fs::OpenOptions::new().append(true).open(p);
         let solves = match solves {
-            Some(p) if p.is_file() => Some(SolvesCsv {
-                out: BufWriter::new(open(p)?),
-                own: CsvEncoder::new(),
-            }),
+            Some(p) if p.is_file() => Some(SolvesCsv::append(p)?),
             Some(p) => Some(SolvesCsv::create(p)?),
             None => None,
         };
@@ -134,6 +131,15 @@ impl SolvesCsv<BufWriter<File>> {
     /// Creates (truncates) the file and writes the header.
     pub fn create(path: &Path) -> io::Result<Self> {
         SolvesCsv::new(BufWriter::new(File::create(path)?))
+    }
+
+    /// Appends to the file of a resumed run or study (no header).
+    pub fn append(path: &Path) -> io::Result<Self> {
+        let file = std::fs::OpenOptions::new().append(true).open(path)?;
+        Ok(SolvesCsv {
+            out: BufWriter::new(file),
+            own: CsvEncoder::new(),
+        })
     }
 }
 

@@ -102,6 +102,14 @@ pub fn read_rows(
     path: &Path,
     each: &mut dyn FnMut(PuzzleResult),
 ) -> Result<Option<Torn>, RecoverError> {
+    read_rows_of(path, each)
+}
+
+/// [`read_rows`] for rows of any type (a study's solves).
+pub fn read_rows_of<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    each: &mut dyn FnMut(T),
+) -> Result<Option<Torn>, RecoverError> {
     let io_err = |source| RecoverError::Io {
         path: path.to_path_buf(),
         source,
@@ -111,7 +119,7 @@ pub fn read_rows(
     let whole = whole_lines(&mut file).map_err(io_err)?;
     let mut reader = csv::Reader::from_reader(io::BufReader::new(file.take(whole)));
     let mut lines = 1u64;
-    for row in reader.deserialize::<PuzzleResult>() {
+    for row in reader.deserialize::<T>() {
         lines += 1;
         match row {
             Ok(r) => each(r),

@@ -9,11 +9,13 @@
 pub mod analysis;
 pub mod fit;
 mod points;
+mod resume;
 mod write;
 
 pub use crate::generate::holes_puzzle;
 pub use points::{clue_points, point_puzzles, size_points, PointSpec};
-pub use write::{write_outputs, StudyFile, StudyInfo, CSV, FILES, SOLVES_CSV};
+pub use resume::{measured, ResumeError, ShareLog};
+pub use write::{write_outputs, StudyFile, StudyInfo, CSV, FILES, JSON, SHARES_CSV, SOLVES_CSV};
 
 use crate::contender::{BenchPuzzle, Contender};
 use crate::harness::{
@@ -218,7 +220,8 @@ pub fn check_handled(opts: &StudyOptions) -> Result<(), StudyError> {
 pub fn run(
     opts: &StudyOptions,
     cancel: &Arc<AtomicBool>,
-    on_records: &mut dyn FnMut(&[SolveRecord]) -> io::Result<()>,
+    mut earlier: Measured,
+    on_share: &mut dyn FnMut(Share, &[SolveRecord]) -> io::Result<()>,
     observer: &dyn Observer,
 ) -> Result<StudyData, StudyError> {
     if opts.points.is_empty() {
@@ -265,6 +268,20 @@ pub fn run(
                 if run_now.is_empty() || share.is_empty() {
                     continue;
                 }
+                let key = Share {
+                    point: pi,
+                    mode: mi,
+                    round,
+                };
+                if let Some(before) = earlier.remove(&key) {
+                    // Measured before the study was cut short: taken as it is.
+                    let here = records.entry((pi, mi)).or_default();
+                    here.extend(before);
+                    if opts.stop_after_censored {
+                        note_censored(opts, (p, pi, mi), &run_now, here, &mut stopped);
+                    }
+                    continue;
+                }
                 let contenders: Vec<Contender> =
                     run_now.iter().map(|&s| Contender::from_id(s)).collect();
                 let ds = BenchDataset::in_memory(
@@ -299,17 +316,11 @@ pub fn run(
                     data.interrupted = true;
                     break 'rounds;
                 }
-                on_records(&sink.solves)?;
+                on_share(key, &sink.solves)?;
                 let here = records.entry((pi, mi)).or_default();
                 here.extend(sink.solves);
                 if opts.stop_after_censored {
-                    for &s in &run_now {
-                        let (row, _) = summarise(opts.axis, p, pi, &mode.to_string(), s, here);
-                        if row.state == PointState::Censored && !stopped.contains(&(s, mi, p.side))
-                        {
-                            stopped.push((s, mi, p.side));
-                        }
-                    }
+                    note_censored(opts, (p, pi, mi), &run_now, here, &mut stopped);
                 }
             }
         }
@@ -333,6 +344,39 @@ pub fn run(
         }
     }
     Ok(data)
+}
+
+/// One share of a study: a point and a mode (indices into the options) in a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Share {
+    /// Index into [`StudyOptions::points`].
+    pub point: usize,
+    /// Index into [`StudyOptions::modes`].
+    pub mode: usize,
+    /// The round.
+    pub round: usize,
+}
+
+/// Shares a study measured before it was cut short, with their solves: a
+/// resumed study takes them as they are and measures the rest.
+pub type Measured = BTreeMap<Share, Vec<SolveRecord>>;
+
+/// Marks each of `run_now` whose median at point `p` was censored: it runs
+/// at no larger side in this mode.
+fn note_censored(
+    opts: &StudyOptions,
+    (p, pi, mi): (PointSpec, usize, usize),
+    run_now: &[SolverId],
+    here: &[SolveRecord],
+    stopped: &mut Vec<(SolverId, usize, usize)>,
+) {
+    let mode = opts.modes[mi].to_string();
+    for &s in run_now {
+        let (row, _) = summarise(opts.axis, p, pi, &mode, s, here);
+        if row.state == PointState::Censored && !stopped.contains(&(s, mi, p.side)) {
+            stopped.push((s, mi, p.side));
+        }
+    }
 }
 
 fn names(solvers: &[SolverId]) -> String {

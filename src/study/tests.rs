@@ -96,7 +96,8 @@ fn a_study_measures_every_point_mode_and_strategy_and_hears_each_solve() {
     let data = run(
         &opts,
         &Arc::new(AtomicBool::new(false)),
-        &mut |r| {
+        Default::default(),
+        &mut |_, r| {
             heard.extend_from_slice(r);
             Ok(())
         },
@@ -157,7 +158,8 @@ fn budget_stopped_points_are_censored_and_larger_sizes_not_run() {
     let data = run(
         &opts,
         &Arc::new(AtomicBool::new(false)),
-        &mut |_| Ok(()),
+        Default::default(),
+        &mut |_, _| Ok(()),
         &Silent,
     )
     .unwrap();
@@ -216,7 +218,8 @@ fn a_strategy_set_that_handles_no_size_is_refused() {
     let err = run(
         &opts,
         &Arc::new(AtomicBool::new(false)),
-        &mut |_| Ok(()),
+        Default::default(),
+        &mut |_, _| Ok(()),
         &Silent,
     )
     .unwrap_err();
@@ -232,7 +235,14 @@ fn an_interrupted_study_keeps_only_finished_points() {
         vec![SolverId::BitsetMrv],
     );
     let cancel = Arc::new(AtomicBool::new(true));
-    let data = run(&opts, &cancel, &mut |_| Ok(()), &Silent).unwrap();
+    let data = run(
+        &opts,
+        &cancel,
+        Default::default(),
+        &mut |_, _| Ok(()),
+        &Silent,
+    )
+    .unwrap();
     assert!(data.interrupted);
     assert!(data.rows.is_empty());
 }

@@ -69,15 +69,28 @@ pub const CSV: &str = "study.csv";
 /// The file of every timed solve, appended as each share is measured (the
 /// columns of a run's `results.csv`; `dataset` names the point).
 pub const SOLVES_CSV: &str = "solves.csv";
+/// The study's record: build, machine, command line, options, findings
+/// (written when it begins, and again with its findings when it ends).
+pub const JSON: &str = "study.json";
+/// One line per share measured (`point,mode,round,solves`), appended after
+/// the share's solves: what a resumed study takes as done.
+pub const SHARES_CSV: &str = "shares.csv";
 /// Every file a study writes into its folder (beside `charts/`).
-pub const FILES: [&str; 5] = [CSV, SOLVES_CSV, "study.json", "report.md", "report.html"];
+pub const FILES: [&str; 6] = [
+    CSV,
+    SOLVES_CSV,
+    SHARES_CSV,
+    JSON,
+    "report.md",
+    "report.html",
+];
 
 /// Writes `study.json`, the charts, `report.md` and `report.html` into `dir`
 /// (`study.csv` is the caller's, written as the points finish). Returns the
 /// findings in words.
 pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Result<Vec<String>> {
     let json = serde_json::to_string_pretty(file).map_err(io::Error::other)?;
-    std::fs::write(dir.join("study.json"), json + "\n")?;
+    std::fs::write(dir.join(JSON), json + "\n")?;
     let charts_dir = dir.join("charts");
     std::fs::create_dir_all(&charts_dir)?;
     let mut charts = Vec::new();

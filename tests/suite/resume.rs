@@ -194,3 +194,105 @@ fn a_killed_scaling_run_resumes_its_counts_and_writes_its_curve() {
     }
     assert!(dir.path().join("sc/scaling.md").is_file());
 }
+
+#[test]
+fn a_killed_study_resumes_to_what_a_whole_study_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    // A node budget, not a time limit: what is censored does not depend on the machine.
+    let study = |out: &str| -> Vec<String> {
+        [
+            "study",
+            "clues",
+            "--size",
+            "9",
+            "--clues",
+            "1..60",
+            "--puzzles",
+            "20",
+            "--rounds",
+            "5",
+            "--solver",
+            "dlx,backtracking",
+            "--node-budget",
+            "100000",
+            "--time-limit",
+            "0",
+            "--quiet",
+            "--out",
+            out,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    bin(dir.path()).args(study("whole")).assert().success();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .current_dir(dir.path())
+        .args(study("cut"))
+        .spawn()
+        .unwrap();
+    let shares = dir.path().join("cut/shares.csv");
+    let waited = Instant::now();
+    while lines(&shares) < 1 + 5 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(300),
+            "no shares came"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    if lines(&shares) == 1 + 60 * 2 * 5 {
+        // The study ended before the kill came: leave its folder as a kill
+        // after five shares would have, so that the resume is tested all the same.
+        cut_back(&dir.path().join("cut"), 5);
+    }
+    bin(dir.path())
+        .args(["study", "resume", "cut"])
+        .assert()
+        .success();
+    type Row = (usize, String, String, u64, u64, u64, Option<f64>);
+    let rows = |d: &str| -> Vec<Row> {
+        csv_rows::<sudoku_bench::study::StudyRow>(&dir.path().join(d).join("study.csv"))
+            .into_iter()
+            .map(|r| {
+                (
+                    r.givens,
+                    r.mode,
+                    r.variant,
+                    r.puzzles,
+                    r.solved,
+                    r.censored,
+                    r.median_nodes,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(rows("cut"), rows("whole"));
+    bin(dir.path())
+        .args(["study", "resume", "cut"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("nothing to resume"));
+}
+
+/// Cuts a finished study's folder back to its first `k` shares, with a
+/// solve cut off mid-row after them and study.json as it was when it began.
+fn cut_back(dir: &Path, k: usize) {
+    let shares = std::fs::read_to_string(dir.join("shares.csv")).unwrap();
+    let kept: Vec<&str> = shares.lines().take(1 + k).collect();
+    let solves: usize = kept[1..]
+        .iter()
+        .map(|l| l.rsplit(',').next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    std::fs::write(dir.join("shares.csv"), kept.join("\n") + "\n").unwrap();
+    let text = std::fs::read_to_string(dir.join("solves.csv")).unwrap();
+    let mut rows: Vec<&str> = text.lines().take(1 + solves).collect();
+    let torn = text.lines().nth(1 + solves).unwrap_or("dlx,dlx");
+    rows.push(&torn[..torn.len() / 2]);
+    std::fs::write(dir.join("solves.csv"), rows.join("\n")).unwrap();
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("study.json")).unwrap()).unwrap();
+    json["run"]["finished"] = "".into();
+    std::fs::write(dir.join("study.json"), json.to_string()).unwrap();
+}

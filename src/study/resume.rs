@@ -1,0 +1,142 @@
+//! A study cut short, read back: `shares.csv` says which shares were
+//! measured and how many solves each wrote to `solves.csv`, in order, so a
+//! resumed study takes those as they are and measures the rest.
+
+use super::{Measured, Share, StudyOptions};
+use crate::harness::recover::read_rows_of;
+use crate::harness::SolveRecord;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// `shares.csv`, appended to a share at a time.
+pub struct ShareLog {
+    out: std::fs::File,
+}
+
+impl ShareLog {
+    /// Creates the file with its header, or (`append`) opens it to add to.
+    pub fn open(path: &Path, append: bool) -> io::Result<ShareLog> {
+        if append {
+            let out = std::fs::OpenOptions::new().append(true).open(path)?;
+            return Ok(ShareLog { out });
+        }
+        let mut out = std::fs::File::create(path)?;
+        out.write_all(b"point,mode,round,solves\n")?;
+        Ok(ShareLog { out })
+    }
+
+    /// Says that `share` is measured, its `solves` solves written before this line.
+    pub fn add(&mut self, share: Share, solves: usize) -> io::Result<()> {
+        let line = format!("{},{},{},{solves}\n", share.point, share.mode, share.round);
+        self.out.write_all(line.as_bytes())?;
+        self.out.flush()
+    }
+}
+
+/// Why a study folder cannot be resumed.
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeError {
+    /// A file could not be read or rewritten.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// A file says something other than what the study wrote.
+    #[error("{}:{line}: {message}", path.display())]
+    Bad {
+        /// The file.
+        path: std::path::PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// The shares a study in `dir` measured, with their solves. Both files are
+/// cut back to the last share whose line is whole (what a kill left after
+/// it is measured again).
+pub fn measured(dir: &Path, opts: &StudyOptions) -> Result<Measured, ResumeError> {
+    let shares_path = dir.join(super::write::SHARES_CSV);
+    let solves_path = dir.join(super::write::SOLVES_CSV);
+    let io_err = |p: &Path| {
+        let path = p.to_path_buf();
+        move |source| ResumeError::Io { path, source }
+    };
+    // The shares whose lines are whole.
+    let text = std::fs::read(&shares_path).map_err(io_err(&shares_path))?;
+    let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut shares = Vec::new();
+    for (i, line) in String::from_utf8_lossy(&text[..whole])
+        .lines()
+        .enumerate()
+        .skip(1)
+    {
+        let bad = |message: String| ResumeError::Bad {
+            path: shares_path.clone(),
+            line: i as u64 + 1,
+            message,
+        };
+        let n: Vec<usize> = line
+            .split(',')
+            .map(|w| w.trim().parse())
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad(format!("{line:?}: expected point,mode,round,solves")))?;
+        let [point, mode, round, solves] = n[..] else {
+            return Err(bad(format!("{line:?}: expected four numbers")));
+        };
+        if point >= opts.points.len() || mode >= opts.modes.len() {
+            return Err(bad(format!(
+                "{line:?}: no such point or mode in this study"
+            )));
+        }
+        shares.push((Share { point, mode, round }, solves));
+    }
+    // Their solves, in the order they were written.
+    let mut all: Vec<SolveRecord> = Vec::new();
+    read_rows_of(&solves_path, &mut |r: SolveRecord| all.push(r)).map_err(|e| {
+        ResumeError::Bad {
+            path: solves_path.clone(),
+            line: 0,
+            message: e.to_string(),
+        }
+    })?;
+    let wanted: usize = shares.iter().map(|s| s.1).sum();
+    if all.len() < wanted {
+        return Err(ResumeError::Bad {
+            path: solves_path.clone(),
+            line: all.len() as u64 + 1,
+            message: format!(
+                "{} solves, but shares.csv counts {wanted} before the end",
+                all.len()
+            ),
+        });
+    }
+    all.truncate(wanted);
+    rewrite(&solves_path, &all).map_err(io_err(&solves_path))?;
+    std::fs::write(&shares_path, &text[..whole]).map_err(io_err(&shares_path))?;
+    let mut out = Measured::new();
+    let mut rest = all.into_iter();
+    for (share, n) in shares {
+        out.insert(share, rest.by_ref().take(n).collect());
+    }
+    Ok(out)
+}
+
+/// Writes `solves.csv` again with just these solves.
+fn rewrite(path: &Path, solves: &[SolveRecord]) -> io::Result<()> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(io::BufWriter::new(std::fs::File::create(path)?));
+    w.write_record(SolveRecord::COLUMNS)
+        .map_err(io::Error::other)?;
+    for s in solves {
+        w.serialize(s).map_err(io::Error::other)?;
+    }
+    w.flush()?;
+    Ok(())
+}
