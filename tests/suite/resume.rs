@@ -54,6 +54,23 @@ fn args(table: &Path, out: &str) -> Vec<String> {
     .collect()
 }
 
+/// Runs the workbench with `words` in `dir` and kills it (SIGKILL) once
+/// `file` has `at_least` lines: on the file, not on a clock.
+fn kill_once(dir: &Path, words: &[String], file: &Path, at_least: usize) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .current_dir(dir)
+        .args(words)
+        .spawn()
+        .unwrap();
+    let waited = Instant::now();
+    while lines(file) < at_least {
+        assert!(waited.elapsed() < Duration::from_secs(300), "no rows came");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 fn lines(path: &Path) -> usize {
     std::fs::read(path)
         .map(|b| b.iter().filter(|&&c| c == b'\n').count())
@@ -80,19 +97,8 @@ fn a_killed_run_reports_and_resumes_to_what_a_whole_run_gives() {
     let whole = dir.path().join("whole");
 
     // The same run, killed (SIGKILL) once two of its ten rounds are on disk.
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
-        .current_dir(dir.path())
-        .args(args(&t, "cut"))
-        .spawn()
-        .unwrap();
     let results = dir.path().join("cut/results.csv");
-    let waited = Instant::now();
-    while lines(&results) < 1 + 2 * 2 * 30 {
-        assert!(waited.elapsed() < Duration::from_secs(300), "no rows came");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_once(dir.path(), &args(&t, "cut"), &results, 1 + 2 * 2 * 30);
     let kept = lines(&results);
     assert!(kept < 1 + 2 * 300, "killed before the end ({kept} lines)");
     // A row cut off mid-write, as a kill during a write leaves one.
@@ -162,19 +168,8 @@ fn a_killed_scaling_run_resumes_its_counts_and_writes_its_curve() {
     let mut words = args(&t, "sc");
     let at = words.iter().position(|w| w == "--threads").unwrap();
     words[at + 1] = "1,2".into();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
-        .current_dir(dir.path())
-        .args(&words)
-        .spawn()
-        .unwrap();
     let first = dir.path().join("sc/threads-1/results.csv");
-    let waited = Instant::now();
-    while lines(&first) < 1 + 2 * 2 * 30 {
-        assert!(waited.elapsed() < Duration::from_secs(300), "no rows came");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_once(dir.path(), &words, &first, 1 + 2 * 2 * 30);
     assert!(
         !dir.path().join("sc/threads-2").exists(),
         "killed in the first count"
@@ -226,22 +221,8 @@ fn a_killed_study_resumes_to_what_a_whole_study_gives() {
         .collect()
     };
     bin(dir.path()).args(study("whole")).assert().success();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
-        .current_dir(dir.path())
-        .args(study("cut"))
-        .spawn()
-        .unwrap();
     let shares = dir.path().join("cut/shares.csv");
-    let waited = Instant::now();
-    while lines(&shares) < 1 + 5 {
-        assert!(
-            waited.elapsed() < Duration::from_secs(300),
-            "no shares came"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_once(dir.path(), &study("cut"), &shares, 1 + 5);
     if lines(&shares) == 1 + 60 * 2 * 5 {
         // The study ended before the kill came: leave its folder as a kill
         // after five shares would have, so that the resume is tested all the same.
