@@ -338,6 +338,18 @@ pub fn keep_whole_puzzles(
         let p = p.to_path_buf();
         move |source| RecoverError::Io { path: p, source }
     };
+    if !path.is_file() {
+        // Killed before its first row: the file is begun, header only.
+        let mut header = csv::Writer::from_writer(Vec::new());
+        header
+            .write_record(PuzzleResult::COLUMNS)
+            .map_err(|e| io_err(&path)(io::Error::other(e)))?;
+        let bytes = header
+            .into_inner()
+            .map_err(|e| io_err(&path)(io::Error::other(e.to_string())))?;
+        std::fs::write(&path, bytes).map_err(io_err(&path))?;
+        return Ok(0);
+    }
     let file = std::fs::File::create(&tmp).map_err(io_err(&tmp))?;
     let mut out = csv::WriterBuilder::new()
         .has_headers(false)
@@ -488,4 +500,58 @@ pub fn failures(summary: &[SummaryRow]) -> (u64, u64) {
         summary.iter().map(|s| s.wrong).sum(),
         summary.iter().map(|s| s.errors).sum(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(i: u64) -> String {
+        format!("band,band,hard-9x9,{i},0,unique,1,3,0,1,900,900,,1,,call,solution\n")
+    }
+
+    #[test]
+    fn a_torn_last_row_is_dropped_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
+        let header = PuzzleResult::COLUMNS.join(",") + "\n";
+        let whole = format!("{header}{}{}", row(0), row(1));
+        std::fs::write(&path, format!("{whole}band,band,hard-9x9,2,0,uni")).unwrap();
+        let mut seen = Vec::new();
+        let torn = read_rows(&path, &mut |r| seen.push(r.puzzle_index)).unwrap();
+        assert_eq!(seen, [0, 1]);
+        let t = torn.expect("torn");
+        assert_eq!((t.line, t.offset), (4, whole.len() as u64));
+        assert!(t
+            .to_string()
+            .starts_with("results.csv line 4: a row cut off"));
+        // Whole lines only: nothing torn.
+        std::fs::write(&path, &whole).unwrap();
+        assert_eq!(read_rows(&path, &mut |_| {}).unwrap(), None);
+        // A bad row before the end is an error naming its line.
+        std::fs::write(&path, format!("{header}{}x,y\n{}", row(0), row(1))).unwrap();
+        let e = read_rows(&path, &mut |_| {}).unwrap_err().to_string();
+        assert!(e.contains("results.csv:3"), "{e}");
+    }
+
+    #[test]
+    fn done_puzzles_are_those_every_contender_has() {
+        let mut a = Bits::default();
+        let mut b = Bits::default();
+        for i in [1, 5, 70, 200] {
+            a.set(i);
+        }
+        for i in [5, 70, 71] {
+            b.set(i);
+        }
+        let cover = Coverage {
+            datasets: vec![("d".into(), vec![("a".into(), a), ("b".into(), b)])],
+            ..Default::default()
+        };
+        let done = cover.done("d", &["a".into(), "b".into()]);
+        assert_eq!(done.count(), 2);
+        assert!(done.get(5) && done.get(70) && !done.get(1) && !done.get(71));
+        // A contender with no rows: nothing is done.
+        assert_eq!(cover.done("d", &["a".into(), "c".into()]).count(), 0);
+    }
 }
