@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sudoku_bench::harness;
-use sudoku_bench::solver::{Mode, SolverId};
+use sudoku_bench::solver::SolverId;
 
 #[derive(clap::Args, Clone)]
 pub(super) struct BenchArgs {
@@ -243,11 +243,7 @@ pub(super) fn plan(args: &BenchArgs, cores: usize) -> Result<Plan> {
         None => cores,
     };
     let budget = Budget::parse(args.node_budget.as_deref()).map_err(anyhow::Error::msg)?;
-    let mode = match args.mode {
-        ModeArg::First => Mode::First,
-        ModeArg::Unique => Mode::Unique,
-        ModeArg::Count => Mode::Count(args.count_limit),
-    };
+    let mode = args.mode.mode(args.count_limit);
     let sel = Selection {
         sample: args.sample,
         limit: args.limit,
@@ -852,7 +848,7 @@ mod tests {
         assert_eq!(p.datasets[0].len(), 30);
         assert_eq!(
             (p.opts.threads, p.opts.rounds, p.opts.mode),
-            (1, 3, Mode::First)
+            (1, 3, sudoku_bench::solver::Mode::First)
         );
         assert_eq!(p.opts.reference.as_deref(), Some("dlx"));
         assert_eq!(p.handicaps.get("band"), Some(&0.2));

@@ -5,7 +5,7 @@ use clap::ValueEnum;
 use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
-use sudoku_bench::solver::SolverId;
+use sudoku_bench::solver::{Mode, SolverId};
 
 #[derive(clap::Args, Clone)]
 pub(super) struct ReportChoices {
@@ -75,6 +75,17 @@ pub(super) enum ModeArg {
     Unique,
     /// Count solutions up to --count-limit.
     Count,
+}
+
+impl ModeArg {
+    /// The mode it names, counting to `count_limit`.
+    pub(super) fn mode(self, count_limit: u64) -> Mode {
+        match self {
+            ModeArg::First => Mode::First,
+            ModeArg::Unique => Mode::Unique,
+            ModeArg::Count => Mode::Count(count_limit),
+        }
+    }
 }
 
 pub(super) fn solver_name(s: &str) -> Result<SolverId, String> {

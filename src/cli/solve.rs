@@ -46,11 +46,7 @@ pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
     let opts = args.input_args.read_options()?;
     let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
     let path = sudoku_bench::datasets::path_or_public(&path, &mut |m| eprintln!("{m}"))?;
-    let mode = match args.mode {
-        ModeArg::First => Mode::First,
-        ModeArg::Unique => Mode::Unique,
-        ModeArg::Count => Mode::Count(args.count_limit),
-    };
+    let mode = args.mode.mode(args.count_limit);
     let pool = build_pool(args.threads)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in format::puzzle_files(&path)? {

@@ -135,9 +135,8 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
 }
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
-    match s {
-        "first" => Ok(Mode::First),
-        "unique" => Ok(Mode::Unique),
+    match s.parse() {
+        Ok(m @ (Mode::First | Mode::Unique)) => Ok(m),
         _ => Err(format!("{s:?}: a study's modes are first and unique")),
     }
 }

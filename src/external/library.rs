@@ -470,15 +470,14 @@ fn verdict(
     }
 }
 
-/// The mode the host was started for (the protocol's environment), `unique` by default.
-pub fn mode_from_env() -> Mode {
-    let text = std::env::var(super::protocol::MODE_VAR).unwrap_or_default();
-    match text.as_str() {
-        "first" => Mode::First,
-        t => match t.strip_prefix("count:").and_then(|k| k.parse().ok()) {
-            Some(k) => Mode::Count(k),
-            None => Mode::Unique,
-        },
+/// The mode the host was started for (the protocol's environment): `unique`
+/// when the variable is unset; text that is no mode is an error.
+pub fn mode_from_env() -> Result<Mode, String> {
+    match std::env::var(super::protocol::MODE_VAR) {
+        Err(_) => Ok(Mode::Unique),
+        Ok(text) => text
+            .parse()
+            .map_err(|e| format!("{}: {e}", super::protocol::MODE_VAR)),
     }
 }
 
@@ -494,9 +493,13 @@ pub fn serve(
     output: impl Write,
 ) -> io::Result<()> {
     let mut out = io::BufWriter::new(output);
-    let mut lib = match opened {
-        Ok(lib) => lib,
-        Err(e) => {
+    let (mut lib, mode) = match (opened, mode_from_env()) {
+        (Ok(lib), Ok(mode)) => (lib, mode),
+        (Err(e), _) => {
+            writeln!(out, "error {e}")?;
+            return out.flush();
+        }
+        (_, Err(e)) => {
             writeln!(out, "error {e}")?;
             return out.flush();
         }
@@ -509,7 +512,6 @@ pub fn serve(
         u8::from(lib.pencilmarks)
     )?;
     out.flush()?;
-    let mode = mode_from_env();
     let mut input = io::BufReader::with_capacity(64 * 1024, input);
     let mut line = String::new();
     let mut batch: Vec<Result<Grid, &'static str>> = Vec::new();

@@ -70,6 +70,25 @@ impl fmt::Display for Mode {
     }
 }
 
+impl std::str::FromStr for Mode {
+    type Err = String;
+
+    /// Reads what [`Mode`]'s `Display` writes: `first`, `unique` or `count:K`
+    /// (K at least 1). Any other text is an error, never a default.
+    fn from_str(text: &str) -> Result<Mode, String> {
+        match text {
+            "first" => Ok(Mode::First),
+            "unique" => Ok(Mode::Unique),
+            t => match t.strip_prefix("count:").map(str::parse::<u64>) {
+                Some(Ok(k)) if k >= 1 => Ok(Mode::Count(k)),
+                _ => Err(format!(
+                    "{text:?} is not a mode: expected first, unique or count:K (K 1 or more)"
+                )),
+            },
+        }
+    }
+}
+
 /// Limits of one solve.
 #[derive(Clone, Debug)]
 pub struct Limits {

@@ -506,3 +506,21 @@ fn impossible_pencilmarks_have_no_solution() {
         }
     }
 }
+
+#[test]
+fn modes_read_back_what_they_write_and_nothing_else() {
+    for m in [
+        Mode::First,
+        Mode::Unique,
+        Mode::Count(1),
+        Mode::Count(1_000_000),
+    ] {
+        assert_eq!(m.to_string().parse::<Mode>(), Ok(m));
+    }
+    for bad in [
+        "", "Unique", "count", "count:", "count:0", "count:x", "first ",
+    ] {
+        let e = bad.parse::<Mode>().unwrap_err();
+        assert!(e.contains("is not a mode"), "{bad:?}: {e}");
+    }
+}

@@ -324,3 +324,27 @@ fn ctrl_c_in_a_later_count_of_a_scaling_run_stops_the_whole_run() {
     );
     assert_eq!(running(&counter.display().to_string()), 0);
 }
+
+#[test]
+fn a_host_told_a_mode_that_is_no_mode_says_so_and_never_guesses() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = example(EXAMPLE).display().to_string();
+    let out = bin(dir.path())
+        .args([
+            "library-host",
+            "--library",
+            &lib,
+            "--symbol",
+            "example_tdoku",
+        ])
+        .args(["--abi", "tdoku"])
+        .env("SUDOKU_BENCH_MODE", "uniq")
+        .write_stdin("")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.starts_with("error SUDOKU_BENCH_MODE: \"uniq\" is not a mode"),
+        "{text}"
+    );
+}
