@@ -146,12 +146,8 @@ fn parse_recorded(info: &RunInfo) -> Result<BenchArgs> {
 /// the datasets' content, the contenders.
 fn differences(info: &RunInfo, plan: &bench::Plan) -> Vec<String> {
     let mut out = Vec::new();
-    let now = RunInfo::new(Default::default(), Vec::new(), Vec::new());
-    if (&now.version, &now.git_commit) != (&info.version, &info.git_commit) {
-        out.push(format!(
-            "build: the run was made by {} ({}), this is {} ({})",
-            info.version, info.git_commit, now.version, now.git_commit
-        ));
+    if let Some(why) = info.other_build() {
+        out.push(format!("build: the run was {why}"));
     }
     let then: Vec<_> = info
         .datasets

@@ -5,7 +5,6 @@
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use sudoku_bench::harness::RunInfo;
 use sudoku_bench::study::{self, StudyFile};
 
 #[derive(clap::Args)]
@@ -42,12 +41,8 @@ pub(super) fn run(r: &ResumeArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let now = RunInfo::new(Default::default(), Vec::new(), Vec::new());
-    if (&now.version, &now.git_commit) != (&file.run.version, &file.run.git_commit) {
-        let why = format!(
-            "the study was begun by {} ({}), this is {} ({})",
-            file.run.version, file.run.git_commit, now.version, now.git_commit
-        );
+    if let Some(why) = file.run.other_build() {
+        let why = format!("the study was {why}");
         if !r.force {
             bail!(
                 "{}: {why}; not resumed (--force resumes anyway)",

@@ -827,8 +827,7 @@ impl Engine for Program {
                         for &slot in &slots {
                             done(slot, failed(&msg, now));
                         }
-                        let rest = suspects.drain(..).chain(resend.drain(..));
-                        for slot in rest.collect::<Vec<_>>() {
+                        for slot in suspects.drain(..).chain(resend.drain(..)) {
                             done(slot, failed(&msg, now));
                         }
                         while let Some(slot) = next() {

@@ -249,6 +249,18 @@ fn os() -> String {
 }
 
 impl RunInfo {
+    /// How the build that recorded this run differs from the running one
+    /// (version, git commit), in words; `None` when it is the same.
+    pub fn other_build(&self) -> Option<String> {
+        let (version, commit) = (env!("CARGO_PKG_VERSION"), env!("SUDOKU_BENCH_GIT"));
+        (self.version != version || self.git_commit != commit).then(|| {
+            format!(
+                "made by {} ({}), this is {version} ({commit})",
+                self.version, self.git_commit
+            )
+        })
+    }
+
     /// Facts about this build and machine, with the run's options; start time now.
     pub fn new(options: RunOptions, command: Vec<String>, datasets: Vec<DatasetInfo>) -> RunInfo {
         RunInfo {

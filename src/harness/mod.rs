@@ -208,12 +208,12 @@ pub struct RunResult {
 impl RunResult {
     /// Puzzles with a wrong answer, over the whole run.
     pub fn wrong(&self) -> u64 {
-        self.summary.iter().map(|s| s.wrong).sum()
+        summary::failures(&self.summary).0
     }
 
     /// Puzzles where a strategy failed.
     pub fn errors(&self) -> u64 {
-        self.summary.iter().map(|s| s.errors).sum()
+        summary::failures(&self.summary).1
     }
 }
 

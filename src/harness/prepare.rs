@@ -301,20 +301,6 @@ impl BenchDataset {
         self
     }
 
-    /// Puzzles of the run whose reference verdict is undecided.
-    pub fn undecided(&self) -> u64 {
-        let Some(v) = &self.verdicts else { return 0 };
-        let mut n = 0;
-        let _ = self.for_each_window(&mut |w| {
-            n += w
-                .iter()
-                .filter(|p| !p.invalid && v.get(p.index) == crate::contender::Reference::Undecided)
-                .count() as u64;
-            Ok(true)
-        });
-        n
-    }
-
     /// True when the puzzles are read from the file for each use.
     pub fn is_streamed(&self) -> bool {
         self.streamed.is_some()

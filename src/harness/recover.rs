@@ -487,19 +487,13 @@ pub fn summarize(
 
 /// Where a variant comes from, by its strategy's word.
 fn origin(strategy: &str, variant: &str) -> &'static str {
+    use crate::contender::Origin;
     match (strategy, crate::solver::SolverId::from_name(variant)) {
-        ("external" | "library", _) => "external",
-        (_, Some(id)) if id.is_reference() => "reference",
-        _ => "built-in",
+        ("external" | "library", _) => Origin::External,
+        (_, Some(id)) if id.is_reference() => Origin::Reference,
+        _ => Origin::BuiltIn,
     }
-}
-
-/// Wrong and failed puzzles over a summary.
-pub fn failures(summary: &[SummaryRow]) -> (u64, u64) {
-    (
-        summary.iter().map(|s| s.wrong).sum(),
-        summary.iter().map(|s| s.errors).sum(),
-    )
+    .word()
 }
 
 #[cfg(test)]

@@ -27,6 +27,14 @@ pub struct SummaryBuilder {
     no_guess: u64,
 }
 
+/// Wrong and failed puzzles over a summary.
+pub fn failures(summary: &[SummaryRow]) -> (u64, u64) {
+    (
+        summary.iter().map(|s| s.wrong).sum(),
+        summary.iter().map(|s| s.errors).sum(),
+    )
+}
+
 /// The `q` quantile (0..=1) of sorted values, nearest rank.
 pub fn quantile(sorted: &[u64], q: f64) -> u64 {
     if sorted.is_empty() {

@@ -264,7 +264,7 @@ pub fn attach(
             .as_deref()
             .and_then(|p| Verdicts::load(p, limit, n))
             .unwrap_or_else(|| Verdicts::new(limit, opts.budget, n));
-        let mut computed = 0u64;
+        let (mut computed, mut undecided) = (0u64, 0u64);
         let mut fill = |window: &[crate::contender::BenchPuzzle]| -> io::Result<bool> {
             let todo: Vec<usize> = (0..window.len())
                 .filter(|&i| !window[i].invalid && verdicts.missing(window[i].index, opts.budget))
@@ -280,7 +280,10 @@ pub fn attach(
                 }
             }
             computed += todo.len() as u64;
-            cost.puzzles += window.iter().filter(|p| !p.invalid).count() as u64;
+            for p in window.iter().filter(|p| !p.invalid) {
+                cost.puzzles += 1;
+                undecided += u64::from(verdicts.get(p.index) == Reference::Undecided);
+            }
             Ok(!cancel.load(Ordering::Relaxed))
         };
         ds.for_each_window(&mut fill)?;
@@ -294,7 +297,7 @@ pub fn attach(
             let _ = verdicts.save(p);
         }
         ds.set_verdicts(Arc::new(verdicts));
-        cost.undecided += ds.undecided();
+        cost.undecided += undecided;
     }
     cost.seconds = started.elapsed().as_secs_f64();
     Ok(cost)

@@ -528,7 +528,7 @@ pub fn rebuild_if_cut_short(dir: &Path) -> Result<Option<Vec<String>>, ReportErr
         info.incomplete
             .push("every planned row is in results.csv, but the run did not record its end".into());
     }
-    (info.wrong, info.errors) = recover::failures(&rows);
+    (info.wrong, info.errors) = crate::harness::summary::failures(&rows);
     let run = crate::export::RunReport {
         info: info.clone(),
         summary: rows,
