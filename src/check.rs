@@ -275,7 +275,7 @@ pub fn check_library(
     timeout: Duration,
     log: &std::path::Path,
 ) -> Result<CheckReport, ContenderError> {
-    let (Some(library), Some(abi)) = (spec.library.as_deref(), spec.library_abi()) else {
+    let (Some(library), Some(abi)) = (spec.library.as_deref(), spec.abi) else {
         return Err(ContenderError::Library {
             name: spec.name.clone(),
             message: "not a library contender".into(),

@@ -26,6 +26,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod check;
 pub mod compare;
 pub mod contender;
@@ -46,6 +47,7 @@ pub mod stats;
 pub mod study;
 pub mod transform;
 pub mod validate;
+pub mod words;
 
 pub use error::{LoadError, ParseError, ParseErrorKind};
 pub use format::{Dataset, Puzzle, ReadOptions};

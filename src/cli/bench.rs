@@ -1,11 +1,13 @@
 //! `sudoku-bench bench`: run strategies over datasets, write the run folder.
 
 use super::options::*;
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use sudoku_bench::harness;
+use sudoku_bench::bench::{self, Plan, Watch};
+use sudoku_bench::harness::plan::{Handicap, RunOptions, VERSION};
+use sudoku_bench::harness::{files, Budget, RunInfo, Schedule};
 use sudoku_bench::solver::SolverId;
 
 #[derive(clap::Args, Clone)]
@@ -35,7 +37,7 @@ pub(super) struct BenchArgs {
     /// Per-puzzle node budget: a number, or `none`. Default: each slow strategy's own budget
     /// (naive and backtracking 2,000,000 nodes; dlx-first-column 5,000,000), none for the others.
     #[arg(long)]
-    node_budget: Option<String>,
+    node_budget: Option<Budget>,
     /// Per-puzzle time limit, like `100ms` or `2s` (a run out counts as `budget`).
     #[arg(long, value_parser = parse_duration)]
     time_limit: Option<Duration>,
@@ -59,13 +61,13 @@ pub(super) struct BenchArgs {
     /// Keep making passes, for each strategy, until its timed passes over a dataset add up to
     /// this much wall time in all (like `2s`; each round takes its share); at least --repeat
     /// passes are made. `0` for a single pass.
-    #[arg(long, value_parser = parse_duration, default_value = DEFAULT_MIN_TIME)]
+    #[arg(long, value_parser = parse_duration, default_value = "250ms")]
     min_time: Duration,
     /// `interleaved`: each worker solves a stretch of puzzles with every strategy in turn
     /// (rotating who goes first), so machine drift hits all alike; `sequential`: one
     /// strategy after another.
-    #[arg(long, default_value = "interleaved", value_parser = ["interleaved", "sequential"])]
-    schedule: String,
+    #[arg(long, default_value = "interleaved", value_parser = words::<Schedule>(&Schedule::WORDS))]
+    schedule: Schedule,
     /// The variant the relative-speed columns compare with (default: each dataset's fastest).
     #[arg(long)]
     reference: Option<String>,
@@ -118,47 +120,63 @@ pub(super) struct BenchArgs {
     /// until the solve has taken 20% longer. For checking that a `--baseline` gate catches
     /// a known slowdown.
     #[arg(long, value_name = "NAME=SHARE", hide = true)]
-    handicap: Vec<String>,
+    handicap: Vec<Handicap>,
     #[command(flatten)]
     report: ReportChoices,
     #[command(flatten)]
     input_args: InputArgs,
 }
 
-/// `--rounds` when not given.
-pub(super) const DEFAULT_ROUNDS: usize = 5;
-/// `--min-time` when not given.
-const DEFAULT_MIN_TIME: &str = "250ms";
-/// The least share of `--min-time` a round may get.
-const MIN_ROUND_TIME: Duration = Duration::from_millis(1);
-
-/// The progress bar, advanced in steps of 256 rows so the writer thread stays cheap.
-pub(super) struct Bar {
-    bar: indicatif::ProgressBar,
-    pending: std::cell::Cell<u64>,
-}
-
-impl harness::Observer for Bar {
-    fn phase_started(&self, variant: &str, dataset: &str, rows: u64) {
-        self.pending.set(0);
-        self.bar.set_position(0);
-        self.bar.set_length(rows);
-        self.bar.set_message(format!("{variant} on {dataset}"));
-    }
-    fn rows_added(&self, rows: u64) {
-        self.bar.inc_length(rows);
-    }
-    fn rows_done(&self, rows: u64) {
-        let n = self.pending.get() + rows;
-        if n >= 256 {
-            self.bar.inc(n);
-            self.pending.set(0);
+impl BenchArgs {
+    /// The run these arguments ask for, as typed options (threads 0: the
+    /// machine's default); [`Plan::new`] checks them.
+    pub(super) fn options(&self) -> Result<RunOptions> {
+        let contenders = self.outside.specs()?;
+        // Only outside programs when they are all that was asked for.
+        let solvers = if self.solver.is_empty() && !contenders.is_empty() {
+            Vec::new()
         } else {
-            self.pending.set(n);
-        }
-    }
-    fn phase_done(&self, _: &harness::SummaryRow) {
-        self.bar.inc(self.pending.replace(0));
+            resolve_solvers(&self.solver)?
+                .iter()
+                .map(|s| s.name().to_string())
+                .collect()
+        };
+        let defaults = RunOptions::default();
+        Ok(RunOptions {
+            version: VERSION,
+            solvers,
+            datasets: Vec::new(),
+            inputs: self.dataset.clone(),
+            input: self.input_args.read_options()?,
+            threads: self.threads.first().copied().unwrap_or(0),
+            mode: self.mode.mode(self.count_limit),
+            node_budget: self.node_budget.unwrap_or(defaults.node_budget),
+            time_limit: self.time_limit,
+            warmup: self.warmup,
+            repeat: self.repeat,
+            rounds: self.rounds.unwrap_or(defaults.rounds),
+            rounds_given: self.rounds.is_some(),
+            min_time: (!self.min_time.is_zero()).then_some(self.min_time),
+            schedule: self.schedule,
+            limit: self.limit,
+            sample: self.sample,
+            seed: self.seed,
+            permute: self.permute,
+            reference: self.reference.clone(),
+            reference_budget: self.reference_budget,
+            keep_solves: self.keep_solves,
+            contenders,
+            handicaps: self.handicap.clone(),
+            threads_note: String::new(),
+            scaling: Vec::new(),
+            after: sudoku_bench::harness::plan::AfterRun {
+                report: !self.no_report,
+                charts: self.report.options()?,
+                baseline: self.baseline.clone(),
+                save_baseline: self.save_baseline.clone(),
+                noise_threshold: self.noise_threshold,
+            },
+        })
     }
 }
 
@@ -175,7 +193,7 @@ pub(super) fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
         if n == "all" {
             out.extend(SolverId::ALL.iter().copied());
         } else {
-            out.push(solver_name(n).map_err(anyhow::Error::msg)?);
+            out.push(n.parse()?);
         }
     }
     let mut seen = std::collections::HashSet::new();
@@ -183,532 +201,131 @@ pub(super) fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
     Ok(out)
 }
 
-/// Everything a bench run needs, checked before anything is written or
-/// started: a typo, a bad combination or an unknown dataset fails here.
-pub(super) struct Plan {
-    solvers: Vec<SolverId>,
-    outside: Vec<sudoku_bench::external::ContenderSpec>,
-    baseline_dir: Option<PathBuf>,
-    pub(super) datasets: Vec<harness::BenchDataset>,
-    /// Said on stderr before the run: skipped entries, threads, rounds.
-    pub(super) notes: Vec<String>,
-    handicaps: std::collections::HashMap<String, f64>,
-    opts: harness::BenchOptions,
-    pub(super) options: harness::RunOptions,
-    /// Seconds spent reading the datasets.
-    load_s: f64,
+/// The machine's cores.
+pub(super) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Turns the arguments into a [`Plan`] on a machine of `cores` cores: reads
-/// and checks the datasets and the contenders file, writes nothing.
-pub(super) fn plan(args: &BenchArgs, cores: usize) -> Result<Plan> {
-    use sudoku_bench::harness::{BenchOptions, Budget, RunOptions, Schedule, Selection};
-    let outside = args.outside.specs()?;
-    // Only outside programs when they are all that was asked for.
-    let solvers = if args.solver.is_empty() && !outside.is_empty() {
-        Vec::new()
-    } else {
-        resolve_solvers(&args.solver)?
-    };
-    let baselines = Path::new(sudoku_bench::compare::baseline::ROOT);
-    let baseline_dir = match &args.baseline {
-        Some(b) => Some(sudoku_bench::compare::baseline::resolve(b, baselines)?),
-        None => None,
-    };
-    if let Some(name) = &args.save_baseline {
-        sudoku_bench::compare::baseline::check_name(name)?;
-    }
-    let mut notes = Vec::new();
-    // An outside program's worker waits awake for its answers: a worker and its
-    // program each need a core, or one of them is timed while descheduled.
-    let mut threads_note = String::new();
-    let threads = match args.threads.first().copied() {
-        Some(t) => {
-            if !outside.is_empty() && sudoku_bench::external::crowded(t, cores) {
-                threads_note = format!(
-                    "{t} threads with outside programs on {cores} cores: each worker and its program need a core, so some answers may be timed while descheduled (default {})",
-                    sudoku_bench::external::default_threads(cores)
-                );
-            }
-            t
-        }
-        None if !outside.is_empty() => {
-            let t = sudoku_bench::external::default_threads(cores);
-            threads_note = format!(
-                "{t} worker thread{} (half of {cores} cores): each outside program and the worker timing it need a core of their own",
-                if t == 1 { "" } else { "s" }
-            );
-            t
-        }
-        None => cores,
-    };
-    let budget = Budget::parse(args.node_budget.as_deref()).map_err(anyhow::Error::msg)?;
-    let mode = args.mode.mode(args.count_limit);
-    let sel = Selection {
-        sample: args.sample,
-        limit: args.limit,
-        permute: args.permute,
-        seed: args.seed,
-    };
-    let read_opts = args.input_args.read_options()?;
-    let specs: Vec<String> = if args.dataset.is_empty() {
-        sudoku_bench::datasets::EMBEDDED
-            .iter()
-            .map(|e| e.name.to_string())
-            .collect()
-    } else {
-        args.dataset.clone()
-    };
-    let loading = Instant::now();
-    let mut datasets = Vec::new();
-    for spec in &specs {
-        let found =
-            sudoku_bench::harness::resolve(spec, &read_opts, &sel, &mut |m| eprintln!("{m}"))
-                .with_context(|| format!("dataset {spec:?}"))?;
-        datasets.extend(found);
-    }
-    let load_s = loading.elapsed().as_secs_f64();
-    for d in &datasets {
-        if d.is_empty() {
-            bail!("dataset {} has no puzzles to run", d.name);
-        }
-        let n = d.info.skipped;
-        if n > 0 {
-            notes.push(format!(
-                "{}: skipped {n} bad {} (--skip-invalid)",
-                d.name,
-                if n == 1 { "entry" } else { "entries" }
-            ));
-        }
-    }
-    let rounds = args.rounds.unwrap_or(DEFAULT_ROUNDS);
-    let min_time = (!args.min_time.is_zero()).then_some(args.min_time);
-    if let Some(t) = min_time {
-        if t < MIN_ROUND_TIME * rounds as u32 {
-            bail!(
-                "--min-time {t:?} over {rounds} rounds gives each round {:?}, less than the {MIN_ROUND_TIME:?} a round needs: give --min-time {:?} or more, or fewer --rounds",
-                t / rounds as u32,
-                MIN_ROUND_TIME * rounds as u32
-            );
-        }
-    }
-    if !threads_note.is_empty() {
-        notes.push(threads_note.clone());
-    }
-    for d in &datasets {
-        let got = harness::rounds_for(d.len(), rounds);
-        if got < rounds {
-            let need = rounds * harness::MIN_PER_ROUND;
-            if args.rounds.is_some() {
-                bail!(
-                    "dataset {} has {} puzzles, too few for {rounds} rounds ({need} needed, {} a round, so that each round pairs its contenders): give --rounds {got} or fewer",
-                    d.name,
-                    d.len(),
-                    harness::MIN_PER_ROUND
-                );
-            }
-            notes.push(format!(
-                "{} is measured in {got} round{} ({} puzzles; {rounds} rounds need {need})",
-                d.name,
-                if got == 1 { "" } else { "s" },
-                d.len()
-            ));
-        }
-    }
-    if let Some(r) = &args.reference {
-        let names: Vec<&str> = solvers
-            .iter()
-            .map(|s| s.name())
-            .chain(outside.iter().map(|c| c.name.as_str()))
-            .collect();
-        if !names.contains(&r.as_str()) {
-            bail!(
-                "--reference {r} is not a strategy of this run ({})",
-                names.join(", ")
-            );
-        }
-    }
-    let mut handicaps = std::collections::HashMap::new();
-    for h in &args.handicap {
-        let (name, share) = h.split_once('=').ok_or_else(|| {
-            anyhow::anyhow!("--handicap {h:?}: expected NAME=SHARE, like band=20%")
-        })?;
-        let share = parse_fraction(share).map_err(|e| anyhow::anyhow!("--handicap {h:?}: {e}"))?;
-        if !solvers.iter().any(|s| s.name() == name) {
-            bail!("--handicap {h:?}: {name} is not a strategy of this run");
-        }
-        handicaps.insert(name.to_string(), share);
-    }
-    let schedule = if args.schedule == "sequential" {
-        Schedule::Sequential
-    } else {
-        Schedule::Interleaved
-    };
-    let options = RunOptions {
-        solvers: solvers.iter().map(|s| s.name().to_string()).collect(),
-        datasets: datasets.iter().map(|d| d.name.clone()).collect(),
-        threads,
-        mode: mode.to_string(),
-        node_budget: budget.describe(),
-        time_limit_ms: args.time_limit.map(|t| t.as_secs_f64() * 1e3),
-        warmup: args.warmup,
-        repeat: args.repeat,
-        rounds,
-        min_time_ms: min_time.map(|t| t.as_secs_f64() * 1e3),
-        schedule: schedule.name().to_string(),
-        limit: args.limit,
-        sample: args.sample,
-        seed: args.seed,
-        permute: args.permute,
-        contenders: outside
-            .iter()
-            .map(|c| match &c.library {
-                Some(lib) => format!(
-                    "{}: library {} {} ({})",
-                    c.name,
-                    lib.display(),
-                    c.symbol.as_deref().unwrap_or_default(),
-                    c.abi.as_deref().unwrap_or_default()
-                ),
-                None => format!("{}: {}", c.name, c.command.join(" ")),
-            })
-            .collect(),
-        threads_note,
-        handicaps: args.handicap.clone(),
-    };
-    let opts = BenchOptions {
-        schedule,
-        reference: args.reference.clone(),
-        threads,
-        mode,
-        budget,
-        time_limit: args.time_limit,
-        warmup: args.warmup,
-        repeat: args.repeat,
-        rounds,
-        min_time,
-        block: None,
-    };
-    Ok(Plan {
-        solvers,
-        outside,
-        baseline_dir,
-        datasets,
-        notes,
-        handicaps,
-        opts,
-        options,
-        load_s,
-    })
-}
-
-/// One run at one thread count (several counts go to `scaling`, which calls
-/// this once per count): plan, measure, present.
+/// `bench`: one run, a run per thread count (`--threads 1,2,4`), or a run
+/// resumed (`--resume`).
 pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     if let Some(dir) = &args.resume {
         return super::resume::run(dir, &args);
     }
-    debug_assert!(args.threads.len() <= 1, "one count; several are scaling's");
+    let mut options = args.options()?;
+    if args.threads.len() > 1 {
+        options.scaling = args.threads.clone();
+        return super::scaling::run(options, &args.out, args.force, args.quiet);
+    }
     let started = Instant::now();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let plan = plan(&args, cores)?;
+    let plan = plan(options)?;
     let out_dir = out_dir(&args.out, "reports")?;
     sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
+    one(plan, &out_dir, None, args.quiet, started)
+}
+
+/// Checks `options` on this machine and reads the datasets.
+pub(super) fn plan(options: RunOptions) -> Result<Plan> {
+    Ok(Plan::new(options, cores(), &mut |m| eprintln!("{m}"))?)
+}
+
+/// One run at one thread count into `out_dir` (with `resumed`, the rest of
+/// the run recorded there): measure, present.
+pub(super) fn one(
+    plan: Plan,
+    out_dir: &Path,
+    resumed: Option<&RunInfo>,
+    quiet: bool,
+    started: Instant,
+) -> Result<ExitCode> {
     for n in &plan.notes {
         eprintln!("note: {n}");
     }
-    let measured = measure(&args, plan, &out_dir, None)?;
-    present(&args, measured, &out_dir, started)
-}
-
-/// What a run measured, written to its folder, for [`present`].
-pub(super) struct Measured {
-    report: sudoku_bench::export::RunReport,
-    result: harness::RunResult,
-    own: harness::OwnTime,
-    baseline_dir: Option<PathBuf>,
-}
-
-/// Starts the contenders, runs the plan into `out_dir` (run.json first, so an
-/// interrupted run still says what it was) and writes the results. With
-/// `resumed` (the run.json of the run in `out_dir`), only the puzzles its
-/// `results.csv` lacks are measured, their rows appended, and the summary is
-/// made from every row.
-pub(super) fn measure(
-    args: &BenchArgs,
-    plan: Plan,
-    out_dir: &Path,
-    resumed: Option<&harness::RunInfo>,
-) -> Result<Measured> {
-    use std::io::IsTerminal;
-    use std::sync::Arc;
-    use sudoku_bench::export::{self, csv::CsvSink, RunReport};
-    use sudoku_bench::harness::{Contender, OwnTime, RunInfo};
-    let Plan {
-        solvers,
-        outside,
-        baseline_dir,
-        mut datasets,
-        handicaps,
-        opts,
-        options,
-        load_s,
-        ..
-    } = plan;
-    let mut contenders: Vec<Contender> = solvers
-        .iter()
-        .map(|&s| {
-            let c = Contender::from_id(s);
-            match handicaps.get(s.name()) {
-                Some(&f) => c.handicapped(f),
-                None => c,
-            }
-        })
-        .collect();
-    // Outside programs start now: one that cannot start is an error before anything is measured.
-    let logs = out_dir.join("contenders");
-    for spec in outside {
-        let program = sudoku_bench::external::Program::new(spec, Some(&logs))
-            .with_context(|| format!("cannot create {}", logs.display()))?;
-        program.start(opts.threads, opts.mode)?;
-        contenders.push(Arc::new(program).contender());
-    }
-    let mut own = OwnTime {
-        load_s,
-        ..OwnTime::default()
-    };
-    let mut info = RunInfo::new(
-        options,
-        std::env::args().collect(),
-        datasets.iter().map(|d| d.info.clone()).collect(),
-    );
-    // Known now, so that a killed run's folder says what was never meant to run.
-    info.skipped = harness::left_out(&contenders, &datasets);
-    if let Some(old) = resumed {
-        info.command.clone_from(&old.command);
-        info.started.clone_from(&old.started);
-        info.resumed = old.resumed + 1;
-        datasets = super::resume::leave_out_measured(out_dir, old, &contenders, datasets)?;
-    }
-    // The pipe's floor, when a program answers over it: a note names those it dominates.
-    if contenders
-        .iter()
-        .any(|c| c.timing == sudoku_bench::contender::Timing::Pipe)
-    {
-        info.pipe_floor_ns = std::env::current_exe()
-            .ok()
-            .and_then(|exe| sudoku_bench::external::floor::measure(&exe))
-            .map(|d| d.as_nanos() as u64);
-    }
     let cancel = super::interrupt::flag("interrupted: finishing the puzzles in flight and writing what was measured (Ctrl-C again to quit now)");
-    // Reference verdicts, untimed, before anything is measured.
-    let how = harness::verdicts::VerdictOptions {
-        budget: args.reference_budget,
-        cache: harness::verdicts::cache_dir(),
-        threads: opts.threads,
+    let bar = super::progress::Rows::new(quiet);
+    let watch = Watch {
+        cancel: &cancel,
+        observer: &bar,
+        quiet,
+        say: &mut |m| eprintln!("{m}"),
     };
-    let cost = harness::verdicts::attach(&mut datasets, opts.mode, &how, &cancel)
-        .context("computing reference verdicts")?;
-    if !args.quiet {
-        eprintln!("{cost}");
-    }
-    info.verdicts = Some(cost);
-    export::write_all(
-        out_dir,
-        &RunReport {
-            info: info.clone(),
-            summary: Vec::new(),
-        },
-    )?;
-
-    let bar = indicatif::ProgressBar::new(0);
-    if args.quiet || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    } else {
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{msg:32} [{bar:30}] {pos}/{len} ({per_sec}, eta {eta})",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-    }
-    let results_path = out_dir.join(harness::RESULTS_CSV);
-    let solves_path = out_dir.join("solves.csv");
-    let solves = args.keep_solves.then_some(&*solves_path);
-    let mut sink = match resumed {
-        Some(_) => CsvSink::append(&results_path, solves),
-        None => CsvSink::create(&results_path, solves),
-    }
-    .with_context(|| format!("cannot write {}", results_path.display()))?;
-    let show = !args.quiet && std::io::stderr().is_terminal();
-    let observer: Box<dyn harness::Observer> = if show {
-        Box::new(Bar {
-            bar: bar.clone(),
-            pending: Default::default(),
-        })
-    } else {
-        Box::new(harness::Silent)
-    };
-    let running = Instant::now();
-    let mut result = harness::run(
-        &contenders,
-        &datasets,
-        &opts,
-        &cancel,
-        &mut sink,
-        observer.as_ref(),
-    )
-    .with_context(|| format!("writing {}", results_path.display()))?;
-    bar.finish_and_clear();
-    drop(sink);
-    if resumed.is_some() {
-        // Every row, the earlier run's and these, makes the summary.
-        let cover = harness::recover::Coverage::read(out_dir, &info)?;
-        result.summary = harness::recover::summarize(out_dir, &cover, opts.reference.as_deref())?;
-    }
-
-    info.given_up = contenders
-        .iter()
-        .filter_map(|c| c.engine.given_up())
-        .collect();
-    for why in &info.given_up {
+    let mut m = bench::measure(plan, out_dir, resumed, std::env::args().collect(), watch)?;
+    bar.finish();
+    for why in &m.report.info.given_up {
         eprintln!("warning: {why}");
     }
-    info.finished = harness::info::now_rfc3339();
-    info.interrupted = result.interrupted;
-    info.wrong = result.wrong();
-    info.errors = result.errors();
-    info.skipped = result.skipped.clone();
-    info.rounds_complete = Some(result.rounds_complete);
-    own.run_s = (running.elapsed() - result.statistics).as_secs_f64();
-    own.timed_solves_s = result.timed_solves.as_secs_f64();
-    own.statistics_s = result.statistics.as_secs_f64();
-    own.writer_s = result.writer.as_secs_f64();
-    let writing = Instant::now();
-    info.own_time = Some(own.clone());
-    let report = RunReport {
-        info,
-        summary: result.summary.clone(),
-    };
-    export::write_all(out_dir, &report)?;
-    own.write_s = writing.elapsed().as_secs_f64();
-    Ok(Measured {
-        report,
-        result,
-        own,
-        baseline_dir,
-    })
-}
-
-/// The answer on the terminal, the report, the baseline comparison and the
-/// exit code.
-pub(super) fn present(
-    args: &BenchArgs,
-    m: Measured,
-    out_dir: &Path,
-    started: Instant,
-) -> Result<ExitCode> {
-    use sudoku_bench::export;
-    let Measured {
-        mut report,
-        result,
-        mut own,
-        baseline_dir,
-    } = m;
-    let (rounds, threads) = (report.info.options.rounds, report.info.options.threads);
-    let results_path = out_dir.join("results.csv");
-    if !args.quiet {
-        // The answer first, in 100 columns: speeds, sentences, what the intervals cover.
-        use export::terminal::{compact_summary, speed_matrix, wrap, WIDTH};
-        let matrix = speed_matrix(&report.summary, WIDTH);
-        if matrix.is_empty() {
-            print!("{}", compact_summary(&report.summary));
-        } else {
-            println!("Speed against each dataset's reference (ref; above 1× is faster):\n");
-            print!("{matrix}");
-            println!();
-            for line in export::markdown::sentences(&report.summary) {
-                println!("{}", wrap(&line.replace('`', ""), WIDTH));
-            }
-
-            let note = export::markdown::interval_note(
-                &report.summary,
-                report.info.rounds_complete,
-                rounds,
-            );
-            println!("{}", wrap(&note, WIDTH));
-        }
-        for line in export::markdown::run_notes(&report.summary, report.info.pipe_floor_ns) {
-            println!(
-                "{}",
-                export::terminal::wrap(&line.replace('`', ""), export::terminal::WIDTH)
-            );
-        }
-        println!("Full tables: {}", out_dir.join("summary.md").display());
-        println!();
+    if !quiet {
+        print_summary(&m.report, out_dir);
     }
-    for k in &result.skipped {
+    for k in &m.result.skipped {
         eprintln!("note: {k}");
     }
-    if !args.no_report {
-        let drawing = Instant::now();
-        let r = sudoku_bench::report::write(out_dir, &args.report.options()?)
-            .with_context(|| format!("drawing the report in {}", out_dir.display()))?;
-        own.report_s = drawing.elapsed().as_secs_f64();
-        if !args.quiet {
-            super::report::print_report_result(out_dir, &r);
+    let done = bench::finish(&mut m, out_dir, started)?;
+    if !quiet {
+        match &done.report {
+            Some(r) => super::report::print_report_result(out_dir, r),
+            None => println!("results in {}", out_dir.display()),
         }
-    } else if !args.quiet {
-        println!("results in {}", out_dir.display());
-    }
-    // run.json again, now that the whole process's time is known.
-    own.close(started, threads);
-    report.info.own_time = Some(own);
-    {
-        use export::Exporter;
-        let json = export::json::RunJson;
-        std::fs::write(out_dir.join(json.file_name()), json.render(&report)?)
-            .with_context(|| format!("writing {}", out_dir.join("run.json").display()))?;
     }
     let mut regressed = false;
-    if let (Some(dir), Some(label)) = (&baseline_dir, &args.baseline) {
-        use sudoku_bench::compare;
-        let c = compare::compare(
-            compare::load_side(dir, label)?,
-            compare::load_side(out_dir, &out_dir.display().to_string())?,
-            args.noise_threshold,
-        )?;
-        if !args.quiet {
+    if let Some(c) = &done.comparison {
+        if !quiet {
             println!();
         }
         regressed =
-            super::compare::finish(&c, &out_dir.join("compare"), args.quiet)? != ExitCode::SUCCESS;
+            super::compare::print(c, &out_dir.join(files::COMPARE), quiet) != ExitCode::SUCCESS;
     }
-    if let Some(name) = &args.save_baseline {
-        if result.interrupted {
-            eprintln!("note: baseline {name} not saved: the run was interrupted");
-        } else {
-            let dir = sudoku_bench::compare::baseline::save(
-                out_dir,
-                Path::new(sudoku_bench::compare::baseline::ROOT),
-                name,
-            )?;
-            if !args.quiet {
-                println!("baseline {name} saved in {}", dir.display());
-            }
+    let after = &m.report.info.options.after;
+    match (&after.save_baseline, &done.saved) {
+        (Some(name), None) => eprintln!("note: baseline {name} not saved: the run was interrupted"),
+        (Some(name), Some(dir)) if !quiet => {
+            println!("baseline {name} saved in {}", dir.display())
         }
+        _ => {}
     }
-    if report.info.wrong > 0 || report.info.errors > 0 {
+    exit_code(&m, out_dir, regressed)
+}
+
+/// The answer on the terminal, in 100 columns: speeds, sentences, what the
+/// intervals cover.
+fn print_summary(report: &sudoku_bench::export::RunReport, out_dir: &Path) {
+    use sudoku_bench::export::markdown::{interval_note, run_notes, sentences};
+    use sudoku_bench::export::terminal::{compact_summary, speed_matrix, wrap, WIDTH};
+    let matrix = speed_matrix(&report.summary, WIDTH);
+    if matrix.is_empty() {
+        print!("{}", compact_summary(&report.summary));
+    } else {
+        println!("Speed against each dataset's reference (ref; above 1× is faster):\n");
+        print!("{matrix}");
+        println!();
+        for line in sentences(&report.summary) {
+            println!("{}", wrap(&line.replace('`', ""), WIDTH));
+        }
+        let rounds = report.info.options.rounds;
+        let note = interval_note(&report.summary, report.info.rounds_complete, rounds);
+        println!("{}", wrap(&note, WIDTH));
+    }
+    for line in run_notes(&report.summary, report.info.pipe_floor_ns) {
+        println!("{}", wrap(&line.replace('`', ""), WIDTH));
+    }
+    println!("Full tables: {}", out_dir.join(files::SUMMARY_MD).display());
+    println!();
+}
+
+/// 1 for wrong answers, strategy errors or a regression; 130 when interrupted.
+fn exit_code(m: &bench::Measured, out_dir: &Path, regressed: bool) -> Result<ExitCode> {
+    let info = &m.report.info;
+    let results_path = out_dir.join(files::RESULTS_CSV);
+    if info.wrong > 0 || info.errors > 0 {
         eprintln!(
             "FAILED: {} puzzles answered wrong and {} with strategy errors (rows with status wrong/error in {})",
-            report.info.wrong,
-            report.info.errors,
+            info.wrong,
+            info.errors,
             results_path.display()
         );
         return Ok(ExitCode::from(1));
     }
-    if result.interrupted {
+    if m.result.interrupted {
         eprintln!(
             "interrupted: {} keeps every puzzle measured so far",
             results_path.display()
@@ -718,7 +335,7 @@ pub(super) fn present(
     if regressed {
         eprintln!(
             "REGRESSED against baseline {}: see the comparison above",
-            args.baseline.as_deref().unwrap_or("")
+            info.options.after.baseline.as_deref().unwrap_or("")
         );
         return Ok(ExitCode::from(1));
     }
@@ -731,127 +348,86 @@ mod tests {
     use clap::Parser;
 
     /// `sudoku-bench bench WORDS...` as parsed arguments.
-    fn args(words: &[&str]) -> BenchArgs {
+    fn args(words: &[&str]) -> Result<BenchArgs, clap::Error> {
         let line = ["sudoku-bench", "bench"]
             .into_iter()
             .chain(words.iter().copied());
-        match super::super::Cli::try_parse_from(line)
-            .expect("the words parse")
-            .command
-        {
-            super::super::Command::Bench(b) => *b,
+        match super::super::Cli::try_parse_from(line)?.command {
+            super::super::Command::Bench(b) => Ok(*b),
             _ => unreachable!("a bench command"),
         }
     }
 
-    fn refused(words: &[&str]) -> String {
-        match plan(&args(words), 4) {
-            Ok(_) => panic!("{words:?} was accepted"),
-            Err(e) => format!("{e:#}"),
-        }
-    }
-
     #[test]
-    fn the_default_plan_takes_every_embedded_set_on_every_core() {
-        let p = plan(&args(&[]), 4).unwrap();
-        assert_eq!(p.datasets.len(), sudoku_bench::datasets::EMBEDDED.len());
-        assert_eq!((p.opts.threads, p.opts.rounds), (4, DEFAULT_ROUNDS));
-        assert!(p.solvers.iter().all(|s| s.is_default_variant()));
-        assert!(p.outside.is_empty() && p.handicaps.is_empty());
-        // seeds-9x9 has 3 puzzles: fewer rounds, said before the run.
-        assert!(
-            p.notes
-                .iter()
-                .any(|n| n.starts_with("seeds-9x9 is measured in 1 round")),
-            "{:?}",
-            p.notes
-        );
-        assert_eq!(p.options.datasets.len(), p.datasets.len());
-    }
-
-    #[test]
-    fn outside_programs_halve_the_default_threads_and_say_why() {
-        let p = plan(
-            &args(&["--contender", "x=prog --flag", "--dataset", "easy-9x9"]),
-            8,
-        )
+    fn the_arguments_map_onto_typed_options() {
+        let o = args(&[
+            "--solver",
+            "band,dlx",
+            "--dataset",
+            "hard-9x9",
+            "--threads",
+            "1",
+            "--rounds",
+            "3",
+            "--limit",
+            "30",
+            "--mode",
+            "count",
+            "--count-limit",
+            "7",
+            "--node-budget",
+            "none",
+            "--schedule",
+            "sequential",
+            "--handicap",
+            "band=20%",
+            "--reference",
+            "dlx",
+            "--no-report",
+            "--hardness-metric",
+            "nodes",
+        ])
+        .unwrap()
+        .options()
         .unwrap();
-        assert!(p.solvers.is_empty(), "only the program was asked for");
-        assert_eq!(p.opts.threads, sudoku_bench::external::default_threads(8));
-        assert!(
-            p.notes.iter().any(|n| n.contains("half of 8 cores")),
-            "{:?}",
-            p.notes
+        assert_eq!(o.solvers, ["band", "dlx"]);
+        assert_eq!(o.inputs, ["hard-9x9"]);
+        assert_eq!((o.threads, o.rounds, o.rounds_given), (1, 3, true));
+        assert_eq!(o.mode, sudoku_bench::solver::Mode::Count(7));
+        assert_eq!(o.node_budget, Budget::Unlimited);
+        assert_eq!(o.schedule, Schedule::Sequential);
+        assert_eq!(
+            (o.handicaps[0].variant.as_str(), o.handicaps[0].share),
+            ("band", 0.2)
         );
-        assert_eq!(p.options.contenders, ["x: prog --flag"]);
+        assert_eq!(o.reference.as_deref(), Some("dlx"));
+        assert!(!o.after.report);
+        assert_eq!(
+            o.after.charts.metric,
+            sudoku_bench::harness::plan::Metric::Nodes
+        );
+        // Nothing given: the library's defaults, threads left to the machine.
+        let d = args(&[]).unwrap().options().unwrap();
+        assert_eq!(d, RunOptions::default());
     }
 
     #[test]
-    fn bad_arguments_are_refused_before_anything_runs() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("never");
-        let out = out.to_str().unwrap();
-        let cases: &[(&[&str], &str)] = &[
-            (&["--solver", "nope"], "nope"),
-            (&["--dataset", "no-such-set"], "no-such-set"),
+    fn bad_words_are_refused_by_the_parser() {
+        for (words, says) in [
+            (&["--solver", "nope"][..], "nope"),
+            (&["--schedule", "fast"][..], "fast"),
+            (&["--handicap", "dlx"][..], "expected NAME=SHARE"),
             (
-                &["--dataset", "seeds-9x9", "--rounds", "5"],
-                "too few for 5 rounds",
+                &["--node-budget", "lots"][..],
+                "a number of nodes or `none`",
             ),
-            (&["--min-time", "3ms"], "--min-time 3ms"),
-            (
-                &["--solver", "dlx", "--reference", "band"],
-                "--reference band",
-            ),
-            (
-                &["--solver", "dlx", "--handicap", "dlx"],
-                "expected NAME=SHARE",
-            ),
-            (
-                &["--solver", "dlx", "--handicap", "band=20%"],
-                "not a strategy of this run",
-            ),
-        ];
-        for (words, says) in cases {
-            let words: Vec<&str> = words.iter().copied().chain(["--out", out]).collect();
-            let e = refused(&words);
+        ] {
+            let e = match args(words).map(|a| a.options()) {
+                Ok(Ok(_)) => panic!("{words:?} was accepted"),
+                Ok(Err(e)) => format!("{e:#}"),
+                Err(e) => e.to_string(),
+            };
             assert!(e.contains(says), "{words:?}: {e}");
         }
-        assert!(!dir.path().join("never").exists(), "a plan writes nothing");
-    }
-
-    #[test]
-    fn a_plan_carries_the_options_it_was_given() {
-        let p = plan(
-            &args(&[
-                "--solver",
-                "band,dlx",
-                "--dataset",
-                "hard-9x9",
-                "--threads",
-                "1",
-                "--rounds",
-                "3",
-                "--limit",
-                "30",
-                "--mode",
-                "first",
-                "--handicap",
-                "band=20%",
-                "--reference",
-                "dlx",
-            ]),
-            4,
-        )
-        .unwrap();
-        assert_eq!(p.solvers, [SolverId::Band, SolverId::Dlx]);
-        assert_eq!(p.datasets[0].len(), 30);
-        assert_eq!(
-            (p.opts.threads, p.opts.rounds, p.opts.mode),
-            (1, 3, sudoku_bench::solver::Mode::First)
-        );
-        assert_eq!(p.opts.reference.as_deref(), Some("dlx"));
-        assert_eq!(p.handicaps.get("band"), Some(&0.2));
-        assert!(p.notes.is_empty(), "{:?}", p.notes);
     }
 }

@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use sudoku_bench::compare::{self, baseline, Comparison};
+use sudoku_bench::harness::files;
 
 #[derive(clap::Args)]
 pub(super) struct CompareArgs {
@@ -28,20 +29,20 @@ pub(super) fn run(args: CompareArgs) -> Result<ExitCode> {
     let root = Path::new(baseline::ROOT);
     let base_dir = baseline::resolve(&args.baseline, root)?;
     let cur_dir = baseline::resolve(&args.current, root)?;
-    let out = args.out.unwrap_or_else(|| cur_dir.join("compare"));
+    let out = args.out.unwrap_or_else(|| cur_dir.join(files::COMPARE));
     let c = compare::compare(
         compare::load_side(&base_dir, &args.baseline)?,
         compare::load_side(&cur_dir, &args.current)?,
         args.noise_threshold,
     )?;
-    finish(&c, &out, args.quiet)
+    compare::write::write(&c, &out)
+        .with_context(|| format!("writing the comparison to {}", out.display()))?;
+    Ok(print(&c, &out, args.quiet))
 }
 
-/// Writes a comparison's files, prints it, and gives the exit code: 1 when
-/// something regressed.
-pub(super) fn finish(c: &Comparison, out: &Path, quiet: bool) -> Result<ExitCode> {
-    compare::write::write(c, out)
-        .with_context(|| format!("writing the comparison to {}", out.display()))?;
+/// Prints a comparison whose files are written, and gives the exit code: 1
+/// when something regressed.
+pub(super) fn print(c: &Comparison, out: &Path, quiet: bool) -> ExitCode {
     for w in &c.warnings {
         eprintln!("warning: {w}");
     }
@@ -60,9 +61,9 @@ pub(super) fn finish(c: &Comparison, out: &Path, quiet: bool) -> Result<ExitCode
         }
         println!("comparison in {}", out.join("compare.md").display());
     }
-    Ok(if c.regressed() {
+    if c.regressed() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }

@@ -1,10 +1,9 @@
 //! `sudoku-bench contender check`, and the `--contender` / `--contenders` options of `bench`.
 
-use anyhow::{bail, Context, Result};
-use std::path::Path;
+use anyhow::{Context, Result};
 use std::process::ExitCode;
 use std::time::Duration;
-use sudoku_bench::external::{self, ContenderSpec};
+use sudoku_bench::external;
 
 #[derive(clap::Args)]
 pub(super) struct ContenderArgs {
@@ -115,29 +114,4 @@ fn tempfile_dir() -> Result<std::path::PathBuf> {
     let dir = std::env::temp_dir().join(format!("sudoku-bench-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     Ok(dir)
-}
-
-/// The outside contenders of `bench`: each `--contender NAME=COMMAND`, each
-/// `--library NAME=PATH:SYMBOL:ABI`, then the `--contenders` file's; names must differ.
-pub(super) fn specs(
-    args: &[String],
-    libraries: &[String],
-    file: Option<&Path>,
-) -> Result<Vec<ContenderSpec>> {
-    let mut specs = Vec::new();
-    for a in args {
-        specs.push(external::parse_argument(a)?);
-    }
-    for a in libraries {
-        specs.push(external::parse_library_argument(a)?);
-    }
-    if let Some(f) = file {
-        specs.extend(external::load_file(f)?);
-    }
-    for (i, s) in specs.iter().enumerate() {
-        if specs[..i].iter().any(|t| t.name == s.name) {
-            bail!("two contenders are named {:?}: names must differ", s.name);
-        }
-    }
-    Ok(specs)
 }

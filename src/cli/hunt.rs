@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use sudoku_bench::contender::Contender;
 use sudoku_bench::format::Alphabet;
+use sudoku_bench::harness::files;
 use sudoku_bench::harness::{self, Selection};
 use sudoku_bench::hunt::write::{print_best, write_results, Header, ProgressFile, ScoreName};
 use sudoku_bench::hunt::{HuntObserver, HuntOptions, Objective, ProgressRow, Start, Stop};
@@ -163,9 +164,16 @@ fn contender(
     dir: &Path,
 ) -> Result<Contender> {
     if let Some(spec) = specs.iter().find(|s| s.name == name) {
-        let program =
-            sudoku_bench::external::Program::new(spec.clone(), Some(&dir.join("contenders")))
-                .with_context(|| format!("cannot create {}", dir.join("contenders").display()))?;
+        let program = sudoku_bench::external::Program::new(
+            spec.clone(),
+            Some(&dir.join(files::CONTENDER_LOGS)),
+        )
+        .with_context(|| {
+            format!(
+                "cannot create {}",
+                dir.join(files::CONTENDER_LOGS).display()
+            )
+        })?;
         program.start(threads, Mode::Unique)?;
         return Ok(Arc::new(program).contender());
     }
@@ -213,7 +221,6 @@ fn trim(v: f64) -> String {
 }
 
 pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
-    use std::io::IsTerminal;
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let mut opts = plan(&args, cores)?;
     let specs = args.outside.specs()?;
@@ -243,8 +250,7 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
         (Start::Puzzles(p), Some(spec)) => format!("the best of {} puzzles of {spec}", p.len()),
         _ => format!("generated minimal {} puzzles", geometry.name()),
     };
-    let show = !args.quiet && std::io::stderr().is_terminal();
-    let bar = show.then(|| {
+    let bar = super::progress::shown(args.quiet).then(|| {
         let bar = match opts.stop {
             Stop::Iterations(n) => indicatif::ProgressBar::new(n),
             Stop::Time(_) => indicatif::ProgressBar::new_spinner(),

@@ -2,7 +2,7 @@
 //! contender runs in, one per worker. It loads the library, says `ready` (or
 //! why not), and answers the line protocol on its pipes, timing each call.
 
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use sudoku_bench::external::library::{serve, Abi, Library};
@@ -17,16 +17,14 @@ pub(super) struct LibraryHostArgs {
     symbol: String,
     /// The function's shape: tdoku, jsolve or sudoku-bench.
     #[arg(long)]
-    abi: String,
+    abi: Abi,
     /// The contender returns no solutions (`solutions = false`): none is fetched.
     #[arg(long)]
     verdicts_only: bool,
 }
 
 pub(super) fn run(args: LibraryHostArgs) -> Result<ExitCode> {
-    let abi = Abi::from_name(&args.abi)
-        .ok_or_else(|| anyhow!("--abi {:?}: expected {}", args.abi, Abi::NAMES))?;
-    let opened = Library::open(&args.library, &args.symbol, abi)
+    let opened = Library::open(&args.library, &args.symbol, args.abi)
         .map(|lib| lib.fetching_solutions(!args.verdicts_only));
     let failed = opened.is_err();
     serve(opened, std::io::stdin().lock(), std::io::stdout().lock())?;

@@ -10,6 +10,7 @@ mod hunt;
 mod interrupt;
 mod library_host;
 mod options;
+mod progress;
 mod rate;
 mod report;
 mod resume;
@@ -75,8 +76,6 @@ pub fn run() -> Result<ExitCode> {
         Command::Solvers => solvers::run(),
         Command::Datasets(args) => datasets::run(args),
         Command::Generate(args) => generate::run(args),
-        // Several thread counts make a scaling run: one bench run per count.
-        Command::Bench(args) if args.threads.len() > 1 => scaling::run(*args),
         Command::Bench(args) => bench::run(*args),
         Command::Rate(args) => rate::run(args),
         Command::Report(args) => report::run(args),

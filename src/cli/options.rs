@@ -5,7 +5,8 @@ use clap::ValueEnum;
 use std::path::PathBuf;
 use std::time::Duration;
 use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
-use sudoku_bench::solver::{Mode, SolverId};
+use sudoku_bench::harness::plan::{ChartChoices, Metric};
+use sudoku_bench::solver::Mode;
 
 #[derive(clap::Args, Clone)]
 pub(super) struct ReportChoices {
@@ -17,26 +18,21 @@ pub(super) struct ReportChoices {
     #[arg(long)]
     hardness_solver: Option<String>,
     /// The hardness chart's x axis.
-    #[arg(long, default_value = "guesses", value_parser = ["guesses", "nodes"])]
-    hardness_metric: String,
+    #[arg(long, default_value = "guesses", value_parser = words::<Metric>(&Metric::WORDS))]
+    hardness_metric: Metric,
 }
 
 impl ReportChoices {
-    pub(super) fn options(&self) -> Result<sudoku_bench::report::ReportOptions> {
-        use sudoku_bench::report::{charts::Metric, ReportOptions};
+    pub(super) fn options(&self) -> Result<ChartChoices> {
         let compare = match self.compare.as_slice() {
             [] => None,
             [a, b] => Some((a.clone(), b.clone())),
             other => bail!("--compare takes two strategy variants, got {}", other.len()),
         };
-        Ok(ReportOptions {
+        Ok(ChartChoices {
             compare,
             hardness_variant: self.hardness_solver.clone(),
-            metric: if self.hardness_metric == "nodes" {
-                Metric::Nodes
-            } else {
-                Metric::Guesses
-            },
+            metric: self.hardness_metric,
         })
     }
 }
@@ -88,11 +84,16 @@ impl ModeArg {
     }
 }
 
-pub(super) fn solver_name(s: &str) -> Result<SolverId, String> {
-    SolverId::from_name(s).ok_or_else(|| {
-        let names: Vec<_> = SolverId::ALL.iter().map(|s| s.name()).collect();
-        format!("unknown solver {s:?}, expected one of {}", names.join(", "))
-    })
+/// A parser for a value read from one of `words` (its `FromStr`), which
+/// `--help` lists.
+pub(super) fn words<T>(
+    words: &'static [&'static str],
+) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = sudoku_bench::words::UnknownWord> + Clone + Send + Sync + 'static,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(words).try_map(|w| w.parse::<T>())
 }
 
 /// Parses a whole number of at least 1.
@@ -105,23 +106,12 @@ pub(super) fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> R
 
 /// Reads a share written `3%` or `0.03`, any value.
 pub(super) fn share(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    match t.strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
-        None => t.parse::<f64>(),
-    }
-    .map_err(|_| format!("{s:?}: expected a share such as 3% or 0.03"))
+    sudoku_bench::words::share(s).map_err(|e| e.to_string())
 }
 
 /// Parses a share written `3%` or `0.03` (0 to 1).
 pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
-    let v = share(s)?;
-    if !(0.0..1.0).contains(&v) {
-        return Err(format!(
-            "{s:?}: expected a share from 0% to below 100% (3% or 0.03)"
-        ));
-    }
-    Ok(v)
+    sudoku_bench::words::fraction(s).map_err(|e| e.to_string())
 }
 
 /// Parses `250ms`, `2s`, `1.5s`, `3m` or a bare number of seconds.
@@ -182,9 +172,13 @@ pub(super) struct OutsideArgs {
 }
 
 impl OutsideArgs {
-    /// Every outside contender asked for (see [`super::contender::specs`]).
+    /// Every outside contender asked for (see [`sudoku_bench::external::specs`]).
     pub(super) fn specs(&self) -> Result<Vec<sudoku_bench::external::ContenderSpec>> {
-        super::contender::specs(&self.contender, &self.library, self.contenders.as_deref())
+        Ok(sudoku_bench::external::specs(
+            &self.contender,
+            &self.library,
+            self.contenders.as_deref(),
+        )?)
     }
 }
 

@@ -5,6 +5,7 @@ use super::options::*;
 use anyhow::{bail, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use sudoku_bench::harness::files;
 
 #[derive(clap::Args)]
 pub(super) struct ReportArgs {
@@ -45,8 +46,8 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         count(r.machines.len(), "machine"),
         count(r.datasets.len(), "dataset"),
         count(r.charts.len(), "chart"),
-        out.join("report.md").display(),
-        out.join("report.html").display()
+        out.join(files::REPORT_MD).display(),
+        out.join(files::REPORT_HTML).display()
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -58,7 +59,7 @@ pub(super) fn print_report_result(dir: &std::path::Path, r: &sudoku_bench::repor
     println!(
         "{} charts; report in {} and {}",
         r.charts.len(),
-        dir.join("report.md").display(),
-        dir.join("report.html").display()
+        dir.join(files::REPORT_MD).display(),
+        dir.join(files::REPORT_HTML).display()
     );
 }

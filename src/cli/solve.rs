@@ -15,7 +15,7 @@ pub(super) struct SolveArgs {
     /// `-` or nothing reads standard input.
     input: Option<PathBuf>,
     /// Strategy or variant (see `sudoku-bench solvers`); default: `band` on 9x9, `cdcl-hybrid` on other sizes.
-    #[arg(long, value_parser = solver_name)]
+    #[arg(long)]
     solver: Option<SolverId>,
     /// What to look for.
     #[arg(long, value_enum, default_value = "unique")]

@@ -4,7 +4,6 @@
 use super::bench::{resolve_solvers, BenchArgs};
 use super::options::{parse_duration, positive, share};
 use anyhow::{bail, Context, Result};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -92,7 +91,7 @@ pub(super) struct CommonArgs {
     threads: usize,
     /// Per-puzzle node budget: a number, or `none` (default: each slow strategy's own).
     #[arg(long)]
-    node_budget: Option<String>,
+    node_budget: Option<Budget>,
     /// Per-puzzle time limit, like `500ms` (a solve stopped by it is censored); `0` for none.
     #[arg(long, default_value = "1s", value_parser = parse_duration)]
     time_limit: Duration,
@@ -218,7 +217,7 @@ pub(super) fn plan(args: StudyArgs) -> Result<Planned> {
             notes.push(format!("{s} cannot be stopped by the node budget or time limit (its crate offers no hook): a hard point may take it unbounded time"));
         }
     }
-    let budget = Budget::parse(common.node_budget.as_deref()).map_err(anyhow::Error::msg)?;
+    let budget = common.node_budget.unwrap_or(Budget::StrategyDefault);
     let time_limit = (!common.time_limit.is_zero()).then_some(common.time_limit);
     let opts = StudyOptions {
         axis,
@@ -246,7 +245,7 @@ pub(super) fn plan(args: StudyArgs) -> Result<Planned> {
 /// Plans, runs the study into its folder, and presents what it found.
 pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
     let p = match plan(args)? {
-        Planned::Scaling(b) => return super::scaling::run(*b),
+        Planned::Scaling(b) => return super::bench::run(*b),
         Planned::Resume(r) => return super::study_resume::run(&r),
         Planned::Study(p) => *p,
     };
@@ -297,7 +296,7 @@ pub(super) fn measure(p: StudyPlan, dir: &Path, resumed: Option<Resumed>) -> Res
         puzzles_per_point: opts.puzzles,
         seed: opts.seed,
         threads: opts.threads,
-        node_budget: budget.describe(),
+        node_budget: budget.to_string(),
         time_limit_ms: time_limit.map(|t| t.as_secs_f64() * 1e3),
         repeat: opts.repeat,
         warmup: opts.warmup,
@@ -305,17 +304,19 @@ pub(super) fn measure(p: StudyPlan, dir: &Path, resumed: Option<Resumed>) -> Res
         rounds: opts.rounds,
     };
     let mut run = RunInfo::new(
+        // The study's first mode; study.json lists them all.
         RunOptions {
             solvers: info.solvers.clone(),
             datasets: opts.points.iter().map(|p| p.name()).collect(),
             threads: opts.threads,
-            mode: info.modes.join(","),
-            node_budget: info.node_budget.clone(),
-            time_limit_ms: info.time_limit_ms,
+            mode: opts.modes[0],
+            node_budget: budget,
+            time_limit,
             warmup: opts.warmup,
             repeat: opts.repeat,
             rounds: opts.rounds,
-            schedule: "interleaved".into(),
+            min_time: None,
+            schedule: sudoku_bench::harness::Schedule::Interleaved,
             seed: opts.seed,
             ..RunOptions::default()
         },
@@ -358,20 +359,12 @@ pub(super) fn measure(p: StudyPlan, dir: &Path, resumed: Option<Resumed>) -> Res
     let mut shares = study::ShareLog::open(&shares_path, resumes)
         .with_context(|| format!("cannot write {}", shares_path.display()))?;
     let done_before = earlier.len() as u64;
-    let show = !common.quiet && std::io::stderr().is_terminal();
     let rounds = opts.rounds.clamp(1, opts.puzzles);
-    let bar = indicatif::ProgressBar::new((opts.points.len() * opts.modes.len() * rounds) as u64);
-    if show {
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{msg:28} [{bar:30}] {pos}/{len} shares (eta {eta})",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-    } else {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let bar = super::progress::bar(
+        (opts.points.len() * opts.modes.len() * rounds) as u64,
+        "{msg:28} [{bar:30}] {pos}/{len} shares (eta {eta})",
+        common.quiet,
+    );
     bar.inc(done_before);
     let mut on_share =
         |share: study::Share, records: &[harness::SolveRecord]| -> std::io::Result<()> {

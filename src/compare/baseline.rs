@@ -4,6 +4,7 @@
 //! lose their puzzle text on the way).
 
 use super::CompareError;
+use crate::harness::files;
 use std::path::{Path, PathBuf};
 
 /// Where baselines live, relative to the working folder.
@@ -38,10 +39,13 @@ pub fn save(run_dir: &Path, root: &Path, name: &str) -> Result<PathBuf, CompareE
     let tmp = root.join(format!(".{name}.saving"));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(write_err(&tmp))?;
-    for file in ["run.json", "summary.csv"] {
+    for file in [files::RUN_JSON, files::SUMMARY_CSV] {
         std::fs::copy(run_dir.join(file), tmp.join(file)).map_err(write_err(&tmp.join(file)))?;
     }
-    copy_results(&run_dir.join("results.csv"), &tmp.join("results.csv"))?;
+    copy_results(
+        &run_dir.join(files::RESULTS_CSV),
+        &tmp.join(files::RESULTS_CSV),
+    )?;
     if dir.exists() {
         std::fs::remove_dir_all(&dir).map_err(write_err(&dir))?;
     }
@@ -84,18 +88,18 @@ fn copy_results(from: &Path, to: &Path) -> Result<(), CompareError> {
 /// A run folder, or the name of a baseline under `root`: its folder.
 pub fn resolve(spec: &str, root: &Path) -> Result<PathBuf, CompareError> {
     let as_dir = Path::new(spec);
-    if as_dir.join("results.csv").is_file() {
+    if as_dir.join(files::RESULTS_CSV).is_file() {
         return Ok(as_dir.to_path_buf());
     }
     let named = root.join(spec);
-    if check_name(spec).is_ok() && named.join("results.csv").is_file() {
+    if check_name(spec).is_ok() && named.join(files::RESULTS_CSV).is_file() {
         return Ok(named);
     }
     let mut known: Vec<String> = std::fs::read_dir(root)
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| e.path().join("results.csv").is_file())
+        .filter(|e| e.path().join(files::RESULTS_CSV).is_file())
         .filter_map(|e| e.file_name().to_str().map(str::to_string))
         .filter(|n| !n.starts_with('.'))
         .collect();

@@ -242,8 +242,8 @@ pub fn compare(
     let (bo, co) = (&baseline.info.options, &current.info.options);
     if bo.mode != co.mode {
         return Err(CompareError::Mode {
-            baseline: bo.mode.clone(),
-            current: co.mode.clone(),
+            baseline: bo.mode.to_string(),
+            current: co.mode.to_string(),
         });
     }
     let mut warnings = Vec::new();
@@ -253,6 +253,7 @@ pub fn compare(
             warnings.push(format!("{what} differs: {b} in the baseline, {c} now"));
         }
     };
+    let limit = |t: Option<std::time::Duration>| t.map_or("none".into(), |t| format!("{t:?}"));
     differs("CPU", bi.cpu_model.clone(), ci.cpu_model.clone());
     differs("core count", bi.cores.to_string(), ci.cores.to_string());
     differs(
@@ -262,14 +263,10 @@ pub fn compare(
     );
     differs(
         "node budget",
-        bo.node_budget.clone(),
-        co.node_budget.clone(),
+        bo.node_budget.to_string(),
+        co.node_budget.to_string(),
     );
-    differs(
-        "time limit",
-        format!("{:?} ms", bo.time_limit_ms),
-        format!("{:?} ms", co.time_limit_ms),
-    );
+    differs("time limit", limit(bo.time_limit), limit(co.time_limit));
     let same_permutation = bo.permute == co.permute && (!bo.permute || bo.seed == co.seed);
     // Rounds pair up when both runs dealt their puzzles into the same number of them.
     let by_rounds = bo.rounds == co.rounds && co.rounds > 1;

@@ -29,7 +29,8 @@ fn run_folder(dir: &Path, sha: &str, mode: &str, ns: impl Fn(usize, u64) -> u64)
     std::fs::write(dir.join("summary.csv"), summary).unwrap();
     let options = RunOptions {
         solvers: variants.iter().map(|v| v.to_string()).collect(),
-        mode: mode.into(),
+        mode: mode.parse().unwrap(),
+        rounds: 1, // written without rounds
         ..RunOptions::default()
     };
     write_info(dir, options, sha);
@@ -251,7 +252,7 @@ fn rounds_folder(dir: &Path, rounds: usize, slow: f64, machine: [f64; 5]) {
     std::fs::write(dir.join("summary.csv"), "strategy,variant,dataset,threads,puzzles,solved,budget,wrong,errors,puzzles_per_sec,mean_us,median_us,p90_us,p99_us,max_us,guesses_per_puzzle,no_guess_pct,wall_s\nv,v,tiny,1,200,200,0,0,0,1000,1,1,1,1,1,1,0,0.2\n").unwrap();
     let options = RunOptions {
         solvers: vec!["v".into()],
-        mode: "unique".into(),
+        mode: crate::solver::Mode::Unique,
         rounds,
         ..RunOptions::default()
     };
@@ -322,7 +323,8 @@ fn a_run_saved_a_row_per_solve_compares_with_one_saved_a_row_per_puzzle() {
         &new,
         RunOptions {
             solvers: vec!["fast".into(), "slow".into()],
-            mode: "unique".into(),
+            mode: crate::solver::Mode::Unique,
+            rounds: 1,
             ..RunOptions::default()
         },
         "aa",

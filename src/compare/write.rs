@@ -4,6 +4,7 @@
 use super::{CompareError, CompareRow, Comparison, Verdict};
 use crate::export::first_seen;
 use crate::export::markdown::{num, table, times};
+use crate::harness::files;
 use crate::report::charts::{render, BeforeAfter, RatioDistribution, Rendered};
 use std::fmt::Write;
 use std::path::Path;
@@ -246,7 +247,7 @@ pub fn markdown(c: &Comparison, charts: &[Rendered]) -> String {
 /// The charts of a comparison, per dataset: per-puzzle time ratio distribution
 /// (paired rows) and before/after medians.
 pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError> {
-    let charts_dir = dir.join("charts");
+    let charts_dir = dir.join(files::CHARTS);
     crate::export::run_dir::clear_charts(&charts_dir).map_err(|source| CompareError::Write {
         path: charts_dir.clone(),
         source,

@@ -2,6 +2,7 @@
 //! row), and `summary.csv`.
 
 use super::{Exporter, RunReport};
+use crate::harness::files;
 use crate::harness::{PuzzleResult, RecordSink, RowEncoder, SolveRecord, SummaryRow};
 use std::fs::File;
 use std::io::{self, BufWriter};
@@ -325,7 +326,7 @@ pub struct SummaryCsv;
 
 impl Exporter for SummaryCsv {
     fn file_name(&self) -> &'static str {
-        "summary.csv"
+        files::SUMMARY_CSV
     }
 
     fn render(&self, run: &RunReport) -> io::Result<Vec<u8>> {

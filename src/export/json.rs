@@ -1,6 +1,7 @@
 //! `run.json`: the run's metadata.
 
 use super::{Exporter, RunReport};
+use crate::harness::files;
 use std::io;
 
 /// Pretty-printed [`crate::harness::RunInfo`].
@@ -8,7 +9,7 @@ pub struct RunJson;
 
 impl Exporter for RunJson {
     fn file_name(&self) -> &'static str {
-        "run.json"
+        files::RUN_JSON
     }
 
     fn render(&self, run: &RunReport) -> io::Result<Vec<u8>> {

@@ -1,6 +1,7 @@
 //! `summary.md` and the terminal table: a shared table helper for markup.
 
 use super::{Exporter, RunReport};
+use crate::harness::files;
 use crate::harness::SummaryRow;
 use std::fmt::Write;
 use std::io;
@@ -453,7 +454,7 @@ pub struct SummaryMarkdown;
 
 impl Exporter for SummaryMarkdown {
     fn file_name(&self) -> &'static str {
-        "summary.md"
+        files::SUMMARY_MD
     }
 
     fn render(&self, run: &RunReport) -> io::Result<Vec<u8>> {

@@ -1,5 +1,6 @@
 //! Exporters: finished records in, files out. One file per format.
 
+use crate::harness::files;
 pub mod csv;
 pub mod json;
 pub mod markdown;
@@ -50,9 +51,9 @@ pub fn all() -> Vec<Box<dyn Exporter>> {
 /// Every file of a run folder besides `charts/`: `results.csv` (and the kept
 /// solves' `solves.csv`), the exporters' files, and the report's.
 pub fn run_files() -> Vec<&'static str> {
-    let mut files = vec!["results.csv", "solves.csv"];
+    let mut files = vec![files::RESULTS_CSV, files::SOLVES_CSV];
     files.extend(all().iter().map(|e| e.file_name()));
-    files.extend(["report.md", "report.html"]);
+    files.extend([files::REPORT_MD, files::REPORT_HTML]);
     files
 }
 

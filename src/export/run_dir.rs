@@ -1,5 +1,6 @@
 //! Run folders: claiming a new one, or replacing the run an existing one holds.
 
+use crate::harness::files;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -82,7 +83,7 @@ pub fn replace_earlier_run(dir: &Path, force: bool) -> Result<(), RunDirError> {
         return Ok(());
     }
     // The stderr logs of the earlier run's outside contenders.
-    let logs = dir.join("contenders");
+    let logs = dir.join(files::CONTENDER_LOGS);
     if logs.is_dir() {
         for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
             let path = entry.path();
@@ -119,7 +120,7 @@ pub fn replace_earlier(
         let path = dir.join(f);
         std::fs::remove_file(&path).map_err(|source| RunDirError::Remove { path, source })?;
     }
-    let charts = dir.join("charts");
+    let charts = dir.join(files::CHARTS);
     if charts.is_dir() {
         clear_charts(&charts).map_err(|source| RunDirError::Remove {
             path: charts,

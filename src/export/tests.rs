@@ -107,8 +107,8 @@ fn fixed_report() -> crate::export::RunReport {
             solvers: vec!["dlx-first-column".into()],
             datasets: vec!["tiny".into()],
             threads: 1,
-            mode: "unique".into(),
-            node_budget: "none".into(),
+            mode: crate::solver::Mode::Unique,
+            node_budget: crate::harness::Budget::Unlimited,
             ..RunOptions::default()
         },
         started: "2026-01-01T00:00:00Z".into(),

@@ -12,7 +12,7 @@
 
 use crate::format::Alphabet;
 use crate::grid::{Geometry, Grid};
-use crate::solver::Mode;
+use crate::solver::{Mode, Status};
 use std::ffi::{c_char, c_int, c_void};
 use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
@@ -21,8 +21,9 @@ use std::time::Instant;
 /// The hidden subcommand that hosts a library.
 pub const HOST_COMMAND: &str = "library-host";
 
-/// A library's function shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A library's function shape (in files, its name: [`Abi::WORDS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Abi {
     /// tdoku's `SolverFn`: `size_t f(const char *input, size_t limit,
     /// uint32_t configuration, char *solution, size_t *num_guesses)`. 9×9, an
@@ -36,26 +37,29 @@ pub enum Abi {
 }
 
 impl Abi {
+    /// Every shape, in [`Abi::WORDS`]'s order.
+    pub const ALL: [Abi; 3] = [Abi::Tdoku, Abi::Jsolve, Abi::SudokuBench];
     /// The names a contenders file takes.
-    pub const NAMES: &'static str = "tdoku, jsolve or sudoku-bench";
-
-    /// Reads `abi = "..."`.
-    pub fn from_name(name: &str) -> Option<Abi> {
-        match name {
-            "tdoku" => Some(Abi::Tdoku),
-            "jsolve" => Some(Abi::Jsolve),
-            "sudoku-bench" => Some(Abi::SudokuBench),
-            _ => None,
-        }
-    }
+    pub const WORDS: [&'static str; 3] = ["tdoku", "jsolve", "sudoku-bench"];
 
     /// The name as written.
     pub fn name(self) -> &'static str {
-        match self {
-            Abi::Tdoku => "tdoku",
-            Abi::Jsolve => "jsolve",
-            Abi::SudokuBench => "sudoku-bench",
-        }
+        Abi::WORDS[self as usize]
+    }
+}
+
+impl std::fmt::Display for Abi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Abi {
+    type Err = crate::words::UnknownWord;
+
+    /// Reads `abi = "..."`: one of [`Abi::WORDS`].
+    fn from_str(name: &str) -> Result<Abi, Self::Err> {
+        crate::words::pick("an ABI", name, &Abi::WORDS).map(|i| Abi::ALL[i])
     }
 }
 
@@ -175,8 +179,8 @@ pub struct Library {
 /// What one puzzle came to, as the host writes it back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Called {
-    /// `unique`, `multiple`, `solved`, `none` or `budget`; `error` with why.
-    pub status: Result<&'static str, String>,
+    /// `unique`, `multiple`, `solved`, `none` or `budget`; an error with why.
+    pub status: Result<Status, String>,
     /// The first solution, when one was found and handed back.
     pub solution: Option<Vec<u8>>,
     /// Solutions counted, for a `multiple` verdict (up to the mode's limit).
@@ -283,11 +287,7 @@ impl Library {
     /// for the first; the buffer is cleared before each call) is left for
     /// [`Library::fetch_solution`].
     pub fn solve(&mut self, grid: &Grid, mode: Mode) -> Called {
-        let limit = match mode {
-            Mode::First => 1,
-            Mode::Unique => 2,
-            Mode::Count(k) => k.max(1),
-        };
+        let limit = mode.max_solutions();
         match &self.call {
             Call::Tdoku(f) => {
                 let input = nul_terminated(grid);
@@ -351,7 +351,7 @@ impl Library {
                         verdict(mode, answer.solutions, found, ns, nodes, guesses)
                     }
                     SB_BUDGET => Called {
-                        status: Ok("budget"),
+                        status: Ok(Status::Budget),
                         solution: None,
                         count: None,
                         ns,
@@ -384,7 +384,10 @@ impl Library {
     /// Fills in the solution of a call that found one and handed none back,
     /// by an untimed call asking for the first (tdoku's and JSolve's shapes).
     pub fn fetch_solution(&mut self, grid: &Grid, c: &mut Called) {
-        let found = matches!(c.status, Ok("unique" | "solved" | "multiple"));
+        let found = matches!(
+            c.status,
+            Ok(Status::Unique | Status::Solved | Status::Multiple)
+        );
         if !self.fetch || !found || c.solution.is_some() {
             return;
         }
@@ -455,15 +458,15 @@ fn verdict(
     guesses: Option<u64>,
 ) -> Called {
     let status = match (mode, count) {
-        (_, 0) => "none",
-        (Mode::First, _) => "solved",
-        (_, 1) => "unique",
-        _ => "multiple",
+        (_, 0) => Status::None,
+        (Mode::First, _) => Status::Solved,
+        (_, 1) => Status::Unique,
+        _ => Status::Multiple,
     };
     Called {
         status: Ok(status),
         solution: if count == 0 { None } else { solution },
-        count: (status == "multiple").then_some(count),
+        count: (status == Status::Multiple).then_some(count),
         ns,
         nodes,
         guesses,
@@ -560,7 +563,7 @@ pub fn serve(
 /// call writes a status the protocol does not know, so the row says why.
 fn write_called(out: &mut Vec<u8>, c: &Called, alphabet: &Alphabet) {
     match &c.status {
-        Ok(s) => out.extend_from_slice(s.as_bytes()),
+        Ok(s) => out.extend_from_slice(s.word().as_bytes()),
         Err(why) => {
             out.extend_from_slice(b"error:");
             out.extend(why.bytes().filter(|b| !b.is_ascii_whitespace()));
@@ -627,10 +630,13 @@ mod tests {
 
     #[test]
     fn abi_names_read_back() {
-        for abi in [Abi::Tdoku, Abi::Jsolve, Abi::SudokuBench] {
-            assert_eq!(Abi::from_name(abi.name()), Some(abi));
+        for abi in Abi::ALL {
+            assert_eq!(abi.name().parse::<Abi>(), Ok(abi));
+            // A contenders file spells it the same way.
+            assert_eq!(serde_json::to_string(&abi).unwrap(), format!("\"{abi}\""));
         }
-        assert_eq!(Abi::from_name("tdoku2"), None);
+        let e = "tdoku2".parse::<Abi>().unwrap_err().to_string();
+        assert!(e.contains("expected tdoku, jsolve, sudoku-bench"), "{e}");
     }
 
     #[test]

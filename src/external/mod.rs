@@ -18,7 +18,7 @@ use crate::contender::{Contender, Engine, Job, Origin, Solved, Timing};
 use crate::format::Alphabet;
 use crate::solver::{Mode, Status};
 use process::{Process, ReadError};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -26,42 +26,46 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// An outside contender as the user described it.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContenderSpec {
     /// Its name in tables and charts.
     pub name: String,
     /// The program and its arguments (run without a shell); empty for a library.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
     /// Grid sides it handles (a program: 4, 9, 16, 25 unless named, up to 64;
     /// a library: its ABI's, 9 for tdoku's and JSolve's).
     #[serde(default)]
     pub sizes: Vec<usize>,
     /// One line on what it is.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// It reads pencilmark lines (`n³` characters); datasets with pencilmark
     /// puzzles are skipped for it otherwise. Unsaid: no for a program and for
     /// the `tdoku` and `jsolve` ABIs; a `sudoku-bench` library says itself.
-    #[serde(default, alias = "pencilmarks")]
+    #[serde(
+        default,
+        alias = "pencilmarks",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub pencilmark: Option<bool>,
     /// It returns the solutions it finds (the default). `false`: it returns a
     /// verdict (and a count) alone, and its rows are checked by verdict
     /// against the reference verdicts.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solutions: Option<bool>,
     /// A shared library to call instead of a command (with `symbol` and `abi`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub library: Option<PathBuf>,
     /// The library's solve function (`abi = "sudoku-bench"`: the function returning its table).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
     /// The function's shape: `tdoku`, `jsolve` or `sudoku-bench`.
-    #[serde(default)]
-    pub abi: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abi: Option<library::Abi>,
     /// Protocol version 2: up to this many puzzles written before their answers are read.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<usize>,
 }
 
@@ -82,6 +86,22 @@ impl ContenderSpec {
         }
     }
 
+    /// The contender in a line: `NAME: command words`, or its library, symbol
+    /// and ABI.
+    pub fn describe(&self) -> String {
+        match (&self.library, self.abi) {
+            (Some(lib), abi) => format!(
+                "{}: library {} {} ({})",
+                self.name,
+                lib.display(),
+                self.symbol.as_deref().unwrap_or_default(),
+                abi.map_or("", library::Abi::name)
+            ),
+            (None, _) if self.command.is_empty() => format!("{}: {}", self.name, self.description),
+            (None, _) => format!("{}: {}", self.name, self.command.join(" ")),
+        }
+    }
+
     /// How its answers are checked: by their solutions unless it says it returns none.
     pub fn checked(&self) -> crate::contender::Checked {
         match self.solutions {
@@ -94,23 +114,18 @@ impl ContenderSpec {
     /// said it can take (`said`): as declared, else only a `sudoku-bench`
     /// library that says so.
     pub fn takes_pencilmarks(&self, said: Option<bool>) -> bool {
-        match (said, self.library_abi()) {
+        match (said, self.abi) {
             (None, _) => self.pencilmark.unwrap_or(false),
             (Some(can), Some(library::Abi::SudokuBench)) => can && self.pencilmark != Some(false),
             (Some(can), _) => can && self.pencilmark == Some(true),
         }
     }
 
-    /// The library's ABI (checked by [`validate`]).
-    pub fn library_abi(&self) -> Option<library::Abi> {
-        self.abi.as_deref().and_then(library::Abi::from_name)
-    }
-
     /// Fills the sizes left out: a program's default, a library's ABI's (a
     /// `sudoku-bench` library says its own when it starts).
     fn with_default_sizes(mut self) -> ContenderSpec {
         if self.sizes.is_empty() {
-            self.sizes = match (&self.library, self.library_abi()) {
+            self.sizes = match (&self.library, self.abi) {
                 (Some(_), Some(library::Abi::SudokuBench)) => crate::solver::ALL_SIZES.to_vec(),
                 (Some(_), _) => vec![9],
                 (None, _) => DEFAULT_SIZES.to_vec(),
@@ -164,6 +179,9 @@ pub enum ContenderError {
         /// What its host said: the file, the symbol, and what is wrong.
         message: String,
     },
+    /// Two contenders have one name.
+    #[error("two contenders are named {0:?}: names must differ")]
+    SameName(String),
     /// The program could not be started.
     #[error("contender {name}: cannot start {command:?}")]
     CannotStart {
@@ -200,17 +218,11 @@ fn validate(spec: &ContenderSpec) -> Result<(), String> {
             if spec.symbol.as_deref().is_none_or(str::is_empty) {
                 return Err("a library needs `symbol`, the name of its solve function".into());
             }
-            match spec.abi.as_deref() {
-                None => {
-                    return Err(format!(
-                        "a library needs `abi`, its function's shape: {}",
-                        library::Abi::NAMES
-                    ))
-                }
-                Some(a) if library::Abi::from_name(a).is_none() => {
-                    return Err(format!("abi {a:?} is not one of {}", library::Abi::NAMES))
-                }
-                _ => {}
+            if spec.abi.is_none() {
+                return Err(format!(
+                    "a library needs `abi`, its function's shape: {}",
+                    library::Abi::WORDS.join(", ")
+                ));
             }
             if spec.batch.is_some() {
                 return Err(
@@ -249,6 +261,31 @@ fn validate(spec: &ContenderSpec) -> Result<(), String> {
     Ok(())
 }
 
+/// The outside contenders asked for: each `--contender NAME=COMMAND`, each
+/// `--library NAME=PATH:SYMBOL:ABI`, then the contenders file's; names must differ.
+pub fn specs(
+    programs: &[String],
+    libraries: &[String],
+    file: Option<&Path>,
+) -> Result<Vec<ContenderSpec>, ContenderError> {
+    let mut specs = Vec::new();
+    for a in programs {
+        specs.push(parse_argument(a)?);
+    }
+    for a in libraries {
+        specs.push(parse_library_argument(a)?);
+    }
+    if let Some(f) = file {
+        specs.extend(load_file(f)?);
+    }
+    for (i, s) in specs.iter().enumerate() {
+        if specs[..i].iter().any(|t| t.name == s.name) {
+            return Err(ContenderError::SameName(s.name.clone()));
+        }
+    }
+    Ok(specs)
+}
+
 /// Reads `NAME=COMMAND`: the command is split into words as a shell would
 /// (quotes and backslashes), then run without one.
 pub fn parse_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
@@ -266,7 +303,7 @@ pub fn parse_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
     Ok(spec)
 }
 
-/// Reads `--library NAME=PATH:SYMBOL:ABI` (ABI one of [`library::Abi::NAMES`]).
+/// Reads `--library NAME=PATH:SYMBOL:ABI` (ABI one of [`library::Abi::WORDS`]).
 pub fn parse_library_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
     let bad = |why: String| ContenderError::BadArgument(arg.to_string(), why);
     let usage = "expected NAME=PATH:SYMBOL:ABI, like tdoku=./libtdoku_shared.so:TdokuSolverDpllTriadSimd:tdoku";
@@ -275,10 +312,13 @@ pub fn parse_library_argument(arg: &str) -> Result<ContenderSpec, ContenderError
     let (Some(abi), Some(symbol), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
         return Err(bad(usage.into()));
     };
+    let abi = abi
+        .parse()
+        .map_err(|e: crate::words::UnknownWord| bad(e.to_string()))?;
     let spec = ContenderSpec {
         library: Some(PathBuf::from(path)),
         symbol: Some(symbol.to_string()),
-        abi: Some(abi.to_string()),
+        abi: Some(abi),
         ..ContenderSpec::program(name.trim(), Vec::new())
     }
     .with_default_sizes();
@@ -384,7 +424,7 @@ impl Program {
     /// (the folder is created), or nowhere. A library contender runs the
     /// workbench's own binary as its host.
     pub fn new(spec: ContenderSpec, log_dir: Option<&Path>) -> std::io::Result<Program> {
-        let (command, batch, timing) = match (&spec.library, spec.library_abi()) {
+        let (command, batch, timing) = match (&spec.library, spec.abi) {
             (Some(_), Some(_)) => (host_command(&spec)?, LIBRARY_BATCH, Timing::Call),
             _ => match spec.batch {
                 Some(k) if k > 1 => (spec.command.clone(), k, Timing::Batch),
@@ -583,7 +623,7 @@ impl Program {
 
 /// The host command of a library contender: this binary, `library-host`.
 pub fn host_command(spec: &ContenderSpec) -> std::io::Result<Vec<String>> {
-    let (Some(lib), Some(abi)) = (&spec.library, spec.library_abi()) else {
+    let (Some(lib), Some(abi)) = (&spec.library, spec.abi) else {
         return Err(std::io::Error::other("not a library contender"));
     };
     let exe = std::env::current_exe()?;

@@ -107,37 +107,47 @@ fn cells_of<D: std::fmt::Debug>(
     Grid::from_cells(g, &cells).ok_or_else(|| "not a grid".to_string())
 }
 
+/// The verdicts an answer line may begin with.
+const ANSWERS: [Status; 5] = [
+    Status::Unique,
+    Status::Multiple,
+    Status::Solved,
+    Status::None,
+    Status::Budget,
+];
+
 /// Understands one answer line for `puzzle` (the trailing newline removed):
 /// `STATUS [SOLUTION] [key=value ...]`, or a bare complete grid for `solved GRID`.
 /// `Err` says what is wrong, quoting the line.
 pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<Answer, String> {
     let bad = |why: String| format!("cannot read the answer {}: {why}", quote(line));
     let mut tokens = line.split_ascii_whitespace().peekable();
+    let statuses = ANSWERS.map(Status::word).join(", ");
     let Some(first) = tokens.next() else {
-        return Err(bad(
-            "the line is empty; expected a status (unique, multiple, solved, none, budget)".into(),
-        ));
+        return Err(bad(format!(
+            "the line is empty; expected a status ({statuses})"
+        )));
     };
     let cells = puzzle.geometry().cells();
     // 49x49 and 64x64 grids are numbers separated by spaces: `cells` tokens.
     let numbers = alphabet.is_numbers();
     let is_cell = |t: &&str| !t.contains('=');
-    let (status, mut solution) = match first {
-        "unique" => (Status::Unique, None),
-        "multiple" => (Status::Multiple, None),
-        "solved" => (Status::Solved, None),
-        "none" => (Status::None, None),
-        "budget" => (Status::Budget, None),
-        t if numbers && alphabet.decode_token(t).is_some() => {
+    let said = first.parse::<Status>().ok().filter(|s| ANSWERS.contains(s));
+    let (status, mut solution) = match (said, first) {
+        (Some(s), _) => (s, None),
+        (None, t) if numbers && alphabet.decode_token(t).is_some() => {
             let rest = std::iter::from_fn(|| tokens.next_if(is_cell)).take(cells - 1);
             let symbols: Vec<&str> = std::iter::once(t).chain(rest).collect();
             let solution = grid_of(&symbols, puzzle, alphabet).map_err(bad)?;
             (Status::Solved, Some(solution))
         }
-        t if t.chars().count() == cells => (Status::Solved, Some(grid(t, puzzle, alphabet).map_err(bad)?)),
-        t => {
+        (None, t) if t.chars().count() == cells => (
+            Status::Solved,
+            Some(grid(t, puzzle, alphabet).map_err(bad)?),
+        ),
+        (None, t) => {
             return Err(bad(format!(
-                "{} is not a status (unique, multiple, solved, none, budget) nor a {cells}-cell solution",
+                "{} is not a status ({statuses}) nor a {cells}-cell solution",
                 quote(t)
             )))
         }

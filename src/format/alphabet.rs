@@ -3,7 +3,10 @@
 use crate::grid::Geometry;
 
 /// A family of alphabets, chosen with `--alphabet`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum AlphabetKind {
     /// Decide from the input: 25×25 defaults to letters, 36×36 to `0-9A-Z`,
     /// 49×49 and 64×64 to numbers, others to digits; 16×16 input using `H`–`P`

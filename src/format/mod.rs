@@ -29,7 +29,8 @@ use std::io::{BufReader, Cursor, Read};
 use std::path::Path;
 
 /// The input formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// One puzzle per line; a comment or expected answer may follow.
     Line,
@@ -110,7 +111,8 @@ pub struct Dataset {
 }
 
 /// How to read an input.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ReadOptions {
     /// Force a format instead of detecting it.
     pub format: Option<Format>,

@@ -1,86 +1,8 @@
 //! What `run.json` records: enough to reproduce and compare a run.
 
+use super::plan::RunOptions;
 use super::prepare::DatasetInfo;
 use serde::{Deserialize, Serialize};
-
-/// The options of a run, as the user gave them.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct RunOptions {
-    /// Strategy variants, in run order.
-    pub solvers: Vec<String>,
-    /// Dataset names, in run order.
-    pub datasets: Vec<String>,
-    /// Worker threads.
-    pub threads: usize,
-    /// `first`, `unique` or `count:K`.
-    pub mode: String,
-    /// `strategy-default`, `none` or a number of nodes.
-    pub node_budget: String,
-    /// Per-puzzle time limit in milliseconds.
-    pub time_limit_ms: Option<f64>,
-    /// Untimed puzzles before each timed pass.
-    pub warmup: usize,
-    /// Timed passes over each round's share (at least).
-    pub repeat: u32,
-    /// Rounds asked for (runs saved before rounds: 1, intervals over puzzles only).
-    #[serde(default = "one")]
-    pub rounds: usize,
-    /// `--min-time` in milliseconds: more passes until each contender's timed work reaches it.
-    #[serde(default)]
-    pub min_time_ms: Option<f64>,
-    /// `interleaved` or `sequential` (runs saved before schedules existed were sequential).
-    #[serde(default = "sequential")]
-    pub schedule: String,
-    /// `--limit`.
-    pub limit: Option<usize>,
-    /// `--sample`.
-    pub sample: Option<usize>,
-    /// Seed for sampling and permutation.
-    pub seed: u64,
-    /// Random symmetry transforms applied.
-    pub permute: bool,
-    /// Outside programs that took part, as `NAME: command words`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub contenders: Vec<String>,
-    /// Strategies slowed on purpose (`--handicap`), as `NAME=SHARE`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub handicaps: Vec<String>,
-    /// Why the thread count is what it is, when outside programs changed or question it.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub threads_note: String,
-}
-
-impl RunOptions {
-    /// The measuring options in one line, for reports: mode, budget, limits, passes.
-    pub fn describe(&self) -> String {
-        let ms = |t: Option<f64>| t.map_or("none".into(), |t| format!("{t} ms"));
-        format!(
-            "mode {}, node budget {}, time limit {}, warmup {}, rounds {}, repeat {}, min time {}, schedule {}, permute {}, seed {}",
-            self.mode,
-            self.node_budget,
-            ms(self.time_limit_ms),
-            self.warmup,
-            self.rounds,
-            self.repeat,
-            ms(self.min_time_ms),
-            self.schedule,
-            self.permute,
-            self.seed
-        )
-    }
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-fn one() -> usize {
-    1
-}
-
-fn sequential() -> String {
-    "sequential".into()
-}
 
 /// Everything `run.json` holds.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -290,4 +212,8 @@ impl RunInfo {
             verdicts: None,
         }
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -13,6 +13,7 @@
 //! the sink's [`RowEncoder`]s); the harness never sees a file format.
 
 pub mod info;
+pub mod plan;
 pub mod prepare;
 pub mod record;
 pub mod recover;
@@ -23,7 +24,8 @@ mod tally;
 pub mod verdicts;
 mod workers;
 
-pub use info::{OwnTime, RunInfo, RunOptions};
+pub use info::{OwnTime, RunInfo};
+pub use plan::RunOptions;
 pub use prepare::{BenchDataset, DatasetInfo, Selection};
 pub use record::{PuzzleResult, RowStatus, Skipped, SolveRecord, SummaryRow};
 pub use resolve::{resolve, resolve_windowed};
@@ -38,10 +40,31 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The run folder's file of one row per puzzle.
-pub const RESULTS_CSV: &str = "results.csv";
-/// The run folder's record of the run: build, machine, options, datasets.
-pub const RUN_JSON: &str = "run.json";
+pub use files::{RESULTS_CSV, RUN_JSON};
+
+/// The names of a run folder's files, in one place.
+pub mod files {
+    /// One row per puzzle.
+    pub const RESULTS_CSV: &str = "results.csv";
+    /// The record of the run: build, machine, options, datasets.
+    pub const RUN_JSON: &str = "run.json";
+    /// Every timed solve (`--keep-solves`).
+    pub const SOLVES_CSV: &str = "solves.csv";
+    /// One row per contender and dataset.
+    pub const SUMMARY_CSV: &str = "summary.csv";
+    /// The summary's tables and sentences.
+    pub const SUMMARY_MD: &str = "summary.md";
+    /// The report, with every chart inline.
+    pub const REPORT_HTML: &str = "report.html";
+    /// The report in Markdown, its charts beside it.
+    pub const REPORT_MD: &str = "report.md";
+    /// The charts' folder.
+    pub const CHARTS: &str = "charts";
+    /// Outside contenders' stderr logs.
+    pub const CONTENDER_LOGS: &str = "contenders";
+    /// A comparison's folder in the current run's.
+    pub const COMPARE: &str = "compare";
+}
 
 /// The node budget of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,26 +77,28 @@ pub enum Budget {
     Nodes(u64),
 }
 
-impl Budget {
-    /// Parses `--node-budget`: absent is each strategy's default, `none` is no
-    /// budget, else a number of nodes.
-    pub fn parse(text: Option<&str>) -> Result<Budget, String> {
-        match text {
-            None => Ok(Budget::StrategyDefault),
-            Some("none") => Ok(Budget::Unlimited),
-            Some(n) => n
-                .parse()
-                .map(Budget::Nodes)
-                .map_err(|_| format!("--node-budget {n:?}: expected a number of nodes or `none`")),
+impl std::fmt::Display for Budget {
+    /// The budget as run files record it: `strategy-default`, `none` or a number.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::StrategyDefault => f.write_str("strategy-default"),
+            Budget::Unlimited => f.write_str("none"),
+            Budget::Nodes(n) => write!(f, "{n}"),
         }
     }
+}
 
-    /// The budget as run files record it: `strategy-default`, `none` or a number.
-    pub fn describe(self) -> String {
-        match self {
-            Budget::StrategyDefault => "strategy-default".into(),
-            Budget::Unlimited => "none".into(),
-            Budget::Nodes(n) => n.to_string(),
+impl std::str::FromStr for Budget {
+    type Err = crate::words::UnknownWord;
+
+    /// Reads what `Display` writes (`--node-budget` takes `none` or a number).
+    fn from_str(text: &str) -> Result<Budget, Self::Err> {
+        match text {
+            "strategy-default" => Ok(Budget::StrategyDefault),
+            "none" => Ok(Budget::Unlimited),
+            n => n.parse().map(Budget::Nodes).map_err(|_| {
+                crate::words::UnknownWord::new("a node budget", text, "a number of nodes or `none`")
+            }),
         }
     }
 }

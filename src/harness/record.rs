@@ -80,20 +80,47 @@ impl RowStatus {
         }
     }
 
-    /// The word written in CSV files.
+    /// Every row status: the solver's verdicts in [`Status::ALL`]'s order,
+    /// then the harness's findings.
+    pub const ALL: [RowStatus; 10] = [
+        RowStatus::Unique,
+        RowStatus::Multiple,
+        RowStatus::Solved,
+        RowStatus::None,
+        RowStatus::Budget,
+        RowStatus::Cancelled,
+        RowStatus::Invalid,
+        RowStatus::Unchecked,
+        RowStatus::Wrong,
+        RowStatus::Error,
+    ];
+
+    /// The words of the harness's findings, after the solver's [`Status::WORDS`].
+    const FINDINGS: [&'static str; 3] = ["unchecked", "wrong", "error"];
+
+    /// The word written in CSV files: a verdict's is the solver's own.
     pub fn word(self) -> &'static str {
-        match self {
-            RowStatus::Unique => "unique",
-            RowStatus::Multiple => "multiple",
-            RowStatus::Solved => "solved",
-            RowStatus::None => "none",
-            RowStatus::Budget => "budget",
-            RowStatus::Cancelled => "cancelled",
-            RowStatus::Invalid => "invalid",
-            RowStatus::Unchecked => "unchecked",
-            RowStatus::Wrong => "wrong",
-            RowStatus::Error => "error",
+        let i = self as usize;
+        match Status::WORDS.get(i) {
+            Some(w) => w,
+            None => Self::FINDINGS[i - Status::WORDS.len()],
         }
+    }
+}
+
+impl std::fmt::Display for RowStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl std::str::FromStr for RowStatus {
+    type Err = crate::words::UnknownWord;
+
+    /// Reads the word [`RowStatus::word`] writes; any other text is an error.
+    fn from_str(word: &str) -> Result<RowStatus, Self::Err> {
+        let words: Vec<&str> = RowStatus::ALL.iter().map(|s| s.word()).collect();
+        crate::words::pick("a row status", word, &words).map(|i| RowStatus::ALL[i])
     }
 }
 

@@ -276,17 +276,9 @@ impl Coverage {
 /// The contenders a run meant to measure on each dataset: its strategies and
 /// outside contenders, less the pairs `run.json` says were left out.
 pub fn planned(info: &RunInfo, dataset: &str) -> Vec<String> {
-    let outside = info.options.contenders.iter().map(|c| {
-        c.split_once(':')
-            .map_or(c.as_str(), |(n, _)| n)
-            .trim()
-            .to_string()
-    });
     info.options
-        .solvers
-        .iter()
-        .cloned()
-        .chain(outside)
+        .contender_names()
+        .into_iter()
         .filter(|v| {
             !info
                 .skipped

@@ -72,12 +72,29 @@ impl Schedule {
         }
     }
 
+    /// Every schedule, in [`Schedule::WORDS`]'s order.
+    pub const ALL: [Schedule; 2] = [Schedule::Interleaved, Schedule::Sequential];
+    /// The names used on the command line and in `run.json`.
+    pub const WORDS: [&'static str; 2] = ["interleaved", "sequential"];
+
     /// The name used on the command line and in `run.json`.
     pub fn name(self) -> &'static str {
-        match self {
-            Schedule::Interleaved => "interleaved",
-            Schedule::Sequential => "sequential",
-        }
+        Schedule::WORDS[self as usize]
+    }
+}
+
+impl std::fmt::Display for Schedule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Schedule {
+    type Err = crate::words::UnknownWord;
+
+    /// Reads one of [`Schedule::WORDS`].
+    fn from_str(word: &str) -> Result<Schedule, Self::Err> {
+        crate::words::pick("a schedule", word, &Schedule::WORDS).map(|i| Schedule::ALL[i])
     }
 }
 

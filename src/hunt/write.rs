@@ -6,6 +6,7 @@
 use super::{HuntResult, Objective, ProgressRow};
 use crate::export::markdown::thousands;
 use crate::format::{write_line, Alphabet};
+use crate::harness::files;
 use crate::report::charts::{render, HuntProgress};
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -221,7 +222,7 @@ pub fn write_results(
     }
     w.flush()?;
 
-    let charts = dir.join("charts");
+    let charts = dir.join(files::CHARTS);
     std::fs::create_dir_all(&charts)?;
     let chart = HuntProgress {
         score: name.short(),

@@ -1,6 +1,7 @@
 //! Reads a saved run folder back: `results.csv`, `summary.csv`, `run.json`,
 //! with errors naming the file, line and column.
 
+use crate::harness::files;
 use crate::harness::{RowStatus, RunInfo, SummaryRow};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -388,7 +389,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
         sampled: Vec::new(),
         per_solve: false,
     };
-    let json_path = dir.join("run.json");
+    let json_path = dir.join(files::RUN_JSON);
     if json_path.is_file() {
         let text = std::fs::read_to_string(&json_path).map_err(|source| ReportError::Io {
             path: json_path.clone(),
@@ -401,7 +402,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             message: e.to_string(),
         })?);
     }
-    let mut t = Table::open(&dir.join("summary.csv"), SUMMARY_COLUMNS)?;
+    let mut t = Table::open(&dir.join(files::SUMMARY_CSV), SUMMARY_COLUMNS)?;
     let summary = &mut data.summary;
     t.rows(|f| {
         let n = "a number";
@@ -458,7 +459,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             })
     };
     let mut sizes: HashMap<String, u64> = HashMap::new();
-    let path = dir.join("results.csv");
+    let path = dir.join(files::RESULTS_CSV);
     let mut t = Table::open(&path, RESULT_COLUMNS)?;
     data.per_solve = !t.index.contains_key("median_ns") && t.index.contains_key("repeat");
     let times: &[&str] = if data.per_solve {

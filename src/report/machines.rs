@@ -10,6 +10,7 @@ use super::charts::{render, MachineSpeed, Rendered};
 use super::html::{esc, figure, STYLE};
 use super::load::{load, ReportError};
 use crate::export::markdown::{num, table};
+use crate::harness::files;
 use crate::harness::{RunInfo, SummaryRow};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -325,7 +326,7 @@ fn speed_rows(machines: &[Machine], d: &SharedDataset) -> (Vec<String>, Vec<Vec<
 pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError> {
     let (machines, datasets, left_out) = gather(dirs)?;
     let sentences = changes(&machines, &datasets);
-    let charts_dir = out.join("charts");
+    let charts_dir = out.join(files::CHARTS);
     std::fs::create_dir_all(&charts_dir).map_err(|source| ReportError::Write {
         path: charts_dir.clone(),
         source,
@@ -365,8 +366,10 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
         charts,
     };
     let io = |path: PathBuf| move |source| ReportError::Write { path, source };
-    std::fs::write(out.join("report.md"), markdown(&report)).map_err(io(out.join("report.md")))?;
-    std::fs::write(out.join("report.html"), html(&report)).map_err(io(out.join("report.html")))?;
+    std::fs::write(out.join(files::REPORT_MD), markdown(&report))
+        .map_err(io(out.join(files::REPORT_MD)))?;
+    std::fs::write(out.join(files::REPORT_HTML), html(&report))
+        .map_err(io(out.join(files::REPORT_HTML)))?;
     Ok(report)
 }
 

@@ -4,6 +4,7 @@
 //! to `RUN_DIR/charts/*.svg|png`, `RUN_DIR/report.md` and a self-contained
 //! `RUN_DIR/report.html` with the SVGs inline.
 
+use crate::harness::files;
 pub mod charts;
 pub(crate) mod html;
 pub mod load;
@@ -24,26 +25,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
 
-/// Choices for the optional charts.
-#[derive(Clone, Debug)]
-pub struct ReportOptions {
-    /// The two variants of the head-to-head chart (default: the two fastest).
-    pub compare: Option<(String, String)>,
-    /// The variant of the hardness chart (default: the fastest).
-    pub hardness_variant: Option<String>,
-    /// The hardness chart's x axis.
-    pub metric: Metric,
-}
-
-impl Default for ReportOptions {
-    fn default() -> Self {
-        ReportOptions {
-            compare: None,
-            hardness_variant: None,
-            metric: Metric::Guesses,
-        }
-    }
-}
+/// Choices for the optional charts: part of the run's options.
+pub use crate::harness::plan::ChartChoices as ReportOptions;
 
 /// What a report holds: every chart drawn, and a note for each chart skipped.
 #[derive(Clone, Debug)]
@@ -113,7 +96,7 @@ fn node_costs(data: &RunData, di: usize, v: usize) -> Option<(f64, f64)> {
 
 /// Draws every chart that makes sense for the run into `dir/charts`, replacing earlier ones.
 pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
-    let charts_dir = dir.join("charts");
+    let charts_dir = dir.join(files::CHARTS);
     crate::export::run_dir::clear_charts(&charts_dir).map_err(|source| ReportError::Write {
         path: charts_dir.clone(),
         source,
@@ -496,10 +479,10 @@ pub fn write(dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
         let path = path.to_path_buf();
         move |source| ReportError::Write { path, source }
     };
-    std::fs::write(dir.join("report.md"), markdown(&data, &report))
-        .map_err(io(&dir.join("report.md")))?;
-    std::fs::write(dir.join("report.html"), html(&data, &report))
-        .map_err(io(&dir.join("report.html")))?;
+    std::fs::write(dir.join(files::REPORT_MD), markdown(&data, &report))
+        .map_err(io(&dir.join(files::REPORT_MD)))?;
+    std::fs::write(dir.join(files::REPORT_HTML), html(&data, &report))
+        .map_err(io(&dir.join(files::REPORT_HTML)))?;
     Ok(report)
 }
 
@@ -509,7 +492,7 @@ pub fn write(dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
 /// Returns those lines; `None` when the run's summary was there.
 pub fn rebuild_if_cut_short(dir: &Path) -> Result<Option<Vec<String>>, ReportError> {
     use crate::harness::recover;
-    let summary = dir.join("summary.csv");
+    let summary = dir.join(files::SUMMARY_CSV);
     let has_rows = std::fs::read(&summary)
         .map(|b| b.iter().filter(|&&c| c == b'\n').count() > 1)
         .unwrap_or(false);

@@ -71,18 +71,20 @@ impl fmt::Display for Mode {
 }
 
 impl std::str::FromStr for Mode {
-    type Err = String;
+    type Err = crate::words::UnknownWord;
 
     /// Reads what [`Mode`]'s `Display` writes: `first`, `unique` or `count:K`
     /// (K at least 1). Any other text is an error, never a default.
-    fn from_str(text: &str) -> Result<Mode, String> {
+    fn from_str(text: &str) -> Result<Mode, Self::Err> {
         match text {
             "first" => Ok(Mode::First),
             "unique" => Ok(Mode::Unique),
             t => match t.strip_prefix("count:").map(str::parse::<u64>) {
                 Some(Ok(k)) if k >= 1 => Ok(Mode::Count(k)),
-                _ => Err(format!(
-                    "{text:?} is not a mode: expected first, unique or count:K (K 1 or more)"
+                _ => Err(crate::words::UnknownWord::new(
+                    "a mode",
+                    text,
+                    "first, unique or count:K (K 1 or more)",
                 )),
             },
         }
@@ -170,22 +172,29 @@ impl Status {
         Status::Invalid,
     ];
 
+    /// Every status's word, in [`Status::ALL`]'s order.
+    pub const WORDS: [&'static str; 7] = [
+        "unique",
+        "multiple",
+        "solved",
+        "none",
+        "budget",
+        "cancelled",
+        "invalid",
+    ];
+
     /// The word printed for this status.
     pub fn word(self) -> &'static str {
-        match self {
-            Status::Unique => "unique",
-            Status::Multiple => "multiple",
-            Status::Solved => "solved",
-            Status::None => "none",
-            Status::Budget => "budget",
-            Status::Cancelled => "cancelled",
-            Status::Invalid => "invalid",
-        }
+        Status::WORDS[self as usize]
     }
+}
 
-    /// Parses a word from [`Status::word`].
-    pub fn from_word(word: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|s| s.word() == word)
+impl std::str::FromStr for Status {
+    type Err = crate::words::UnknownWord;
+
+    /// Reads a word of [`Status::WORDS`]; any other text is an error.
+    fn from_str(word: &str) -> Result<Status, Self::Err> {
+        crate::words::pick("a status", word, &Status::WORDS).map(|i| Status::ALL[i])
     }
 }
 

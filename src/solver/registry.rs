@@ -306,6 +306,18 @@ pub(crate) fn solvable_without(puzzle: &Grid, cell: usize, digit: u8) -> bool {
     ctl.finish().solution_count > 0
 }
 
+impl std::str::FromStr for SolverId {
+    type Err = crate::words::UnknownWord;
+
+    /// Reads a variant's name (see [`SolverId::name`]).
+    fn from_str(name: &str) -> Result<SolverId, Self::Err> {
+        SolverId::from_name(name).ok_or_else(|| {
+            let names: Vec<_> = SolverId::ALL.iter().map(|s| s.name()).collect();
+            crate::words::UnknownWord::new("a strategy", name, names.join(", "))
+        })
+    }
+}
+
 impl fmt::Display for SolverId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

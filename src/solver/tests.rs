@@ -322,8 +322,13 @@ fn trace_matches_untraced_search_and_records_decisions() {
 #[test]
 fn status_words_round_trip() {
     for s in Status::ALL {
-        assert_eq!(Status::from_word(s.word()), Some(s));
+        assert_eq!(s.word().parse::<Status>(), Ok(s));
     }
+    let e = "Unique".parse::<Status>().unwrap_err().to_string();
+    assert!(
+        e.contains("is not a status: expected unique, multiple"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -520,7 +525,7 @@ fn modes_read_back_what_they_write_and_nothing_else() {
     for bad in [
         "", "Unique", "count", "count:", "count:0", "count:x", "first ",
     ] {
-        let e = bad.parse::<Mode>().unwrap_err();
+        let e = bad.parse::<Mode>().unwrap_err().to_string();
         assert!(e.contains("is not a mode"), "{bad:?}: {e}");
     }
 }

@@ -181,7 +181,7 @@ fn bad_options_and_files_fail_clearly() {
         .args(["bench", "--solver", "quantum", "--out", o])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("unknown solver \"quantum\""));
+        .stderr(predicate::str::contains("\"quantum\" is not a strategy"));
     bin()
         .args(["bench", "--dataset", "no-such-set", "--out", o])
         .assert()

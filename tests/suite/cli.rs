@@ -282,7 +282,7 @@ fn bad_input_fails_with_file_line_and_column() {
         .args(["solve", "--solver", "nope"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("unknown solver"));
+        .stderr(predicate::str::contains("is not a strategy"));
     bin()
         .args(["solve", "--time-limit", "soon"])
         .write_stdin(HARD)

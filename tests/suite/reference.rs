@@ -64,7 +64,11 @@ fn every_strategy_gives_the_expected_verdicts() {
     let ds = load(&repo_datasets().join("reference/verdicts-9x9.txt"));
     assert!(ds.puzzles.len() >= 6);
     for p in &ds.puzzles {
-        let want = Status::from_word(p.comment.as_deref().expect("verdict comment"))
+        let want = p
+            .comment
+            .as_deref()
+            .expect("verdict comment")
+            .parse::<Status>()
             .expect("a status word");
         for s in SolverId::ALL
             .iter()

@@ -358,3 +358,16 @@ fn a_handicapped_contender_takes_the_share_longer_inside_the_timed_call() {
         assert!(outer >= 1.2 * inner, "{outer} < 1.2 × {inner}");
     }
 }
+
+#[test]
+fn row_status_words_are_the_solvers_then_the_harnesss() {
+    for s in crate::solver::Status::ALL {
+        assert_eq!(RowStatus::from(s).word(), s.word());
+    }
+    for r in RowStatus::ALL {
+        assert_eq!(r.word().parse::<RowStatus>(), Ok(r));
+        // The CSV files' serde names are the same words.
+        assert_eq!(serde_json::to_string(&r).unwrap(), format!("\"{r}\""));
+    }
+    assert!("solved ".parse::<RowStatus>().is_err());
+}

@@ -4,14 +4,7 @@ use super::{color, err, frame, legend, log_axis, log_log_mesh, log_range, Chart}
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// The search counter on the x axis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Metric {
-    /// Guesses + 1 (so that 0 guesses fits a log axis).
-    Guesses,
-    /// Search nodes.
-    Nodes,
-}
+pub use crate::harness::plan::Metric;
 
 /// A scatter per dataset for one variant.
 pub struct Hardness {

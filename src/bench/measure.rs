@@ -1,0 +1,249 @@
+//! Measuring a [`Plan`] into its run folder, and what follows: the report,
+//! `run.json` with the whole process's time, the baseline gate.
+
+use super::{BenchError, Plan};
+use crate::compare::{self, baseline, Comparison};
+use crate::contender::Timing;
+use crate::export::{self, csv::CsvSink, Exporter, RunReport};
+use crate::external::{floor, Program};
+use crate::harness::{self, verdicts, Contender, OwnTime, RunInfo, RunResult};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What watches a run from outside: the interrupt flag, the progress
+/// observer, and where the run's notes go (resumed, torn rows) as it goes.
+pub struct Watch<'a> {
+    /// Set to stop the run after the puzzles in flight.
+    pub cancel: &'a Arc<AtomicBool>,
+    /// Hears phases and rows as they are done.
+    pub observer: &'a dyn harness::Observer,
+    /// Say nothing of the reference verdicts' cost.
+    pub quiet: bool,
+    /// Hears a line for each thing worth saying before the run.
+    pub say: &'a mut dyn FnMut(&str),
+}
+
+/// What a run measured, written to its folder, for [`finish`].
+pub struct Measured {
+    /// What `summary.*` and `run.json` were written from.
+    pub report: RunReport,
+    /// The harness's account of the run.
+    pub result: RunResult,
+    /// The tool's own time so far.
+    pub own: OwnTime,
+    /// The baseline's folder, when the run gates on one.
+    pub baseline_dir: Option<PathBuf>,
+}
+
+/// Starts the contenders, runs the plan into `out_dir` (run.json first, so an
+/// interrupted run still says what it was) and writes the results. With
+/// `resumed` (the run.json of the run in `out_dir`), only the puzzles its
+/// `results.csv` lacks are measured, their rows appended, and the summary is
+/// made from every row. `command` is the command line `run.json` records.
+pub fn measure(
+    plan: Plan,
+    out_dir: &Path,
+    resumed: Option<&RunInfo>,
+    command: Vec<String>,
+    watch: Watch<'_>,
+) -> Result<Measured, BenchError> {
+    let Plan {
+        options,
+        solvers: plan_solvers,
+        mut datasets,
+        baseline_dir,
+        load_s,
+        ..
+    } = plan;
+    let opts = options.bench_options();
+    let contenders = start_contenders(&options, &plan_solvers, out_dir)?;
+    let mut own = OwnTime {
+        load_s,
+        ..OwnTime::default()
+    };
+    let mut info = RunInfo::new(
+        options.clone(),
+        command,
+        datasets.iter().map(|d| d.info.clone()).collect(),
+    );
+    // Known now, so that a killed run's folder says what was never meant to run.
+    info.skipped = harness::left_out(&contenders, &datasets);
+    if let Some(old) = resumed {
+        info.command.clone_from(&old.command);
+        info.started.clone_from(&old.started);
+        info.resumed = old.resumed + 1;
+        datasets = super::leave_out_measured(out_dir, old, &contenders, datasets, watch.say)?;
+    }
+    // The pipe's floor, when a program answers over it: a note names those it dominates.
+    if contenders.iter().any(|c| c.timing == Timing::Pipe) {
+        info.pipe_floor_ns = std::env::current_exe()
+            .ok()
+            .and_then(|exe| floor::measure(&exe))
+            .map(|d| d.as_nanos() as u64);
+    }
+    // Reference verdicts, untimed, before anything is measured.
+    let how = verdicts::VerdictOptions {
+        budget: options.reference_budget,
+        cache: verdicts::cache_dir(),
+        threads: opts.threads,
+    };
+    let cost = verdicts::attach(&mut datasets, opts.mode, &how, watch.cancel)
+        .map_err(BenchError::Verdicts)?;
+    if !watch.quiet {
+        (watch.say)(&cost.to_string());
+    }
+    info.verdicts = Some(cost);
+    write_all(out_dir, &info, Vec::new())?;
+
+    let results_path = out_dir.join(harness::RESULTS_CSV);
+    let solves_path = out_dir.join(harness::files::SOLVES_CSV);
+    let solves = options.keep_solves.then_some(&*solves_path);
+    let mut sink = match resumed {
+        Some(_) => CsvSink::append(&results_path, solves),
+        None => CsvSink::create(&results_path, solves),
+    }
+    .map_err(BenchError::io(&results_path))?;
+    let running = Instant::now();
+    let mut result = harness::run(
+        &contenders,
+        &datasets,
+        &opts,
+        watch.cancel,
+        &mut sink,
+        watch.observer,
+    )
+    .map_err(BenchError::io(&results_path))?;
+    drop(sink);
+    if resumed.is_some() {
+        // Every row, the earlier run's and these, makes the summary.
+        let cover = harness::recover::Coverage::read(out_dir, &info)?;
+        result.summary = harness::recover::summarize(out_dir, &cover, opts.reference.as_deref())?;
+    }
+    info.given_up = contenders
+        .iter()
+        .filter_map(|c| c.engine.given_up())
+        .collect();
+    info.finished = harness::info::now_rfc3339();
+    info.interrupted = result.interrupted;
+    info.wrong = result.wrong();
+    info.errors = result.errors();
+    info.skipped = result.skipped.clone();
+    info.rounds_complete = Some(result.rounds_complete);
+    own.run_s = (running.elapsed() - result.statistics).as_secs_f64();
+    own.timed_solves_s = result.timed_solves.as_secs_f64();
+    own.statistics_s = result.statistics.as_secs_f64();
+    own.writer_s = result.writer.as_secs_f64();
+    let writing = Instant::now();
+    info.own_time = Some(own.clone());
+    let report = write_all(out_dir, &info, result.summary.clone())?;
+    own.write_s = writing.elapsed().as_secs_f64();
+    Ok(Measured {
+        report,
+        result,
+        own,
+        baseline_dir,
+    })
+}
+
+/// The run's contenders: its strategies (slowed where handicapped), then
+/// its outside contenders, started now: one that cannot start is an error
+/// before anything is measured.
+fn start_contenders(
+    options: &harness::RunOptions,
+    solvers: &[crate::solver::SolverId],
+    out_dir: &Path,
+) -> Result<Vec<Contender>, BenchError> {
+    let mut contenders: Vec<Contender> = solvers
+        .iter()
+        .map(|&s| {
+            let c = Contender::from_id(s);
+            match options.handicaps.iter().find(|h| h.variant == s.name()) {
+                Some(h) => c.handicapped(h.share),
+                None => c,
+            }
+        })
+        .collect();
+    let logs = out_dir.join(harness::files::CONTENDER_LOGS);
+    for spec in &options.contenders {
+        let program = Program::new(spec.clone(), Some(&logs)).map_err(BenchError::io(&logs))?;
+        program.start(options.threads, options.mode)?;
+        contenders.push(Arc::new(program).contender());
+    }
+    Ok(contenders)
+}
+
+/// Writes every summary file of the run folder.
+fn write_all(
+    out_dir: &Path,
+    info: &RunInfo,
+    summary: Vec<harness::SummaryRow>,
+) -> Result<RunReport, BenchError> {
+    let report = RunReport {
+        info: info.clone(),
+        summary,
+    };
+    export::write_all(out_dir, &report).map_err(BenchError::io(out_dir))?;
+    Ok(report)
+}
+
+/// What followed the measuring.
+pub struct Finished {
+    /// The report, unless the run asked for none.
+    pub report: Option<crate::report::Report>,
+    /// The comparison with the baseline, when the run gates on one (its
+    /// files are written in the run folder's `compare/`).
+    pub comparison: Option<Comparison>,
+    /// Where the run was saved as a baseline, when it asked to be.
+    pub saved: Option<PathBuf>,
+}
+
+/// Draws the report, rewrites `run.json` with the whole process's time
+/// (since `started`), compares with the baseline and saves the run as one
+/// (not an interrupted run), as the run's options ask.
+pub fn finish(m: &mut Measured, out_dir: &Path, started: Instant) -> Result<Finished, BenchError> {
+    let after = m.report.info.options.after.clone();
+    let report = if after.report {
+        let drawing = Instant::now();
+        let r =
+            crate::report::write(out_dir, &after.charts).map_err(|source| BenchError::Report {
+                dir: out_dir.to_path_buf(),
+                source: Box::new(source),
+            })?;
+        m.own.report_s = drawing.elapsed().as_secs_f64();
+        Some(r)
+    } else {
+        None
+    };
+    m.own.close(started, m.report.info.options.threads);
+    m.report.info.own_time = Some(m.own.clone());
+    let json = export::json::RunJson;
+    let path = out_dir.join(json.file_name());
+    let text = json.render(&m.report).map_err(BenchError::io(&path))?;
+    std::fs::write(&path, text).map_err(BenchError::io(&path))?;
+    let comparison = match (&m.baseline_dir, &after.baseline) {
+        (Some(dir), Some(label)) => {
+            let c = compare::compare(
+                compare::load_side(dir, label)?,
+                compare::load_side(out_dir, &out_dir.display().to_string())?,
+                after.noise_threshold,
+            )?;
+            let to = out_dir.join(harness::files::COMPARE);
+            compare::write::write(&c, &to)?;
+            Some(c)
+        }
+        _ => None,
+    };
+    let saved = match &after.save_baseline {
+        Some(name) if !m.result.interrupted => {
+            Some(baseline::save(out_dir, Path::new(baseline::ROOT), name)?)
+        }
+        _ => None,
+    };
+    Ok(Finished {
+        report,
+        comparison,
+        saved,
+    })
+}

@@ -1,0 +1,305 @@
+//! A `bench` run from its options to its folder: [`Plan`] checks the typed
+//! [`RunOptions`] and reads the datasets, [`measure`] runs the plan into a run
+//! folder (or finishes one that was cut short), [`finish`] draws the report
+//! and gates on a baseline. The command only maps its arguments and prints.
+
+mod measure;
+mod resume;
+pub mod scaling;
+
+pub use measure::{finish, measure, Finished, Measured, Watch};
+pub use resume::{differences, leave_out_measured, scaling_counts};
+
+use crate::compare::{baseline, CompareError};
+use crate::datasets::DatasetError;
+use crate::external::{self, ContenderError};
+use crate::harness::{self, plan::RunOptions, BenchDataset};
+use crate::solver::SolverId;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The least share of `--min-time` a round may get.
+pub const MIN_ROUND_TIME: Duration = Duration::from_millis(1);
+
+/// Why a run cannot go ahead or did not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A dataset argument does not read.
+    #[error("dataset {spec:?}: {source}")]
+    Dataset {
+        /// The argument.
+        spec: String,
+        /// Why.
+        #[source]
+        source: Box<DatasetError>,
+    },
+    /// A dataset leaves nothing to run.
+    #[error("dataset {0} has no puzzles to run")]
+    Empty(String),
+    /// `--min-time` spread over the rounds gives each too little.
+    #[error("--min-time {min_time:?} over {rounds} rounds gives each round {:?}, less than the {MIN_ROUND_TIME:?} a round needs: give --min-time {:?} or more, or fewer --rounds", *min_time / *rounds as u32, MIN_ROUND_TIME * *rounds as u32)]
+    MinTime {
+        /// The time asked for.
+        min_time: Duration,
+        /// The rounds asked for.
+        rounds: usize,
+    },
+    /// A dataset has too few puzzles for the rounds asked for by name.
+    #[error("dataset {dataset} has {puzzles} puzzles, too few for {rounds} rounds ({} needed, {} a round, so that each round pairs its contenders): give --rounds {fits} or fewer", rounds * harness::MIN_PER_ROUND, harness::MIN_PER_ROUND)]
+    TooFewForRounds {
+        /// The dataset.
+        dataset: String,
+        /// Its puzzles.
+        puzzles: usize,
+        /// The rounds asked for.
+        rounds: usize,
+        /// The most it can be measured in.
+        fits: usize,
+    },
+    /// `--reference` or `--handicap` names no contender of the run.
+    #[error("{option} {name} is not a strategy of this run ({})", run.join(", "))]
+    NotInRun {
+        /// The option.
+        option: &'static str,
+        /// The name given.
+        name: String,
+        /// The run's contenders.
+        run: Vec<String>,
+    },
+    /// An outside contender cannot take part.
+    #[error(transparent)]
+    Contender(Box<ContenderError>),
+    /// A strategy's name is none of the registry's.
+    #[error(transparent)]
+    Strategy(#[from] crate::words::UnknownWord),
+    /// The baseline cannot be found, read or saved.
+    #[error(transparent)]
+    Compare(Box<CompareError>),
+    /// The report cannot be drawn.
+    #[error("drawing the report in {}: {source}", dir.display())]
+    Report {
+        /// The run folder.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: Box<crate::report::ReportError>,
+    },
+    /// The reference verdicts cannot be counted or cached.
+    #[error("computing reference verdicts: {0}")]
+    Verdicts(#[source] std::io::Error),
+    /// A file of the run folder cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A run that was cut short cannot be read back.
+    #[error(transparent)]
+    Recover(Box<harness::recover::RecoverError>),
+}
+
+impl From<ContenderError> for BenchError {
+    fn from(e: ContenderError) -> BenchError {
+        BenchError::Contender(Box::new(e))
+    }
+}
+
+impl From<CompareError> for BenchError {
+    fn from(e: CompareError) -> BenchError {
+        BenchError::Compare(Box::new(e))
+    }
+}
+
+impl From<harness::recover::RecoverError> for BenchError {
+    fn from(e: harness::recover::RecoverError) -> BenchError {
+        BenchError::Recover(Box::new(e))
+    }
+}
+
+impl BenchError {
+    /// An I/O error on `path`.
+    pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> BenchError + '_ {
+        move |source| BenchError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// A run's options, checked, with its datasets read: nothing is written or
+/// started yet, so a typo, a bad combination or an unknown dataset fails
+/// before any of it.
+pub struct Plan {
+    /// The options as they will run (threads and datasets filled in).
+    pub options: RunOptions,
+    /// The strategies, in run order.
+    pub solvers: Vec<SolverId>,
+    /// The datasets, in run order.
+    pub datasets: Vec<BenchDataset>,
+    /// The baseline's folder, when the run gates on one.
+    pub baseline_dir: Option<PathBuf>,
+    /// Said before the run: skipped entries, threads, rounds.
+    pub notes: Vec<String>,
+    /// Seconds spent reading the datasets.
+    pub load_s: f64,
+}
+
+impl Plan {
+    /// Checks `options` on a machine of `cores` cores and reads the
+    /// datasets (`progress` hears what is downloaded).
+    pub fn new(
+        mut options: RunOptions,
+        cores: usize,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Plan, BenchError> {
+        let baseline_dir = match &options.after.baseline {
+            Some(b) => Some(baseline::resolve(b, Path::new(baseline::ROOT))?),
+            None => None,
+        };
+        if let Some(name) = &options.after.save_baseline {
+            baseline::check_name(name)?;
+        }
+        let solvers = options
+            .solvers
+            .iter()
+            .map(|s| s.parse())
+            .collect::<Result<Vec<SolverId>, _>>()?;
+        let mut notes = Vec::new();
+        threads(&mut options, cores);
+        let loading = Instant::now();
+        let datasets = read_datasets(&options, progress)?;
+        let load_s = loading.elapsed().as_secs_f64();
+        options.datasets = datasets.iter().map(|d| d.name.clone()).collect();
+        for d in &datasets {
+            let n = d.info.skipped;
+            if n > 0 {
+                notes.push(format!(
+                    "{}: skipped {n} bad {} (--skip-invalid)",
+                    d.name,
+                    if n == 1 { "entry" } else { "entries" }
+                ));
+            }
+        }
+        let rounds = options.rounds;
+        if let Some(t) = options.min_time {
+            if t < MIN_ROUND_TIME * rounds as u32 {
+                return Err(BenchError::MinTime {
+                    min_time: t,
+                    rounds,
+                });
+            }
+        }
+        if !options.threads_note.is_empty() {
+            notes.push(options.threads_note.clone());
+        }
+        for d in &datasets {
+            let got = harness::rounds_for(d.len(), rounds);
+            if got < rounds {
+                if options.rounds_given {
+                    return Err(BenchError::TooFewForRounds {
+                        dataset: d.name.clone(),
+                        puzzles: d.len(),
+                        rounds,
+                        fits: got,
+                    });
+                }
+                notes.push(format!(
+                    "{} is measured in {got} round{} ({} puzzles; {rounds} rounds need {})",
+                    d.name,
+                    if got == 1 { "" } else { "s" },
+                    d.len(),
+                    rounds * harness::MIN_PER_ROUND
+                ));
+            }
+        }
+        let names = options.contender_names();
+        let not_in_run = |option, name: &str| BenchError::NotInRun {
+            option,
+            name: name.to_string(),
+            run: names.clone(),
+        };
+        if let Some(r) = options.reference.as_deref() {
+            if !names.iter().any(|n| n == r) {
+                return Err(not_in_run("--reference", r));
+            }
+        }
+        for h in &options.handicaps {
+            if !options.solvers.contains(&h.variant) {
+                return Err(not_in_run("--handicap", &h.to_string()));
+            }
+        }
+        Ok(Plan {
+            options,
+            solvers,
+            datasets,
+            baseline_dir,
+            notes,
+            load_s,
+        })
+    }
+}
+
+/// Fills in the worker threads (0: the machine's default) and says why
+/// when outside programs change or question the count: a program's worker
+/// waits awake for its answers, so a worker and its program each need a core,
+/// or one of them is timed while descheduled.
+fn threads(options: &mut RunOptions, cores: usize) {
+    let outside = !options.contenders.is_empty();
+    let t = options.threads;
+    options.threads = match t {
+        0 if outside => {
+            let t = external::default_threads(cores);
+            options.threads_note = format!(
+                "{t} worker thread{} (half of {cores} cores): each outside program and the worker timing it need a core of their own",
+                if t == 1 { "" } else { "s" }
+            );
+            t
+        }
+        0 => cores,
+        t => {
+            if outside && external::crowded(t, cores) {
+                options.threads_note = format!(
+                    "{t} threads with outside programs on {cores} cores: each worker and its program need a core, so some answers may be timed while descheduled (default {})",
+                    external::default_threads(cores)
+                );
+            }
+            t
+        }
+    };
+}
+
+/// Reads every dataset asked for (every embedded set when none is).
+fn read_datasets(
+    options: &RunOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<BenchDataset>, BenchError> {
+    let specs: Vec<String> = if options.inputs.is_empty() {
+        crate::datasets::EMBEDDED
+            .iter()
+            .map(|e| e.name.to_string())
+            .collect()
+    } else {
+        options.inputs.clone()
+    };
+    let sel = options.selection();
+    let mut datasets = Vec::new();
+    for spec in &specs {
+        let found = harness::resolve(spec, &options.input, &sel, progress).map_err(|source| {
+            BenchError::Dataset {
+                spec: spec.clone(),
+                source: Box::new(source),
+            }
+        })?;
+        datasets.extend(found);
+    }
+    if let Some(d) = datasets.iter().find(|d| d.is_empty()) {
+        return Err(BenchError::Empty(d.name.clone()));
+    }
+    Ok(datasets)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,165 @@
+//! A scaling run's curve: the same comparison at several thread counts,
+//! each count's run in its own folder, and over them `scaling.csv`,
+//! `scaling.md` and a chart per dataset.
+
+use super::BenchError;
+use crate::export::first_seen;
+use crate::harness::{files, SummaryRow};
+use crate::report::charts::{render, Chart, Scaling};
+use crate::report::ReportError;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The folder of count `t` in a scaling run's folder `top`.
+pub fn count_dir(top: &Path, t: usize) -> PathBuf {
+    top.join(format!("threads-{t}"))
+}
+
+/// Reads each count's summary (`(count, folder)`) and writes the curve into
+/// `top`; gives the table of puzzles/s per count.
+pub fn write(top: &Path, counts: &[(usize, PathBuf)]) -> Result<String, BenchError> {
+    let mut rows = Vec::new();
+    for (t, dir) in counts {
+        let data = crate::report::load(dir).map_err(|source| BenchError::Report {
+            dir: dir.clone(),
+            source: Box::new(source),
+        })?;
+        rows.extend(data.summary.into_iter().map(|r| (*t, r)));
+    }
+    let points = scaling_points(&rows);
+    write_outputs(top, &points)?;
+    Ok(table(&points))
+}
+
+/// One strategy on one dataset at one thread count.
+#[derive(serde::Serialize)]
+struct Point {
+    dataset: String,
+    variant: String,
+    threads: usize,
+    puzzles_per_sec: f64,
+    /// Against the fewest threads measured.
+    speedup: f64,
+    /// The speed-up over the thread ratio: 1 is linear.
+    efficiency: f64,
+}
+
+fn scaling_points(rows: &[(usize, SummaryRow)]) -> Vec<Point> {
+    let mut points = Vec::new();
+    let datasets = first_seen(rows.iter().map(|(_, r)| r.dataset.as_str()));
+    let variants = first_seen(rows.iter().map(|(_, r)| r.variant.as_str()));
+    for d in &datasets {
+        for v in &variants {
+            let here: Vec<_> = rows
+                .iter()
+                .filter(|(_, r)| r.dataset == *d && r.variant == *v && r.puzzles_per_sec > 0.0)
+                .collect();
+            let Some((t0, base)) = here.first().map(|(t, r)| (*t, r.puzzles_per_sec)) else {
+                continue;
+            };
+            for (t, r) in here {
+                let speedup = r.puzzles_per_sec / base;
+                points.push(Point {
+                    dataset: d.to_string(),
+                    variant: r.label(),
+                    threads: *t,
+                    puzzles_per_sec: r.puzzles_per_sec,
+                    speedup,
+                    efficiency: speedup / (*t as f64 / t0 as f64),
+                });
+            }
+        }
+    }
+    points
+}
+
+fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
+    let csv_path = top.join("scaling.csv");
+    let csv_err = |e: csv::Error| BenchError::Io {
+        path: csv_path.clone(),
+        source: std::io::Error::other(e),
+    };
+    let mut w = csv::Writer::from_path(&csv_path).map_err(csv_err)?;
+    for p in points {
+        w.serialize(p).map_err(csv_err)?;
+    }
+    w.flush().map_err(BenchError::io(&csv_path))?;
+    let charts = top.join(files::CHARTS);
+    std::fs::create_dir_all(&charts).map_err(BenchError::io(&charts))?;
+    let mut md = String::from("# Scaling with threads\n\n");
+    md.push_str(&table(points));
+    md.push('\n');
+    let variants = first_seen(points.iter().map(|p| p.variant.as_str()));
+    for d in first_seen(points.iter().map(|p| p.dataset.as_str())) {
+        let series = variants
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let pts = points
+                    .iter()
+                    .filter(|p| p.dataset == d && p.variant == *v)
+                    .map(|p| (p.threads, p.puzzles_per_sec))
+                    .collect::<Vec<_>>();
+                (v.to_string(), i, pts)
+            })
+            .filter(|s| !s.2.is_empty())
+            .collect();
+        let chart = Scaling {
+            dataset: d.to_string(),
+            series,
+        };
+        let r = render(&chart, &charts).map_err(|message| BenchError::Report {
+            dir: top.to_path_buf(),
+            source: Box::new(ReportError::Draw {
+                chart: chart.name(),
+                message,
+            }),
+        })?;
+        let _ = writeln!(
+            md,
+            "![{}](charts/{}.svg)\n\n{}\n",
+            r.title, r.name, r.caption
+        );
+    }
+    let md_path = top.join("scaling.md");
+    std::fs::write(&md_path, md).map_err(BenchError::io(&md_path))?;
+    Ok(())
+}
+
+/// Puzzles/s per count, the speed-up against the fewest threads in brackets.
+fn table(points: &[Point]) -> String {
+    let mut counts: Vec<usize> = points.iter().map(|p| p.threads).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let mut s = String::from("| dataset | strategy |");
+    for t in &counts {
+        let _ = write!(s, " {t} thread{} |", if *t == 1 { "" } else { "s" });
+    }
+    s.push_str("\n|---|---|");
+    s.push_str(&"---:|".repeat(counts.len()));
+    s.push('\n');
+    let keys = first_seen(points.iter().map(|p| p.dataset.as_str()));
+    for d in keys {
+        for v in first_seen(
+            points
+                .iter()
+                .filter(|p| p.dataset == d)
+                .map(|p| p.variant.as_str()),
+        ) {
+            let _ = write!(s, "| {d} | {v} |");
+            for t in &counts {
+                match points
+                    .iter()
+                    .find(|p| p.dataset == d && p.variant == v && p.threads == *t)
+                {
+                    Some(p) => {
+                        let _ = write!(s, " {:.0} ({:.2}×) |", p.puzzles_per_sec, p.speedup);
+                    }
+                    None => s.push_str(" - |"),
+                }
+            }
+            s.push('\n');
+        }
+    }
+    s
+}

@@ -1,0 +1,167 @@
+//! Values written as words: one error for a word that is not one of them,
+//! and serde through `Display` and `FromStr`, so that files keep the words
+//! the command line takes.
+
+use std::fmt::Display;
+use std::str::FromStr;
+
+/// A word that is none of the ones a value is read from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not {what}: expected {expected}")]
+pub struct UnknownWord {
+    /// What was being read, with its article: `a mode`, `a schedule`.
+    pub what: &'static str,
+    /// The text found.
+    pub text: String,
+    /// The words accepted, in words.
+    pub expected: String,
+}
+
+impl UnknownWord {
+    /// `text` is not `what`; `expected` lists what is.
+    pub fn new(what: &'static str, text: &str, expected: impl Into<String>) -> UnknownWord {
+        UnknownWord {
+            what,
+            text: text.to_string(),
+            expected: expected.into(),
+        }
+    }
+}
+
+/// The word of `names` that is `text`, as its index; else the error naming them.
+pub fn pick(what: &'static str, text: &str, names: &[&str]) -> Result<usize, UnknownWord> {
+    names
+        .iter()
+        .position(|n| *n == text)
+        .ok_or_else(|| UnknownWord::new(what, text, names.join(", ")))
+}
+
+/// Reads a share written `3%` or `0.03`, any value.
+pub fn share(text: &str) -> Result<f64, UnknownWord> {
+    let t = text.trim();
+    match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
+        None => t.parse::<f64>(),
+    }
+    .ok()
+    .filter(|v| v.is_finite())
+    .ok_or_else(|| UnknownWord::new("a share", text, "a share such as 3% or 0.03"))
+}
+
+/// Reads a share from 0 to below 1, written `3%` or `0.03`.
+pub fn fraction(text: &str) -> Result<f64, UnknownWord> {
+    share(text).and_then(|v| {
+        (0.0..1.0).contains(&v).then_some(v).ok_or_else(|| {
+            UnknownWord::new(
+                "a share from 0% to below 100%",
+                text,
+                "a share such as 3% or 0.03",
+            )
+        })
+    })
+}
+
+/// `#[serde(with = "crate::words::text")]`: a value as its `Display` text,
+/// read back through `FromStr`.
+pub mod text {
+    use super::*;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    /// Writes `value`'s `Display` text.
+    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    /// Reads a value from its text.
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(D::Error::custom)
+    }
+}
+
+/// `#[serde(with = "crate::words::texts")]`: a list of values as their texts.
+pub mod texts {
+    use super::*;
+    use serde::{de::Error, ser::SerializeSeq, Deserialize, Deserializer, Serializer};
+
+    /// Writes each value's `Display` text.
+    pub fn serialize<T: Display, S: Serializer>(values: &[T], s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(values.len()))?;
+        for v in values {
+            seq.serialize_element(&v.to_string())?;
+        }
+        seq.end()
+    }
+
+    /// Reads each value from its text.
+    pub fn deserialize<'de, T, D>(d: D) -> Result<Vec<T>, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|s| s.parse().map_err(D::Error::custom))
+            .collect()
+    }
+}
+
+/// `#[serde(with = "crate::words::millis")]`: an optional duration as a
+/// number of milliseconds (`null` for none), as run files have always kept it.
+pub mod millis {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+
+    /// Writes the milliseconds, or `null`.
+    pub fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => s.serialize_some(&(d.as_secs_f64() * 1e3)),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Reads the milliseconds back (a negative or non-finite number is an error).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        match Option::<f64>::deserialize(d)? {
+            None => Ok(None),
+            Some(ms) => Duration::try_from_secs_f64(ms / 1e3)
+                .map(Some)
+                .map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_word_names_what_was_expected() {
+        let e = pick("a schedule", "fast", &["interleaved", "sequential"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "\"fast\" is not a schedule: expected interleaved, sequential"
+        );
+        assert_eq!(
+            pick("a schedule", "sequential", &["interleaved", "sequential"]),
+            Ok(1)
+        );
+    }
+
+    #[test]
+    fn shares_read_as_percent_or_fraction() {
+        assert_eq!(share("3%"), Ok(0.03));
+        assert_eq!(share(" 0.5 "), Ok(0.5));
+        assert_eq!(share("150%"), Ok(1.5));
+        assert!(share("three").is_err() && share("inf").is_err());
+        assert_eq!(fraction("20%"), Ok(0.2));
+        let e = fraction("100%").unwrap_err().to_string();
+        assert!(e.contains("is not a share from 0% to below 100%"), "{e}");
+    }
+}
