@@ -45,6 +45,7 @@ pub mod seeded;
 pub mod solver;
 pub mod stats;
 pub mod study;
+pub mod sync;
 pub mod transform;
 pub mod validate;
 pub mod words;

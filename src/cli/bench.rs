@@ -219,7 +219,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     let started = Instant::now();
     let plan = plan(options)?;
-    let out_dir = out_dir(&args.out, "reports")?;
+    let out_dir = out_dir(&args.out, "reports", "run")?;
     sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
     one(plan, &out_dir, None, args.quiet, started)
 }

@@ -197,10 +197,7 @@ struct Watch {
 impl HuntObserver for Watch {
     fn improved(&self, row: &ProgressRow) {
         if let Err(e) = self.file.row(row) {
-            self.error
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e);
+            sudoku_bench::sync::lock(&self.error).get_or_insert(e);
         }
     }
     fn tick(&self, iterations: u64, best: f64) {
@@ -235,7 +232,7 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
         Start::Puzzles(p) => p[0].geometry(),
     };
     let alphabet = alphabet.unwrap_or_else(|| Alphabet::default_for(geometry));
-    let dir = out_dir(&args.out, "hunts")?;
+    let dir = out_dir(&args.out, "hunts", "run")?;
     let hunted = contender(&args.solver, &specs, opts.threads, &dir)?;
     let against = match &args.against {
         Some(b) => Some(contender(b, &specs, opts.threads, &dir)?),
@@ -291,7 +288,7 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
         c.engine.finish();
     }
     let result = result?;
-    if let Some(e) = watch.error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+    if let Some(e) = sudoku_bench::sync::lock(&watch.error).take() {
         return Err(e).context(format!(
             "cannot write {}",
             dir.join("progress.csv").display()

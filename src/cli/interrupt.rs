@@ -13,7 +13,7 @@ static MESSAGE: Mutex<&str> = Mutex::new("");
 /// a first Ctrl-C sets the flag and prints `message` (the latest caller's), a
 /// second leaves at once with status 130.
 pub(super) fn flag(message: &'static str) -> Arc<AtomicBool> {
-    *MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) = message;
+    *sudoku_bench::sync::lock(&MESSAGE) = message;
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let set = flag.clone();
@@ -21,7 +21,7 @@ pub(super) fn flag(message: &'static str) -> Arc<AtomicBool> {
             if set.swap(true, Ordering::SeqCst) {
                 std::process::exit(130); // a second Ctrl-C: leave now
             }
-            eprintln!("\n{}", MESSAGE.lock().unwrap_or_else(|e| e.into_inner()));
+            eprintln!("\n{}", sudoku_bench::sync::lock(&MESSAGE));
         });
         flag
     })

@@ -182,14 +182,19 @@ impl OutsideArgs {
     }
 }
 
-/// An output folder: `--out` (created if need be), or a new one under `parent`.
-pub(super) fn out_dir(out: &Option<PathBuf>, parent: &str) -> Result<PathBuf> {
+/// An output folder: `--out` (created if need be), or a new one under
+/// `parent` named `KIND-<UTC time>`.
+pub(super) fn out_dir(out: &Option<PathBuf>, parent: &str, kind: &str) -> Result<PathBuf> {
+    use sudoku_bench::export::run_dir::{new_dir, run_id};
     Ok(match out {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
             dir.clone()
         }
-        None => sudoku_bench::export::run_dir::new_run_dir(std::path::Path::new(parent))?,
+        None => new_dir(
+            std::path::Path::new(parent),
+            &run_id().replacen("run", kind, 1),
+        )?,
     })
 }

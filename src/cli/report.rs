@@ -29,7 +29,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         print_report_result(dir, &r);
         return Ok(ExitCode::SUCCESS);
     }
-    let out = out_dir(&args.out, "reports")?;
+    let out = out_dir(&args.out, "reports", "run")?;
     let r = sudoku_bench::report::machines::write(&args.run_dirs, &out)?;
     for l in &r.sentences {
         println!("{l}");

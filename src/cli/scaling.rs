@@ -20,11 +20,11 @@ pub(super) fn run(
         bail!("--baseline and --save-baseline take one thread count: several (--threads {}) make one run per count",
             counts.join(","));
     }
-    let top = super::options::out_dir(out, "reports")?;
+    let top = super::options::out_dir(out, "reports", "run")?;
     counts(&options, &top, quiet, &mut |one, dir| {
         let started = Instant::now();
         let plan = bench::plan(one)?;
-        let dir = super::options::out_dir(&Some(dir.to_path_buf()), "reports")?;
+        let dir = super::options::out_dir(&Some(dir.to_path_buf()), "reports", "run")?;
         sudoku_bench::export::run_dir::replace_earlier_run(&dir, force)?;
         bench::one(plan, &dir, None, true, started)
     })

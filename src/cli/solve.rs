@@ -35,11 +35,43 @@ pub(super) struct SolveArgs {
     /// Print the decisions of the search for the first puzzle (to stderr after the result line).
     #[arg(long)]
     trace: bool,
-    /// Print solutions as blocks instead of lines.
+    /// Print solutions as blocks instead of lines (the same as `--output block`).
     #[arg(long)]
     pretty: bool,
+    /// How solutions are written: `line` in one-character symbols, `numbers` (cells as
+    /// numbers separated by spaces) or `block`. Default: a line in the notation the
+    /// puzzle came in (numbers in, numbers out; letters in, the same letters out).
+    #[arg(long, value_enum)]
+    output: Option<OutputArg>,
     #[command(flatten)]
     input_args: InputArgs,
+}
+
+/// The notations `--output` names.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum OutputArg {
+    /// One line of one-character symbols (numbers past 36x36, which have none).
+    Line,
+    /// One line of numbers separated by spaces.
+    Numbers,
+    /// A block: a row of the grid a line, boxes ruled off.
+    Block,
+}
+
+impl SolveArgs {
+    /// Answers as blocks.
+    fn blocks(&self) -> bool {
+        self.pretty || self.output == Some(OutputArg::Block)
+    }
+
+    /// The notation answers are written in, for puzzles of `g` written in `given`.
+    fn notation(&self, g: sudoku_bench::Geometry, given: &format::Alphabet) -> format::Alphabet {
+        match self.output {
+            Some(OutputArg::Numbers) => format::Alphabet::numbers(g),
+            Some(OutputArg::Line) if given.is_numbers() => format::Alphabet::default_for(g),
+            _ => given.clone(),
+        }
+    }
 }
 
 pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
@@ -306,6 +338,7 @@ fn solve_chunk(
     let Some(g) = chunk.first().map(|p| p.grid.geometry()) else {
         return Ok(true);
     };
+    let alphabet = &args.notation(g, alphabet);
     let solver = args.solver.unwrap_or_else(|| SolverId::fastest_for(g));
     if !solver.supports(g) {
         if first {
@@ -335,7 +368,7 @@ fn solve_chunk(
                 &mut line,
                 &sudoku_bench::Outcome::invalid(),
                 alphabet,
-                args.pretty,
+                args.blocks(),
                 mode,
             );
             out.write_all(&line)?;
@@ -345,7 +378,7 @@ fn solve_chunk(
         let mut log = TraceLog::default();
         let outcome = solver.solve_traced(&puzzle.grid, &limits_for(), &mut log);
         let mut line = Vec::new();
-        write_result(&mut line, &outcome, alphabet, args.pretty, mode);
+        write_result(&mut line, &outcome, alphabet, args.blocks(), mode);
         out.write_all(&line)?;
         out.flush()?;
         let mut err = std::io::stderr().lock();
@@ -378,7 +411,7 @@ fn solve_chunk(
                 let mut invalid = Vec::new();
                 for (i, p) in puzzles.iter().enumerate() {
                     let outcome = solver.solve_checked(&p.grid, &limits_for());
-                    write_result(&mut lines, &outcome, alphabet, args.pretty, mode);
+                    write_result(&mut lines, &outcome, alphabet, args.blocks(), mode);
                     if outcome.status == Status::Invalid {
                         invalid.push(i);
                     }

@@ -420,7 +420,7 @@ fn present(
             eprintln!("note: not run where the size is not handled: {u}");
         }
         for l in said {
-            print!("{}", wrap(l, 100));
+            print!("{}", sudoku_bench::export::terminal::list_item(l, 100));
         }
         println!(
             "Study: {} ({} rows in {}, {:.1} s)",
@@ -445,24 +445,6 @@ fn present(
     ExitCode::SUCCESS
 }
 
-/// A finding as a list item wrapped to `width` columns.
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = String::from("-");
-    for w in text.split_whitespace() {
-        if line.chars().count() + 1 + w.chars().count() > width && line.len() > 2 {
-            out.push_str(&line);
-            out.push('\n');
-            line = String::from(" ");
-        }
-        line.push(' ');
-        line.push_str(w);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
-}
-
 fn sides() -> String {
     Geometry::all()
         .map(|g| g.side().to_string())
@@ -472,26 +454,10 @@ fn sides() -> String {
 
 /// The study folder: `--out` (refused when it holds a study, unless `force`), or a new one.
 fn out_dir(out: &Option<PathBuf>, axis: Axis, force: bool) -> Result<PathBuf> {
-    match out {
-        Some(dir) => {
-            sudoku_bench::export::run_dir::replace_earlier(
-                dir,
-                "study",
-                study::FILES.to_vec(),
-                force,
-            )?;
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            Ok(dir.clone())
-        }
-        None => {
-            let id = sudoku_bench::export::run_dir::run_id().replacen("run", axis.name(), 1);
-            Ok(sudoku_bench::export::run_dir::new_dir(
-                Path::new("reports/studies"),
-                &id,
-            )?)
-        }
+    if let Some(dir) = out {
+        sudoku_bench::export::run_dir::replace_earlier(dir, "study", study::FILES.to_vec(), force)?;
     }
+    super::options::out_dir(out, "reports/studies", axis.name())
 }
 
 #[cfg(test)]

@@ -102,6 +102,20 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// `text` as a list item (`- `) wrapped to `width` columns, its lines
+/// after the first indented under it.
+pub fn list_item(text: &str, width: usize) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let body = wrap(&words.join(" "), width.saturating_sub(2));
+    if body.is_empty() {
+        return "-\n".into();
+    }
+    body.lines()
+        .enumerate()
+        .map(|(i, l)| format!("{} {l}\n", if i == 0 { '-' } else { ' ' }))
+        .collect()
+}
+
 /// Per dataset and strategy: puzzles solved, median and puzzles/s, in few
 /// columns: the terminal's view of a run where nothing was compared.
 pub fn compact_summary(rows: &[SummaryRow]) -> String {
@@ -184,5 +198,13 @@ mod tests {
         assert!(w.lines().all(|l| l.chars().count() <= 40), "{w}");
         assert_eq!(w.replace('\n', " "), text);
         assert_eq!(wrap("a-very-long-word b", 5), "a-very-long-word\nb");
+    }
+
+    #[test]
+    fn a_list_item_hangs_its_lines_under_the_dash() {
+        let item = list_item("one two three four\nfive", 12);
+        assert_eq!(item, "- one two\n  three four\n  five\n");
+        assert!(item.lines().all(|l| l.chars().count() <= 12));
+        assert_eq!(list_item("", 12), "-\n");
     }
 }

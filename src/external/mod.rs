@@ -483,7 +483,7 @@ impl Program {
                 message,
             })?;
             p = ready;
-            *self.library.lock().unwrap_or_else(|e| e.into_inner()) = Some(said);
+            *crate::sync::lock(&self.library) = Some(said);
         }
         if self.crowded.load(Ordering::Relaxed) {
             p.sleep_when_idle();
@@ -502,35 +502,27 @@ impl Program {
         for _ in 0..n.max(1) {
             started.push(self.spawn(mode)?);
         }
-        self.idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend(started);
+        crate::sync::lock(&self.idle).extend(started);
         Ok(())
     }
 
     /// Closes every idle process's stdin and waits a moment for it to exit
     /// (then kills it): the end of a run.
     pub fn shutdown(&self) {
-        let idle = std::mem::take(&mut *self.idle.lock().unwrap_or_else(|e| e.into_inner()));
+        let idle = std::mem::take(&mut *crate::sync::lock(&self.idle));
         for p in idle {
             p.close(Duration::from_millis(500));
         }
     }
 
     fn take(&self, mode: Mode) -> Result<Process, String> {
-        if self
-            .gave_up
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_some()
-        {
+        if crate::sync::lock(&self.gave_up).is_some() {
             return Err(format!(
                 "not run: the contender crashed {MAX_CRASHES_IN_A_ROW} times in a row and was given up"
             ));
         }
         let found = {
-            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            let mut idle = crate::sync::lock(&self.idle);
             let at = idle.iter().position(|p| p.mode == mode);
             at.map(|i| idle.swap_remove(i))
         };
@@ -542,14 +534,14 @@ impl Program {
 
     fn put_back(&self, p: Process) {
         if p.drained() {
-            self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+            crate::sync::lock(&self.idle).push(p);
         }
     }
 
     /// Forgets the crashes so far (those of the warm-up, which has no rows).
     pub fn forgive(&self) {
         self.crashes.store(0, Ordering::Relaxed);
-        *self.gave_up.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        *crate::sync::lock(&self.gave_up) = None;
     }
 
     /// Counts a crash; at [`MAX_CRASHES_IN_A_ROW`] with no answer between
@@ -557,7 +549,7 @@ impl Program {
     fn crashed(&self, why: &str) {
         let n = self.crashes.fetch_add(1, Ordering::Relaxed) + 1;
         if n >= MAX_CRASHES_IN_A_ROW {
-            let mut gave_up = self.gave_up.lock().unwrap_or_else(|e| e.into_inner());
+            let mut gave_up = crate::sync::lock(&self.gave_up);
             gave_up.get_or_insert(format!(
                 "`{}` was given up after {n} crashes in a row with no answer between (last: {why}); its puzzles left are `error` rows reading \"not run\"",
                 self.spec.name
@@ -574,20 +566,13 @@ impl Program {
 
     /// Why the contender was given up, if it was.
     pub fn given_up(&self) -> Option<String> {
-        self.gave_up
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        crate::sync::lock(&self.gave_up).clone()
     }
 
     /// This program as a contender of a run (after [`Program::start`], which
     /// learns a library's sizes and pencilmarks from its host).
     pub fn contender(self: Arc<Self>) -> Contender {
-        let said = self
-            .library
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
+        let said = crate::sync::lock(&self.library).clone();
         let (sizes, pencilmark) = match said {
             Some((sides, pm)) => (
                 self.spec
@@ -689,12 +674,7 @@ const MAX_BATCH_BYTES: usize = 48 * 1024;
 impl Program {
     /// True when pencilmark puzzles may be sent to it.
     fn takes_pencilmarks(&self) -> bool {
-        let said = self
-            .library
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .map(|(_, pm)| *pm);
+        let said = crate::sync::lock(&self.library).as_ref().map(|(_, pm)| *pm);
         self.spec.takes_pencilmarks(said)
     }
 }

@@ -162,7 +162,25 @@ impl Alphabet {
         })
     }
 
-    /// True when cells are written as numbers separated by spaces (sides 49 and 64).
+    /// Cells written as numbers separated by spaces (`1`…`n`, `.` for a
+    /// blank), at any size: how puzzles given as numbers are answered.
+    pub fn numbers(geometry: Geometry) -> Alphabet {
+        let mut lookup = [NOT_A_SYMBOL; 128];
+        for blank in BLANKS {
+            lookup[blank as usize] = BLANK;
+        }
+        for d in 1..=9u8.min(geometry.side() as u8) {
+            lookup[(b'0' + d) as usize] = d;
+        }
+        Alphabet {
+            lookup,
+            written: Vec::new(),
+            side: geometry.side() as u8,
+        }
+    }
+
+    /// True when cells are written as numbers separated by spaces (sides 49
+    /// and 64, or [`Alphabet::numbers`]).
     #[inline]
     pub fn is_numbers(&self) -> bool {
         self.written.is_empty()

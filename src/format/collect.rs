@@ -21,6 +21,9 @@ pub(crate) struct Collector<'a, 'f> {
     opts: &'a ReadOptions,
     /// The size and alphabet the first puzzle fixed (shared: every line asks).
     geometry: Option<(Geometry, std::rc::Rc<Alphabet>)>,
+    /// Numbers, once a puzzle was written as numbers: the notation chunks
+    /// are handed on with, so that their answers come back in it.
+    numbers: Option<Alphabet>,
     puzzles: Vec<Puzzle>,
     errors: Vec<ParseError>,
     total_errors: usize,
@@ -36,6 +39,7 @@ impl<'a, 'f> Collector<'a, 'f> {
             source_name,
             opts,
             geometry: None,
+            numbers: None,
             puzzles: Vec::new(),
             errors: Vec::new(),
             total_errors: 0,
@@ -201,11 +205,20 @@ impl<'a, 'f> Collector<'a, 'f> {
         }
     }
 
-    /// Hands the chunk held to the consumer (chunked reads only).
+    /// Notes that a puzzle of `geometry` was written as numbers.
+    pub(crate) fn written_as_numbers(&mut self, geometry: Geometry) {
+        if self.numbers.is_none() {
+            self.numbers = Some(Alphabet::numbers(geometry));
+        }
+    }
+
+    /// Hands the chunk held to the consumer (chunked reads only), with the
+    /// notation its puzzles were written in.
     fn hand_on(&mut self) {
         if let (Keep::Chunks(n, each), Some((_, alphabet))) = (&mut self.keep, &self.geometry) {
+            let written = self.numbers.as_ref().unwrap_or(alphabet);
             let chunk = std::mem::replace(&mut self.puzzles, Vec::with_capacity(*n));
-            if !self.stopped && !chunk.is_empty() && !each(chunk, alphabet) {
+            if !self.stopped && !chunk.is_empty() && !each(chunk, written) {
                 self.stopped = true;
             }
         }

@@ -197,6 +197,7 @@ fn parse_numbers(body: &str, lead: usize, line: usize, col: &mut Collector<'_, '
     if col.alphabet_for(geometry, "", line, lead + 1).is_none() {
         return;
     }
+    col.written_as_numbers(geometry);
     let n = geometry.side();
     let mut cells = Vec::with_capacity(k);
     for t in &tokens {

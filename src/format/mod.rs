@@ -157,7 +157,9 @@ pub fn read_capped<R: Read>(
 }
 
 /// Reads puzzles in chunks of up to `chunk`, handing each to `each` as soon as
-/// it is full, with the input's alphabet (so memory holds one chunk, not the input); `each` returns false
+/// it is full, with the notation its puzzles were written in (the input's
+/// alphabet, or numbers when they came as numbers; so memory holds one
+/// chunk, not the input); `each` returns false
 /// to stop reading. A bad entry (without `skip_invalid`) stops the chunks and
 /// is the error returned. The dataset returned has `puzzles` empty.
 pub fn read_chunks<R: Read>(

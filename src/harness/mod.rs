@@ -132,6 +132,16 @@ pub struct BenchOptions {
     pub reference: Option<String>,
 }
 
+/// What a run hands down to its rounds and passes, together: the workers,
+/// the options, the interrupt flag, where rows go and who watches.
+pub(crate) struct Going<'a> {
+    pub(crate) pool: &'a rayon::ThreadPool,
+    pub(crate) opts: &'a BenchOptions,
+    pub(crate) cancel: &'a Arc<AtomicBool>,
+    pub(crate) sink: &'a mut dyn RecordSink,
+    pub(crate) observer: &'a dyn Observer,
+}
+
 /// Receives every puzzle's row as its window ends, and every timed solve if it keeps them.
 ///
 /// A sink that writes solves as bytes can hand the workers [`RowEncoder`]s:
@@ -306,7 +316,14 @@ pub fn run(
                 break 'rounds;
             }
             if round < st.rounds {
-                st.run_round(&pool, ds, round, opts, cancel, sink, observer)?;
+                let mut going = Going {
+                    pool: &pool,
+                    opts,
+                    cancel,
+                    sink: &mut *sink,
+                    observer,
+                };
+                st.run_round(&mut going, ds, round)?;
             }
         }
         if !cancel.load(Ordering::Relaxed) {

@@ -4,9 +4,9 @@
 
 use super::tally::Tally;
 use super::workers::{names, run_pass, warm_up, Pass};
-use super::{summary, BenchDataset, BenchOptions, Contender, Observer, RecordSink, SummaryRow};
+use super::{summary, BenchDataset, BenchOptions, Contender, Observer, SummaryRow};
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -201,17 +201,13 @@ impl<'a> DatasetRun<'a> {
     /// stretch, each stretch solved by every contender in turn (the first to
     /// go rotates), or with the sequential schedule one contender's passes
     /// after another's.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn run_round(
         &mut self,
-        pool: &rayon::ThreadPool,
+        going: &mut super::Going<'_>,
         ds: &BenchDataset,
         round: usize,
-        opts: &BenchOptions,
-        cancel: &Arc<AtomicBool>,
-        sink: &mut dyn RecordSink,
-        observer: &dyn Observer,
     ) -> io::Result<()> {
+        let (pool, opts, cancel, observer) = (going.pool, going.opts, going.cancel, going.observer);
         let cs = &self.cs;
         if cs.is_empty() {
             return Ok(());
@@ -297,8 +293,7 @@ impl<'a> DatasetRun<'a> {
                         repeat,
                     };
                     *turn += pass.stretches();
-                    let (walls, writing) =
-                        run_pass(pool, &pass, ds, opts, cancel, sink, observer, &mut tallies)?;
+                    let (walls, writing) = run_pass(going, &pass, ds, &mut tallies)?;
                     *writer += writing;
                     for (s, w) in spent.iter_mut().zip(walls) {
                         *s += w;
@@ -323,7 +318,7 @@ impl<'a> DatasetRun<'a> {
                 let mut solved = Vec::with_capacity(rows.len());
                 for r in &rows {
                     builders[ci].add(r);
-                    sink.puzzle(r)?;
+                    going.sink.puzzle(r)?;
                     if r.status.is_solved() {
                         solved.push((r.puzzle_index, r.median_ns));
                     }
@@ -331,7 +326,7 @@ impl<'a> DatasetRun<'a> {
                 solved.sort_unstable();
                 times.push(solved);
             }
-            sink.flush()?;
+            going.sink.flush()?;
             pairs.add(round, &times);
             Ok(!cancel.load(Ordering::Relaxed))
         })

@@ -15,9 +15,7 @@
 //! they ran, and each contender's solves in file order.
 
 use super::tally::{Solve, Tally};
-use super::{
-    BenchDataset, BenchOptions, Budget, Observer, RecordSink, RowEncoder, RowStatus, SolveRecord,
-};
+use super::{BenchDataset, BenchOptions, Budget, RowEncoder, RowStatus, SolveRecord};
 use crate::contender::{check, BenchPuzzle, Contender, Job, Solved, Verdict};
 use crate::solver::Outcome;
 use rayon::prelude::*;
@@ -133,12 +131,12 @@ fn share_out<W>(
             }
             end(&mut state.borrow_mut());
         }
-        let mut busy = busy.lock().unwrap_or_else(|e| e.into_inner());
+        let mut busy = crate::sync::lock(&busy);
         for (b, m) in busy.iter_mut().zip(&mine) {
             *b += *m;
         }
     });
-    busy.into_inner().unwrap_or_else(|e| e.into_inner())
+    crate::sync::into_inner(busy)
 }
 
 /// Solves the first `--warmup` puzzles of `window` with each contender,
@@ -357,17 +355,14 @@ impl Drop for Batch<'_> {
 /// the workers, plus an even share of their time outside any contender,
 /// over the workers: the shares add up to the wall time), and the time this
 /// thread was busy with the rows (not waiting for them).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn run_pass(
-    pool: &rayon::ThreadPool,
+    going: &mut super::Going<'_>,
     pass: &Pass<'_>,
     ds: &BenchDataset,
-    opts: &BenchOptions,
-    cancel: &Arc<AtomicBool>,
-    sink: &mut dyn RecordSink,
-    observer: &dyn Observer,
     tallies: &mut [Tally],
 ) -> io::Result<(Vec<Duration>, Duration)> {
+    let (pool, opts, cancel, observer) = (going.pool, going.opts, going.cancel, going.observer);
+    let sink = &mut *going.sink;
     let workers = pass.workers(opts).max(1);
     let mut writing = Duration::ZERO;
     // Room for a few batches a worker: the workers wait (between stretches,
@@ -421,11 +416,7 @@ pub(super) fn run_pass(
                     tx: tx.clone(),
                     sent: Sent::default(),
                     since: Instant::now(),
-                    encoder: encoders
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .pop()
-                        .flatten(),
+                    encoder: crate::sync::lock(encoders).pop().flatten(),
                     record: template.clone(),
                     names,
                 },

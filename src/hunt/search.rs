@@ -259,7 +259,7 @@ impl Shared<'_> {
             iteration,
             elapsed_s,
         };
-        let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        let mut pool = crate::sync::lock(&self.pool);
         if pool.offer(found.clone()) {
             self.observer.improved(&ProgressRow {
                 elapsed_s,
@@ -275,7 +275,7 @@ impl Shared<'_> {
     }
 
     fn failed(&self, why: String) {
-        let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let mut f = crate::sync::lock(&self.failures);
         if f.0.len() < 5 {
             f.0.push(why);
         }
@@ -288,7 +288,7 @@ impl Shared<'_> {
 
     /// The best puzzle of every chain so far, with its score.
     fn top(&self) -> Option<(Unique, Scored)> {
-        let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        let pool = crate::sync::lock(&self.pool);
         pool.found.first().map(|f| {
             let cost = |value| Cost {
                 value,
@@ -304,7 +304,7 @@ impl Shared<'_> {
     }
 
     fn best(&self) -> f64 {
-        let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        let pool = crate::sync::lock(&self.pool);
         pool.found.first().map_or(0.0, |f| f.score)
     }
 }
@@ -417,8 +417,8 @@ pub fn hunt(
         failures,
         ..
     } = shared;
-    let mut failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
-    let mut found = pool.into_inner().unwrap_or_else(|e| e.into_inner()).found;
+    let mut failures = crate::sync::into_inner(failures);
+    let mut found = crate::sync::into_inner(pool).found;
     // Each kept puzzle is checked by a solver the hunt did not use.
     let independent = SolverId::DlxCrate;
     found.retain(|f| {

@@ -91,11 +91,8 @@ impl ProgressFile {
 
     /// Appends one row.
     pub fn row(&self, r: &ProgressRow) -> io::Result<()> {
-        self.steps
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((r.elapsed_s, r.best));
-        let mut w = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        crate::sync::lock(&self.steps).push((r.elapsed_s, r.best));
+        let mut w = crate::sync::lock(&self.out);
         w.write_record([
             format!("{:.3}", r.elapsed_s),
             r.iterations.to_string(),
@@ -109,7 +106,7 @@ impl ProgressFile {
 
     /// `(seconds, best)` of every row so far.
     pub fn steps(&self) -> Vec<(f64, f64)> {
-        self.steps.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        crate::sync::lock(&self.steps).clone()
     }
 }
 

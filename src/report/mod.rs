@@ -13,14 +13,10 @@ pub mod machines;
 pub use html::html;
 pub use load::{load, load_points, Point, ReportError, RunData, Series};
 
-use crate::export::first_seen;
 use crate::export::markdown::{relative_table, sentences, summary_table, RELATIVE_NOTE};
 use crate::harness::SummaryRow;
 use crate::solver::SolverId;
-use charts::{
-    render, Cactus, Distribution, Hardness, HeadToHead, Metric, RelativeSpeed, Rendered,
-    SearchCost, Throughput,
-};
+use charts::{render, Rendered};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
@@ -64,7 +60,7 @@ fn variant_order(data: &RunData) -> Vec<usize> {
 }
 
 /// Variants ranked fastest first: geometric mean of puzzles/sec over the datasets each ran.
-fn fastest(summary: &[SummaryRow]) -> Vec<String> {
+pub(crate) fn fastest(summary: &[SummaryRow]) -> Vec<String> {
     let mut acc: HashMap<&str, (f64, usize)> = HashMap::new();
     for r in summary.iter().filter(|r| r.puzzles_per_sec > 0.0) {
         let e = acc.entry(r.variant.as_str()).or_default();
@@ -79,20 +75,79 @@ fn fastest(summary: &[SummaryRow]) -> Vec<String> {
     v.into_iter().map(|(k, _)| k.to_string()).collect()
 }
 
-fn find_variant(data: &RunData, name: &str) -> Option<usize> {
+pub(crate) fn find_variant(data: &RunData, name: &str) -> Option<usize> {
     data.variants.iter().position(|v| v == name)
 }
 
-fn us(p: &Point) -> f64 {
+/// A point's solve time in µs.
+pub(crate) fn solve_us(p: &Point) -> f64 {
     p.solve_ns as f64 / 1e3
 }
 
 /// Mean search nodes per puzzle and solver µs per node of variant `v` on dataset
 /// `di`, over its solved, timed rows; `None` without any (or without nodes).
-fn node_costs(data: &RunData, di: usize, v: usize) -> Option<(f64, f64)> {
+pub(crate) fn node_costs(data: &RunData, di: usize, v: usize) -> Option<(f64, f64)> {
     let (n, nodes, ns) = data.series(v, di)?.cost;
     (n > 0 && nodes > 0).then(|| (nodes as f64 / n as f64, ns as f64 / 1e3 / nodes as f64))
 }
+
+/// What a run's charts are drawn from: its data, the report's choices,
+/// and one colour per variant across every chart.
+pub struct RunCharts<'a> {
+    /// The run.
+    pub data: &'a RunData,
+    /// The choices for the optional charts.
+    pub choices: &'a ReportOptions,
+    /// The charts' folder.
+    dir: std::path::PathBuf,
+    /// Variant indices in colour order (see [`variant_order`]).
+    order: Vec<usize>,
+}
+
+impl RunCharts<'_> {
+    /// Variant indices in registry order: the order lines and legends take.
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// The palette index of variant `v`.
+    pub fn color_of(&self, v: usize) -> usize {
+        self.order.iter().position(|&o| o == v).unwrap_or(v)
+    }
+
+    /// Draws `chart` into the charts' folder and adds it to `out`.
+    pub fn draw<C: charts::Chart>(
+        &self,
+        chart: &C,
+        kind: &str,
+        out: &mut Report,
+    ) -> Result<(), ReportError> {
+        let r = render(chart, &self.dir).map_err(|message| ReportError::Draw {
+            chart: kind.to_string(),
+            message,
+        })?;
+        out.charts.push(r);
+        Ok(())
+    }
+}
+
+/// One kind of chart of a run's report (criterion's `Report` is the model):
+/// it draws what the run gives it and says why it skips the rest. Each
+/// lives in the file of the chart it draws.
+pub trait RunChart {
+    /// Adds this kind's charts, and a note for each one skipped, to `out`.
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError>;
+}
+
+/// Every kind of chart of a run's report, in report order.
+const RUN_CHARTS: &[&dyn RunChart] = &[
+    &charts::throughput::FromRun,
+    &charts::relative::FromRun,
+    &charts::cactus::FromRun,
+    &charts::search_cost::FromRun,
+    &charts::head_to_head::FromRun,
+    &charts::hardness::FromRun,
+];
 
 /// Draws every chart that makes sense for the run into `dir/charts`, replacing earlier ones.
 pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
@@ -101,270 +156,18 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         path: charts_dir.clone(),
         source,
     })?;
-    let order = variant_order(data);
-    let color_of = |v: usize| order.iter().position(|&o| o == v).unwrap_or(v);
+    let run = RunCharts {
+        data,
+        choices: opts,
+        dir: charts_dir,
+        order: variant_order(data),
+    };
     let mut out = Report {
         charts: Vec::new(),
         skipped: Vec::new(),
     };
-    let draw =
-        |r: Result<Rendered, String>, name: &str, out: &mut Report| -> Result<(), ReportError> {
-            out.charts.push(r.map_err(|message| ReportError::Draw {
-                chart: name.to_string(),
-                message,
-            })?);
-            Ok(())
-        };
-
-    // 1. Throughput.
-    if data.summary.is_empty() {
-        out.skipped
-            .push("Throughput: skipped, summary.csv has no rows.".into());
-    } else {
-        let datasets: Vec<String> = first_seen(data.summary.iter().map(|r| r.dataset.as_str()))
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        let variants: Vec<(String, usize)> = order
-            .iter()
-            .map(|&v| (data.label(v), color_of(v)))
-            .filter(|(name, _)| data.summary.iter().any(|r| &r.variant == name))
-            .collect();
-        let bars = data
-            .summary
-            .iter()
-            .filter_map(|r| {
-                let di = datasets.iter().position(|d| *d == r.dataset)?;
-                let vi = variants.iter().position(|v| v.0 == r.variant)?;
-                (r.puzzles_per_sec > 0.0).then_some((di, vi, r.puzzles_per_sec))
-            })
-            .collect();
-        let chart = Throughput {
-            datasets,
-            variants,
-            bars,
-        };
-        draw(render(&chart, &charts_dir), "throughput", &mut out)?;
-    }
-
-    // 2. Relative speed with its interval, per dataset where two or more variants ran.
-    let datasets = first_seen(data.summary.iter().map(|r| r.dataset.as_str()));
-    for dname in datasets {
-        let mut rows: Vec<(String, usize, f64, f64, f64)> = Vec::new();
-        let mut reference = String::new();
-        for r in data.summary.iter().filter(|r| r.dataset == dname) {
-            if let (Some(s), Some(lo), Some(hi)) = (r.speed, r.speed_lo, r.speed_hi) {
-                let v = find_variant(data, &r.variant);
-                rows.push((r.label(), v.map_or(0, color_of), s, lo, hi));
-                reference = r.reference.clone();
-            }
-        }
-        if rows.len() < 2 {
-            continue; // one strategy: nothing to relate
-        }
-        rows.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
-        let chart = RelativeSpeed {
-            dataset: dname.to_string(),
-            reference,
-            rows,
-        };
-        draw(render(&chart, &charts_dir), "relative-speed", &mut out)?;
-    }
-
-    // 3 and 4, per dataset: cactus and distribution.
-    for (di, dname) in data.datasets.iter().enumerate() {
-        let mut cactus = Vec::new();
-        let mut dist = Vec::new();
-        let mut puzzles = 0;
-        for &v in &order {
-            let Some(s) = data.series(v, di) else {
-                continue;
-            };
-            puzzles = puzzles.max(s.rows as usize);
-            let us = |sk: &crate::stats::Sketch| {
-                charts::Curve::from_ranks(sk.len() as usize, |r| sk.at_rank(r) as f64 / 1e3)
-            };
-            if !s.solved.is_empty() {
-                cactus.push((data.label(v), color_of(v), us(&s.solved)));
-            }
-            if !s.timed.is_empty() {
-                dist.push((data.label(v), color_of(v), us(&s.timed)));
-            }
-        }
-        if cactus.is_empty() {
-            out.skipped.push(format!(
-                "Cactus plot of {dname}: skipped, no strategy solved a puzzle of it."
-            ));
-        } else {
-            let chart = Cactus {
-                dataset: dname.clone(),
-                lines: cactus,
-                puzzles,
-            };
-            draw(render(&chart, &charts_dir), "cactus", &mut out)?;
-        }
-        if dist.is_empty() {
-            out.skipped.push(format!(
-                "Time distribution of {dname}: skipped, no timed rows."
-            ));
-        } else {
-            let chart = Distribution {
-                dataset: dname.clone(),
-                lines: dist,
-            };
-            draw(render(&chart, &charts_dir), "distribution", &mut out)?;
-        }
-    }
-
-    // 5. Search size against cost per node, per dataset (only where nodes were counted).
-    for (di, dname) in data.datasets.iter().enumerate() {
-        let mut points = Vec::new();
-        for &v in &order {
-            if let Some((per_puzzle, per_node)) = node_costs(data, di, v) {
-                points.push((data.label(v), color_of(v), per_puzzle, per_node));
-            }
-        }
-        if points.len() < 2 {
-            out.skipped.push(format!(
-                "Search size and cost per node on {dname}: skipped, fewer than two strategies solved a puzzle of it."
-            ));
-        } else {
-            let chart = SearchCost {
-                dataset: dname.clone(),
-                points,
-            };
-            draw(render(&chart, &charts_dir), "search-cost", &mut out)?;
-        }
-    }
-
-    // 6. Head to head: the pair asked for, or on each dataset its two fastest variants.
-    let ranked = fastest(&data.summary);
-    let find = |n: &str| find_variant(data, n);
-    let pair_for = |dname: &str| -> Result<(usize, usize), String> {
-        match &opts.compare {
-            Some((a, b)) => match (find(a), find(b)) {
-                (Some(ai), Some(bi)) if ai != bi => Ok((ai, bi)),
-                _ => Err(format!(
-                    "Head to head: skipped, {a} and {b} are not two strategies of this run."
-                )),
-            },
-            None => {
-                let mut rows: Vec<&SummaryRow> = data
-                    .summary
-                    .iter()
-                    .filter(|r| r.dataset == dname && r.puzzles_per_sec > 0.0)
-                    .collect();
-                rows.sort_by(|x, y| {
-                    y.puzzles_per_sec
-                        .total_cmp(&x.puzzles_per_sec)
-                        .then(x.variant.cmp(&y.variant))
-                });
-                match rows
-                    .iter()
-                    .filter_map(|r| find(&r.variant))
-                    .collect::<Vec<_>>()[..]
-                {
-                    [ai, bi, ..] => Ok((ai, bi)),
-                    _ => Err(format!(
-                        "Head to head on {dname}: skipped, only one strategy ran on it."
-                    )),
-                }
-            }
-        }
-    };
-    if data.variants.len() < 2 {
-        out.skipped
-            .push("Head to head: skipped, the run has only one strategy.".into());
-    } else {
-        for (di, dname) in data.datasets.iter().enumerate() {
-            let (ai, bi) = match pair_for(dname) {
-                Ok(p) => p,
-                Err(note) => {
-                    if !out.skipped.contains(&note) {
-                        out.skipped.push(note);
-                    }
-                    continue;
-                }
-            };
-            let (a, b) = (&data.variants[ai], &data.variants[bi]);
-            let time_of = |v: usize| -> HashMap<u64, f64> {
-                data.series(v, di)
-                    .map_or(&[][..], |s| &s.sample[..])
-                    .iter()
-                    .filter(|p| {
-                        p.dataset == di && p.variant == v && p.status.is_solved() && p.solve_ns > 0
-                    })
-                    .map(|p| (p.puzzle, us(p)))
-                    .collect()
-            };
-            let (ta, tb) = (time_of(ai), time_of(bi));
-            let mut points: Vec<(u64, f64, f64)> = ta
-                .iter()
-                .filter_map(|(k, &x)| tb.get(k).map(|&y| (*k, x, y)))
-                .collect();
-            points.sort_by_key(|p| p.0);
-            if points.is_empty() {
-                out.skipped.push(format!(
-                    "Head to head on {dname}: skipped, no puzzle solved by both {a} and {b}."
-                ));
-                continue;
-            }
-            let chart = HeadToHead {
-                dataset: dname.clone(),
-                a: (a.clone(), color_of(ai)),
-                b: (b.clone(), color_of(bi)),
-                points: points.into_iter().map(|p| (p.1, p.2)).collect(),
-                population: data.sampled(di),
-            };
-            draw(render(&chart, &charts_dir), "head-to-head", &mut out)?;
-        }
-    }
-
-    // 7. Hardness.
-    let variant = opts
-        .hardness_variant
-        .clone()
-        .or_else(|| ranked.first().cloned());
-    match variant.and_then(|n| find_variant(data, &n).map(|i| (n, i))) {
-        None => out
-            .skipped
-            .push("What makes a puzzle hard: skipped, no such strategy in this run.".into()),
-        Some((name, vi)) => {
-            let series: Vec<charts::HardnessSeries> = data
-                .datasets
-                .iter()
-                .enumerate()
-                .map(|(di, d)| {
-                    let pts = data
-                        .series(vi, di)
-                        .map_or(&[][..], |s| &s.sample[..])
-                        .iter()
-                        .filter(|p| p.status.is_solved() && p.solve_ns > 0)
-                        .filter_map(|p| {
-                            let x = match opts.metric {
-                                Metric::Guesses => p.guesses? as f64 + 1.0,
-                                Metric::Nodes => p.nodes?.max(1) as f64,
-                            };
-                            Some((x, us(p)))
-                        })
-                        .collect();
-                    (d.clone(), pts, data.sampled(di))
-                })
-                .filter(|(_, pts, _): &charts::HardnessSeries| !pts.is_empty())
-                .collect();
-            if series.is_empty() {
-                out.skipped.push(format!(
-                    "What makes a puzzle hard: skipped, {name} solved no puzzle."
-                ));
-            } else {
-                let chart = Hardness {
-                    variant: name,
-                    metric: opts.metric,
-                    series,
-                };
-                draw(render(&chart, &charts_dir), "hardness", &mut out)?;
-            }
-        }
+    for kind in RUN_CHARTS {
+        kind.add(&run, &mut out)?;
     }
     Ok(out)
 }

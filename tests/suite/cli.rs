@@ -473,3 +473,91 @@ proptest::proptest! {
         }
     }
 }
+
+/// `solve` answers in the notation a puzzle came in, at every size, and in
+/// another when `--output` asks.
+#[test]
+fn solve_answers_in_the_notation_it_was_given() {
+    use crate::common::{embedded_puzzles, load, repo_datasets};
+    use sudoku_bench::format::{write_line, Alphabet};
+    let dir = tempfile::tempdir().unwrap();
+    // A 49x49 puzzle: the holes form, as no embedded set has that size.
+    let made = bin()
+        .args(["generate", "--size", "49", "--count", "1", "--holes"])
+        .args(["--min-clues", "2000", "--max-clues", "2000", "--no-answer"])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let p49 = dir.path().join("49.txt");
+    std::fs::write(&p49, &made.stdout).unwrap();
+    let mut grids: Vec<sudoku_bench::Grid> = ["set-16x16", "set-25x25", "set-36x36", "set-64x64"]
+        .iter()
+        .map(|s| embedded_puzzles(s)[0].grid.clone())
+        .collect();
+    grids.insert(3, load(&p49).puzzles[0].grid.clone());
+    for grid in grids {
+        let (g, n) = (grid.geometry(), grid.geometry().side());
+        let numbers = dir.path().join(format!("numbers-{n}.txt"));
+        let line = write_line(&grid, &Alphabet::numbers(g));
+        std::fs::write(&numbers, format!("{line}\n")).unwrap();
+        let answer = |words: &[&str]| -> String {
+            let out = bin()
+                .arg("solve")
+                .arg(&numbers)
+                .args(["--mode", "first"])
+                .args(words)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{n}x{n}: {out:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        // Numbers in, numbers out: n² numbers 1..=n that keep the givens.
+        let out = answer(&[]);
+        let (status, cells) = out.trim_end().split_once('\t').expect("status and answer");
+        assert_eq!(status, "solved", "{n}x{n}");
+        let cells: Vec<usize> = cells
+            .split(' ')
+            .map(|t| {
+                t.parse()
+                    .unwrap_or_else(|_| panic!("{n}x{n}: {t:?} is no number"))
+            })
+            .collect();
+        assert_eq!(cells.len(), g.cells(), "{n}x{n}");
+        assert!(cells.iter().all(|&d| (1..=n).contains(&d)), "{n}x{n}");
+        for (i, &given) in grid.cells().iter().enumerate() {
+            assert!(given == 0 || cells[i] == given as usize, "{n}x{n} cell {i}");
+        }
+        // --output line: the size's one-character symbols (numbers past 36).
+        let line = answer(&["--output", "line"]);
+        let symbols = line.trim_end().split_once('\t').unwrap().1;
+        assert_eq!(symbols.contains(' '), n > 36, "{n}x{n}: {symbols:.40}");
+        // A block keeps the numbers.
+        let block = answer(&["--output", "block"]);
+        // The status, n rows, the rules between bands, a blank line after.
+        assert_eq!(block.lines().count(), 2 + n + (g.box_size() - 1), "{n}x{n}");
+        assert!(block
+            .lines()
+            .nth(1)
+            .unwrap()
+            .trim_start()
+            .starts_with(&cells[0].to_string()));
+    }
+    // Letters in, the same letters out; --output numbers turns them to numbers.
+    let letters = repo_datasets().join("set-25x25.txt");
+    let out = bin().arg("solve").arg(&letters).output().unwrap();
+    let first = String::from_utf8(out.stdout).unwrap();
+    let answer = first.lines().next().unwrap().split_once('\t').unwrap().1;
+    assert!(
+        answer.chars().all(|c| c.is_ascii_uppercase()),
+        "{answer:.40}"
+    );
+    let out = bin()
+        .arg("solve")
+        .arg(&letters)
+        .args(["--output", "numbers"])
+        .output()
+        .unwrap();
+    let first = String::from_utf8(out.stdout).unwrap();
+    let answer = first.lines().next().unwrap().split_once('\t').unwrap().1;
+    assert_eq!(answer.split(' ').count(), 625, "{answer:.40}");
+}

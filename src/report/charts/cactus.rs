@@ -9,7 +9,7 @@ pub struct Cactus {
     /// Dataset name.
     pub dataset: String,
     /// `(variant name, palette index, the curve of its solved puzzles' times in µs)`.
-    pub lines: Vec<(String, usize, super::Curve)>,
+    pub lines: Vec<super::Line>,
     /// Puzzles in the dataset (x axis length).
     pub puzzles: usize,
 }
@@ -29,7 +29,7 @@ impl Chart for Cactus {
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let y = log_range(self.lines.iter().flat_map(|l| l.2.values()));
+        let y = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..(self.puzzles.max(1) as f64 * 1.02), log_axis(y))
             .map_err(err)?;
@@ -44,7 +44,12 @@ impl Chart for Cactus {
             .axis_desc_style((FONT, 16))
             .draw()
             .map_err(err)?;
-        for (name, ci, times) in &self.lines {
+        for super::Line {
+            label: name,
+            color: ci,
+            curve: times,
+        } in &self.lines
+        {
             let c = color(*ci);
             let pts: Vec<(f64, f64)> = times.points.iter().map(|&(r, t)| (r as f64, t)).collect();
             labelled_line(&mut chart, name, c, pts.clone())?;
@@ -55,5 +60,66 @@ impl Chart for Cactus {
             }
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    }
+}
+
+/// The report's cactus plots and time distributions, a pair per dataset.
+pub struct FromRun;
+
+impl crate::report::RunChart for FromRun {
+    fn add(
+        &self,
+        run: &crate::report::RunCharts<'_>,
+        out: &mut crate::report::Report,
+    ) -> Result<(), crate::report::ReportError> {
+        let data = run.data;
+        for (di, dname) in data.datasets.iter().enumerate() {
+            let mut cactus = Vec::new();
+            let mut dist = Vec::new();
+            let mut puzzles = 0;
+            for &v in run.order() {
+                let Some(s) = data.series(v, di) else {
+                    continue;
+                };
+                puzzles = puzzles.max(s.rows as usize);
+                let line = |sk: &crate::stats::Sketch| super::Line {
+                    label: data.label(v),
+                    color: run.color_of(v),
+                    curve: super::Curve::from_ranks(sk.len() as usize, |r| {
+                        sk.at_rank(r) as f64 / 1e3
+                    }),
+                };
+                if !s.solved.is_empty() {
+                    cactus.push(line(&s.solved));
+                }
+                if !s.timed.is_empty() {
+                    dist.push(line(&s.timed));
+                }
+            }
+            if cactus.is_empty() {
+                out.skipped.push(format!(
+                    "Cactus plot of {dname}: skipped, no strategy solved a puzzle of it."
+                ));
+            } else {
+                let chart = Cactus {
+                    dataset: dname.clone(),
+                    lines: cactus,
+                    puzzles,
+                };
+                run.draw(&chart, "cactus", out)?;
+            }
+            if dist.is_empty() {
+                out.skipped.push(format!(
+                    "Time distribution of {dname}: skipped, no timed rows."
+                ));
+            } else {
+                let chart = super::Distribution {
+                    dataset: dname.clone(),
+                    lines: dist,
+                };
+                run.draw(&chart, "distribution", out)?;
+            }
+        }
+        Ok(())
     }
 }

@@ -9,7 +9,7 @@ pub struct Distribution {
     /// Dataset name.
     pub dataset: String,
     /// `(variant name, palette index, the curve of every row's time in µs)`.
-    pub lines: Vec<(String, usize, super::Curve)>,
+    pub lines: Vec<super::Line>,
 }
 
 impl Chart for Distribution {
@@ -27,7 +27,7 @@ impl Chart for Distribution {
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let x = log_range(self.lines.iter().flat_map(|l| l.2.values()));
+        let x = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(log_axis(x), 0.0..1.02)
             .map_err(err)?;
@@ -41,7 +41,12 @@ impl Chart for Distribution {
             .axis_desc_style((FONT, 16))
             .draw()
             .map_err(err)?;
-        for (name, ci, times) in &self.lines {
+        for super::Line {
+            label: name,
+            color: ci,
+            curve: times,
+        } in &self.lines
+        {
             let c = color(*ci);
             labelled_line(&mut chart, name, c, times.ecdf())?;
         }

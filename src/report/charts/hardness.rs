@@ -18,7 +18,15 @@ pub struct Hardness {
 
 /// One dataset of the hardness chart: its name, its dots `(counter, time µs)`,
 /// and its puzzle count when the dots are a sample of it.
-pub type HardnessSeries = (String, Vec<(f64, f64)>, Option<u64>);
+#[derive(Clone, Debug)]
+pub struct HardnessSeries {
+    /// The dataset.
+    pub dataset: String,
+    /// Its dots, `(counter, time µs)`.
+    pub points: Vec<(f64, f64)>,
+    /// The dataset's puzzle count, when the dots are a sample of it.
+    pub population: Option<u64>,
+}
 
 impl Chart for Hardness {
     fn name(&self) -> String {
@@ -44,18 +52,26 @@ impl Chart for Hardness {
             .series
             .iter()
             .map(|s| {
-                let note = super::sampled_note(s.1.len(), s.2);
+                let note = super::sampled_note(s.points.len(), s.population);
                 if note.is_empty() {
                     note
                 } else {
-                    format!(" {}:{note}", s.0)
+                    format!(" {}:{note}", s.dataset)
                 }
             })
             .collect::<String>()
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let x = log_range(self.series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
-        let y = log_range(self.series.iter().flat_map(|s| s.1.iter().map(|p| p.1)));
+        let x = log_range(
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.0)),
+        );
+        let y = log_range(
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1)),
+        );
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(log_axis(x), log_axis(y))
             .map_err(err)?;
@@ -64,7 +80,8 @@ impl Chart for Hardness {
             Metric::Nodes => "search nodes (log)",
         };
         log_log_mesh(&mut chart, x_desc, "time per puzzle, µs (log)")?;
-        for (i, (name, pts, _)) in self.series.iter().enumerate() {
+        for (i, s) in self.series.iter().enumerate() {
+            let (name, pts) = (&s.dataset, &s.points);
             // Datasets take the palette from its far end, away from the strategy colours.
             let c = color(9 - i % 10);
             chart
@@ -78,5 +95,66 @@ impl Chart for Hardness {
                 .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    }
+}
+
+/// The report's hardness chart: the chosen variant (else the fastest), its
+/// time against its search counter on every dataset.
+pub struct FromRun;
+
+impl crate::report::RunChart for FromRun {
+    fn add(
+        &self,
+        run: &crate::report::RunCharts<'_>,
+        out: &mut crate::report::Report,
+    ) -> Result<(), crate::report::ReportError> {
+        let (data, metric) = (run.data, run.choices.metric);
+        let variant = run
+            .choices
+            .hardness_variant
+            .clone()
+            .or_else(|| crate::report::fastest(&data.summary).into_iter().next());
+        let Some((name, vi)) =
+            variant.and_then(|n| crate::report::find_variant(data, &n).map(|i| (n, i)))
+        else {
+            out.skipped
+                .push("What makes a puzzle hard: skipped, no such strategy in this run.".into());
+            return Ok(());
+        };
+        let series: Vec<HardnessSeries> = data
+            .datasets
+            .iter()
+            .enumerate()
+            .map(|(di, d)| HardnessSeries {
+                dataset: d.clone(),
+                points: data
+                    .series(vi, di)
+                    .map_or(&[][..], |s| &s.sample[..])
+                    .iter()
+                    .filter(|p| p.status.is_solved() && p.solve_ns > 0)
+                    .filter_map(|p| {
+                        let x = match metric {
+                            Metric::Guesses => p.guesses? as f64 + 1.0,
+                            Metric::Nodes => p.nodes?.max(1) as f64,
+                        };
+                        Some((x, crate::report::solve_us(p)))
+                    })
+                    .collect(),
+                population: data.sampled(di),
+            })
+            .filter(|s| !s.points.is_empty())
+            .collect();
+        if series.is_empty() {
+            out.skipped.push(format!(
+                "What makes a puzzle hard: skipped, {name} solved no puzzle."
+            ));
+            return Ok(());
+        }
+        let chart = Hardness {
+            variant: name,
+            metric,
+            series,
+        };
+        run.draw(&chart, "hardness", out)
     }
 }

@@ -64,3 +64,99 @@ impl Chart for HeadToHead {
         Ok(())
     }
 }
+
+/// The report's head-to-head charts: the pair asked for, or on each
+/// dataset its two fastest variants.
+pub struct FromRun;
+
+/// The pair of variants to set head to head on `dname`, or why there is none.
+fn pair_for(run: &crate::report::RunCharts<'_>, dname: &str) -> Result<(usize, usize), String> {
+    let data = run.data;
+    let find = |n: &str| crate::report::find_variant(data, n);
+    if let Some((a, b)) = &run.choices.compare {
+        return match (find(a), find(b)) {
+            (Some(ai), Some(bi)) if ai != bi => Ok((ai, bi)),
+            _ => Err(format!(
+                "Head to head: skipped, {a} and {b} are not two strategies of this run."
+            )),
+        };
+    }
+    let mut rows: Vec<&crate::harness::SummaryRow> = data
+        .summary
+        .iter()
+        .filter(|r| r.dataset == dname && r.puzzles_per_sec > 0.0)
+        .collect();
+    rows.sort_by(|x, y| {
+        y.puzzles_per_sec
+            .total_cmp(&x.puzzles_per_sec)
+            .then(x.variant.cmp(&y.variant))
+    });
+    match rows
+        .iter()
+        .filter_map(|r| find(&r.variant))
+        .collect::<Vec<_>>()[..]
+    {
+        [ai, bi, ..] => Ok((ai, bi)),
+        _ => Err(format!(
+            "Head to head on {dname}: skipped, only one strategy ran on it."
+        )),
+    }
+}
+
+impl crate::report::RunChart for FromRun {
+    fn add(
+        &self,
+        run: &crate::report::RunCharts<'_>,
+        out: &mut crate::report::Report,
+    ) -> Result<(), crate::report::ReportError> {
+        let data = run.data;
+        if data.variants.len() < 2 {
+            out.skipped
+                .push("Head to head: skipped, the run has only one strategy.".into());
+            return Ok(());
+        }
+        for (di, dname) in data.datasets.iter().enumerate() {
+            let (ai, bi) = match pair_for(run, dname) {
+                Ok(p) => p,
+                Err(note) => {
+                    if !out.skipped.contains(&note) {
+                        out.skipped.push(note);
+                    }
+                    continue;
+                }
+            };
+            let (a, b) = (&data.variants[ai], &data.variants[bi]);
+            let time_of = |v: usize| -> std::collections::HashMap<u64, f64> {
+                data.series(v, di)
+                    .map_or(&[][..], |s| &s.sample[..])
+                    .iter()
+                    .filter(|p| {
+                        p.dataset == di && p.variant == v && p.status.is_solved() && p.solve_ns > 0
+                    })
+                    .map(|p| (p.puzzle, crate::report::solve_us(p)))
+                    .collect()
+            };
+            let (ta, tb) = (time_of(ai), time_of(bi));
+            let mut points: Vec<(u64, f64, f64)> = ta
+                .iter()
+                .filter_map(|(k, &x)| tb.get(k).map(|&y| (*k, x, y)))
+                .collect();
+            points.sort_by_key(|p| p.0);
+            if points.is_empty() {
+                out.skipped.push(format!(
+                    "Head to head on {dname}: skipped, no puzzle solved by both {a} and {b}."
+                ));
+                continue;
+            }
+            let chart = HeadToHead {
+                dataset: dname.clone(),
+                a: (a.clone(), run.color_of(ai)),
+                b: (b.clone(), run.color_of(bi)),
+                points: points.into_iter().map(|p| (p.1, p.2)).collect(),
+                population: data.sampled(di),
+            };
+            run.draw(&chart, "head-to-head", out)?;
+        }
+        Ok(())
+    }
+}

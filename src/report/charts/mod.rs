@@ -1,18 +1,18 @@
 //! Charts drawn with plotters from finished run data, one file per chart.
 //! Each chart is drawn to SVG (kept as text for the HTML report) and to PNG.
 
-mod cactus;
+pub mod cactus;
 mod compare;
 mod distribution;
-mod hardness;
-mod head_to_head;
+pub mod hardness;
+pub mod head_to_head;
 mod hunt;
 mod machines;
-mod relative;
+pub mod relative;
 mod scaling;
-mod search_cost;
+pub mod search_cost;
 mod study;
-mod throughput;
+pub mod throughput;
 
 pub use cactus::Cactus;
 pub use compare::{BeforeAfter, RatioDistribution};
@@ -21,9 +21,9 @@ pub use hardness::{Hardness, HardnessSeries, Metric};
 pub use head_to_head::HeadToHead;
 pub use hunt::HuntProgress;
 pub use machines::MachineSpeed;
-pub use relative::RelativeSpeed;
+pub use relative::{RelativeSpeed, SpeedRow};
 pub use scaling::Scaling;
-pub use search_cost::SearchCost;
+pub use search_cost::{CostPoint, SearchCost};
 pub use study::{CurvePoint, StudyChart, StudyCurve};
 pub use throughput::Throughput;
 
@@ -80,6 +80,17 @@ pub trait Chart {
     fn caption(&self) -> String;
     /// Draws the chart.
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+}
+
+/// One variant's line on a chart of curves (cactus, distribution).
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The variant's label.
+    pub label: String,
+    /// Its palette index.
+    pub color: usize,
+    /// Its values.
+    pub curve: Curve,
 }
 
 /// A chart drawn to files.

@@ -11,8 +11,23 @@ pub struct RelativeSpeed {
     pub dataset: String,
     /// The variant every ratio is measured against.
     pub reference: String,
-    /// `(variant name, palette index, speed, interval low, interval high)`, top row first.
-    pub rows: Vec<(String, usize, f64, f64, f64)>,
+    /// One row per variant, top row first.
+    pub rows: Vec<SpeedRow>,
+}
+
+/// One variant's speed against the reference, with its interval.
+#[derive(Clone, Debug)]
+pub struct SpeedRow {
+    /// The variant's label.
+    pub label: String,
+    /// Its palette index.
+    pub color: usize,
+    /// The speed ratio (above 1 is faster).
+    pub speed: f64,
+    /// The interval's low end.
+    pub lo: f64,
+    /// The interval's high end.
+    pub hi: f64,
 }
 
 impl Chart for RelativeSpeed {
@@ -33,7 +48,7 @@ impl Chart for RelativeSpeed {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let (mut lo, mut hi) = (1.0f64, 1.0f64);
         for r in &self.rows {
-            for v in [r.2, r.3, r.4]
+            for v in [r.speed, r.lo, r.hi]
                 .into_iter()
                 .filter(|v| *v > 0.0 && v.is_finite())
             {
@@ -43,7 +58,7 @@ impl Chart for RelativeSpeed {
         }
         let x = (lo / 1.25)..(hi * 1.25);
         let n = self.rows.len().max(1) as f64;
-        let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
+        let names: Vec<String> = self.rows.iter().map(|r| r.label.clone()).collect();
         let chart = super::rows_chart(
             root,
             &self.title(),
@@ -57,7 +72,8 @@ impl Chart for RelativeSpeed {
         )?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
         chart.plotting_area().draw(&one).map_err(err)?;
-        for (i, (_, ci, speed, lo, hi)) in self.rows.iter().enumerate() {
+        for (i, r) in self.rows.iter().enumerate() {
+            let (ci, speed, lo, hi) = (&r.color, &r.speed, &r.lo, &r.hi);
             let y = n - 1.0 - i as f64;
             let c = color(*ci);
             let stroke = c.stroke_width(2);
@@ -73,6 +89,48 @@ impl Chart for RelativeSpeed {
             }
             area.draw(&Circle::new((*speed, y), 6, c.filled()))
                 .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// The report's relative-speed charts: one per dataset where two or more
+/// variants ran.
+pub struct FromRun;
+
+impl crate::report::RunChart for FromRun {
+    fn add(
+        &self,
+        run: &crate::report::RunCharts<'_>,
+        out: &mut crate::report::Report,
+    ) -> Result<(), crate::report::ReportError> {
+        let data = run.data;
+        for dname in crate::export::first_seen(data.summary.iter().map(|r| r.dataset.as_str())) {
+            let mut rows = Vec::new();
+            let mut reference = String::new();
+            for r in data.summary.iter().filter(|r| r.dataset == dname) {
+                if let (Some(speed), Some(lo), Some(hi)) = (r.speed, r.speed_lo, r.speed_hi) {
+                    let v = crate::report::find_variant(data, &r.variant);
+                    rows.push(SpeedRow {
+                        label: r.label(),
+                        color: v.map_or(0, |v| run.color_of(v)),
+                        speed,
+                        lo,
+                        hi,
+                    });
+                    reference = r.reference.clone();
+                }
+            }
+            if rows.len() < 2 {
+                continue; // one strategy: nothing to relate
+            }
+            rows.sort_by(|a, b| b.speed.total_cmp(&a.speed).then(a.label.cmp(&b.label)));
+            let chart = RelativeSpeed {
+                dataset: dname.to_string(),
+                reference,
+                rows,
+            };
+            run.draw(&chart, "relative-speed", out)?;
         }
         Ok(())
     }

@@ -10,7 +10,20 @@ pub struct SearchCost {
     /// The dataset.
     pub dataset: String,
     /// `(variant name, palette index, nodes per puzzle, µs per node)`.
-    pub points: Vec<(String, usize, f64, f64)>,
+    pub points: Vec<CostPoint>,
+}
+
+/// One variant on one dataset: its search size and its cost per node.
+#[derive(Clone, Debug)]
+pub struct CostPoint {
+    /// The variant's label.
+    pub label: String,
+    /// Its palette index.
+    pub color: usize,
+    /// Mean search nodes per puzzle.
+    pub nodes: f64,
+    /// Solver µs per node.
+    pub per_node_us: f64,
 }
 
 impl Chart for SearchCost {
@@ -29,8 +42,8 @@ impl Chart for SearchCost {
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let x = log_range(self.points.iter().map(|p| p.2));
-        let y = log_range(self.points.iter().map(|p| p.3));
+        let x = log_range(self.points.iter().map(|p| p.nodes));
+        let y = log_range(self.points.iter().map(|p| p.per_node_us));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(log_axis(x.clone()), log_axis(y.clone()))
             .map_err(err)?;
@@ -56,7 +69,13 @@ impl Chart for SearchCost {
             }
             t *= 10.0;
         }
-        for (name, ci, nodes, cost) in &self.points {
+        for CostPoint {
+            label: name,
+            color: ci,
+            nodes,
+            per_node_us: cost,
+        } in &self.points
+        {
             let c = color(*ci);
             let p = (*nodes, *cost);
             chart
@@ -77,6 +96,46 @@ impl Chart for SearchCost {
                 .plotting_area()
                 .draw(&(EmptyElement::at(p) + label))
                 .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// The report's search-size charts: one per dataset where nodes were counted.
+pub struct FromRun;
+
+impl crate::report::RunChart for FromRun {
+    fn add(
+        &self,
+        run: &crate::report::RunCharts<'_>,
+        out: &mut crate::report::Report,
+    ) -> Result<(), crate::report::ReportError> {
+        let data = run.data;
+        for (di, dname) in data.datasets.iter().enumerate() {
+            let points: Vec<CostPoint> = run
+                .order()
+                .iter()
+                .filter_map(|&v| {
+                    let (nodes, per_node_us) = crate::report::node_costs(data, di, v)?;
+                    Some(CostPoint {
+                        label: data.label(v),
+                        color: run.color_of(v),
+                        nodes,
+                        per_node_us,
+                    })
+                })
+                .collect();
+            if points.len() < 2 {
+                out.skipped.push(format!(
+                    "Search size and cost per node on {dname}: skipped, fewer than two strategies solved a puzzle of it."
+                ));
+            } else {
+                let chart = SearchCost {
+                    dataset: dname.clone(),
+                    points,
+                };
+                run.draw(&chart, "search-cost", out)?;
+            }
         }
         Ok(())
     }

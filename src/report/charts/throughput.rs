@@ -68,3 +68,47 @@ impl Chart for Throughput {
         legend(&mut chart, SeriesLabelPosition::UpperRight)
     }
 }
+
+/// The report's throughput chart: every variant on every dataset.
+pub struct FromRun;
+
+impl crate::report::RunChart for FromRun {
+    fn add(
+        &self,
+        run: &crate::report::RunCharts<'_>,
+        out: &mut crate::report::Report,
+    ) -> Result<(), crate::report::ReportError> {
+        let data = run.data;
+        if data.summary.is_empty() {
+            out.skipped
+                .push("Throughput: skipped, summary.csv has no rows.".into());
+            return Ok(());
+        }
+        let datasets: Vec<String> =
+            crate::export::first_seen(data.summary.iter().map(|r| r.dataset.as_str()))
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+        let variants: Vec<(String, usize)> = run
+            .order()
+            .iter()
+            .map(|&v| (data.label(v), run.color_of(v)))
+            .filter(|(name, _)| data.summary.iter().any(|r| &r.variant == name))
+            .collect();
+        let bars = data
+            .summary
+            .iter()
+            .filter_map(|r| {
+                let di = datasets.iter().position(|d| *d == r.dataset)?;
+                let vi = variants.iter().position(|v| v.0 == r.variant)?;
+                (r.puzzles_per_sec > 0.0).then_some((di, vi, r.puzzles_per_sec))
+            })
+            .collect();
+        let chart = Throughput {
+            datasets,
+            variants,
+            bars,
+        };
+        run.draw(&chart, "throughput", out)
+    }
+}
