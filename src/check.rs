@@ -412,7 +412,7 @@ fn run_cases(
                             keys.1 |= a.guesses.is_some();
                             keys.2 |= a.ns.is_some();
                             match crate::contender::check(&case.puzzle, &a.outcome, opts.checked) {
-                                Ok(Verdict::Right(s)) => report.ok(format!(
+                                Verdict::Right(s) => report.ok(format!(
                                     "{name}: {s} in {:.1} ms{}",
                                     took.as_secs_f64() * 1e3,
                                     match opts.checked {
@@ -420,10 +420,8 @@ fn run_cases(
                                         Checked::Solution => "",
                                     }
                                 )),
-                                Ok(Verdict::Unchecked(why)) => {
-                                    report.fail(format!("{name}: {why}"))
-                                }
-                                Err(why) => report.fail(format!("{name}: wrong: {why}")),
+                                Verdict::Unchecked(why) => report.fail(format!("{name}: {why}")),
+                                Verdict::Wrong(why) => report.fail(format!("{name}: wrong: {why}")),
                             }
                         }
                     }
@@ -478,7 +476,7 @@ fn run_cases(
             extra.len(),
             protocol::quote(&extra[0])
         )),
-        Err(why) => report.fail(why),
+        Err(why) => report.fail(why.0),
     }
     Ok(report)
 }

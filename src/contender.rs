@@ -93,6 +93,8 @@ pub enum Verdict {
     /// Nothing wrong was found, but nothing decides the verdict either (the
     /// reference ran out of budget): never counted as solved. Says why.
     Unchecked(String),
+    /// The answer is wrong. Says what is wrong.
+    Wrong(String),
 }
 
 /// What became of one puzzle, as a contender's engine reports it.
@@ -412,10 +414,13 @@ impl Contender {
 
 /// Checks one outcome against the puzzle, its expected answer and its
 /// reference verdict: the checks every contender's answers get. `by` says
-/// whether the contender returns solutions (they are then required). `Ok`
-/// gives the verdict that passed, or why it could not be decided; `Err` says
-/// what is wrong.
-pub fn check(p: &BenchPuzzle, outcome: &Outcome, by: Checked) -> Result<Verdict, String> {
+/// whether the contender returns solutions (they are then required).
+pub fn check(p: &BenchPuzzle, outcome: &Outcome, by: Checked) -> Verdict {
+    judge(p, outcome, by).unwrap_or_else(Verdict::Wrong)
+}
+
+/// [`check`], with what is wrong as the error.
+fn judge(p: &BenchPuzzle, outcome: &Outcome, by: Checked) -> Result<Verdict, String> {
     for (i, s) in outcome.solutions.iter().enumerate() {
         check_solution(&p.grid, s)
             .map_err(|e| format!("solution {} fails the check: {e}", i + 1))?;

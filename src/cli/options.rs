@@ -45,7 +45,7 @@ pub(super) struct InputArgs {
     format: String,
     /// Symbol alphabet for 16x16 and 25x25 grids, by name or by range: `digits` (`1-9A-G`, `1-9A-P`),
     /// `letters` (`A-P`, `A-Y`), `hex` (`0-9A-F`); `auto` decides from the input.
-    #[arg(long, default_value = "auto", value_parser = AlphabetKind::parse)]
+    #[arg(long, default_value = "auto")]
     alphabet: AlphabetKind,
     /// Skip bad entries (and say how many) instead of failing.
     #[arg(long)]
@@ -55,7 +55,7 @@ pub(super) struct InputArgs {
 impl InputArgs {
     pub(super) fn read_options(&self) -> Result<ReadOptions> {
         Ok(ReadOptions {
-            format: Format::from_name(&self.format).map_err(anyhow::Error::msg)?,
+            format: Format::from_name(&self.format)?,
             alphabet: self.alphabet,
             skip_invalid: self.skip_invalid,
             ..ReadOptions::default()

@@ -5,7 +5,7 @@ use super::{CompareError, CompareRow, Comparison, Verdict};
 use crate::export::first_seen;
 use crate::export::markdown::{num, table, times};
 use crate::harness::files;
-use crate::report::charts::{render, BeforeAfter, RatioDistribution, Rendered};
+use crate::report::charts::{render, BeforeAfter, DrawError, RatioDistribution, Rendered};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -256,7 +256,7 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
     let datasets = first_seen(c.rows.iter().map(|r| r.dataset.as_str()));
     let color = |v: &str| variants.iter().position(|x| *x == v).unwrap_or(0);
     let mut out = Vec::new();
-    let draw = |r: Result<Rendered, String>, out: &mut Vec<Rendered>| {
+    let draw = |r: Result<Rendered, DrawError>, out: &mut Vec<Rendered>| {
         r.map(|ch| out.push(ch))
             .map_err(|message| CompareError::Write {
                 path: charts_dir.clone(),

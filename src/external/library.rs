@@ -475,12 +475,16 @@ fn verdict(
 
 /// The mode the host was started for (the protocol's environment): `unique`
 /// when the variable is unset; text that is no mode is an error.
-pub fn mode_from_env() -> Result<Mode, String> {
+pub fn mode_from_env() -> Result<Mode, crate::words::UnknownWord> {
     match std::env::var(super::protocol::MODE_VAR) {
         Err(_) => Ok(Mode::Unique),
-        Ok(text) => text
-            .parse()
-            .map_err(|e| format!("{}: {e}", super::protocol::MODE_VAR)),
+        Ok(text) => {
+            text.parse()
+                .map_err(|e: crate::words::UnknownWord| crate::words::UnknownWord {
+                    what: "a mode (SUDOKU_BENCH_MODE)",
+                    ..e
+                })
+        }
     }
 }
 

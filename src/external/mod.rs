@@ -717,7 +717,7 @@ impl Program {
                 at: now,
                 note: None,
             },
-            Err(why) => Solved::failed(why, ns, now),
+            Err(why) => Solved::failed(why.0, ns, now),
         }
     }
 

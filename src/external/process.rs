@@ -25,6 +25,11 @@ pub enum ReadError {
     Io(io::Error),
 }
 
+/// A program that did not exit when its stdin closed (it is killed), in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Lingered(pub String);
+
 /// A started program. Dropping it kills and reaps the process.
 pub struct Process {
     child: Child,
@@ -262,7 +267,7 @@ impl Process {
 
     /// Closes stdin, collects any lines printed after it, and waits up to
     /// `grace` for the program to exit; `Err` says it did not (it is killed).
-    pub fn finish(mut self, grace: Duration) -> Result<Vec<String>, String> {
+    pub fn finish(mut self, grace: Duration) -> Result<Vec<String>, Lingered> {
         self.close_stdin();
         let until = Instant::now() + grace;
         let never = AtomicBool::new(false);
@@ -273,9 +278,9 @@ impl Process {
                 Err(ReadError::Closed) => break,
                 Err(_) => {
                     let _ = self.child.kill();
-                    return Err(format!(
+                    return Err(Lingered(format!(
                         "did not exit within {grace:?} after its stdin closed (killed): exit when stdin ends"
-                    ));
+                    )));
                 }
             }
         }
@@ -285,9 +290,9 @@ impl Process {
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        Err(format!(
+        Err(Lingered(format!(
             "closed its stdout but did not exit within {grace:?} after its stdin closed (killed)"
-        ))
+        )))
     }
 
     fn status(&mut self) -> String {

@@ -107,6 +107,11 @@ fn cells_of<D: std::fmt::Debug>(
     Grid::from_cells(g, &cells).ok_or_else(|| "not a grid".to_string())
 }
 
+/// An answer line that does not read, quoted, with what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadAnswer(pub String);
+
 /// The verdicts an answer line may begin with.
 const ANSWERS: [Status; 5] = [
     Status::Unique,
@@ -119,8 +124,8 @@ const ANSWERS: [Status; 5] = [
 /// Understands one answer line for `puzzle` (the trailing newline removed):
 /// `STATUS [SOLUTION] [key=value ...]`, or a bare complete grid for `solved GRID`.
 /// `Err` says what is wrong, quoting the line.
-pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<Answer, String> {
-    let bad = |why: String| format!("cannot read the answer {}: {why}", quote(line));
+pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<Answer, BadAnswer> {
+    let bad = |why: String| BadAnswer(format!("cannot read the answer {}: {why}", quote(line)));
     let mut tokens = line.split_ascii_whitespace().peekable();
     let statuses = ANSWERS.map(Status::word).join(", ");
     let Some(first) = tokens.next() else {
@@ -238,7 +243,7 @@ mod tests {
 
     fn parse(line: &str) -> Result<Answer, String> {
         let (p, a) = puzzle();
-        parse_answer(line, &p, &a)
+        parse_answer(line, &p, &a).map_err(|e| e.0)
     }
 
     #[test]
@@ -332,6 +337,6 @@ mod tests {
         // One number short: the count is named.
         let short = words.rsplit_once(' ').unwrap().0;
         let err = parse_answer(&format!("solved {short} nodes=1"), &puzzle, &a).unwrap_err();
-        assert!(err.contains("2401 cells, this one 2400"), "{err}");
+        assert!(err.0.contains("2401 cells, this one 2400"), "{err}");
     }
 }

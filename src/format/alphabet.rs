@@ -59,19 +59,32 @@ impl AlphabetKind {
             _ => return None,
         })
     }
+}
 
-    /// Parses `--alphabet`: a name or a range, or an error listing both.
-    pub fn parse(s: &str) -> Result<AlphabetKind, String> {
-        Self::from_name(s).ok_or_else(|| {
-            let ranges: Vec<&str> = Self::RANGES.iter().map(|r| r.0).collect();
-            format!(
-                "unknown alphabet {s:?}, expected a name ({}) or a range ({})",
-                Self::NAMES.join(", "),
-                ranges.join(", ")
+impl std::str::FromStr for AlphabetKind {
+    type Err = crate::words::UnknownWord;
+
+    /// Reads `--alphabet`: a name or a range, or an error listing both.
+    fn from_str(s: &str) -> Result<AlphabetKind, Self::Err> {
+        AlphabetKind::from_name(s).ok_or_else(|| {
+            let ranges: Vec<&str> = AlphabetKind::RANGES.iter().map(|r| r.0).collect();
+            crate::words::UnknownWord::new(
+                "an alphabet",
+                s,
+                format!(
+                    "a name ({}) or a range ({})",
+                    AlphabetKind::NAMES.join(", "),
+                    ranges.join(", ")
+                ),
             )
         })
     }
 }
+
+/// Why a size has no alphabet of a kind, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NoAlphabet(pub String);
 
 /// What one character means under an alphabet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,7 +116,7 @@ pub(crate) const BLANKS: [u8; 5] = [b'.', b'_', b'-', b'?', b'0'];
 impl Alphabet {
     /// The alphabet of `kind` for `geometry`; `Err` names why it does not exist.
     /// `Auto` gives the default: letters for 25×25, digits otherwise.
-    pub fn new(geometry: Geometry, kind: AlphabetKind) -> Result<Alphabet, String> {
+    pub fn new(geometry: Geometry, kind: AlphabetKind) -> Result<Alphabet, NoAlphabet> {
         let n = geometry.side();
         let numbers = n > 36;
         let symbols: Vec<u8> = match kind {
@@ -112,25 +125,25 @@ impl Alphabet {
                 (b'0'..=b'9').chain(b'A'..=b'Z').collect()
             }
             AlphabetKind::Digits | AlphabetKind::Letters if n == 36 => {
-                return Err(format!(
+                return Err(NoAlphabet(format!(
                     "{geometry} has 36 digits: its one-character alphabet is 0-9A-Z (--alphabet hex)"
-                ))
+                )))
             }
             AlphabetKind::Auto | AlphabetKind::Digits if numbers => Vec::new(),
             AlphabetKind::Auto | AlphabetKind::Digits => {
                 (b'1'..=b'9').chain(b'A'..=b'Z').take(n).collect()
             }
             AlphabetKind::Letters if numbers => {
-                return Err(format!(
+                return Err(NoAlphabet(format!(
                     "{geometry} has no one-character alphabet: its cells are numbers 1-{n} separated by spaces (--alphabet digits)"
-                ))
+                )))
             }
             AlphabetKind::Letters => (b'A'..).take(n).collect(),
             AlphabetKind::Hex if n == 16 => (b'0'..=b'9').chain(b'A'..=b'F').collect(),
             AlphabetKind::Hex => {
-                return Err(format!(
+                return Err(NoAlphabet(format!(
                     "the hex alphabet is for 16x16 (0-9A-F) and 36x36 (0-9A-Z) grids, not {geometry}"
-                ))
+                )))
             }
         };
         let mut lookup = [NOT_A_SYMBOL; 128];
@@ -224,7 +237,7 @@ impl Alphabet {
         geometry: Geometry,
         kind: AlphabetKind,
         sample: &str,
-    ) -> Result<Alphabet, String> {
+    ) -> Result<Alphabet, NoAlphabet> {
         if kind != AlphabetKind::Auto {
             return Alphabet::new(geometry, kind);
         }
@@ -356,6 +369,7 @@ mod tests {
         assert_eq!(a36, Alphabet::new(g(36), AlphabetKind::Hex).unwrap());
         assert!(Alphabet::new(g(36), AlphabetKind::Digits)
             .unwrap_err()
+            .0
             .contains("0-9A-Z"));
         let dflt = Alphabet::default_for(g(16));
         assert_eq!(dflt.decode('0'), Some(Symbol::Blank));
@@ -394,10 +408,10 @@ mod tests {
             let written: String = (1..=side as u8).map(|d| a.encode(d)).collect();
             assert_eq!(written, spelled, "{range}");
             assert_eq!(AlphabetKind::from_name(&range.to_lowercase()), Some(kind));
-            assert_eq!(AlphabetKind::parse(range), Ok(kind));
+            assert_eq!(range.parse::<AlphabetKind>(), Ok(kind));
         }
-        assert_eq!(AlphabetKind::parse("letters"), Ok(AlphabetKind::Letters));
-        let err = AlphabetKind::parse("A-Z").unwrap_err();
+        assert_eq!("letters".parse::<AlphabetKind>(), Ok(AlphabetKind::Letters));
+        let err = "A-Z".parse::<AlphabetKind>().unwrap_err().to_string();
         assert!(
             err.contains("\"A-Z\"") && err.contains("1-9A-G") && err.contains("hex"),
             "{err}"
@@ -426,7 +440,9 @@ mod numbers {
         assert_eq!(a.decode_token("A"), None);
         assert!(a.decode_ascii(b"123", &mut Vec::new()).is_err());
         assert!(a.describe().contains("1-64"));
-        let err = Alphabet::new(g, AlphabetKind::Letters).unwrap_err();
+        let err = Alphabet::new(g, AlphabetKind::Letters)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("numbers 1-64"), "{err}");
         // 16x16 in HDU style keeps hex's 0 a digit, and reads 10 as ten.
         let hex = Alphabet::new(Geometry::from_side(16).unwrap(), AlphabetKind::Hex).unwrap();

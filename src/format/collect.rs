@@ -102,7 +102,7 @@ impl<'a, 'f> Collector<'a, 'f> {
                     Some(a)
                 }
                 Err(msg) => {
-                    self.error(line, column, ParseErrorKind::AnswerMismatch(msg));
+                    self.error(line, column, ParseErrorKind::AnswerMismatch(msg.0));
                     None
                 }
             },

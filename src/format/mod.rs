@@ -47,17 +47,18 @@ impl Format {
     pub const NAMES: &'static [&'static str] = &["auto", "line", "csv", "block", "hdu"];
 
     /// Parses a name; `auto` gives `Ok(None)`.
-    pub fn from_name(name: &str) -> Result<Option<Format>, String> {
+    pub fn from_name(name: &str) -> Result<Option<Format>, crate::words::UnknownWord> {
         Ok(Some(match name.to_ascii_lowercase().as_str() {
             "auto" => return Ok(None),
             "line" => Format::Line,
             "csv" => Format::Csv,
             "block" => Format::Block,
             "hdu" => Format::Hdu,
-            other => {
-                return Err(format!(
-                    "unknown format {other:?}, expected one of {}",
-                    Format::NAMES.join(", ")
+            _ => {
+                return Err(crate::words::UnknownWord::new(
+                    "a format",
+                    name,
+                    Format::NAMES.join(", "),
                 ))
             }
         }))

@@ -206,9 +206,9 @@ impl Measured {
         let (status, mut detail, solutions) = match s.result {
             Err(why) => (RowStatus::Error, why, 0),
             Ok(o) => match check(p, &o, c.checked) {
-                Ok(Verdict::Right(st)) => (st.into(), String::new(), o.solution_count),
-                Ok(Verdict::Unchecked(why)) => (RowStatus::Unchecked, why, o.solution_count),
-                Err(why) => (RowStatus::Wrong, why, o.solution_count),
+                Verdict::Right(st) => (st.into(), String::new(), o.solution_count),
+                Verdict::Unchecked(why) => (RowStatus::Unchecked, why, o.solution_count),
+                Verdict::Wrong(why) => (RowStatus::Wrong, why, o.solution_count),
             },
         };
         if let (true, Some(note)) = (detail.is_empty(), s.note) {

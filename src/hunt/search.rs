@@ -97,8 +97,9 @@ impl Measure<'_> {
                 Status::Budget => censored = true,
                 Status::Cancelled => return Err("cancelled".into()),
                 _ => {
-                    if let crate::contender::Verdict::Unchecked(why) =
-                        check(&puzzles[0], outcome, self.contender.checked)?
+                    use crate::contender::Verdict;
+                    if let Verdict::Unchecked(why) | Verdict::Wrong(why) =
+                        check(&puzzles[0], outcome, self.contender.checked)
                     {
                         return Err(why);
                     }

@@ -85,7 +85,7 @@ pub enum ReportError {
         /// Chart name.
         chart: String,
         /// The backend's message.
-        message: String,
+        message: crate::report::charts::DrawError,
     },
 }
 

@@ -420,7 +420,7 @@ fn alphabet_takes_names_and_ranges() {
         .assert()
         .failure()
         .stderr(
-            predicate::str::contains("unknown alphabet \"A-Z\"")
+            predicate::str::contains("\"A-Z\" is not an alphabet")
                 .and(predicate::str::contains("1-9A-G")),
         );
 }

@@ -344,7 +344,7 @@ fn a_host_told_a_mode_that_is_no_mode_says_so_and_never_guesses() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
-        text.starts_with("error SUDOKU_BENCH_MODE: \"uniq\" is not a mode"),
+        text.starts_with("error \"uniq\" is not a mode (SUDOKU_BENCH_MODE)"),
         "{text}"
     );
 }

@@ -1,6 +1,8 @@
 //! Cactus plot: per-puzzle times sorted ascending against puzzles solved.
 
-use super::{color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, FONT};
+use super::{
+    color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
+};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -28,7 +30,7 @@ impl Chart for Cactus {
             self.dataset
         )
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let y = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..(self.puzzles.max(1) as f64 * 1.02), log_axis(y))

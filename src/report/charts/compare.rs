@@ -1,6 +1,8 @@
 //! The charts of a comparison between two runs.
 
-use super::{color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, FONT};
+use super::{
+    color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
+};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -33,7 +35,7 @@ impl Chart for RatioDistribution {
             100.0 * self.threshold
         )
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.lines.iter().flat_map(|l| l.2.iter().copied()).chain([
             1.0 / (1.0 + self.threshold) / 1.5,
             (1.0 + self.threshold) * 1.5,
@@ -92,7 +94,7 @@ impl Chart for BeforeAfter {
             self.dataset
         )
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.rows.iter().flat_map(|r| [r.2, r.3]));
         let n = self.rows.len().max(1) as f64;
         let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();

@@ -1,6 +1,8 @@
 //! Distribution of per-puzzle times: an ECDF per variant on a log time axis.
 
-use super::{color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, FONT};
+use super::{
+    color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
+};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -26,7 +28,7 @@ impl Chart for Distribution {
             self.dataset
         )
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(log_axis(x), 0.0..1.02)

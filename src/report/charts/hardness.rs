@@ -1,6 +1,6 @@
 //! What makes a puzzle hard: time against guesses (or nodes) per puzzle for one variant.
 
-use super::{color, err, frame, legend, log_axis, log_log_mesh, log_range, Chart};
+use super::{color, err, frame, legend, log_axis, log_log_mesh, log_range, Chart, DrawError};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -61,7 +61,7 @@ impl Chart for Hardness {
             })
             .collect::<String>()
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(
             self.series
                 .iter()

@@ -1,6 +1,6 @@
 //! Head to head: per-puzzle time of one variant against another, log-log, with the diagonal.
 
-use super::{color, err, frame, log_axis, log_log_mesh, log_range, Chart};
+use super::{color, err, frame, log_axis, log_log_mesh, log_range, Chart, DrawError};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -37,7 +37,7 @@ impl Chart for HeadToHead {
             self.a.0
         ) + &super::sampled_note(self.points.len(), self.population)
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let r = log_range(self.points.iter().flat_map(|&(x, y)| [x, y]));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(log_axis(r.clone()), log_axis(r.clone()))

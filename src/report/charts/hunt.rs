@@ -1,7 +1,7 @@
 //! A hunt's progress: the best score found so far against the time into the
 //! hunt, a step line (it never falls).
 
-use super::{color, compact, err, frame, log_axis, log_range, Chart, FONT};
+use super::{color, compact, err, frame, log_axis, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -28,7 +28,7 @@ impl Chart for HuntProgress {
             self.score
         )
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         // A log axis has no 0: scores of 0 (a start solved with no guess) are left out.
         let steps: Vec<(f64, f64)> = self.steps.iter().copied().filter(|s| s.1 > 0.0).collect();
         let end = self

@@ -1,7 +1,7 @@
 //! Relative speed on one dataset across machines: one row per variant, one
 //! dot with its 95% interval per machine, each machine its own colour.
 
-use super::{color, compact, err, legend, Chart};
+use super::{color, compact, err, legend, Chart, DrawError};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -34,7 +34,7 @@ impl Chart for MachineSpeed {
             self.dataset, self.reference
         )
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let (mut lo, mut hi) = (1.0f64, 1.0f64);
         for p in &self.points {
             for v in [p.2, p.3, p.4]

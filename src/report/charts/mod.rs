@@ -79,7 +79,7 @@ pub trait Chart {
     /// One sentence saying what the chart shows.
     fn caption(&self) -> String;
     /// Draws the chart.
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError>;
 }
 
 /// One variant's line on a chart of curves (cactus, distribution).
@@ -119,13 +119,18 @@ pub fn frame<'a, 'b, DB: DrawingBackend>(
     b
 }
 
-/// Maps a backend error to text.
-pub fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
+/// Why a chart could not be drawn: the plotting backend's message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct DrawError(pub String);
+
+/// Maps a backend error to a [`DrawError`].
+pub fn err<E: std::fmt::Display>(e: E) -> DrawError {
+    DrawError(e.to_string())
 }
 
 /// Draws `chart` to `dir/NAME.svg` and `dir/NAME.png`.
-pub fn render<C: Chart>(chart: &C, dir: &Path) -> Result<Rendered, String> {
+pub fn render<C: Chart>(chart: &C, dir: &Path) -> Result<Rendered, DrawError> {
     register_font();
     let mut svg = String::new();
     {
@@ -201,7 +206,7 @@ pub fn log_log_mesh<'a, DB: DrawingBackend + 'a>(
     chart: &mut ChartContext<'a, DB, LogLog>,
     x_desc: &str,
     y_desc: &str,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     chart
         .configure_mesh()
         .x_desc(x_desc)
@@ -255,7 +260,7 @@ pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
     names: &[String],
     x_label: &dyn Fn(&f64) -> String,
     x_desc: &str,
-) -> Result<ChartContext<'a, DB, Rows>, String> {
+) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
     let n = names.len().max(1) as f64;
     let mut chart = frame(root, title)
         .y_label_area_size(150)
@@ -398,7 +403,7 @@ pub fn labelled_line<'a, DB, X, Y>(
     name: &str,
     c: RGBColor,
     points: Vec<(f64, f64)>,
-) -> Result<(), String>
+) -> Result<(), DrawError>
 where
     DB: DrawingBackend + 'a,
     X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
@@ -421,7 +426,7 @@ pub fn legend<
 >(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     position: SeriesLabelPosition,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     chart
         .configure_series_labels()
         .position(position)

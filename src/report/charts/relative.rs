@@ -1,7 +1,7 @@
 //! Relative speed on one dataset: each variant's paired speed ratio against the
 //! reference, with its 95% confidence interval as whiskers.
 
-use super::{color, compact, err, Chart};
+use super::{color, compact, err, Chart, DrawError};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -45,7 +45,7 @@ impl Chart for RelativeSpeed {
             self.dataset, self.reference
         )
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let (mut lo, mut hi) = (1.0f64, 1.0f64);
         for r in &self.rows {
             for v in [r.speed, r.lo, r.hi]

@@ -1,7 +1,7 @@
 //! Puzzles per second against worker threads, one line per strategy, with the
 //! ideal (linear from the fewest threads) dashed beside each.
 
-use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, FONT};
+use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -29,7 +29,7 @@ impl Chart for Scaling {
             self.dataset
         )
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let points = || self.series.iter().flat_map(|s| s.2.iter());
         let max_t = points().map(|p| p.0).max().unwrap_or(1).max(2) as f64;
         let min_t = points().map(|p| p.0).min().unwrap_or(1).max(1) as f64;

@@ -1,6 +1,8 @@
 //! Why the fast are fast: each variant's search size against its cost per node on one dataset.
 
-use super::{color, compact, err, frame, log_axis, log_log_mesh, log_range, Chart, FONT};
+use super::{
+    color, compact, err, frame, log_axis, log_log_mesh, log_range, Chart, DrawError, FONT,
+};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -41,7 +43,7 @@ impl Chart for SearchCost {
             self.dataset
         )
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.points.iter().map(|p| p.nodes));
         let y = log_range(self.points.iter().map(|p| p.per_node_us));
         let mut chart = frame(root, &self.title())

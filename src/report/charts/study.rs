@@ -3,7 +3,7 @@
 //! points as hollow triangles at their lower bound, and a fitted line where
 //! the study fitted one.
 
-use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, FONT};
+use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -64,7 +64,7 @@ impl Chart for StudyChart {
     fn caption(&self) -> String {
         self.caption.clone()
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let pts = || self.curves.iter().flat_map(|c| c.points.iter());
         let y = log_range(
             pts()
@@ -105,7 +105,7 @@ impl StudyChart {
         &self,
         chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
         top: f64,
-    ) -> Result<(), String>
+    ) -> Result<(), DrawError>
     where
         DB: DrawingBackend + 'a,
         X: Ranged<ValueType = f64> + ValueFormatter<f64>,

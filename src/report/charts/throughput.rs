@@ -1,6 +1,6 @@
 //! Puzzles per second per strategy variant, grouped by dataset, log scale.
 
-use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, FONT};
+use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -24,7 +24,7 @@ impl Chart for Throughput {
     fn caption(&self) -> String {
         "Puzzles solved per second of wall time by each strategy on each dataset (log scale; higher is better).".into()
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let d = self.datasets.len().max(1) as f64;
         let y = log_range(self.bars.iter().map(|b| b.2));
         let floor = y.start;
