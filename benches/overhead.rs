@@ -35,7 +35,7 @@ fn harness_run(ds: &BenchDataset, threads: usize, results: &Path) -> f64 {
         repeat: 1,
         rounds: 1,
         min_time: None,
-        block: None,
+        stretch: None,
         schedule: harness::Schedule::Sequential,
         reference: None,
     };

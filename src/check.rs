@@ -459,15 +459,15 @@ fn run_cases(
             }
         }
     }
-    let said: Vec<&str> = [(keys.0, "nodes"), (keys.1, "guesses"), (keys.2, "ns")]
+    let counted: Vec<&str> = [(keys.0, "nodes"), (keys.1, "guesses"), (keys.2, "ns")]
         .iter()
         .filter(|k| k.0)
         .map(|k| k.1)
         .collect();
-    report.ok(if said.is_empty() {
+    report.ok(if counted.is_empty() {
         "reports no counters (nodes, guesses and ns stay empty in results.csv)".into()
     } else {
-        format!("reports {}", said.join(", "))
+        format!("reports {}", counted.join(", "))
     });
     match p.finish(Duration::from_secs(2)) {
         Ok(extra) if extra.is_empty() => report.ok("exited when stdin closed".into()),

@@ -1,4 +1,4 @@
-//! Checks on givens and on solutions (seed 003's conflict check, for every size).
+//! Checks on givens and on solutions (the traversal article's conflict check, for every size).
 
 use crate::grid::{Geometry, Grid, Unit};
 use std::fmt;

@@ -401,9 +401,9 @@ pub(super) fn measure(p: StudyPlan, dir: &Path, resumed: Option<Resumed>) -> Res
         elapsed_s: started.elapsed().as_secs_f64(),
         findings,
     };
-    let said = study::write_outputs(dir, &file, &data.rows)
+    let findings = study::write_outputs(dir, &file, &data.rows)
         .with_context(|| format!("writing the study into {}", dir.display()))?;
-    Ok(present(&common, dir, &data, &file, &said, &csv_path))
+    Ok(present(&common, dir, &data, &file, &findings, &csv_path))
 }
 
 /// What the study found, on the terminal, and the exit code.
@@ -412,14 +412,14 @@ fn present(
     dir: &Path,
     data: &study::StudyData,
     file: &StudyFile,
-    said: &[String],
+    findings: &[String],
     csv_path: &Path,
 ) -> ExitCode {
     if !common.quiet {
         for u in &data.unhandled {
             eprintln!("note: not run where the size is not handled: {u}");
         }
-        for l in said {
+        for l in findings {
             print!("{}", sudoku_bench::export::terminal::list_item(l, 100));
         }
         println!(

@@ -422,17 +422,17 @@ pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
                 None,
             )
         };
-        let mut said = Vec::new();
+        let mut parts = Vec::new();
         if let (Some(lo), Some(hi)) = (lo, hi) {
-            said.push(format!("95% CI {}–{}", times(lo), times(hi)));
+            parts.push(format!("95% CI {}–{}", times(lo), times(hi)));
         }
         if let Some(p) = faster {
-            said.push(format!("faster on {p:.0}% of puzzles"));
+            parts.push(format!("faster on {p:.0}% of puzzles"));
         }
-        let ci = if said.is_empty() {
+        let ci = if parts.is_empty() {
             String::new()
         } else {
-            format!(" ({})", said.join(", "))
+            format!(" ({})", parts.join(", "))
         };
         let noise = match (lo, hi) {
             (Some(lo), Some(_)) if lo <= 1.0 => "; the difference is inside the noise",
@@ -503,11 +503,11 @@ impl Exporter for SummaryMarkdown {
         for why in &i.given_up {
             let _ = writeln!(s, "\n**{why}.**");
         }
-        let mut said = sentences(&run.summary);
-        said.extend(run_notes(&run.summary, i.pipe_floor_ns));
-        if !said.is_empty() {
+        let mut parts = sentences(&run.summary);
+        parts.extend(run_notes(&run.summary, i.pipe_floor_ns));
+        if !parts.is_empty() {
             s.push('\n');
-            for line in said {
+            for line in parts {
                 let _ = writeln!(s, "- {line}");
             }
         }
@@ -591,10 +591,10 @@ mod tests {
             row("bitset-mrv", 1.0, 1.0, 1.0, 0.0),
             row("dlx", 0.99, 0.95, 1.03, 48.0),
         ];
-        let said = sentences(&close);
+        let parts = sentences(&close);
         assert!(
-            said[0].ends_with("the difference is inside the noise."),
-            "{said:?}"
+            parts[0].ends_with("the difference is inside the noise."),
+            "{parts:?}"
         );
         // Faster paired than the reference, which was fastest by puzzles/s:
         // the interval and the noise verdict are still said.

@@ -111,10 +111,10 @@ impl ContenderSpec {
     }
 
     /// True when it is sent pencilmark puzzles, given what a library's host
-    /// said it can take (`said`): as declared, else only a `sudoku-bench`
+    /// said it can take (`host_says`): as declared, else only a `sudoku-bench`
     /// library that says so.
-    pub fn takes_pencilmarks(&self, said: Option<bool>) -> bool {
-        match (said, self.abi) {
+    pub fn takes_pencilmarks(&self, host_says: Option<bool>) -> bool {
+        match (host_says, self.abi) {
             (None, _) => self.pencilmark.unwrap_or(false),
             (Some(can), Some(library::Abi::SudokuBench)) => can && self.pencilmark != Some(false),
             (Some(can), _) => can && self.pencilmark == Some(true),
@@ -478,12 +478,12 @@ impl Program {
             source,
         })?;
         if self.spec.library.is_some() {
-            let (ready, said) = host_ready(p).map_err(|message| ContenderError::Library {
+            let (ready, host_says) = host_ready(p).map_err(|message| ContenderError::Library {
                 name: self.spec.name.clone(),
                 message,
             })?;
             p = ready;
-            *crate::sync::lock(&self.library) = Some(said);
+            *crate::sync::lock(&self.library) = Some(host_says);
         }
         if self.crowded.load(Ordering::Relaxed) {
             p.sleep_when_idle();
@@ -572,8 +572,8 @@ impl Program {
     /// This program as a contender of a run (after [`Program::start`], which
     /// learns a library's sizes and pencilmarks from its host).
     pub fn contender(self: Arc<Self>) -> Contender {
-        let said = crate::sync::lock(&self.library).clone();
-        let (sizes, pencilmark) = match said {
+        let host_says = crate::sync::lock(&self.library).clone();
+        let (sizes, pencilmark) = match host_says {
             Some((sides, pm)) => (
                 self.spec
                     .sizes
@@ -674,8 +674,8 @@ const MAX_BATCH_BYTES: usize = 48 * 1024;
 impl Program {
     /// True when pencilmark puzzles may be sent to it.
     fn takes_pencilmarks(&self) -> bool {
-        let said = crate::sync::lock(&self.library).as_ref().map(|(_, pm)| *pm);
-        self.spec.takes_pencilmarks(said)
+        let host_says = crate::sync::lock(&self.library).as_ref().map(|(_, pm)| *pm);
+        self.spec.takes_pencilmarks(host_says)
     }
 }
 

@@ -137,8 +137,8 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
     // 49x49 and 64x64 grids are numbers separated by spaces: `cells` tokens.
     let numbers = alphabet.is_numbers();
     let is_cell = |t: &&str| !t.contains('=');
-    let said = first.parse::<Status>().ok().filter(|s| ANSWERS.contains(s));
-    let (status, mut solution) = match (said, first) {
+    let verdict = first.parse::<Status>().ok().filter(|s| ANSWERS.contains(s));
+    let (status, mut solution) = match (verdict, first) {
         (Some(s), _) => (s, None),
         (None, t) if numbers && alphabet.decode_token(t).is_some() => {
             let rest = std::iter::from_fn(|| tokens.next_if(is_cell)).take(cells - 1);

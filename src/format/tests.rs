@@ -263,7 +263,7 @@ fn sixteen_by_sixteen_alphabets() {
             "{kind:?} lower case"
         );
     }
-    // Seed 001's form: 16 rows of letters A-P, '-' for blanks, detected as block + letters.
+    // The dancing-links article's form: 16 rows of letters A-P, '-' for blanks, detected as block + letters.
     let letters = Alphabet::new(g16, AlphabetKind::Letters).unwrap();
     let line = write_line(&grid, &letters).replace('.', "-");
     let block: String = (0..16)

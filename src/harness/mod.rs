@@ -126,8 +126,8 @@ pub struct BenchOptions {
     pub min_time: Option<Duration>,
     /// How contenders take turns over a dataset.
     pub schedule: Schedule,
-    /// Puzzles per interleaved stretch (default: [`Schedule::block_size`]).
-    pub block: Option<usize>,
+    /// Puzzles per interleaved stretch (default: [`Schedule::stretch_size`]).
+    pub stretch: Option<usize>,
     /// The variant the speed columns compare with (default: each dataset's fastest).
     pub reference: Option<String>,
 }

@@ -192,7 +192,7 @@ impl RunOptions {
             rounds: self.rounds,
             min_time: self.min_time,
             schedule: self.schedule,
-            block: None,
+            stretch: None,
             reference: self.reference.clone(),
         }
     }

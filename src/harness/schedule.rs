@@ -13,7 +13,7 @@ use std::time::Duration;
 /// How contenders take turns over a dataset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
-    /// The dataset is cut into stretches (see [`Schedule::block_size`]); a
+    /// The dataset is cut into stretches (see [`Schedule::stretch_size`]); a
     /// worker takes a stretch and solves it with every contender in turn, the
     /// first to go rotating from stretch to stretch, then takes the next free
     /// one. Machine drift then hits all contenders alike, and no worker waits
@@ -25,37 +25,37 @@ pub enum Schedule {
 
 impl Schedule {
     /// Fewest puzzles in a stretch of the interleaved schedule.
-    pub const MIN_BLOCK: usize = 32;
+    pub const MIN_STRETCH: usize = 32;
     /// Least work a stretch gives the fastest contender, so that switching
     /// contenders (and their cold caches) stays a small share of a stretch.
-    pub const BLOCK_TIME: Duration = Duration::from_millis(1);
+    pub const STRETCH_TIME: Duration = Duration::from_millis(1);
     /// Fewest stretches per worker in a window, where the window is large
     /// enough: so that the last stretches finish close together.
     pub const STRETCHES_PER_WORKER: usize = 4;
 
     /// Puzzles per stretch of `n`, given the fastest contender's time per puzzle
-    /// in warm-up: enough for [`Schedule::BLOCK_TIME`] of its work, at least
-    /// [`Schedule::MIN_BLOCK`] (blocks of 16 to 64 puzzles of top1465 kept
+    /// in warm-up: enough for [`Schedule::STRETCH_TIME`] of its work, at least
+    /// [`Schedule::MIN_STRETCH`] (stretches of 16 to 64 puzzles of top1465 kept
     /// the spread of five runs' throughput ratio near 2%, against up to 30%
     /// one strategy after another; sub-microsecond 4×4 puzzles get blocks of
     /// thousands).
-    pub fn block_size(fastest: Duration, n: usize) -> usize {
+    pub fn stretch_size(fastest: Duration, n: usize) -> usize {
         let per = fastest.as_nanos().max(1);
-        let want = Self::BLOCK_TIME.as_nanos().div_ceil(per) as usize;
-        want.max(Self::MIN_BLOCK).min(n.max(1))
+        let want = Self::STRETCH_TIME.as_nanos().div_ceil(per) as usize;
+        want.max(Self::MIN_STRETCH).min(n.max(1))
     }
 
     /// Puzzles per stretch of a window of `w` (of a dataset of `n`) on
     /// `threads` workers for `contenders` taking turns: with several, the
-    /// chosen `block` or [`Schedule::block_size`], cut down to give each
+    /// chosen `stretch` or [`Schedule::stretch_size`], cut down to give each
     /// worker [`Schedule::STRETCHES_PER_WORKER`]; alone, small stretches that
     /// keep the workers' shares even (one puzzle up to 64).
     ///
-    /// [`Schedule::MIN_BLOCK`] yields to the workers' share: a 75-puzzle
+    /// [`Schedule::MIN_STRETCH`] yields to the workers' share: a 75-puzzle
     /// window in stretches of 32 kept 3 of 16 workers busy, and
     /// hardest_1106 "scaled" 1.8× from 1 to 16 threads (Xeon, 16 cores).
     pub fn stretch(
-        block: Option<usize>,
+        stretch: Option<usize>,
         fastest: Duration,
         contenders: usize,
         w: usize,
@@ -66,9 +66,9 @@ impl Schedule {
             return (w / (threads.max(1) * 16)).clamp(1, 64);
         }
         let even = w.div_ceil(threads.max(1) * Self::STRETCHES_PER_WORKER);
-        match block {
+        match stretch {
             Some(b) => b.max(1),
-            None => Self::block_size(fastest, n).min(even).max(1),
+            None => Self::stretch_size(fastest, n).min(even).max(1),
         }
     }
 
@@ -251,7 +251,7 @@ impl<'a> DatasetRun<'a> {
             for group in &groups {
                 let w = window.len();
                 let stretch =
-                    Schedule::stretch(opts.block, fastest, group.len(), w, n, opts.threads);
+                    Schedule::stretch(opts.stretch, fastest, group.len(), w, n, opts.threads);
                 let mut spent = vec![Duration::ZERO; cs.len()];
                 // Who takes part in a pass: everyone for the first `repeat` passes,
                 // then (with --min-time) those whose timed passes are still short of

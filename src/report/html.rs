@@ -28,7 +28,7 @@ max-width:1360px;margin:0 auto;padding:1.2em 1.5em 3em}\n\
 h1{font-size:1.5em;margin:.2em 0 .1em}h2{font-size:1.2em;margin:1.6em 0 .5em;\
 padding-bottom:.2em;border-bottom:1px solid var(--line)}h3{font-size:1em;margin:1em 0 .3em}\n\
 .meta{color:var(--muted);font-size:13px;margin:0 0 .6em}.meta summary{cursor:pointer}\n\
-ul.said{margin:.4em 0;padding-left:1.2em}ul.said li{margin:.15em 0}\n\
+ul.findings{margin:.4em 0;padding-left:1.2em}ul.findings li{margin:.15em 0}\n\
 .note{color:var(--muted);font-size:13px}\n\
 .overview{display:grid;grid-template-columns:minmax(0,1.6fr) minmax(0,1fr);gap:1em;align-items:start}\n\
 @media (max-width:1000px){.overview{grid-template-columns:minmax(0,1fr)}}\n\
@@ -169,14 +169,14 @@ pub fn html(data: &RunData, report: &Report) -> String {
     }
     s.push_str("</ul></details>\n");
 
-    let mut said = sentences(&data.summary);
-    said.extend(crate::export::markdown::run_notes(
+    let mut findings = sentences(&data.summary);
+    findings.extend(crate::export::markdown::run_notes(
         &data.summary,
         data.info.as_ref().and_then(|i| i.pipe_floor_ns),
     ));
-    if !said.is_empty() {
+    if !findings.is_empty() {
         s.push_str("<ul class=\"said\">\n");
-        for l in said {
+        for l in findings {
             let _ = writeln!(s, "<li>{}</li>", esc(&l.replace('`', "")));
         }
         s.push_str("</ul>\n");

@@ -378,32 +378,30 @@ pub fn load_points(dir: &Path) -> Result<RunData, ReportError> {
     load_with(dir, true)
 }
 
-fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
-    let mut data = RunData {
-        info: None,
-        summary: Vec::new(),
-        variants: Vec::new(),
-        datasets: Vec::new(),
-        series: Vec::new(),
-        points: Vec::new(),
-        sampled: Vec::new(),
-        per_solve: false,
-    };
+/// The run's `run.json`, when it has one.
+fn read_info(dir: &Path) -> Result<Option<RunInfo>, ReportError> {
     let json_path = dir.join(files::RUN_JSON);
-    if json_path.is_file() {
-        let text = std::fs::read_to_string(&json_path).map_err(|source| ReportError::Io {
-            path: json_path.clone(),
-            source,
-        })?;
-        data.info = Some(serde_json::from_str(&text).map_err(|e| ReportError::Json {
+    if !json_path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&json_path).map_err(|source| ReportError::Io {
+        path: json_path.clone(),
+        source,
+    })?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| ReportError::Json {
             path: json_path.clone(),
             line: e.line(),
             column: e.column(),
             message: e.to_string(),
-        })?);
-    }
+        })
+}
+
+/// The rows of the run's `summary.csv` (older runs' columns too).
+fn read_summary(dir: &Path) -> Result<Vec<SummaryRow>, ReportError> {
     let mut t = Table::open(&dir.join(files::SUMMARY_CSV), SUMMARY_COLUMNS)?;
-    let summary = &mut data.summary;
+    let mut summary = Vec::new();
     t.rows(|f| {
         let n = "a number";
         summary.push(SummaryRow {
@@ -443,6 +441,20 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
         });
         Ok(())
     })?;
+    Ok(summary)
+}
+
+fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
+    let mut data = RunData {
+        info: read_info(dir)?,
+        summary: read_summary(dir)?,
+        variants: Vec::new(),
+        datasets: Vec::new(),
+        series: Vec::new(),
+        points: Vec::new(),
+        sampled: Vec::new(),
+        per_solve: false,
+    };
     // Puzzles per dataset, to size the sample: run.json's count, else the most rows of a variant.
     let puzzles_of = |name: &str| -> u64 {
         data.info
@@ -488,8 +500,9 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
     let mut gathered: Vec<Solves> = Vec::new();
     t.rows(|f| {
         let status_text = f.text("status")?;
-        let status: RowStatus = serde_json::from_value(serde_json::Value::String(status_text.to_string()))
-            .map_err(|_| f.bad("status", status_text, "a status word (unique, multiple, solved, none, budget, cancelled, invalid, wrong, error)"))?;
+        let status: RowStatus = status_text
+            .parse()
+            .map_err(|e: crate::words::UnknownWord| f.bad("status", status_text, &e.expected))?;
         let dataset_name = f.text("dataset")?;
         let ns_column = if per_solve { "solve_ns" } else { "median_ns" };
         let mut p = Point {

@@ -509,10 +509,10 @@ mod tests {
                 vec![speed(0.2, 0.18, 0.22), speed(0.21, 0.19, 0.23)],
             ],
         };
-        let said = changes(&machines, std::slice::from_ref(&d));
-        assert_eq!(said.len(), 2, "{said:?}");
-        assert!(said[0].contains("ranking changes: band is 1.03× as fast as tdoku on M1 (zen), and 0.90× on M2 (xeon)"), "{}", said[0]);
-        assert!(said[1].contains("band's speed against tdoku moves from 1.03× [1.01–1.05] on M1 (zen) to 0.90× [0.88–0.92] on M2 (xeon)"), "{}", said[1]);
+        let lines = changes(&machines, std::slice::from_ref(&d));
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].contains("ranking changes: band is 1.03× as fast as tdoku on M1 (zen), and 0.90× on M2 (xeon)"), "{}", lines[0]);
+        assert!(lines[1].contains("band's speed against tdoku moves from 1.03× [1.01–1.05] on M1 (zen) to 0.90× [0.88–0.92] on M2 (xeon)"), "{}", lines[1]);
     }
 
     #[test]
@@ -527,8 +527,8 @@ mod tests {
                 vec![speed(1.0, 1.0, 1.0), speed(1.0, 1.0, 1.0)],
             ],
         };
-        let said = changes(&machines, &[d]);
-        assert_eq!(said.len(), 1);
-        assert!(said[0].starts_with("The ranking holds on every machine"));
+        let lines = changes(&machines, &[d]);
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].starts_with("The ranking holds on every machine"));
     }
 }

@@ -237,14 +237,14 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
     for l in metadata_lines(data) {
         let _ = writeln!(s, "- {l}");
     }
-    let mut said = sentences(&data.summary);
-    said.extend(crate::export::markdown::run_notes(
+    let mut findings = sentences(&data.summary);
+    findings.extend(crate::export::markdown::run_notes(
         &data.summary,
         data.info.as_ref().and_then(|i| i.pipe_floor_ns),
     ));
-    if !said.is_empty() {
+    if !findings.is_empty() {
         s.push_str("\n## In short\n\n");
-        for l in said {
+        for l in findings {
             let _ = writeln!(s, "- {l}");
         }
     }

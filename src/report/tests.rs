@@ -538,3 +538,32 @@ fn a_current_results_csv_missing_its_times_is_located() {
         "{e}"
     );
 }
+
+#[test]
+fn a_contender_without_guesses_is_said_to_report_none_not_to_solve_none() {
+    let (_keep, dir) = run_dir(&["table"], 5);
+    // The same rows with the nodes and guesses columns left empty, as an
+    // outside program that counts nothing leaves them.
+    let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    let blanked: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                return format!("{l}\n");
+            }
+            let mut f: Vec<&str> = l.split(',').collect();
+            (f[8], f[9]) = ("", "");
+            format!("{}\n", f.join(","))
+        })
+        .collect();
+    std::fs::write(dir.join("results.csv"), blanked).unwrap();
+    let report = write(&dir, &ReportOptions::default()).unwrap();
+    let note = report
+        .skipped
+        .iter()
+        .find(|s| s.starts_with("What makes a puzzle hard"))
+        .expect("the hardness chart is skipped");
+    assert!(note.contains("table does not report its guesses"), "{note}");
+    assert!(!note.contains("solved no puzzle"), "{note}");
+}

@@ -1,4 +1,4 @@
-//! Cell backtracking (seeds 002 and 003), recursive as in seed 002.
+//! Cell backtracking (the state-compression article and the traversal article), recursive as in the state-compression article.
 //!
 //! Empty cells are visited in row-major order and digits tried in increasing
 //! order; a digit is accepted when its row, column and box do not hold it yet.
@@ -86,8 +86,9 @@ fn recurse<T: Tracer>(
     let c = st.empties[step] as usize;
     let [r, col, b] = st.t.rcb[c];
     let (r, col, b) = (r as usize, n + col as usize, 2 * n + b as usize);
-    let held = st.used[r] | st.used[col] | st.used[b] | st.excluded.get(step).copied().unwrap_or(0);
-    let allowed = !held & (u64::MAX >> (64 - n));
+    let taken =
+        st.used[r] | st.used[col] | st.used[b] | st.excluded.get(step).copied().unwrap_or(0);
+    let allowed = !taken & (u64::MAX >> (64 - n));
     ctl.branch(allowed.count_ones());
     if T::ENABLED {
         ctl.tracer.event(Event::Branch {

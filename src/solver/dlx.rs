@@ -1,4 +1,4 @@
-//! Dancing Links (seed 001): Knuth's Algorithm X on a flat node array.
+//! Dancing Links (the dancing-links article): Knuth's Algorithm X on a flat node array.
 //!
 //! Columns are the constraints the givens leave open (cell filled; row, column
 //! and box has digit); options are the placements the givens (and a

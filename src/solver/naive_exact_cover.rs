@@ -1,4 +1,4 @@
-//! Seed 000's naive depth-first search over the exact-cover matrix.
+//! The exact-cover article's naive depth-first search over the exact-cover matrix.
 //!
 //! The matrix has 4·n² columns (cell filled; row, column and box has digit)
 //! and one row per candidate placement, built as the seed builds it: a given

@@ -72,50 +72,50 @@ macro_rules! registry {
 }
 
 registry! {
-    /// Seed 000's DFS over the exact-cover matrix, with the dead-column prune.
+    /// The exact-cover article's DFS over the exact-cover matrix, with the dead-column prune.
     NaiveExactCover => {
         name: "naive-exact-cover",
         family: "naive-exact-cover",
         sizes: ALL_SIZES,
         budget: Some(2_000_000),
         solver: NaiveExactCover { prune: true },
-        about: "DFS over the exact-cover matrix in row order, backtracking once a column can no longer be covered (seed 000)",
+        about: "DFS over the exact-cover matrix in row order, backtracking once a column can no longer be covered",
     },
-    /// Seed 000's DFS exactly, without any prune.
+    /// The exact-cover article's DFS exactly, without any prune.
     NaiveExactCoverPure => {
         name: "naive-exact-cover-pure",
         family: "naive-exact-cover",
         sizes: ALL_SIZES,
         budget: Some(2_000_000),
         solver: NaiveExactCover { prune: false },
-        about: "DFS over the exact-cover matrix in row order with no prune: shows the blow-up (seed 000)",
+        about: "DFS over the exact-cover matrix in row order with no prune: shows the blow-up",
     },
-    /// Row-major cell backtracking, digits in increasing order (seeds 002, 003).
+    /// Row-major cell backtracking, digits in increasing order (the state-compression article and the traversal article).
     Backtracking => {
         name: "backtracking",
         family: "backtracking",
         sizes: ALL_SIZES,
         budget: Some(2_000_000),
         solver: Backtracking,
-        about: "cell backtracking: empty cells row-major, digits ascending, row/column/box check (seeds 002, 003)",
+        about: "cell backtracking: empty cells row-major, digits ascending, row/column/box check",
     },
-    /// Bitsets + MRV only (seed 002's state compression).
+    /// Bitsets + MRV only (the state-compression article's state compression).
     BitsetMrvPlain => {
         name: "bitset-mrv-plain",
         family: "bitset-mrv",
         sizes: ALL_SIZES,
         budget: None,
         solver: BitsetMrv::new(Singles::None),
-        about: "row/column/box bitsets, branch on the cell with fewest candidates (seed 002)",
+        about: "row/column/box bitsets, branch on the cell with fewest candidates",
     },
-    /// Bitsets + MRV + repeated naked singles (seed 004).
+    /// Bitsets + MRV + repeated naked singles (the basic-methods article).
     BitsetMrvNaked => {
         name: "bitset-mrv-naked",
         family: "bitset-mrv",
         sizes: ALL_SIZES,
         budget: None,
         solver: BitsetMrv::new(Singles::Naked),
-        about: "cell candidate bitsets, repeated naked singles, then MRV branching (seed 004)",
+        about: "cell candidate bitsets, repeated naked singles, then MRV branching",
     },
     /// Bitsets + MRV + naked and hidden singles.
     BitsetMrv => {
@@ -135,14 +135,14 @@ registry! {
         solver: BitsetMrv::new(Singles::NakedHiddenLocked),
         about: "bitset-mrv plus locked candidates (pointing and claiming) before branching",
     },
-    /// Knuth's Algorithm X with dancing links, smallest column first (seed 001).
+    /// Knuth's Algorithm X with dancing links, smallest column first (the dancing-links article).
     Dlx => {
         name: "dlx",
         family: "dlx",
         sizes: ALL_SIZES,
         budget: None,
         solver: Dlx { rule: ColumnRule::Smallest },
-        about: "Knuth's Algorithm X with dancing links, smallest column first (seed 001)",
+        about: "Knuth's Algorithm X with dancing links, smallest column first",
     },
     /// Dancing links taking the leftmost live column.
     DlxFirstColumn => {
@@ -179,7 +179,7 @@ registry! {
         sizes: &[9],
         budget: None,
         solver: Band { isa: Isa::Auto },
-        about: "9x9 band bitboards (27-bit word per digit and band): triads, singles, branching on a digit's band configuration; AVX2/AVX-512 when present",
+        about: "9x9 band bitboards (27-bit word per digit and band): triads, singles, branching on a digit's band configuration; AVX2 when present (chosen at run time)",
     },
     /// The band solver's portable path (no instruction-set extensions).
     BandPortable => {

@@ -32,7 +32,7 @@ pub(crate) unsafe fn and(a: V, b: V) -> V {
 /// # Safety
 /// The processor must support AVX2 (this module's contract).
 #[inline(always)]
-pub(crate) unsafe fn but(a: V, b: V) -> V {
+pub(crate) unsafe fn and_not(a: V, b: V) -> V {
     // SAFETY: the module's contract: AVX2 is present.
     unsafe { _mm256_andnot_si256(b, a) }
 }

@@ -8,7 +8,7 @@ const HARD: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
 const HARD_ANSWER: &str =
     "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
-/// Seed 000's easy puzzle: naked and hidden singles alone solve it.
+/// The exact-cover article's easy puzzle: naked and hidden singles alone solve it.
 const EASY: &str =
     ".9.6..3...3..5..285.1..27....61.8..2.1.....3.8..5.96....97..4.314..2..9...8..6.7.";
 

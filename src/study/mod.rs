@@ -306,7 +306,7 @@ pub fn run(
                     rounds: 1,
                     min_time: None,
                     schedule: Schedule::Interleaved,
-                    block: None,
+                    stretch: None,
                     reference: None,
                 };
                 let mut sink = Collected::default();

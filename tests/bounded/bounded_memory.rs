@@ -54,7 +54,7 @@ fn peaks(n: usize) -> (usize, usize) {
             rounds: 5,
             min_time: None,
             schedule: Schedule::Interleaved,
-            block: None,
+            stretch: None,
             reference: None,
         };
         let cs = [

@@ -400,7 +400,7 @@ fn generate_writes_pencilmark_puzzles_that_solve_reads_back() {
 
 #[test]
 fn alphabet_takes_names_and_ranges() {
-    // Seed 001's 16x16 in letters A-P: the range and the name read it alike.
+    // The dancing-links article's 16x16 in letters A-P: the range and the name read it alike.
     let file = reference("seed001-16x16-letters.txt");
     let run = |alphabet: &str| {
         bin()

@@ -37,7 +37,7 @@ fn opts(threads: usize) -> BenchOptions {
         rounds: 1,
         min_time: None,
         schedule: Schedule::Interleaved,
-        block: None,
+        stretch: None,
         reference: None,
     }
 }

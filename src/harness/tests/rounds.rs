@@ -29,7 +29,7 @@ fn rounds_deal_each_puzzle_once_and_visit_every_dataset_in_turn() {
     let o = BenchOptions {
         repeat: 2,
         rounds: 3,
-        block: Some(4),
+        stretch: Some(4),
         ..opts(2)
     };
     let mut sink = Collected::default();
@@ -108,7 +108,7 @@ fn an_interrupted_round_keeps_its_rows_and_counts_only_complete_rounds() {
     );
     let o = BenchOptions {
         rounds: 3,
-        block: Some(5),
+        stretch: Some(5),
         ..opts(1)
     };
     let cancel = Arc::new(AtomicBool::new(false));

@@ -24,7 +24,7 @@ fn a_wrong_strategy_is_caught() {
     assert!(rows
         .iter()
         .all(|r| r.status == RowStatus::Wrong && r.detail.contains("fails the check")));
-    // A valid grid that keeps the givens but is not the dataset's answer: seed 000's
+    // A valid grid that keeps the givens but is not the dataset's answer: the exact-cover article's
     // second puzzle has two solutions; the strategy claims `unique` with the other one.
     let e2 = "74.12.65.263495187.59678.43.1.....28.82..4.61.76....3..24.3.81689.54.372.3.2.159.";
     let seed_answer =

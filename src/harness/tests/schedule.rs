@@ -28,7 +28,7 @@ fn three_way_into(
         repeat: 2,
         rounds: 1,
         schedule,
-        block: Some(64),
+        stretch: Some(64),
         ..opts(threads)
     };
     let cancel = Arc::new(AtomicBool::new(false));
@@ -263,16 +263,19 @@ fn min_time_adds_passes_until_each_contender_has_done_enough() {
 fn blocks_hold_a_millisecond_of_the_fastest_contenders_work() {
     let us = Duration::from_micros;
     assert_eq!(
-        Schedule::block_size(us(40), 1465),
-        25.max(Schedule::MIN_BLOCK)
+        Schedule::stretch_size(us(40), 1465),
+        25.max(Schedule::MIN_STRETCH)
     );
-    assert_eq!(Schedule::block_size(us(2), 49_151), 500);
-    assert_eq!(Schedule::block_size(Duration::from_nanos(400), 1000), 1000);
+    assert_eq!(Schedule::stretch_size(us(2), 49_151), 500);
     assert_eq!(
-        Schedule::block_size(Duration::MAX, 500),
-        Schedule::MIN_BLOCK
+        Schedule::stretch_size(Duration::from_nanos(400), 1000),
+        1000
     );
-    assert_eq!(Schedule::block_size(us(1), 0), 1);
+    assert_eq!(
+        Schedule::stretch_size(Duration::MAX, 500),
+        Schedule::MIN_STRETCH
+    );
+    assert_eq!(Schedule::stretch_size(us(1), 0), 1);
 }
 
 #[test]

@@ -145,9 +145,15 @@ impl crate::report::RunChart for FromRun {
             .filter(|s| !s.points.is_empty())
             .collect();
         if series.is_empty() {
-            out.skipped.push(format!(
-                "What makes a puzzle hard: skipped, {name} solved no puzzle."
-            ));
+            let solved = (0..data.datasets.len()).any(|di| {
+                data.series(vi, di)
+                    .is_some_and(|s| s.sample.iter().any(|p| p.status.is_solved()))
+            });
+            out.skipped.push(if solved {
+                format!("What makes a puzzle hard: skipped, {name} does not report its {metric} (an outside contender may not count them).")
+            } else {
+                format!("What makes a puzzle hard: skipped, {name} solved no puzzle.")
+            });
             return Ok(());
         }
         let chart = Hardness {

@@ -10,7 +10,7 @@
 //! end). Call it only from `band`'s AVX2 or AVX-512 node, which the search
 //! enters after `Isa::supported` saw the features.
 
-use crate::solver::simd::{and, but, is_zero, or, V};
+use crate::solver::simd::{and, and_not, is_zero, or, V};
 use std::arch::x86_64::*;
 
 /// Triad bits of a band word: bit `3(3r + k)` for row `r`, box `k`.
@@ -332,11 +332,11 @@ pub(super) unsafe fn triad_rule(cand: &mut [u32; 40]) -> Option<u64> {
         let (mut cols, mut cols_settled) = (Tally::new(), Tally::new());
         for k in 0..5 {
             t[k] = triads(v[k]);
-            ts[k] = but(t[k], or(box1(t[k]), box2(t[k])));
+            ts[k] = and_not(t[k], or(box1(t[k]), box2(t[k])));
             rows.add(t[k]);
             rows_settled.add(ts[k]);
             c[k] = column_sets(v[k]);
-            cs[k] = but(c[k], or(col1(c[k]), col2(c[k])));
+            cs[k] = and_not(c[k], or(col1(c[k]), col2(c[k])));
             cols.add(c[k]);
             cols_settled.add(cs[k]);
         }
@@ -350,23 +350,23 @@ pub(super) unsafe fn triad_rule(cand: &mut [u32; 40]) -> Option<u64> {
         if !is_zero(or(short, or(rows_settled[3], cols_settled[3]))) {
             return None;
         }
-        let (only_three, full) = (but(rows[2], rows[3]), rows_settled[2]);
-        let (only_three_c, full_c) = (but(cols[2], cols[3]), cols_settled[2]);
+        let (only_three, full) = (and_not(rows[2], rows[3]), rows_settled[2]);
+        let (only_three_c, full_c) = (and_not(cols[2], cols[3]), cols_settled[2]);
         let mut new = v;
         for k in 0..5 {
-            let forced = but(and(t[k], only_three), ts[k]);
+            let forced = and_not(and(t[k], only_three), ts[k]);
             let peers = or(
                 or(box1(forced), box2(forced)),
                 or(row1(forced), row2(forced)),
             );
-            let lose = and(or(but(full, ts[k]), peers), t[k]);
-            let forced_c = but(and(c[k], only_three_c), cs[k]);
+            let lose = and(or(and_not(full, ts[k]), peers), t[k]);
+            let forced_c = and_not(and(c[k], only_three_c), cs[k]);
             let peers_c = or(
                 or(col1(forced_c), col2(forced_c)),
                 or(band1(forced_c), band2(forced_c)),
             );
-            let lose_c = and(or(but(full_c, cs[k]), peers_c), c[k]);
-            new[k] = but(v[k], or(cells(lose), spread(lose_c)));
+            let lose_c = and(or(and_not(full_c, cs[k]), peers_c), c[k]);
+            new[k] = and_not(v[k], or(cells(lose), spread(lose_c)));
         }
         Some(store(cand, &v, &new))
     }
@@ -413,7 +413,7 @@ pub(super) unsafe fn choose_config(cand: &[u32; 40]) -> Option<(usize, usize, u3
             total = _mm256_add_epi32(total, and(n, open));
             let digit = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
             let own = or(shl::<4>(n), _mm256_add_epi32(digit, splat(2 * k as i32)));
-            key = _mm256_min_epu32(key, or(and(own, open), but(splat(0xff), open)));
+            key = _mm256_min_epu32(key, or(and(own, open), and_not(splat(0xff), open)));
         }
         let swap = |v| _mm256_permute2x128_si256::<0x01>(v, v);
         let total = _mm256_add_epi32(total, swap(total));

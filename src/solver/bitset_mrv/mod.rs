@@ -1,15 +1,15 @@
-//! Bitset MRV (seed 002's state compression; seed 004's singles).
+//! Bitset MRV (the state-compression article's state compression; the basic-methods article's singles).
 //!
 //! `bitset-mrv-plain` keeps one occupancy bitset per row, column and box and
-//! branches on the empty cell with the fewest candidates, exactly as seed 002.
+//! branches on the empty cell with the fewest candidates, exactly as the state-compression article.
 //! The other variants keep a candidate bitset per cell, eliminate a placed
 //! digit from the cell's peers, and before each branch repeatedly fill naked
-//! singles (`bitset-mrv-naked`, seed 004), naked and hidden singles
+//! singles (`bitset-mrv-naked`, the basic-methods article), naked and hidden singles
 //! (`bitset-mrv`), or those plus locked candidates (`bitset-mrv-locked`).
 //! The seed forms branch on the first cell with fewest candidates; the two
 //! with hidden singles break the tie between two-candidate cells by how many
 //! peers share a candidate with the cell. Boards are copied onto a heap stack
-//! at each guess, as seed 004 saves its state. The code is monomorphised per
+//! at each guess, as the basic-methods article saves its state. The code is monomorphised per
 //! grid size. On 9×9, with AVX2, the two engines with hidden singles run as
 //! [`rows`]: the same rules over the whole board in vector lanes, reaching the
 //! same fixpoint at every node, so the search is the scalar one node for node.
@@ -28,9 +28,9 @@ use words::{Digits, Units};
 /// Which singles are filled before branching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Singles {
-    /// None: MRV branching only (seed 002).
+    /// None: MRV branching only (the state-compression article).
     None,
-    /// Cells with one candidate left (seed 004).
+    /// Cells with one candidate left (the basic-methods article).
     Naked,
     /// Naked singles and digits with one place left in a unit.
     NakedAndHidden,

@@ -1,4 +1,4 @@
-//! Seed 002's search: row, column and box bitsets, MRV, no singles
+//! The state-compression article's search: row, column and box bitsets, MRV, no singles
 //! (`bitset-mrv-plain`).
 
 use super::super::tables::Tables;

@@ -21,7 +21,7 @@
 
 use super::SCORE_STOP;
 use crate::grid::{Geometry, Grid};
-use crate::solver::simd::{and, but, is_zero, or, V};
+use crate::solver::simd::{and, and_not, is_zero, or, V};
 use crate::solver::{Control, Tracer};
 use std::arch::x86_64::*;
 
@@ -138,7 +138,7 @@ impl Board {
             let col = ld(&b.col_used);
             for r in 0..9 {
                 let used = or(or(splat(b.row_used[r]), col), ld(&b.box_used[r / 3]));
-                let row = but(ld(&b.cand[r]), used);
+                let row = and_not(ld(&b.cand[r]), used);
                 st(&mut b.cand[r], row);
             }
             // A pencilmark puzzle's open cells keep only their marks; a given
@@ -229,7 +229,7 @@ unsafe fn drop_low(a: V) -> V {
 #[inline(always)]
 unsafe fn covers(o: V, need: V) -> bool {
     // SAFETY: the module's contract: the features are present; memory stays in what is borrowed.
-    unsafe { is_zero(but(need, o)) }
+    unsafe { is_zero(and_not(need, o)) }
 }
 
 /// Adds the units `BYTES / 2` lanes up (within each half) to each lane's
@@ -334,12 +334,12 @@ unsafe fn place(b: &mut Board, r: usize, l: usize, bit: u16) {
         let col = and(d, ld(&LANE[l]));
         let bx = and(d, ld(&GROUP[g]));
         for row in b.cand.iter_mut() {
-            st(row, but(ld(row), col));
+            st(row, and_not(ld(row), col));
         }
         for row in b.cand[3 * k..3 * k + 3].iter_mut() {
-            st(row, but(ld(row), bx));
+            st(row, and_not(ld(row), bx));
         }
-        let row = but(ld(&b.cand[r]), d);
+        let row = and_not(ld(&b.cand[r]), d);
         st(&mut b.cand[r], row);
     }
 }
@@ -377,7 +377,7 @@ unsafe fn naked(b: &mut Board) -> bool {
                     return false;
                 }
                 let d = and(m, full);
-                let single = but(eq0(drop_low(d)), eq0(d));
+                let single = and_not(eq0(drop_low(d)), eq0(d));
                 let mut bits = _mm256_movemask_epi8(single) as u32 & 0x5555_5555;
                 while bits != 0 {
                     let l = bits.trailing_zeros() as usize / 2;
@@ -421,11 +421,11 @@ unsafe fn hidden(b: &mut Board) -> Option<bool> {
             t = or(t, and(o, x));
             o = or(o, x);
         }
-        let need = but(full, ld(&b.col_used));
+        let need = and_not(full, ld(&b.col_used));
         if !covers(o, need) {
             return None;
         }
-        let col = and(but(o, t), need);
+        let col = and(and_not(o, t), need);
         // Boxes: a band's three rows, then across each group of lanes.
         let mut boxes = [zero; 3];
         for (k, h) in boxes.iter_mut().enumerate() {
@@ -435,11 +435,11 @@ unsafe fn hidden(b: &mut Board) -> Option<bool> {
             fold::<2>(&mut o, &mut t);
             fold::<4>(&mut o, &mut t);
             let (o, t) = (spread(o), spread(t));
-            let need = but(full, ld(&b.box_used[k]));
+            let need = and_not(full, ld(&b.box_used[k]));
             if !covers(o, need) {
                 return None;
             }
-            *h = and(but(o, t), need);
+            *h = and(and_not(o, t), need);
         }
         // Rows: across the lanes, then every lane given the row's sets.
         let mut any = false;
@@ -462,7 +462,7 @@ unsafe fn hidden(b: &mut Board) -> Option<bool> {
             if !covers(o, need) {
                 return None;
             }
-            let f = and(rows[r], or(or(col, boxes[r / 3]), and(but(o, t), need)));
+            let f = and(rows[r], or(or(col, boxes[r / 3]), and(and_not(o, t), need)));
             if is_zero(f) {
                 continue;
             }
@@ -504,9 +504,9 @@ unsafe fn locked(b: &mut Board) -> bool {
                 let s = seg[r];
                 let lines = or(seg[r1], seg[r2]); // same box, other rows
                 let segs = or(next_box(s), next_box2(s)); // same row, other boxes
-                let point = and(but(s, lines), segs);
+                let point = and(and_not(s, lines), segs);
                 elim[r] = or(elim[r], or(next_box(point), next_box2(point)));
-                let claim = and(but(s, segs), lines);
+                let claim = and(and_not(s, segs), lines);
                 elim[r1] = or(elim[r1], claim);
                 elim[r2] = or(elim[r2], claim);
             }
@@ -520,8 +520,8 @@ unsafe fn locked(b: &mut Board) -> bool {
             let s = cseg[k];
             let segs = or(cseg[(k + 1) % 3], cseg[(k + 2) % 3]); // same column, other bands
             let lines = or(next_col(s), next_col2(s)); // same box, other columns
-            let point = and(but(s, lines), segs);
-            let claim = and(but(s, segs), lines);
+            let point = and(and_not(s, lines), segs);
+            let claim = and(and_not(s, segs), lines);
             let claim = or(next_col(claim), next_col2(claim));
             for (r, e) in elim.iter_mut().enumerate() {
                 *e = or(*e, if r / 3 == k { claim } else { point });
@@ -531,7 +531,7 @@ unsafe fn locked(b: &mut Board) -> bool {
         for (row, &e) in b.cand.iter_mut().zip(&elim) {
             let x = ld(row);
             changed = or(changed, and(x, e));
-            st(row, but(x, e));
+            st(row, and_not(x, e));
         }
         !is_zero(changed)
     }
@@ -581,7 +581,7 @@ unsafe fn choose(b: &Board) -> (usize, usize, u32) {
         'rows: for r in 0..9 {
             let m = and(ld(&b.cand[r]), full);
             let rest = drop_low(m);
-            let two = but(eq0(drop_low(rest)), eq0(rest));
+            let two = and_not(eq0(drop_low(rest)), eq0(rest));
             let mut bits = _mm256_movemask_epi8(two) as u32 & 0x5555_5555;
             while bits != 0 {
                 let l = bits.trailing_zeros() as usize / 2;
