@@ -26,6 +26,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod bench;
 pub mod check;
 pub mod compare;

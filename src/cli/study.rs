@@ -6,11 +6,12 @@ use super::options::{parse_duration, positive, share};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use sudoku_bench::grid::Geometry;
-use sudoku_bench::harness::{self, Budget, RunInfo, RunOptions};
+use sudoku_bench::harness::Budget;
 use sudoku_bench::solver::Mode;
-use sudoku_bench::study::{self, Axis, StudyFile, StudyInfo, StudyOptions};
+use sudoku_bench::study::session::{self, Resumed, Studied};
+use sudoku_bench::study::{self, Axis, StudyInfo, StudyOptions};
 
 #[derive(clap::Args)]
 pub(super) struct StudyArgs {
@@ -258,164 +259,48 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     let dir = out_dir(&p.common.out, p.opts.axis, p.common.force)?;
-    measure(p, &dir, None)
-}
-
-/// What a resumed study takes from its folder.
-pub(super) struct Resumed {
-    /// Its study.json as it was written when it began.
-    pub(super) file: StudyFile,
-    /// The shares it measured, with their solves.
-    pub(super) earlier: study::Measured,
-}
-
-/// Runs the plan into `dir` (study.json first, so a killed study still says
-/// what it was; each share's solves appended to solves.csv, then its line to
-/// shares.csv) and writes the study. With `resumed`, the shares it measured
-/// are taken as they are and the files are appended to.
-pub(super) fn measure(p: StudyPlan, dir: &Path, resumed: Option<Resumed>) -> Result<ExitCode> {
-    let started = Instant::now();
-    let StudyPlan {
-        opts,
-        fraction,
-        common,
-        notes: _,
-    } = p;
-    let (axis, budget, time_limit, stop) = (
-        opts.axis,
-        opts.budget,
-        opts.time_limit,
-        opts.stop_after_censored,
-    );
     let info = StudyInfo {
-        axis,
-        points: opts.points.clone(),
-        fraction,
-        solvers: opts.solvers.iter().map(|s| s.name().to_string()).collect(),
-        modes: opts.modes.iter().map(|m| m.to_string()).collect(),
-        puzzles_per_point: opts.puzzles,
-        seed: opts.seed,
-        threads: opts.threads,
-        node_budget: budget.to_string(),
-        time_limit_ms: time_limit.map(|t| t.as_secs_f64() * 1e3),
-        repeat: opts.repeat,
-        warmup: opts.warmup,
-        stop_after_censored: stop,
-        rounds: opts.rounds,
+        options: p.opts,
+        fraction: p.fraction,
     };
-    let mut run = RunInfo::new(
-        // The study's first mode; study.json lists them all.
-        RunOptions {
-            solvers: info.solvers.clone(),
-            datasets: opts.points.iter().map(|p| p.name()).collect(),
-            threads: opts.threads,
-            mode: opts.modes[0],
-            node_budget: budget,
-            time_limit,
-            warmup: opts.warmup,
-            repeat: opts.repeat,
-            rounds: opts.rounds,
-            min_time: None,
-            schedule: sudoku_bench::harness::Schedule::Interleaved,
-            seed: opts.seed,
-            ..RunOptions::default()
-        },
-        std::env::args().collect(),
-        Vec::new(),
-    );
-    let (earlier, resumes) = match resumed {
-        Some(r) => {
-            run.command = r.file.run.command;
-            run.started = r.file.run.started;
-            run.resumed = r.file.run.resumed + 1;
-            (r.earlier, true)
-        }
-        None => (study::Measured::new(), false),
-    };
-    let begun = StudyFile {
-        run: run.clone(),
-        study: info.clone(),
-        unhandled: Vec::new(),
-        elapsed_s: 0.0,
-        findings: Default::default(),
-    };
-    std::fs::write(
-        dir.join(study::JSON),
-        serde_json::to_string_pretty(&begun)? + "\n",
-    )
-    .with_context(|| format!("cannot write {}", dir.join(study::JSON).display()))?;
+    measure(info, p.common.quiet, &dir, None)
+}
 
+/// Runs the plan into `dir` and presents what it found; with `resumed`,
+/// the shares it measured are taken as they are.
+pub(super) fn measure(
+    info: StudyInfo,
+    quiet: bool,
+    dir: &Path,
+    resumed: Option<Resumed>,
+) -> Result<ExitCode> {
+    let opts = &info.options;
     let cancel = super::interrupt::flag(
         "interrupted: the points that finished are kept (Ctrl-C again to quit now)",
     );
-    let solves_path = dir.join(study::SOLVES_CSV);
-    let shares_path = dir.join(study::SHARES_CSV);
-    let mut solves = if resumes {
-        sudoku_bench::export::csv::SolvesCsv::append(&solves_path)
-    } else {
-        sudoku_bench::export::csv::SolvesCsv::create(&solves_path)
-    }
-    .with_context(|| format!("cannot write {}", solves_path.display()))?;
-    let mut shares = study::ShareLog::open(&shares_path, resumes)
-        .with_context(|| format!("cannot write {}", shares_path.display()))?;
-    let done_before = earlier.len() as u64;
     let rounds = opts.rounds.clamp(1, opts.puzzles);
     let bar = super::progress::bar(
         (opts.points.len() * opts.modes.len() * rounds) as u64,
         "{msg:28} [{bar:30}] {pos}/{len} shares (eta {eta})",
-        common.quiet,
+        quiet,
     );
-    bar.inc(done_before);
-    let mut on_share =
-        |share: study::Share, records: &[harness::SolveRecord]| -> std::io::Result<()> {
-            for r in records {
-                solves.write(r)?;
-            }
-            solves.flush()?;
-            shares.add(share, records.len())?;
-            if let Some(r) = records.first() {
-                bar.set_message(r.dataset.to_string());
-            }
-            bar.inc(1);
-            Ok(())
-        };
-    let data = study::run(&opts, &cancel, earlier, &mut on_share, &harness::Silent)
-        .with_context(|| format!("writing {}", solves_path.display()))?;
+    bar.inc(resumed.as_ref().map_or(0, |r| r.earlier.len() as u64));
+    let command = std::env::args().collect();
+    let studied = session::measure(info, dir, resumed, command, &cancel, &mut |dataset| {
+        if !dataset.is_empty() {
+            bar.set_message(dataset.to_string());
+        }
+        bar.inc(1);
+    })
+    .with_context(|| format!("writing the study into {}", dir.display()))?;
     bar.finish_and_clear();
-    let csv_path = dir.join(study::CSV);
-    let mut csv = csv::Writer::from_path(&csv_path)
-        .with_context(|| format!("cannot create {}", csv_path.display()))?;
-    for r in &data.rows {
-        csv.serialize(r)?;
-    }
-    csv.flush()?;
-    let findings = study::analysis::analyse(&opts, &data);
-    run.finished = harness::info::now_rfc3339();
-    run.interrupted = data.interrupted;
-    run.wrong = data.rows.iter().map(|r| r.wrong).sum();
-    run.errors = data.rows.iter().map(|r| r.errors).sum();
-    let file = StudyFile {
-        run,
-        study: info,
-        unhandled: data.unhandled.clone(),
-        elapsed_s: started.elapsed().as_secs_f64(),
-        findings,
-    };
-    let findings = study::write_outputs(dir, &file, &data.rows)
-        .with_context(|| format!("writing the study into {}", dir.display()))?;
-    Ok(present(&common, dir, &data, &file, &findings, &csv_path))
+    Ok(present(quiet, dir, &studied, &dir.join(study::CSV)))
 }
 
 /// What the study found, on the terminal, and the exit code.
-fn present(
-    common: &CommonArgs,
-    dir: &Path,
-    data: &study::StudyData,
-    file: &StudyFile,
-    findings: &[String],
-    csv_path: &Path,
-) -> ExitCode {
-    if !common.quiet {
+fn present(quiet: bool, dir: &Path, studied: &Studied, csv_path: &Path) -> ExitCode {
+    let (data, file, findings) = (&studied.data, &studied.file, &studied.findings);
+    if !quiet {
         for u in &data.unhandled {
             eprintln!("note: not run where the size is not handled: {u}");
         }

@@ -1,10 +1,11 @@
 //! `sudoku-bench study resume DIR`: a study that was killed or interrupted,
-//! finished. Its options are its own (the command line its study.json
-//! records); the shares its `shares.csv` lists are taken as they are.
+//! finished. Its options are its own, read back from its study.json; the
+//! shares its `shares.csv` lists are taken as they are.
 
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use sudoku_bench::study::session::Resumed;
 use sudoku_bench::study::{self, StudyFile};
 
 #[derive(clap::Args)]
@@ -51,39 +52,14 @@ pub(super) fn run(r: &ResumeArgs) -> Result<ExitCode> {
         }
         eprintln!("note: resuming despite: {why}");
     }
-    let mut plan = match super::study::plan(recorded(&file)?)? {
-        super::study::Planned::Study(p) => *p,
-        _ => bail!(
-            "the recorded command {:?} is not a study of clues or sizes",
-            file.run.command.join(" ")
-        ),
-    };
-    plan.common.quiet |= r.quiet;
-    let earlier = study::measured(&r.dir, &plan.opts)?;
+    let info = file.study.clone();
+    study::check_handled(&info.options)?;
+    let earlier = study::measured(&r.dir, &info.options)?;
     eprintln!(
         "resuming {}: {} shares measured already",
         r.dir.display(),
         earlier.len()
     );
-    let resumed = super::study::Resumed { file, earlier };
-    super::study::measure(plan, &r.dir, Some(resumed))
-}
-
-/// The study's own arguments, parsed from the command line it recorded.
-fn recorded(file: &StudyFile) -> Result<super::study::StudyArgs> {
-    use clap::Parser;
-    let cli = super::Cli::try_parse_from(&file.run.command).map_err(|e| {
-        anyhow::anyhow!(
-            "the recorded command {:?} no longer parses: {}",
-            file.run.command.join(" "),
-            e.kind()
-        )
-    })?;
-    match cli.command {
-        super::Command::Study(args) => Ok(args),
-        _ => bail!(
-            "the recorded command {:?} is not a study",
-            file.run.command.join(" ")
-        ),
-    }
+    let resumed = Resumed { file, earlier };
+    super::study::measure(info, r.quiet, &r.dir, Some(resumed))
 }

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod fit;
 mod points;
 mod resume;
+pub mod session;
 mod write;
 
 pub use crate::generate::holes_puzzle;
@@ -69,26 +70,32 @@ pub enum StudyError {
     Io(#[from] io::Error),
 }
 
-/// How to run a study.
-#[derive(Clone, Debug)]
+/// How to run a study: what `study.json` records (in the command line's
+/// words) and `study resume` reads back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudyOptions {
     /// The axis swept.
     pub axis: Axis,
     /// The points, in order.
     pub points: Vec<PointSpec>,
     /// The strategies.
+    #[serde(with = "crate::words::texts")]
     pub solvers: Vec<SolverId>,
     /// The modes each point is measured in.
+    #[serde(with = "crate::words::texts")]
     pub modes: Vec<Mode>,
     /// Puzzles per point.
+    #[serde(rename = "puzzles_per_point")]
     pub puzzles: usize,
     /// Seed of the puzzles.
     pub seed: u64,
     /// Worker threads.
     pub threads: usize,
     /// Per-puzzle node budget.
+    #[serde(rename = "node_budget", with = "crate::words::text")]
     pub budget: Budget,
     /// Per-puzzle time limit.
+    #[serde(rename = "time_limit_ms", with = "crate::words::millis")]
     pub time_limit: Option<Duration>,
     /// Timed solves of each puzzle (its median is kept).
     pub repeat: u32,

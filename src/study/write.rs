@@ -5,7 +5,7 @@
 
 use super::analysis::{Cost, Findings};
 use super::fit::{Fit, Model};
-use super::{Axis, PointSpec, PointState, StudyRow};
+use super::{Axis, PointState, StudyRow};
 use crate::export::first_seen;
 use crate::export::markdown::{num, table};
 use crate::harness::RunInfo;
@@ -19,34 +19,11 @@ use std::path::Path;
 /// The options of a study, as `study.json` records them.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct StudyInfo {
-    /// The axis swept.
-    pub axis: Axis,
-    /// The points, in order.
-    pub points: Vec<PointSpec>,
+    /// How it runs.
+    #[serde(flatten)]
+    pub options: super::StudyOptions,
     /// Size studies: the fraction of cells given.
     pub fraction: Option<f64>,
-    /// Strategy variants.
-    pub solvers: Vec<String>,
-    /// Modes measured.
-    pub modes: Vec<String>,
-    /// Puzzles per point.
-    pub puzzles_per_point: usize,
-    /// Seed of the puzzles.
-    pub seed: u64,
-    /// Worker threads.
-    pub threads: usize,
-    /// `strategy-default`, `none` or a number of nodes.
-    pub node_budget: String,
-    /// Per-puzzle time limit, ms.
-    pub time_limit_ms: Option<f64>,
-    /// Timed solves per puzzle.
-    pub repeat: u32,
-    /// Untimed puzzles before each strategy's pass over a point.
-    pub warmup: usize,
-    /// Strategies stop at their first censored size.
-    pub stop_after_censored: bool,
-    /// Rounds the puzzles of every point were measured in.
-    pub rounds: usize,
 }
 
 /// Everything `study.json` holds.
@@ -105,10 +82,10 @@ pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Res
 
 fn title(file: &StudyFile) -> String {
     let s = &file.study;
-    match s.axis {
+    match s.options.axis {
         Axis::Clues => format!(
             "How cost grows with clues: {0}x{0}",
-            s.points.first().map_or(0, |p| p.side)
+            s.options.points.first().map_or(0, |p| p.side)
         ),
         Axis::Size => format!(
             "How cost grows with grid size: {} of cells given",
@@ -150,7 +127,7 @@ fn cost_value(cost: Cost, v: f64) -> String {
 /// The findings in words, one sentence each.
 pub fn sentences(file: &StudyFile) -> Vec<String> {
     let mut out = Vec::new();
-    let givens: Vec<usize> = file.study.points.iter().map(|p| p.givens).collect();
+    let givens: Vec<usize> = file.study.options.points.iter().map(|p| p.givens).collect();
     let (first, last) = (
         givens.iter().min().copied().unwrap_or(0) as f64,
         givens.iter().max().copied().unwrap_or(0) as f64,
@@ -237,7 +214,7 @@ fn meaning(axis: Axis) -> &'static str {
 }
 
 fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
-    let axis = file.study.axis;
+    let axis = file.study.options.axis;
     let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
     let mut out = Vec::new();
     for mode in first_seen(rows.iter().map(|r| r.mode.as_str())) {
@@ -388,17 +365,17 @@ fn tables(rows: &[StudyRow]) -> Vec<(String, Vec<String>, Vec<Vec<String>>)> {
 
 fn meta(file: &StudyFile) -> Vec<String> {
     let r = &file.run;
-    let s = &file.study;
+    let s = &file.study.options;
     vec![
         format!(
             "{} puzzles per point in {} rounds, seed {}, {} thread{}, node budget {}, time limit {}, repeat {}, warmup {}; took {:.1} s{}",
-            s.puzzles_per_point,
+            s.puzzles,
             s.rounds,
             s.seed,
             s.threads,
             if s.threads == 1 { "" } else { "s" },
-            s.node_budget,
-            s.time_limit_ms.map_or("none".into(), |t| format!("{t} ms")),
+            s.budget,
+            s.time_limit.map_or("none".into(), |t| format!("{} ms", t.as_secs_f64() * 1e3)),
             s.repeat,
             s.warmup,
             file.elapsed_s,
@@ -422,7 +399,7 @@ fn markdown(file: &StudyFile, rows: &[StudyRow], said: &[String], charts: &[Rend
     for l in said {
         let _ = writeln!(s, "- {l}");
     }
-    let _ = writeln!(s, "\n{}\n", meaning(file.study.axis));
+    let _ = writeln!(s, "\n{}\n", meaning(file.study.options.axis));
     for c in charts {
         let _ = writeln!(
             s,
@@ -465,7 +442,7 @@ fn html(file: &StudyFile, rows: &[StudyRow], said: &[String], charts: &[Rendered
     let _ = writeln!(
         s,
         "</ul>\n<p class=\"note\">{}</p>\n<div class=\"charts\">",
-        esc(meaning(file.study.axis))
+        esc(meaning(file.study.options.axis))
     );
     for c in charts {
         figure(&mut s, c);

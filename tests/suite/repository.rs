@@ -60,7 +60,7 @@ const LAYERS: &[&[&str]] = &[
     &["grid", "stats", "seeded", "error", "words", "sync"],
     &["format", "validate", "transform"],
     &["solver", "datasets"],
-    &["rate"],
+    &["rate", "batch"],
     &["generate"],
     &["contender"],
     &["external"],

@@ -49,8 +49,8 @@ fn a_clue_study_writes_its_folder() {
     assert_eq!(solves, 60);
     let file: sudoku_bench::study::StudyFile =
         serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
-    assert_eq!(file.study.points.len(), 3);
-    assert_eq!(file.study.seed, 1);
+    assert_eq!(file.study.options.points.len(), 3);
+    assert_eq!(file.study.options.seed, 1);
     // Time for both strategies, nodes for both, in both modes.
     assert_eq!(file.findings.peaks.len(), 8);
     for chart in ["time-first", "time-unique", "nodes-first", "nodes-unique"] {
