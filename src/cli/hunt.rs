@@ -2,19 +2,13 @@
 //! or most relative to another; write them with the search's progress.
 
 use super::options::*;
-use anyhow::{bail, Context, Result};
-use std::path::{Path, PathBuf};
+use anyhow::{Context, Result};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
-use sudoku_bench::contender::Contender;
-use sudoku_bench::format::Alphabet;
-use sudoku_bench::harness::files;
-use sudoku_bench::harness::{self, Selection};
+use sudoku_bench::hunt::plan::{contender, HuntPlan, HuntRequest};
 use sudoku_bench::hunt::write::{print_best, write_results, Header, ProgressFile, ScoreName};
-use sudoku_bench::hunt::{HuntObserver, HuntOptions, Objective, ProgressRow, Start, Stop};
-use sudoku_bench::solver::{Mode, SolverId};
-use sudoku_bench::Geometry;
+use sudoku_bench::hunt::{HuntObserver, Objective, ProgressRow, Stop};
 
 #[derive(clap::Args)]
 pub(super) struct HuntArgs {
@@ -26,7 +20,7 @@ pub(super) struct HuntArgs {
     against: Option<String>,
     /// What a contender's cost is: `guesses` and `nodes` are exact and the same on
     /// every machine; `time` is the median of `--repeat` timed solves on this one.
-    #[arg(long, default_value = "guesses", value_parser = objective)]
+    #[arg(long, default_value = "guesses", value_parser = words::<Objective>(&Objective::WORDS))]
     objective: Objective,
     /// Start from this dataset's puzzles (an embedded name, a public list or a file;
     /// up to 2,000 sampled), the best first; default: generated minimal puzzles.
@@ -66,125 +60,31 @@ pub(super) struct HuntArgs {
     input_args: InputArgs,
 }
 
-/// The default time budget.
-const DEFAULT_BUDGET: Duration = Duration::from_secs(60);
-/// Most puzzles of a `--from` dataset scored as starts.
-const MAX_STARTS: usize = 2_000;
-
-fn objective(s: &str) -> Result<Objective, String> {
-    Objective::from_name(s).ok_or_else(|| {
-        format!(
-            "unknown objective {s:?}, expected one of: {}",
-            Objective::ALL.map(|o| o.name()).join(", ")
-        )
-    })
-}
-
-/// The hunt as the arguments ask for it, checked before anything runs.
-fn plan(args: &HuntArgs, cores: usize) -> Result<HuntOptions> {
-    if args.against.as_deref() == Some(args.solver.as_str()) {
-        bail!(
-            "--against names {:?}, the contender hunted: a pair hunt needs two different contenders",
-            args.solver
-        );
+impl HuntArgs {
+    /// The hunt these arguments ask for.
+    fn request(&self) -> Result<HuntRequest> {
+        Ok(HuntRequest {
+            hunted: self.solver.clone(),
+            against: self.against.clone(),
+            objective: self.objective,
+            from: self.from.clone(),
+            input: self.input_args.read_options()?,
+            size: self.size,
+            budget: self.budget,
+            iterations: self.iterations,
+            keep: self.keep,
+            seed: self.seed,
+            threads: self.threads,
+            repeat: self.repeat,
+        })
     }
-    let stop = match (args.iterations, args.budget) {
-        (Some(0), _) | (_, Some(Duration::ZERO)) => {
-            bail!("a hunt needs a budget above zero: give --budget (such as 2m) or --iterations of at least 1")
-        }
-        (Some(n), _) => Stop::Iterations(n),
-        (None, Some(t)) => Stop::Time(t),
-        (None, None) => Stop::Time(DEFAULT_BUDGET),
-    };
-    let start = match &args.from {
-        Some(_) => Start::Puzzles(Vec::new()),
-        None => {
-            let g = Geometry::from_side(args.size)
-                .filter(|g| g.side() <= sudoku_bench::generate::UNIQUE_MAX_SIDE)
-                .with_context(|| {
-                    format!(
-                        "--size {}: generated starts have sides 4, 9, 16 or 25 (above, a uniqueness check per move stops finishing)",
-                        args.size
-                    )
-                })?;
-            Start::Generated(g)
-        }
-    };
-    Ok(HuntOptions {
-        objective: args.objective,
-        stop,
-        keep: args.keep,
-        seed: args.seed,
-        threads: args.threads.unwrap_or(cores).max(1),
-        repeat: args.repeat,
-        start,
-    })
 }
 
-/// The `--from` dataset's puzzles (a sample of [`MAX_STARTS`]), checked to hold some.
-fn starts(spec: &str, args: &HuntArgs) -> Result<(Vec<sudoku_bench::Grid>, Alphabet)> {
-    let sel = Selection {
-        sample: Some(MAX_STARTS),
-        limit: None,
-        permute: false,
-        seed: args.seed,
-    };
-    let sets = harness::resolve(spec, &args.input_args.read_options()?, &sel, &mut |m| {
+/// The hunt's plan on `cores` cores.
+fn plan(args: &HuntArgs, cores: usize) -> Result<HuntPlan> {
+    Ok(HuntPlan::new(&args.request()?, cores, &mut |m| {
         eprintln!("{m}")
-    })
-    .with_context(|| format!("cannot read --from {spec}"))?;
-    let mut grids = Vec::new();
-    let mut alphabet = None;
-    for set in &sets {
-        if set.pencilmarks {
-            continue;
-        }
-        alphabet.get_or_insert_with(|| set.alphabet.clone());
-        set.for_each_window(&mut |w| {
-            grids.extend(w.iter().filter(|p| !p.invalid).map(|p| p.grid.clone()));
-            Ok(true)
-        })?;
-        if !grids.is_empty() {
-            break;
-        }
-    }
-    match alphabet {
-        Some(a) if !grids.is_empty() => Ok((grids, a)),
-        _ => bail!(
-            "--from {spec}: no valid puzzle to start from (a hunt moves givens: it takes puzzles without pencilmarks whose givens do not conflict)"
-        ),
-    }
-}
-
-/// A contender by name: a strategy, or an outside entry (started now, in `dir/contenders`).
-fn contender(
-    name: &str,
-    specs: &[sudoku_bench::external::ContenderSpec],
-    threads: usize,
-    dir: &Path,
-) -> Result<Contender> {
-    if let Some(spec) = specs.iter().find(|s| s.name == name) {
-        let program = sudoku_bench::external::Program::new(
-            spec.clone(),
-            Some(&dir.join(files::CONTENDER_LOGS)),
-        )
-        .with_context(|| {
-            format!(
-                "cannot create {}",
-                dir.join(files::CONTENDER_LOGS).display()
-            )
-        })?;
-        program.start(threads, Mode::Unique)?;
-        return Ok(Arc::new(program).contender());
-    }
-    match SolverId::from_name(name) {
-        Some(id) => Ok(Contender::from_id(id)),
-        None => {
-            let mut known: Vec<&str> = SolverId::ALL.iter().map(|s| s.name()).collect();
-            known.extend(specs.iter().map(|s| s.name.as_str()));
-            bail!("unknown contender {name:?}: expected a strategy or an outside contender's name ({})", known.join(", "))
-        }
-    }
+    })?)
 }
 
 /// The display: a spinner with the best so far; the progress file gets every row.
@@ -219,19 +119,12 @@ fn trim(v: f64) -> String {
 
 pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    let mut opts = plan(&args, cores)?;
+    let HuntPlan {
+        options: opts,
+        alphabet,
+        start_words,
+    } = plan(&args, cores)?;
     let specs = args.outside.specs()?;
-    let mut alphabet = None;
-    if let Some(spec) = &args.from {
-        let (grids, a) = starts(spec, &args)?;
-        alphabet = Some(a);
-        opts.start = Start::Puzzles(grids);
-    }
-    let geometry = match &opts.start {
-        Start::Generated(g) => *g,
-        Start::Puzzles(p) => p[0].geometry(),
-    };
-    let alphabet = alphabet.unwrap_or_else(|| Alphabet::default_for(geometry));
     let dir = out_dir(&args.out, "hunts", "run")?;
     let hunted = contender(&args.solver, &specs, opts.threads, &dir)?;
     let against = match &args.against {
@@ -242,10 +135,6 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
         hunted: hunted.variant.clone(),
         against: against.as_ref().map(|b| b.variant.clone()),
         objective: opts.objective,
-    };
-    let start_words = match (&opts.start, &args.from) {
-        (Start::Puzzles(p), Some(spec)) => format!("the best of {} puzzles of {spec}", p.len()),
-        _ => format!("generated minimal {} puzzles", geometry.name()),
     };
     let bar = super::progress::shown(args.quiet).then(|| {
         let bar = match opts.stop {
@@ -372,7 +261,7 @@ mod tests {
         ]);
         let text = bad.err().expect("refused").to_string();
         assert!(
-            text.contains("unknown objective \"speed\"") && text.contains("guesses, nodes, time"),
+            text.contains("invalid value 'speed'") && text.contains("guesses, nodes, time"),
             "{text}"
         );
     }
@@ -383,10 +272,13 @@ mod tests {
             &args(&["--solver", "band", "--iterations", "500", "--threads", "3"]),
             2,
         )
-        .unwrap();
+        .unwrap()
+        .options;
         assert_eq!(p.stop, Stop::Iterations(500));
         assert_eq!(p.threads, 3);
-        let p = plan(&args(&["--solver", "band", "--budget", "90s"]), 2).unwrap();
+        let p = plan(&args(&["--solver", "band", "--budget", "90s"]), 2)
+            .unwrap()
+            .options;
         assert_eq!(p.stop, Stop::Time(Duration::from_secs(90)));
         assert_eq!(p.threads, 2);
     }

@@ -10,6 +10,7 @@
 //! [`search`]); the moves ([`moves`]) keep every puzzle at one solution.
 
 pub mod moves;
+pub mod plan;
 mod search;
 pub mod write;
 
@@ -48,6 +49,9 @@ impl Objective {
         Objective::ALL.into_iter().find(|o| o.name() == name)
     }
 
+    /// The names `--objective` takes.
+    pub const WORDS: [&'static str; 3] = ["guesses", "nodes", "time"];
+
     /// The unit of one cost, for reports: `guesses`, `nodes`, `ns`.
     pub fn unit(self) -> &'static str {
         match self {
@@ -63,6 +67,15 @@ impl Objective {
             Objective::Guesses => 1.0,
             _ => 0.0,
         }
+    }
+}
+
+impl std::str::FromStr for Objective {
+    type Err = crate::words::UnknownWord;
+
+    /// Reads one of [`Objective::WORDS`].
+    fn from_str(word: &str) -> Result<Objective, Self::Err> {
+        crate::words::pick("an objective", word, &Objective::WORDS).map(|i| Objective::ALL[i])
     }
 }
 
@@ -190,6 +203,34 @@ pub enum HuntError {
     /// No puzzle to start from.
     #[error("{0}")]
     NoStart(String),
+    /// Generated starts of a size the hunt cannot move in.
+    #[error("--size {0}: generated starts have sides 4, 9, 16 or 25 (above, a uniqueness check per move stops finishing)")]
+    StartSize(usize),
+    /// The dataset to start from does not read.
+    #[error("cannot read --from {spec}: {source}")]
+    From {
+        /// The dataset asked for.
+        spec: String,
+        /// Why.
+        #[source]
+        source: Box<crate::datasets::DatasetError>,
+    },
+    /// No contender of that name.
+    #[error(
+        "unknown contender {name:?}: expected a strategy or an outside contender's name ({known})"
+    )]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The names there are.
+        known: String,
+    },
+    /// An outside contender cannot start.
+    #[error(transparent)]
+    Contender(Box<crate::external::ContenderError>),
+    /// Reading the starts or writing the contender's log failed.
+    #[error(transparent)]
+    Io(std::io::Error),
     /// A contender cannot take the puzzles.
     #[error("{name} does not handle {size} puzzles")]
     Size {

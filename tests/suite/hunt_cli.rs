@@ -169,7 +169,7 @@ fn bad_hunts_are_refused_before_anything_runs() {
     };
     refused(
         &["--solver", "band", "--objective", "speed"],
-        "unknown objective \"speed\"",
+        "invalid value 'speed' for '--objective <OBJECTIVE>'",
     );
     refused(
         &["--solver", "band", "--against", "band"],
