@@ -121,7 +121,7 @@ const PIPELINED_CHUNK: usize = 4096;
 const SPOOL_MEMORY: usize = 32 << 20;
 
 /// Answers held until the whole input has passed its check: in memory up to
-/// [`SPOOL_MEMORY`], then in an unnamed temporary file, so memory stays flat.
+/// `SPOOL_MEMORY` (32 MB), then in an unnamed temporary file, so memory stays flat.
 #[derive(Default)]
 pub struct Spool {
     memory: Vec<u8>,

@@ -7,6 +7,8 @@
 //!   [`harness`]: contenders over datasets, in parallel, every answer checked.
 //! - [`export`], [`report`], [`compare`]: files, charts and the regression gate
 //!   from finished runs; [`study`]: how cost grows with clues, size or threads.
+//! - [`bench`](mod@bench): a run from its typed options ([`harness::RunOptions`]) to its
+//!   folder; [`batch`]: a puzzle file solved in parallel, answers in order.
 //!
 //! ARCHITECTURE.md in the repository draws the layers.
 //!
