@@ -517,12 +517,12 @@ fn against_reference(reference: Reference, outcome: &Outcome) -> Result<Verdict,
         n if n == limit => format!("at least {n} solutions"),
         n => format!("{n} solutions"),
     };
-    let wrong = |said: &str| Err(format!("said {said}, but the puzzle has {several}"));
+    let wrong = |verdict: &str| Err(format!("said {verdict}, but the puzzle has {several}"));
     match status {
-        Status::None if found > 0 => wrong("none"),
-        Status::Solved if found == 0 => wrong("solved"),
-        Status::Unique if found != 1 => wrong("unique"),
-        Status::Multiple if found < 2 => wrong("multiple"),
+        Status::None if found > 0 => wrong(status.word()),
+        Status::Solved if found == 0 => wrong(status.word()),
+        Status::Unique if found != 1 => wrong(status.word()),
+        Status::Multiple if found < 2 => wrong(status.word()),
         Status::Multiple if limit > 2 && outcome.solution_count.min(limit) != found => {
             wrong(&format!("{} solutions", outcome.solution_count))
         }

@@ -61,6 +61,34 @@ pub fn fraction(text: &str) -> Result<f64, UnknownWord> {
     })
 }
 
+/// Reads a duration: `250ms`, `2s`, `1.5s`, `3m`, `1h` or a bare number of
+/// seconds (`ns`, `us`/`µs`, `ms`, `s`, `m`/`min`, `h`).
+pub fn duration(text: &str) -> Result<std::time::Duration, UnknownWord> {
+    let s = text.trim();
+    let bad = || {
+        UnknownWord::new(
+            "a duration",
+            text,
+            "a number and a unit (ns, us, ms, s, m or h) such as 500ms, 2s or 1m",
+        )
+    };
+    let (num, unit) = match s.find(|c: char| c.is_alphabetic()) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let value: f64 = num.trim().parse().map_err(|_| bad())?;
+    let secs = match unit {
+        "ns" => value / 1e9,
+        "us" | "µs" => value / 1e6,
+        "ms" => value / 1e3,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(bad()),
+    };
+    std::time::Duration::try_from_secs_f64(secs).map_err(|_| bad())
+}
+
 /// `#[serde(with = "crate::words::text")]`: a value as its `Display` text,
 /// read back through `FromStr`.
 pub mod text {
@@ -152,6 +180,20 @@ mod tests {
             pick("a schedule", "sequential", &["interleaved", "sequential"]),
             Ok(1)
         );
+    }
+
+    #[test]
+    fn durations_read_with_their_units() {
+        use std::time::Duration;
+        assert_eq!(duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(duration("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(duration("3m"), Ok(Duration::from_secs(180)));
+        assert_eq!(duration("10µs"), Ok(Duration::from_micros(10)));
+        for bad in ["", "ms", "2 weeks", "-1s", "nan"] {
+            let e = duration(bad).unwrap_err().to_string();
+            assert!(e.contains("is not a duration"), "{bad:?}: {e}");
+        }
     }
 
     #[test]

@@ -255,7 +255,10 @@ pub(super) fn one(
         eprintln!("warning: {why}");
     }
     if !quiet {
-        print_summary(&m.report, out_dir);
+        print!(
+            "{}",
+            sudoku_bench::export::terminal::answer(&m.report, &out_dir.join(files::SUMMARY_MD))
+        );
     }
     for k in &m.result.skipped {
         eprintln!("note: {k}");
@@ -284,32 +287,6 @@ pub(super) fn one(
         _ => {}
     }
     exit_code(&m, out_dir, regressed)
-}
-
-/// The answer on the terminal, in 100 columns: speeds, sentences, what the
-/// intervals cover.
-fn print_summary(report: &sudoku_bench::export::RunReport, out_dir: &Path) {
-    use sudoku_bench::export::markdown::{interval_note, run_notes, sentences};
-    use sudoku_bench::export::terminal::{compact_summary, speed_matrix, wrap, WIDTH};
-    let matrix = speed_matrix(&report.summary, WIDTH);
-    if matrix.is_empty() {
-        print!("{}", compact_summary(&report.summary));
-    } else {
-        println!("Speed against each dataset's reference (ref; above 1× is faster):\n");
-        print!("{matrix}");
-        println!();
-        for line in sentences(&report.summary) {
-            println!("{}", wrap(&line.replace('`', ""), WIDTH));
-        }
-        let rounds = report.info.options.rounds;
-        let note = interval_note(&report.summary, report.info.rounds_complete, rounds);
-        println!("{}", wrap(&note, WIDTH));
-    }
-    for line in run_notes(&report.summary, report.info.pipe_floor_ns) {
-        println!("{}", wrap(&line.replace('`', ""), WIDTH));
-    }
-    println!("Full tables: {}", out_dir.join(files::SUMMARY_MD).display());
-    println!();
 }
 
 /// 1 for wrong answers, strategy errors or a regression; 130 when interrupted.

@@ -116,31 +116,7 @@ pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
 
 /// Parses `250ms`, `2s`, `1.5s`, `3m` or a bare number of seconds.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let (num, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => (&s[..i], &s[i..]),
-        None => (s, "s"),
-    };
-    let value: f64 = num.parse().map_err(|_| {
-        format!("invalid duration {s:?}, expected a number and a unit such as 500ms, 2s or 1m")
-    })?;
-    let secs = match unit {
-        "ns" => value / 1e9,
-        "us" | "µs" => value / 1e6,
-        "ms" => value / 1e3,
-        "s" => value,
-        "m" | "min" => value * 60.0,
-        "h" => value * 3600.0,
-        _ => {
-            return Err(format!(
-                "unknown unit {unit:?} in {s:?}, expected ns, us, ms, s, m or h"
-            ))
-        }
-    };
-    if !(secs.is_finite() && secs >= 0.0) {
-        return Err(format!("invalid duration {s:?}"));
-    }
-    Ok(Duration::from_secs_f64(secs))
+    sudoku_bench::words::duration(s).map_err(|e| e.to_string())
 }
 
 pub(super) fn build_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {

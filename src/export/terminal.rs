@@ -102,6 +102,35 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// A run's answer on the terminal, in [`WIDTH`] columns: the speeds against
+/// each dataset's reference (or, with nothing compared, the compact
+/// summary), the sentences, what the intervals cover, the run's notes, and
+/// where the full tables are.
+pub fn answer(report: &super::RunReport, summary_md: &std::path::Path) -> String {
+    use super::markdown::{interval_note, run_notes, sentences};
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let matrix = speed_matrix(&report.summary, WIDTH);
+    if matrix.is_empty() {
+        out.push_str(&compact_summary(&report.summary));
+    } else {
+        out.push_str("Speed against each dataset's reference (ref; above 1× is faster):\n\n");
+        out.push_str(&matrix);
+        out.push('\n');
+        for line in sentences(&report.summary) {
+            let _ = writeln!(out, "{}", wrap(&line.replace('`', ""), WIDTH));
+        }
+        let rounds = report.info.options.rounds;
+        let note = interval_note(&report.summary, report.info.rounds_complete, rounds);
+        let _ = writeln!(out, "{}", wrap(&note, WIDTH));
+    }
+    for line in run_notes(&report.summary, report.info.pipe_floor_ns) {
+        let _ = writeln!(out, "{}", wrap(&line.replace('`', ""), WIDTH));
+    }
+    let _ = writeln!(out, "Full tables: {}\n", summary_md.display());
+    out
+}
+
 /// `text` as a list item (`- `) wrapped to `width` columns, its lines
 /// after the first indented under it.
 pub fn list_item(text: &str, width: usize) -> String {

@@ -481,7 +481,7 @@ fn summarise(
             }
         }
     }
-    if mode == "unique" && unique + multiple > 0 {
+    if mode.parse() == Ok(Mode::Unique) && unique + multiple > 0 {
         row.unique_pct = Some(100.0 * unique as f64 / (unique + multiple) as f64);
     }
     if let Some(m) = fit::median(&times) {

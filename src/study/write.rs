@@ -324,7 +324,7 @@ fn tables(rows: &[StudyRow]) -> Vec<(String, Vec<String>, Vec<Vec<String>>)> {
         let here: Vec<&StudyRow> = rows.iter().filter(|r| r.mode == mode).collect();
         let variants = first_seen(here.iter().map(|r| r.variant.as_str()));
         let mut header = vec!["size".to_string(), "givens".to_string()];
-        let unique = mode == "unique";
+        let unique = mode.parse() == Ok(crate::solver::Mode::Unique);
         if unique {
             header.push("one solution".into());
         }
