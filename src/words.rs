@@ -36,6 +36,29 @@ pub fn pick(what: &'static str, text: &str, names: &[&str]) -> Result<usize, Unk
         .ok_or_else(|| UnknownWord::new(what, text, names.join(", ")))
 }
 
+/// `Display` and `FromStr` for a fieldless enum from its `ALL` (every value,
+/// in declaration order) and `WORDS` (their words, in the same order):
+/// each word is written in one place, and unknown text is an error naming
+/// `what` was expected.
+#[macro_export]
+macro_rules! words_of {
+    ($t:ty, $what:literal) => {
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(<$t>::WORDS[*self as usize])
+            }
+        }
+
+        impl std::str::FromStr for $t {
+            type Err = $crate::words::UnknownWord;
+
+            fn from_str(word: &str) -> Result<$t, Self::Err> {
+                $crate::words::pick($what, word, &<$t>::WORDS).map(|i| <$t>::ALL[i])
+            }
+        }
+    };
+}
+
 /// Reads a share written `3%` or `0.03`, any value.
 pub fn share(text: &str) -> Result<f64, UnknownWord> {
     let t = text.trim();

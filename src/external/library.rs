@@ -48,20 +48,7 @@ impl Abi {
     }
 }
 
-impl std::fmt::Display for Abi {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Abi {
-    type Err = crate::words::UnknownWord;
-
-    /// Reads `abi = "..."`: one of [`Abi::WORDS`].
-    fn from_str(name: &str) -> Result<Abi, Self::Err> {
-        crate::words::pick("an ABI", name, &Abi::WORDS).map(|i| Abi::ALL[i])
-    }
-}
+crate::words_of!(Abi, "an ABI");
 
 /// Why a library cannot be used.
 #[derive(Debug, thiserror::Error)]

@@ -278,19 +278,7 @@ impl Metric {
     pub const WORDS: [&'static str; 2] = ["guesses", "nodes"];
 }
 
-impl std::fmt::Display for Metric {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(Metric::WORDS[*self as usize])
-    }
-}
-
-impl std::str::FromStr for Metric {
-    type Err = UnknownWord;
-
-    fn from_str(word: &str) -> Result<Metric, UnknownWord> {
-        crate::words::pick("a metric", word, &Metric::WORDS).map(|i| Metric::ALL[i])
-    }
-}
+crate::words_of!(Metric, "a metric");
 
 /// A strategy slowed on purpose: after each solve it spins until the solve
 /// has taken `share` longer (for checking that a baseline gate catches it).

@@ -83,20 +83,7 @@ impl Schedule {
     }
 }
 
-impl std::fmt::Display for Schedule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Schedule {
-    type Err = crate::words::UnknownWord;
-
-    /// Reads one of [`Schedule::WORDS`].
-    fn from_str(word: &str) -> Result<Schedule, Self::Err> {
-        crate::words::pick("a schedule", word, &Schedule::WORDS).map(|i| Schedule::ALL[i])
-    }
-}
+crate::words_of!(Schedule, "a schedule");
 
 /// Fewest puzzles a round of a dataset takes, so that each round pairs several.
 pub const MIN_PER_ROUND: usize = 2;

@@ -37,16 +37,7 @@ impl Objective {
 
     /// The objective's name on the command line and in files.
     pub fn name(self) -> &'static str {
-        match self {
-            Objective::Guesses => "guesses",
-            Objective::Nodes => "nodes",
-            Objective::Time => "time",
-        }
-    }
-
-    /// Parses [`Objective::name`].
-    pub fn from_name(name: &str) -> Option<Objective> {
-        Objective::ALL.into_iter().find(|o| o.name() == name)
+        Objective::WORDS[self as usize]
     }
 
     /// The names `--objective` takes.
@@ -70,14 +61,7 @@ impl Objective {
     }
 }
 
-impl std::str::FromStr for Objective {
-    type Err = crate::words::UnknownWord;
-
-    /// Reads one of [`Objective::WORDS`].
-    fn from_str(word: &str) -> Result<Objective, Self::Err> {
-        crate::words::pick("an objective", word, &Objective::WORDS).map(|i| Objective::ALL[i])
-    }
-}
+crate::words_of!(Objective, "an objective");
 
 /// When a hunt stops (or at Ctrl-C, whichever comes first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -189,20 +189,7 @@ impl Status {
     }
 }
 
-impl std::str::FromStr for Status {
-    type Err = crate::words::UnknownWord;
-
-    /// Reads a word of [`Status::WORDS`]; any other text is an error.
-    fn from_str(word: &str) -> Result<Status, Self::Err> {
-        crate::words::pick("a status", word, &Status::WORDS).map(|i| Status::ALL[i])
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.word())
-    }
-}
+crate::words_of!(Status, "a status");
 
 /// Search counters, with one meaning for every strategy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -3,6 +3,7 @@
 use super::{
     color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
 };
+use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -68,12 +69,8 @@ impl Chart for Cactus {
 /// The report's cactus plots and time distributions, a pair per dataset.
 pub struct FromRun;
 
-impl crate::report::RunChart for FromRun {
-    fn add(
-        &self,
-        run: &crate::report::RunCharts<'_>,
-        out: &mut crate::report::Report,
-    ) -> Result<(), crate::report::ReportError> {
+impl RunChart for FromRun {
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         for (di, dname) in data.datasets.iter().enumerate() {
             let mut cactus = Vec::new();

@@ -1,6 +1,7 @@
 //! What makes a puzzle hard: time against guesses (or nodes) per puzzle for one variant.
 
 use super::{color, err, frame, legend, log_axis, log_log_mesh, log_range, Chart, DrawError};
+use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -102,12 +103,8 @@ impl Chart for Hardness {
 /// time against its search counter on every dataset.
 pub struct FromRun;
 
-impl crate::report::RunChart for FromRun {
-    fn add(
-        &self,
-        run: &crate::report::RunCharts<'_>,
-        out: &mut crate::report::Report,
-    ) -> Result<(), crate::report::ReportError> {
+impl RunChart for FromRun {
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let (data, metric) = (run.data, run.choices.metric);
         let variant = run
             .choices

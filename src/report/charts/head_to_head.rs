@@ -1,6 +1,7 @@
 //! Head to head: per-puzzle time of one variant against another, log-log, with the diagonal.
 
 use super::{color, err, frame, log_axis, log_log_mesh, log_range, Chart, DrawError};
+use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -70,7 +71,7 @@ impl Chart for HeadToHead {
 pub struct FromRun;
 
 /// The pair of variants to set head to head on `dname`, or why there is none.
-fn pair_for(run: &crate::report::RunCharts<'_>, dname: &str) -> Result<(usize, usize), String> {
+fn pair_for(run: &RunCharts<'_>, dname: &str) -> Result<(usize, usize), String> {
     let data = run.data;
     let find = |n: &str| crate::report::find_variant(data, n);
     if let Some((a, b)) = &run.choices.compare {
@@ -103,12 +104,8 @@ fn pair_for(run: &crate::report::RunCharts<'_>, dname: &str) -> Result<(usize, u
     }
 }
 
-impl crate::report::RunChart for FromRun {
-    fn add(
-        &self,
-        run: &crate::report::RunCharts<'_>,
-        out: &mut crate::report::Report,
-    ) -> Result<(), crate::report::ReportError> {
+impl RunChart for FromRun {
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         if data.variants.len() < 2 {
             out.skipped

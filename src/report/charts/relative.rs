@@ -2,6 +2,7 @@
 //! reference, with its 95% confidence interval as whiskers.
 
 use super::{color, compact, err, Chart, DrawError};
+use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -98,12 +99,8 @@ impl Chart for RelativeSpeed {
 /// variants ran.
 pub struct FromRun;
 
-impl crate::report::RunChart for FromRun {
-    fn add(
-        &self,
-        run: &crate::report::RunCharts<'_>,
-        out: &mut crate::report::Report,
-    ) -> Result<(), crate::report::ReportError> {
+impl RunChart for FromRun {
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         for dname in crate::export::first_seen(data.summary.iter().map(|r| r.dataset.as_str())) {
             let mut rows = Vec::new();

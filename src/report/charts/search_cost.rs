@@ -3,6 +3,7 @@
 use super::{
     color, compact, err, frame, log_axis, log_log_mesh, log_range, Chart, DrawError, FONT,
 };
+use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -106,12 +107,8 @@ impl Chart for SearchCost {
 /// The report's search-size charts: one per dataset where nodes were counted.
 pub struct FromRun;
 
-impl crate::report::RunChart for FromRun {
-    fn add(
-        &self,
-        run: &crate::report::RunCharts<'_>,
-        out: &mut crate::report::Report,
-    ) -> Result<(), crate::report::ReportError> {
+impl RunChart for FromRun {
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         for (di, dname) in data.datasets.iter().enumerate() {
             let points: Vec<CostPoint> = run

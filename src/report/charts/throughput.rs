@@ -1,6 +1,7 @@
 //! Puzzles per second per strategy variant, grouped by dataset, log scale.
 
 use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
+use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -72,12 +73,8 @@ impl Chart for Throughput {
 /// The report's throughput chart: every variant on every dataset.
 pub struct FromRun;
 
-impl crate::report::RunChart for FromRun {
-    fn add(
-        &self,
-        run: &crate::report::RunCharts<'_>,
-        out: &mut crate::report::Report,
-    ) -> Result<(), crate::report::ReportError> {
+impl RunChart for FromRun {
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         if data.summary.is_empty() {
             out.skipped
