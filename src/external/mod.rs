@@ -147,9 +147,9 @@ pub const DEFAULT_SIZES: &[usize] = &[4, 9, 16, 25];
 /// Why a contender cannot take part.
 #[derive(Debug, thiserror::Error)]
 pub enum ContenderError {
-    /// `--contender` was not `NAME=COMMAND`.
-    #[error("--contender {0:?}: {1}")]
-    BadArgument(String, String),
+    /// `--contender` or `--library` does not read: the option, its text, what is wrong.
+    #[error("{0} {1:?}: {2}")]
+    BadArgument(&'static str, String, String),
     /// The contenders file could not be read.
     #[error("cannot read {}: {source}", path.display())]
     Io {
@@ -289,7 +289,7 @@ pub fn specs(
 /// Reads `NAME=COMMAND`: the command is split into words as a shell would
 /// (quotes and backslashes), then run without one.
 pub fn parse_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
-    let bad = |why: String| ContenderError::BadArgument(arg.to_string(), why);
+    let bad = |why: String| ContenderError::BadArgument("--contender", arg.to_string(), why);
     let (name, command) = arg
         .split_once('=')
         .ok_or_else(|| bad("expected NAME=COMMAND, like jcz=./jcz --quiet".into()))?;
@@ -305,7 +305,7 @@ pub fn parse_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
 
 /// Reads `--library NAME=PATH:SYMBOL:ABI` (ABI one of [`library::Abi::WORDS`]).
 pub fn parse_library_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
-    let bad = |why: String| ContenderError::BadArgument(arg.to_string(), why);
+    let bad = |why: String| ContenderError::BadArgument("--library", arg.to_string(), why);
     let usage = "expected NAME=PATH:SYMBOL:ABI, like tdoku=./libtdoku_shared.so:TdokuSolverDpllTriadSimd:tdoku";
     let (name, rest) = arg.split_once('=').ok_or_else(|| bad(usage.into()))?;
     let mut parts = rest.rsplitn(3, ':');

@@ -222,7 +222,7 @@ fn bad_library_entries_are_refused_before_anything_runs() {
     );
     run(
         &["--library", &format!("x={lib}:example_tdoku:tdoku2")],
-        "\"tdoku2\" is not an ABI",
+        &format!("--library \"x={lib}:example_tdoku:tdoku2\": \"tdoku2\" is not an ABI"),
     );
     std::fs::write(
         dir.path().join("c.toml"),
