@@ -121,6 +121,15 @@ fn the_options_read_back_from_run_json_as_they_were() {
     assert!(text.contains("\"min_time_ms\": 250.0"), "{text}");
     let back: RunOptions = serde_json::from_str(&text).unwrap();
     assert_eq!(back, p);
+    // Handicaps read back as written: a whole percentage, or the share.
+    for (share, text) in [(0.2, "band=20%"), (0.07, "band=7%"), (0.075, "band=0.075")] {
+        let h = Handicap {
+            variant: "band".into(),
+            share,
+        };
+        assert_eq!(h.to_string(), text);
+        assert_eq!(text.parse::<Handicap>().unwrap().share, share);
+    }
 }
 
 #[test]

@@ -292,7 +292,13 @@ pub struct Handicap {
 
 impl std::fmt::Display for Handicap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}={}%", self.variant, self.share * 100.0)
+        // A whole percentage as one (`band=20%`), else the share (`band=0.075`).
+        let percent = self.share * 100.0;
+        if (percent - percent.round()).abs() < 1e-9 {
+            write!(f, "{}={}%", self.variant, percent.round())
+        } else {
+            write!(f, "{}={}", self.variant, self.share)
+        }
     }
 }
 
