@@ -99,6 +99,14 @@ pub enum BenchError {
     /// A run that was cut short cannot be read back.
     #[error(transparent)]
     Recover(Box<harness::recover::RecoverError>),
+    /// A run recorded before its options were typed cannot be made again.
+    #[error("{}: recorded by an older sudoku-bench ({version}), whose run.json does not keep all a run needs to be resumed; `sudoku-bench report {}` reports what it measured", dir.display(), dir.display())]
+    TooOld {
+        /// The run folder.
+        dir: PathBuf,
+        /// The version that recorded it.
+        version: String,
+    },
 }
 
 impl From<ContenderError> for BenchError {
@@ -127,6 +135,19 @@ impl BenchError {
             source,
         }
     }
+}
+
+/// The options of the run recorded in `dir` (its run.json read as `info`),
+/// to make the rest of it: refused for a run recorded before the options
+/// were typed.
+pub fn recorded(info: &harness::RunInfo, dir: &Path) -> Result<RunOptions, BenchError> {
+    if info.options.version < harness::plan::VERSION {
+        return Err(BenchError::TooOld {
+            dir: dir.to_path_buf(),
+            version: info.version.clone(),
+        });
+    }
+    Ok(info.options.clone())
 }
 
 /// A run's options, checked, with its datasets read: nothing is written or

@@ -152,3 +152,17 @@ fn options_written_before_they_were_typed_still_read() {
         .to_string();
     assert!(e.contains("is not a mode"), "{e}");
 }
+
+#[test]
+fn a_run_recorded_before_typed_options_is_not_resumed() {
+    let dir = std::path::Path::new("old-run");
+    let mut info = crate::harness::RunInfo::new(RunOptions::default(), vec![], vec![]);
+    assert_eq!(recorded(&info, dir).unwrap(), RunOptions::default());
+    info.options.version = 1;
+    let e = recorded(&info, dir).unwrap_err().to_string();
+    assert!(
+        e.starts_with("old-run: recorded by an older sudoku-bench"),
+        "{e}"
+    );
+    assert!(e.contains("`sudoku-bench report old-run`"), "{e}");
+}

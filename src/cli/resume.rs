@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
-use sudoku_bench::harness::{files, recover, RunInfo};
+use sudoku_bench::harness::{files, recover};
 
 /// Words `bench --resume` takes beside its folder.
 const ALLOWED: &[&str] = &["--resume", "--force", "--quiet", "--no-report"];
@@ -25,7 +25,7 @@ pub(super) fn run(dir: &Path, given: &BenchArgs) -> Result<ExitCode> {
 /// Resumes a scaling run: each count that is complete is kept, one that was
 /// cut short is resumed, one never begun is run; then the curve is written.
 fn run_scaling(top: &Path, first: &Path, given: &BenchArgs) -> Result<ExitCode> {
-    let options = recorded(&recover::read_info(first)?, first)?;
+    let options = sudoku_bench::bench::recorded(&recover::read_info(first)?, first)?;
     let quiet = given.quiet;
     super::scaling::counts(
         &options,
@@ -58,7 +58,7 @@ fn run_one(dir: &Path, given: &BenchArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let mut options = recorded(&info, dir)?;
+    let mut options = sudoku_bench::bench::recorded(&info, dir)?;
     options.after.report &= !given.no_report;
     let plan = bench::plan(options).with_context(|| {
         format!(
@@ -79,20 +79,6 @@ fn run_one(dir: &Path, given: &BenchArgs) -> Result<ExitCode> {
     }
     let quiet = given.quiet || !info.options.scaling.is_empty();
     bench::one(plan, dir, Some(&info), quiet, started)
-}
-
-/// The run's options as its run.json records them; a run recorded before
-/// the options were typed cannot be made again from them.
-fn recorded(info: &RunInfo, dir: &Path) -> Result<sudoku_bench::harness::RunOptions> {
-    if info.options.version < 2 {
-        bail!(
-            "{}: recorded by an older sudoku-bench ({}), whose run.json does not keep all a run needs to be resumed; `sudoku-bench report {}` reports what it measured",
-            dir.display(),
-            info.version,
-            dir.display()
-        );
-    }
-    Ok(info.options.clone())
 }
 
 /// `--resume` takes the run's options from its run.json: any other is refused.

@@ -207,16 +207,11 @@ pub(super) fn plan(args: StudyArgs) -> Result<Planned> {
     };
     let mut modes = modes;
     modes.dedup();
-    let mut notes = Vec::new();
-    let mut solvers = resolve_solvers(&common.solver)?;
-    if common.solver.is_empty() {
-        // A study's hard points need limits that stop a solve: by default only
-        // strategies that honour them take part.
-        solvers.retain(|s| s.honours_limits());
-    } else if !common.quiet {
-        for s in solvers.iter().filter(|s| !s.honours_limits()) {
-            notes.push(format!("{s} cannot be stopped by the node budget or time limit (its crate offers no hook): a hard point may take it unbounded time"));
-        }
+    // A study's hard points need limits that stop a solve.
+    let (solvers, mut notes) =
+        study::strategies(resolve_solvers(&common.solver)?, !common.solver.is_empty());
+    if common.quiet {
+        notes.clear();
     }
     let budget = common.node_budget.unwrap_or(Budget::StrategyDefault);
     let time_limit = (!common.time_limit.is_zero()).then_some(common.time_limit);

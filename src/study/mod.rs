@@ -195,6 +195,23 @@ pub struct StudyData {
     pub interrupted: bool,
 }
 
+/// The strategies of a study: those asked for, with a note for each that a
+/// budget or time limit cannot stop (a hard point may take it unbounded
+/// time); by default (`asked` false) only the given strategies that limits
+/// can stop.
+pub fn strategies(mut solvers: Vec<SolverId>, asked: bool) -> (Vec<SolverId>, Vec<String>) {
+    if !asked {
+        solvers.retain(|s| s.honours_limits());
+        return (solvers, Vec::new());
+    }
+    let notes = solvers
+        .iter()
+        .filter(|s| !s.honours_limits())
+        .map(|s| format!("{s} cannot be stopped by the node budget or time limit (its crate offers no hook): a hard point may take it unbounded time"))
+        .collect();
+    (solvers, notes)
+}
+
 /// Refuses a study whose strategies handle none of its sizes.
 pub fn check_handled(opts: &StudyOptions) -> Result<(), StudyError> {
     if opts
