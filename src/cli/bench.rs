@@ -182,11 +182,7 @@ impl BenchArgs {
 
 pub(super) fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
     if names.is_empty() {
-        return Ok(SolverId::ALL
-            .iter()
-            .copied()
-            .filter(|s| s.is_default_variant())
-            .collect());
+        return Ok(SolverId::defaults().collect());
     }
     let mut out = Vec::new();
     for n in names {

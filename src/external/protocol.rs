@@ -127,10 +127,12 @@ const ANSWERS: [Status; 5] = [
 pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<Answer, BadAnswer> {
     let bad = |why: String| BadAnswer(format!("cannot read the answer {}: {why}", quote(line)));
     let mut tokens = line.split_ascii_whitespace().peekable();
-    let statuses = ANSWERS.map(Status::word).join(", ");
+    // Named only when a line is wrong: no allocation per answer read.
+    let statuses = || ANSWERS.map(Status::word).join(", ");
     let Some(first) = tokens.next() else {
         return Err(bad(format!(
-            "the line is empty; expected a status ({statuses})"
+            "the line is empty; expected a status ({})",
+            statuses()
         )));
     };
     let cells = puzzle.geometry().cells();
@@ -152,8 +154,9 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
         ),
         (None, t) => {
             return Err(bad(format!(
-                "{} is not a status ({statuses}) nor a {cells}-cell solution",
-                quote(t)
+                "{} is not a status ({}) nor a {cells}-cell solution",
+                quote(t),
+                statuses()
             )))
         }
     };

@@ -151,15 +151,7 @@ impl Alphabet {
             lookup[blank as usize] = BLANK;
         }
         if numbers {
-            // One-character tokens of a numbers row; longer ones are read by `decode_token`.
-            for d in 1..=9u8 {
-                lookup[(b'0' + d) as usize] = d;
-            }
-            return Ok(Alphabet {
-                lookup,
-                written: Vec::new(),
-                side: n as u8,
-            });
+            return Ok(Alphabet::numbers(geometry));
         }
         for (i, &s) in symbols.iter().enumerate() {
             lookup[s as usize] = i as u8 + 1;
@@ -178,6 +170,7 @@ impl Alphabet {
     /// Cells written as numbers separated by spaces (`1`…`n`, `.` for a
     /// blank), at any size: how puzzles given as numbers are answered.
     pub fn numbers(geometry: Geometry) -> Alphabet {
+        // One-character tokens of a numbers row; longer ones are read by `decode_token`.
         let mut lookup = [NOT_A_SYMBOL; 128];
         for blank in BLANKS {
             lookup[blank as usize] = BLANK;

@@ -110,11 +110,7 @@ impl Default for RunOptions {
     fn default() -> RunOptions {
         RunOptions {
             version: VERSION,
-            solvers: SolverId::ALL
-                .iter()
-                .filter(|s| s.is_default_variant())
-                .map(|s| s.name().to_string())
-                .collect(),
+            solvers: SolverId::defaults().map(|s| s.name().to_string()).collect(),
             datasets: Vec::new(),
             inputs: Vec::new(),
             input: ReadOptions::default(),

@@ -119,8 +119,14 @@ impl std::str::FromStr for RowStatus {
 
     /// Reads the word [`RowStatus::word`] writes; any other text is an error.
     fn from_str(word: &str) -> Result<RowStatus, Self::Err> {
-        let words: Vec<&str> = RowStatus::ALL.iter().map(|s| s.word()).collect();
-        crate::words::pick("a row status", word, &words).map(|i| RowStatus::ALL[i])
+        // Read once per row of a results file: the list is spelled only for an error.
+        RowStatus::ALL
+            .into_iter()
+            .find(|s| s.word() == word)
+            .ok_or_else(|| {
+                let words: Vec<&str> = RowStatus::ALL.iter().map(|s| s.word()).collect();
+                crate::words::UnknownWord::new("a row status", word, words.join(", "))
+            })
     }
 }
 

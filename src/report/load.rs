@@ -380,22 +380,27 @@ pub fn load_points(dir: &Path) -> Result<RunData, ReportError> {
 
 /// The run's `run.json`, when it has one.
 fn read_info(dir: &Path) -> Result<Option<RunInfo>, ReportError> {
-    let json_path = dir.join(files::RUN_JSON);
-    if !json_path.is_file() {
-        return Ok(None);
-    }
-    let text = std::fs::read_to_string(&json_path).map_err(|source| ReportError::Io {
-        path: json_path.clone(),
-        source,
-    })?;
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|e| ReportError::Json {
-            path: json_path.clone(),
-            line: e.line(),
-            column: e.column(),
+    use crate::harness::recover::{self, RecoverError};
+    match recover::read_info(dir) {
+        Ok(info) => Ok(Some(info)),
+        Err(RecoverError::NotARun(_)) => Ok(None),
+        Err(RecoverError::Io { path, source }) => Err(ReportError::Io { path, source }),
+        Err(RecoverError::Json {
+            path,
+            line,
+            column,
+            message,
+        }) => Err(ReportError::Json {
+            path,
+            line,
+            column,
+            message,
+        }),
+        Err(e) => Err(ReportError::Csv {
+            path: dir.join(files::RUN_JSON),
             message: e.to_string(),
-        })
+        }),
+    }
 }
 
 /// The rows of the run's `summary.csv` (older runs' columns too).

@@ -234,6 +234,15 @@ impl SolverId {
         self.entry().family
     }
 
+    /// Each strategy's default variant, in registry order: what runs when
+    /// no strategy is named.
+    pub fn defaults() -> impl Iterator<Item = SolverId> {
+        SolverId::ALL
+            .iter()
+            .copied()
+            .filter(|s| s.is_default_variant())
+    }
+
     /// True for the default variant of each strategy.
     pub fn is_default_variant(self) -> bool {
         self.name() == self.strategy()

@@ -171,23 +171,25 @@ fn wrong_answers_are_caught_and_cost_only_their_rows() {
     assert!(of(&all, "bitset-mrv").iter().all(|r| r.2 == "unique"));
 }
 
+/// After [`RUN`]: beside `bitset-mrv`, one worker, no warm-up, one round.
+const ONE_BESIDE_BITSET: [&str; 7] = [
+    "bitset-mrv",
+    "--threads",
+    "1",
+    "--warmup",
+    "0",
+    "--rounds",
+    "1",
+];
+
 #[test]
 fn a_crashing_program_costs_only_its_own_rows_and_is_restarted_each_time() {
     let dir = tempfile::tempdir().unwrap();
     let t = table(dir.path(), &["hard-9x9"]);
     bin(dir.path())
         .args(RUN)
-        .args([
-            "bitset-mrv",
-            "--threads",
-            "1",
-            "--warmup",
-            "0",
-            "--rounds",
-            "1",
-            "--out",
-            "run",
-        ])
+        .args(ONE_BESIDE_BITSET)
+        .args(["--out", "run"])
         .args(["--contender", &fixture(&t, "crash-at:5")])
         .assert()
         .code(1);
@@ -217,15 +219,7 @@ fn a_program_that_crashes_on_every_puzzle_is_given_up_after_a_crash_loop() {
     let t = table(dir.path(), &["hard-9x9"]);
     let out = bin(dir.path())
         .args(RUN)
-        .args([
-            "bitset-mrv",
-            "--threads",
-            "1",
-            "--warmup",
-            "0",
-            "--rounds",
-            "1",
-        ])
+        .args(ONE_BESIDE_BITSET)
         .args(["--limit", "40", "--out", "run"])
         .args(["--contender", &fixture(&t, "crash-at:1")])
         .assert()
