@@ -37,6 +37,24 @@ impl CheckReport {
     pub fn problems(&self) -> usize {
         self.findings.iter().filter(|f| !f.ok).count()
     }
+
+    /// The findings a line each, what the program last wrote to stderr, and
+    /// the verdict: ready for `bench ready_for`, or how many problems.
+    pub fn text(&self, stderr_tail: &str, ready_for: &str) -> String {
+        let mut out = String::new();
+        for f in &self.findings {
+            let mark = if f.ok { "ok  " } else { "FAIL" };
+            out += &format!("{mark} {}\n", f.text);
+        }
+        if !stderr_tail.is_empty() {
+            out += &format!("its stderr ended with: {stderr_tail}\n");
+        }
+        match self.problems() {
+            0 => out += &format!("\nno problems: ready for `bench {ready_for}`\n"),
+            n => out += &format!("\n{n} problem(s)\n"),
+        }
+        out
+    }
 }
 
 /// A reference puzzle and what a correct answer says (mode `unique`).
@@ -495,4 +513,23 @@ fn flushed_only_at_exit(mut p: Process, wait: Duration) -> Option<String> {
         .map(str::to_string);
     drop(p);
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_marks_each_finding_and_counts_the_problems() {
+        let mut r = CheckReport::default();
+        r.ok("started".into());
+        assert!(r.text("", "--contender NAME=COMMAND").ends_with(
+            "ok   started\n\nno problems: ready for `bench --contender NAME=COMMAND`\n"
+        ));
+        r.fail("no answer".into());
+        let text = r.text("boom", "x");
+        assert!(text.contains("FAIL no answer\n"), "{text}");
+        assert!(text.contains("its stderr ended with: boom\n"), "{text}");
+        assert!(text.ends_with("\n1 problem(s)\n"), "{text}");
+    }
 }

@@ -134,6 +134,39 @@ pub fn rate(puzzle: &Grid, permutations: u32) -> Rating {
     }
 }
 
+/// Writes `rate`'s CSV for every puzzle of `datasets` (a header, then a
+/// row a puzzle in order), rating on `pool`.
+pub fn write_csv(
+    datasets: &[crate::format::Dataset],
+    permutations: u32,
+    pool: &rayon::ThreadPool,
+    out: &mut dyn std::io::Write,
+) -> Result<(), csv::Error> {
+    use crate::format::write_line;
+    use rayon::prelude::*;
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(["puzzle", "solution", "guesses", "nodes", "singles", "band"])?;
+    for ds in datasets {
+        let ratings: Vec<Rating> = pool.install(|| {
+            let puzzles = ds.puzzles.par_iter();
+            puzzles.map(|p| rate(&p.grid, permutations)).collect()
+        });
+        for (p, r) in ds.puzzles.iter().zip(ratings) {
+            let expected = p.expected.as_ref();
+            w.write_record([
+                write_line(&p.grid, &ds.alphabet),
+                expected.map_or(String::new(), |e| write_line(e, &ds.alphabet)),
+                format!("{:.3}", r.guesses),
+                format!("{:.1}", r.nodes),
+                r.singles.to_string(),
+                Band::of(&r).to_string(),
+            ])?;
+        }
+    }
+    w.flush()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +185,25 @@ mod tests {
         assert!(re.singles && re.guesses == 0.0 && Band::of(&re) == Band::Easy);
         assert!(!rh.singles && rh.guesses > re.guesses && rh.nodes > re.nodes);
         assert_ne!(Band::of(&rh), Band::Easy);
+    }
+
+    #[test]
+    fn the_csv_has_a_row_a_puzzle_in_order() {
+        let text = "1......2..3..4..\n..3..4..1......2\n";
+        let read = crate::format::ReadOptions::default();
+        let sets = [crate::format::read_str("t", text, &read).unwrap()];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut out = Vec::new();
+        write_csv(&sets, 2, &pool, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "puzzle,solution,guesses,nodes,singles,band");
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(lines[1].starts_with("1......2..3..4..,,"), "{out}");
+        assert!(lines[2].starts_with("..3..4..1......2,,"), "{out}");
     }
 
     #[test]

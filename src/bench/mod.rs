@@ -8,7 +8,7 @@ mod resume;
 pub mod scaling;
 
 pub use measure::{finish, measure, Finished, Measured, Watch};
-pub use resume::{differences, leave_out_measured, scaling_counts};
+pub use resume::{differences, leave_out_measured, reopen, scaling_counts, Reopened};
 
 use crate::compare::{baseline, CompareError};
 use crate::datasets::DatasetError;
@@ -99,6 +99,25 @@ pub enum BenchError {
     /// A run that was cut short cannot be read back.
     #[error(transparent)]
     Recover(Box<harness::recover::RecoverError>),
+    /// A baseline asked of a run at several thread counts.
+    #[error("--baseline and --save-baseline take one thread count: several (--threads {0}) make one run per count")]
+    ScalingBaseline(String),
+    /// The plan a run recorded does not hold now.
+    #[error("planning the run again from {}: {source}", path.display())]
+    Replan {
+        /// Its run.json.
+        path: PathBuf,
+        /// Why.
+        source: Box<BenchError>,
+    },
+    /// A run made with another build or datasets, not to be resumed unforced.
+    #[error("{} was made with another build or datasets; not resumed (--force resumes anyway):\n  {differences}", dir.display())]
+    Changed {
+        /// The run folder.
+        dir: PathBuf,
+        /// What differs, a line each.
+        differences: String,
+    },
     /// A run recorded before its options were typed cannot be made again.
     #[error("{}: recorded by an older sudoku-bench ({version}), whose run.json does not keep all a run needs to be resumed; `sudoku-bench report {}` reports what it measured", dir.display(), dir.display())]
     TooOld {

@@ -24,6 +24,55 @@ pub fn scaling_counts(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// What `bench --resume` finds in a run folder.
+pub enum Reopened {
+    /// The run finished (at this time): nothing to resume.
+    Complete(String),
+    /// The run was cut short: its record, and its plan made again.
+    CutShort {
+        /// Its run.json.
+        info: Box<RunInfo>,
+        /// The plan it recorded, checked and with its datasets read again.
+        plan: Box<Plan>,
+        /// How it differs from the same plan now, resumed anyway (`force`).
+        despite: Vec<String>,
+    },
+}
+
+/// Reads the run in `dir` back and plans the rest of it on `cores` cores,
+/// with the report left off when `no_report`; one that differs from the
+/// same plan now (another build, changed datasets) is refused unless `force`.
+pub fn reopen(
+    dir: &Path,
+    force: bool,
+    no_report: bool,
+    cores: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Reopened, BenchError> {
+    let info = recover::read_info(dir)?;
+    if recover::is_complete(&info) {
+        return Ok(Reopened::Complete(info.finished));
+    }
+    let mut options = super::recorded(&info, dir)?;
+    options.after.report &= !no_report;
+    let plan = Plan::new(options, cores, progress).map_err(|e| BenchError::Replan {
+        path: dir.join(harness::RUN_JSON),
+        source: Box::new(e),
+    })?;
+    let despite = differences(&info, &plan);
+    if !despite.is_empty() && !force {
+        return Err(BenchError::Changed {
+            dir: dir.to_path_buf(),
+            differences: despite.join("\n  "),
+        });
+    }
+    Ok(Reopened::CutShort {
+        info: Box::new(info),
+        plan: Box::new(plan),
+        despite,
+    })
+}
+
 /// What differs between the run's record and the same plan now: the build,
 /// the datasets' content, the contenders.
 pub fn differences(info: &RunInfo, plan: &Plan) -> Vec<String> {

@@ -4,7 +4,7 @@
 
 use super::BenchError;
 use crate::export::first_seen;
-use crate::harness::{files, SummaryRow};
+use crate::harness::{files, RunOptions, SummaryRow};
 use crate::report::charts::{render, Chart, Scaling};
 use crate::report::ReportError;
 use std::fmt::Write as _;
@@ -13,6 +13,55 @@ use std::path::{Path, PathBuf};
 /// The folder of count `t` in a scaling run's folder `top`.
 pub fn count_dir(top: &Path, t: usize) -> PathBuf {
     top.join(format!("threads-{t}"))
+}
+
+/// Refuses what a run at several thread counts cannot do: gate on a
+/// baseline, or save one.
+pub fn check(options: &RunOptions) -> Result<(), BenchError> {
+    if options.after.baseline.is_some() || options.after.save_baseline.is_some() {
+        let counts: Vec<String> = options.scaling.iter().map(|t| t.to_string()).collect();
+        return Err(BenchError::ScalingBaseline(counts.join(",")));
+    }
+    Ok(())
+}
+
+/// Runs each thread count of `options.scaling`, in order, through `each`
+/// (given the count's own options, with no report of its own, and its
+/// folder), then writes the curve over the counts that ran into `top`.
+/// It starts no other count once `interrupted` says so or a count ends in
+/// 130. Gives the worst exit code (the last that was not 0) and the table.
+pub fn run_counts<E: From<BenchError>>(
+    options: &RunOptions,
+    top: &Path,
+    interrupted: &dyn Fn() -> bool,
+    say: &mut dyn FnMut(&str),
+    each: &mut dyn FnMut(RunOptions, &Path) -> Result<u8, E>,
+) -> Result<(u8, String), E> {
+    check(options)?;
+    let mut counts = options.scaling.clone();
+    counts.sort_unstable();
+    counts.dedup();
+    let (mut code, mut done) = (0, Vec::new());
+    for t in counts {
+        if interrupted() {
+            code = 130; // between two counts: start no other
+            break;
+        }
+        let dir = count_dir(top, t);
+        say(&format!("threads {t}: running into {}", dir.display()));
+        let mut one = options.clone();
+        one.threads = t;
+        one.after.report = false;
+        let c = each(one, &dir)?;
+        done.push((t, dir));
+        if c != 0 {
+            code = c;
+            if c == 130 {
+                break; // interrupted: the curve covers the counts that finished
+            }
+        }
+    }
+    Ok((code, write(top, &done)?))
 }
 
 /// Reads each count's summary (`(count, folder)`) and writes the curve into

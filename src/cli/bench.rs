@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sudoku_bench::bench::{self, Plan, Watch};
+use sudoku_bench::export::terminal::Ending;
 use sudoku_bench::harness::plan::{Handicap, RunOptions, VERSION};
 use sudoku_bench::harness::{files, Budget, RunInfo, Schedule};
 use sudoku_bench::solver::SolverId;
@@ -39,7 +40,7 @@ pub(super) struct BenchArgs {
     #[arg(long)]
     node_budget: Option<Budget>,
     /// Per-puzzle time limit, like `100ms` or `2s` (a run out counts as `budget`).
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = duration)]
     time_limit: Option<Duration>,
     /// Nodes the untimed reference search may spend on one puzzle; every row's verdict is
     /// checked against it, and a puzzle it cannot decide gives `unchecked` rows.
@@ -61,7 +62,7 @@ pub(super) struct BenchArgs {
     /// Keep making passes, for each strategy, until its timed passes over a dataset add up to
     /// this much wall time in all (like `2s`; each round takes its share); at least --repeat
     /// passes are made. `0` for a single pass.
-    #[arg(long, value_parser = parse_duration, default_value = "250ms")]
+    #[arg(long, value_parser = duration, default_value = "250ms")]
     min_time: Duration,
     /// `interleaved`: each worker solves a stretch of puzzles with every strategy in turn
     /// (rotating who goes first), so machine drift hits all alike; `sequential`: one
@@ -114,7 +115,7 @@ pub(super) struct BenchArgs {
     #[arg(long, value_name = "NAME")]
     pub(super) baseline: Option<String>,
     /// With --baseline: changes smaller than this count as noise, like `3%` or `0.03`.
-    #[arg(long, default_value = "3%", value_parser = parse_fraction)]
+    #[arg(long, default_value = "3%", value_parser = fraction)]
     noise_threshold: f64,
     /// Makes a strategy slower on purpose, `NAME=20%` (repeatable): after each solve it spins
     /// until the solve has taken 20% longer. For checking that a `--baseline` gate catches
@@ -136,7 +137,7 @@ impl BenchArgs {
         let solvers = if self.solver.is_empty() && !contenders.is_empty() {
             Vec::new()
         } else {
-            resolve_solvers(&self.solver)?
+            SolverId::resolve(&self.solver)?
                 .iter()
                 .map(|s| s.name().to_string())
                 .collect()
@@ -180,23 +181,6 @@ impl BenchArgs {
     }
 }
 
-pub(super) fn resolve_solvers(names: &[String]) -> Result<Vec<SolverId>> {
-    if names.is_empty() {
-        return Ok(SolverId::defaults().collect());
-    }
-    let mut out = Vec::new();
-    for n in names {
-        if n == "all" {
-            out.extend(SolverId::ALL.iter().copied());
-        } else {
-            out.push(n.parse()?);
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|s| seen.insert(*s));
-    Ok(out)
-}
-
 /// The machine's cores.
 pub(super) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -217,7 +201,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     let plan = plan(options)?;
     let out_dir = out_dir(&args.out, "reports", "run")?;
     sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
-    one(plan, &out_dir, None, args.quiet, started)
+    one(plan, &out_dir, None, args.quiet, started).map(ExitCode::from)
 }
 
 /// Checks `options` on this machine and reads the datasets.
@@ -226,14 +210,14 @@ pub(super) fn plan(options: RunOptions) -> Result<Plan> {
 }
 
 /// One run at one thread count into `out_dir` (with `resumed`, the rest of
-/// the run recorded there): measure, present.
+/// the run recorded there): measure, present; gives the exit code.
 pub(super) fn one(
     plan: Plan,
     out_dir: &Path,
     resumed: Option<&RunInfo>,
     quiet: bool,
     started: Instant,
-) -> Result<ExitCode> {
+) -> Result<u8> {
     for n in &plan.notes {
         eprintln!("note: {n}");
     }
@@ -266,13 +250,11 @@ pub(super) fn one(
             None => println!("results in {}", out_dir.display()),
         }
     }
-    let mut regressed = false;
     if let Some(c) = &done.comparison {
         if !quiet {
             println!();
         }
-        regressed =
-            super::compare::print(c, &out_dir.join(files::COMPARE), quiet) != ExitCode::SUCCESS;
+        super::compare::print(c, &out_dir.join(files::COMPARE), quiet);
     }
     let after = &m.report.info.options.after;
     match (&after.save_baseline, &done.saved) {
@@ -282,37 +264,18 @@ pub(super) fn one(
         }
         _ => {}
     }
-    exit_code(&m, out_dir, regressed)
-}
-
-/// 1 for wrong answers, strategy errors or a regression; 130 when interrupted.
-fn exit_code(m: &bench::Measured, out_dir: &Path, regressed: bool) -> Result<ExitCode> {
     let info = &m.report.info;
-    let results_path = out_dir.join(files::RESULTS_CSV);
-    if info.wrong > 0 || info.errors > 0 {
-        eprintln!(
-            "FAILED: {} puzzles answered wrong and {} with strategy errors (rows with status wrong/error in {})",
-            info.wrong,
-            info.errors,
-            results_path.display()
-        );
-        return Ok(ExitCode::from(1));
+    let regressed = done.comparison.as_ref().filter(|c| c.regressed());
+    let ending = Ending::of(
+        info.wrong,
+        info.errors,
+        m.result.interrupted,
+        regressed.map(|_| after.baseline.as_deref().unwrap_or_default()),
+    );
+    if let Some(line) = ending.line(&out_dir.join(files::RESULTS_CSV)) {
+        eprintln!("{line}");
     }
-    if m.result.interrupted {
-        eprintln!(
-            "interrupted: {} keeps every puzzle measured so far",
-            results_path.display()
-        );
-        return Ok(ExitCode::from(130));
-    }
-    if regressed {
-        eprintln!(
-            "REGRESSED against baseline {}: see the comparison above",
-            info.options.after.baseline.as_deref().unwrap_or("")
-        );
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(ending.code())
 }
 
 #[cfg(test)]

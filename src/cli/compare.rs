@@ -1,6 +1,6 @@
 //! `sudoku-bench compare`: a run or baseline against another, with verdicts.
 
-use super::options::parse_fraction;
+use super::options::fraction;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,7 +14,7 @@ pub(super) struct CompareArgs {
     /// The run measured against it: a run folder or a baseline name.
     current: String,
     /// Changes smaller than this count as noise, like `3%` or `0.03`.
-    #[arg(long, default_value = "3%", value_parser = parse_fraction)]
+    #[arg(long, default_value = "3%", value_parser = fraction)]
     noise_threshold: f64,
     /// Where to write compare.md, compare.csv, compare.json and charts/
     /// (default: CURRENT/compare).

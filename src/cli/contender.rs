@@ -39,7 +39,7 @@ struct CheckArgs {
     #[arg(long)]
     no_solutions: bool,
     /// How long to wait for each answer, like `10s`.
-    #[arg(long, default_value = "10s", value_parser = super::options::parse_duration)]
+    #[arg(long, default_value = "10s", value_parser = super::options::duration)]
     timeout: Duration,
     /// The program and its arguments (after `--`).
     #[arg(
@@ -82,31 +82,14 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
             )?
         }
     };
-    for f in &report.findings {
-        println!("{} {}", if f.ok { "ok  " } else { "FAIL" }, f.text);
-    }
     let tail = external::process::stderr_tail(&log, 0);
-    if !tail.is_empty() {
-        println!("its stderr ended with: {tail}");
-    }
     let _ = std::fs::remove_dir_all(&dir);
-    match report.problems() {
-        0 => {
-            println!(
-                "\nno problems: ready for `bench {}`",
-                if args.library.is_some() {
-                    "--library NAME=PATH:SYMBOL:ABI"
-                } else {
-                    "--contender NAME=COMMAND"
-                }
-            );
-            Ok(ExitCode::SUCCESS)
-        }
-        n => {
-            println!("\n{n} problem(s)");
-            Ok(ExitCode::from(1))
-        }
-    }
+    let ready_for = match args.library {
+        Some(_) => "--library NAME=PATH:SYMBOL:ABI",
+        None => "--contender NAME=COMMAND",
+    };
+    print!("{}", report.text(&tail, ready_for));
+    Ok(ExitCode::from(u8::from(report.problems() > 0)))
 }
 
 /// A fresh private folder for the checked program's stderr.

@@ -2,9 +2,7 @@
 
 use super::options::*;
 use anyhow::{bail, Result};
-use std::io::Write;
 use std::process::ExitCode;
-use sudoku_bench::format;
 
 #[derive(clap::Args)]
 pub(super) struct GenerateArgs {
@@ -70,8 +68,8 @@ pub(super) struct GenerateArgs {
 }
 
 pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
-    use rayon::prelude::*;
-    use sudoku_bench::generate::{generate_indexed, GenerateOptions};
+    use sudoku_bench::generate::write::{write_puzzles, Layout};
+    use sudoku_bench::generate::GenerateOptions;
     let Some(geometry) = sudoku_bench::Geometry::from_side(args.size) else {
         bail!(
             "--size {} is not a grid side, expected {}",
@@ -101,37 +99,14 @@ pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
     if args.pencilmark && args.output == "block" {
         bail!("--pencilmark writes lines: the block format has no place for the exclusions");
     }
-    let pool = build_pool(args.threads)?;
-    let alphabet = format::Alphabet::default_for(geometry);
+    let layout = match args.output.as_str() {
+        "block" => Layout::Block,
+        _ => Layout::Line {
+            answer: !(args.no_answer || args.holes),
+        },
+    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    // Chunks keep memory bounded and output streaming, in index order.
-    let chunk = 256u64;
-    let mut start = 0;
-    while start < args.count {
-        let end = (start + chunk).min(args.count);
-        let batch: Vec<_> = pool.install(|| {
-            (start..end)
-                .into_par_iter()
-                .map(|i| generate_indexed(&opts, args.seed, i))
-                .collect()
-        });
-        for item in batch {
-            let (puzzle, solution) = item?;
-            if args.output == "block" {
-                writeln!(out, "{}", format::write_block(&puzzle, &alphabet))?;
-            } else if args.no_answer || args.holes {
-                writeln!(out, "{}", format::write_line(&puzzle, &alphabet))?;
-            } else {
-                writeln!(
-                    out,
-                    "{} {}",
-                    format::write_line(&puzzle, &alphabet),
-                    format::write_line(&solution, &alphabet)
-                )?;
-            }
-        }
-        start = end;
-    }
-    out.flush()?;
+    let pool = build_pool(args.threads)?;
+    write_puzzles(&opts, args.seed, args.count, layout, &pool, &mut out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,12 +2,13 @@
 //! or most relative to another; write them with the search's progress.
 
 use super::options::*;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use sudoku_bench::hunt::plan::{contender, HuntPlan, HuntRequest};
-use sudoku_bench::hunt::write::{print_best, write_results, Header, ProgressFile, ScoreName};
+use sudoku_bench::hunt::plan::{HuntPlan, HuntRequest};
+use sudoku_bench::hunt::session::{score_text, Started};
+use sudoku_bench::hunt::write::print_best;
 use sudoku_bench::hunt::{HuntObserver, Objective, ProgressRow, Stop};
 
 #[derive(clap::Args)]
@@ -30,7 +31,7 @@ pub(super) struct HuntArgs {
     #[arg(long, default_value_t = 9)]
     size: usize,
     /// Stop after this much time (such as 90s, 2m).
-    #[arg(long, value_parser = parse_duration, conflicts_with = "iterations")]
+    #[arg(long, value_parser = duration, conflicts_with = "iterations")]
     budget: Option<Duration>,
     /// Stop after this many moves in all: the same seed then gives the same
     /// puzzles at the same thread count (with guesses or nodes).
@@ -80,150 +81,70 @@ impl HuntArgs {
     }
 }
 
-/// The hunt's plan on `cores` cores.
-fn plan(args: &HuntArgs, cores: usize) -> Result<HuntPlan> {
-    Ok(HuntPlan::new(&args.request()?, cores, &mut |m| {
-        eprintln!("{m}")
-    })?)
-}
+/// The display: a spinner or a bar with the best so far.
+struct Display(Option<indicatif::ProgressBar>);
 
-/// The display: a spinner with the best so far; the progress file gets every row.
-struct Watch {
-    file: ProgressFile,
-    bar: Option<indicatif::ProgressBar>,
-    error: std::sync::Mutex<Option<std::io::Error>>,
-}
-
-impl HuntObserver for Watch {
-    fn improved(&self, row: &ProgressRow) {
-        if let Err(e) = self.file.row(row) {
-            sudoku_bench::sync::lock(&self.error).get_or_insert(e);
-        }
-    }
+impl HuntObserver for Display {
+    fn improved(&self, _: &ProgressRow) {}
     fn tick(&self, iterations: u64, best: f64) {
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = &self.0 {
             bar.set_position(iterations);
             let rate = iterations as f64 / bar.elapsed().as_secs_f64().max(1e-3);
-            bar.set_message(format!("({:.0}k/s), best {}", rate / 1e3, trim(best)));
+            bar.set_message(format!("({:.0}k/s), best {}", rate / 1e3, score_text(best)));
         }
-    }
-}
-
-fn trim(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.3}")
     }
 }
 
 pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    let HuntPlan {
-        options: opts,
-        alphabet,
-        start_words,
-    } = plan(&args, cores)?;
-    let specs = args.outside.specs()?;
+    let req = args.request()?;
+    let plan = HuntPlan::new(&req, super::bench::cores(), &mut |m| eprintln!("{m}"))?;
     let dir = out_dir(&args.out, "hunts", "run")?;
-    let hunted = contender(&args.solver, &specs, opts.threads, &dir)?;
-    let against = match &args.against {
-        Some(b) => Some(contender(b, &specs, opts.threads, &dir)?),
-        None => None,
-    };
-    let name = ScoreName {
-        hunted: hunted.variant.clone(),
-        against: against.as_ref().map(|b| b.variant.clone()),
-        objective: opts.objective,
-    };
+    let started = Started::new(plan, &req, &args.outside.specs()?, &dir)?;
+    let opts = &started.plan().options;
     let bar = super::progress::shown(args.quiet).then(|| {
         let bar = match opts.stop {
             Stop::Iterations(n) => indicatif::ProgressBar::new(n),
             Stop::Time(_) => indicatif::ProgressBar::new_spinner(),
         };
+        let template = "{spinner} {elapsed_precise} {human_pos} moves {msg}";
         bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {elapsed_precise} {human_pos} moves {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            indicatif::ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     });
     if !args.quiet {
+        let (t, s) = (opts.threads, if opts.threads == 1 { "" } else { "s" });
         eprintln!(
-            "hunting {} over {} chain{} from {start_words}, seed {}; results in {}",
-            name.short(),
-            opts.threads,
-            if opts.threads == 1 { "" } else { "s" },
+            "hunting {} over {t} chain{s} from {}, seed {}; results in {}",
+            started.score.short(),
+            started.plan().start_words,
             opts.seed,
             dir.display()
         );
     }
-    let watch = Watch {
-        file: ProgressFile::create(&dir, alphabet.clone())
-            .with_context(|| format!("cannot write {}", dir.join("progress.csv").display()))?,
-        bar,
-        error: std::sync::Mutex::new(None),
-    };
     let cancel = super::interrupt::flag(
         "interrupted: stopping the hunt and writing the best found so far (Ctrl-C again to quit now)",
     );
-    let result = sudoku_bench::hunt::hunt(&hunted, against.as_ref(), &opts, &cancel, &watch);
-    if let Some(bar) = &watch.bar {
+    let display = Display(bar);
+    let alphabet = started.plan().alphabet.clone();
+    let hunted = started.hunt(&dir, &cancel, &display);
+    if let Some(bar) = &display.0 {
         bar.finish_and_clear();
     }
-    for c in std::iter::once(&hunted).chain(against.as_ref()) {
-        c.engine.finish();
-    }
-    let result = result?;
-    if let Some(e) = sudoku_bench::sync::lock(&watch.error).take() {
-        return Err(e).context(format!(
-            "cannot write {}",
-            dir.join("progress.csv").display()
-        ));
-    }
-    let header = Header {
-        score: name.clone(),
-        seed: opts.seed,
-        threads: opts.threads,
-        start: start_words,
-        repeat: opts.repeat,
-    };
-    write_results(&dir, &header, &result, &alphabet, &watch.file.steps())
-        .with_context(|| format!("cannot write the hunt's files in {}", dir.display()))?;
+    let hunted = hunted?;
     let mut out = std::io::stdout().lock();
-    print_best(&mut out, &name, &result, &alphabet, 5)?;
-    println!(
-        "{} moves, {} puzzles scored in {:.2} s{}; best {} (the best start: {}); {} puzzles in {}",
-        result.iterations,
-        result.evaluations,
-        result.elapsed.as_secs_f64(),
-        if result.interrupted {
-            " (interrupted)"
-        } else {
-            ""
-        },
-        result
-            .found
-            .first()
-            .map_or("none".into(), |f| trim(f.score)),
-        trim(result.start_best),
-        result.found.len(),
-        dir.join("puzzles.txt").display()
-    );
-    let (shown, failures) = &result.failures;
-    if *failures > 0 {
-        eprintln!(
-            "note: {failures} answers failed their check and were left out; the first: {}",
-            shown.join("; ")
-        );
+    print_best(&mut out, &hunted.score, &hunted.result, &alphabet, 5)?;
+    println!("{}", hunted.summary(&dir));
+    if let Some(note) = hunted.failures() {
+        eprintln!("note: {note}");
     }
-    Ok(if result.interrupted {
-        ExitCode::from(130)
+    Ok(ExitCode::from(if hunted.result.interrupted {
+        130
     } else {
-        ExitCode::SUCCESS
-    })
+        0
+    }))
 }
 
 #[cfg(test)]
@@ -231,55 +152,37 @@ mod tests {
     use super::*;
     use clap::Parser;
 
-    fn args(words: &[&str]) -> HuntArgs {
-        let line = ["sudoku-bench", "hunt"]
-            .into_iter()
-            .chain(words.iter().copied());
-        match super::super::Cli::try_parse_from(line)
-            .expect("the words parse")
-            .command
-        {
-            super::super::Command::Hunt(h) => h,
+    fn args(words: &[&str]) -> Result<HuntArgs, clap::Error> {
+        let line = ["sudoku-bench", "hunt"].iter().chain(words);
+        match super::super::Cli::try_parse_from(line)?.command {
+            super::super::Command::Hunt(h) => Ok(h),
             _ => unreachable!("a hunt command"),
         }
     }
 
     #[test]
-    fn bad_requests_are_refused_before_anything_runs() {
-        let refused = |w: &[&str]| format!("{:#}", plan(&args(w), 2).expect_err("refused"));
-        assert!(refused(&["--solver", "band", "--against", "band"]).contains("two different"));
-        assert!(refused(&["--solver", "band", "--iterations", "0"]).contains("above zero"));
-        assert!(refused(&["--solver", "band", "--budget", "0s"]).contains("above zero"));
-        assert!(refused(&["--solver", "band", "--size", "36"]).contains("sides 4, 9, 16 or 25"));
-        let bad = super::super::Cli::try_parse_from([
-            "sudoku-bench",
-            "hunt",
+    fn the_arguments_map_onto_the_request_and_bad_words_are_refused() {
+        let words = [
             "--solver",
             "band",
-            "--objective",
-            "speed",
-        ]);
-        let text = bad.err().expect("refused").to_string();
+            "--against",
+            "dlx",
+            "--iterations",
+            "500",
+        ];
+        let r = args(&words).unwrap().request().unwrap();
+        assert_eq!(
+            (r.hunted.as_str(), r.against.as_deref()),
+            ("band", Some("dlx"))
+        );
+        assert_eq!((r.iterations, r.budget, r.threads), (Some(500), None, None));
+        let text = args(&["--solver", "band", "--objective", "speed"])
+            .err()
+            .expect("refused")
+            .to_string();
         assert!(
             text.contains("invalid value 'speed'") && text.contains("guesses, nodes, time"),
             "{text}"
         );
-    }
-
-    #[test]
-    fn the_plan_takes_the_budget_and_threads_asked() {
-        let p = plan(
-            &args(&["--solver", "band", "--iterations", "500", "--threads", "3"]),
-            2,
-        )
-        .unwrap()
-        .options;
-        assert_eq!(p.stop, Stop::Iterations(500));
-        assert_eq!(p.threads, 3);
-        let p = plan(&args(&["--solver", "band", "--budget", "90s"]), 2)
-            .unwrap()
-            .options;
-        assert_eq!(p.stop, Stop::Time(Duration::from_secs(90)));
-        assert_eq!(p.threads, 2);
     }
 }

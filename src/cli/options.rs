@@ -3,10 +3,11 @@
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use std::path::PathBuf;
-use std::time::Duration;
 use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
 use sudoku_bench::harness::plan::{ChartChoices, Metric};
 use sudoku_bench::solver::Mode;
+/// Value parsers for shares and durations (their errors say what was expected).
+pub(super) use sudoku_bench::words::{duration, fraction, share};
 
 #[derive(clap::Args, Clone)]
 pub(super) struct ReportChoices {
@@ -102,21 +103,6 @@ pub(super) fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> R
         Ok(n) if n != T::default() => Ok(n),
         _ => Err("expected a whole number of 1 or more".to_string()),
     }
-}
-
-/// Reads a share written `3%` or `0.03`, any value.
-pub(super) fn share(s: &str) -> Result<f64, String> {
-    sudoku_bench::words::share(s).map_err(|e| e.to_string())
-}
-
-/// Parses a share written `3%` or `0.03` (0 to 1).
-pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
-    sudoku_bench::words::fraction(s).map_err(|e| e.to_string())
-}
-
-/// Parses `250ms`, `2s`, `1.5s`, `3m` or a bare number of seconds.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    sudoku_bench::words::duration(s).map_err(|e| e.to_string())
 }
 
 pub(super) fn build_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {

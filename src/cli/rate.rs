@@ -4,7 +4,6 @@ use super::options::*;
 use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use sudoku_bench::format;
 
 #[derive(clap::Args)]
 pub(super) struct RateArgs {
@@ -22,36 +21,12 @@ pub(super) struct RateArgs {
 }
 
 pub(super) fn run(args: RateArgs) -> Result<ExitCode> {
-    use rayon::prelude::*;
-    use sudoku_bench::rate::{rate, Band};
     let opts = args.input_args.read_options()?;
     let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
     let path = sudoku_bench::datasets::path_or_public(&path, &mut |m| eprintln!("{m}"))?;
-    let datasets = format::read_path_or_folder(&path, &opts)?;
+    let datasets = sudoku_bench::format::read_path_or_folder(&path, &opts)?;
     let pool = build_pool(args.threads)?;
-    let mut out = csv::Writer::from_writer(std::io::stdout().lock());
-    out.write_record(["puzzle", "solution", "guesses", "nodes", "singles", "band"])?;
-    for ds in &datasets {
-        let ratings: Vec<_> = pool.install(|| {
-            ds.puzzles
-                .par_iter()
-                .map(|p| rate(&p.grid, args.permutations))
-                .collect()
-        });
-        for (p, r) in ds.puzzles.iter().zip(ratings) {
-            out.write_record([
-                format::write_line(&p.grid, &ds.alphabet),
-                p.expected
-                    .as_ref()
-                    .map(|e| format::write_line(e, &ds.alphabet))
-                    .unwrap_or_default(),
-                format!("{:.3}", r.guesses),
-                format!("{:.1}", r.nodes),
-                r.singles.to_string(),
-                Band::of(&r).to_string(),
-            ])?;
-        }
-    }
-    out.flush()?;
+    let out = &mut std::io::stdout().lock();
+    sudoku_bench::rate::write_csv(&datasets, args.permutations, &pool, out)?;
     Ok(ExitCode::SUCCESS)
 }

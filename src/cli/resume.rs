@@ -3,10 +3,11 @@
 //! only what `results.csv` lacks is measured.
 
 use super::bench::{self, BenchArgs};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
+use sudoku_bench::bench::{reopen, Reopened};
 use sudoku_bench::harness::{files, recover};
 
 /// Words `bench --resume` takes beside its folder.
@@ -19,7 +20,7 @@ pub(super) fn run(dir: &Path, given: &BenchArgs) -> Result<ExitCode> {
             return run_scaling(dir, first, given);
         }
     }
-    run_one(dir, given)
+    run_one(dir, given).map(ExitCode::from)
 }
 
 /// Resumes a scaling run: each count that is complete is kept, one that was
@@ -34,7 +35,7 @@ fn run_scaling(top: &Path, first: &Path, given: &BenchArgs) -> Result<ExitCode> 
         &mut |one, dir| match recover::read_info(dir) {
             Ok(i) if recover::is_complete(&i) => {
                 eprintln!("{}: complete, kept", dir.display());
-                Ok(ExitCode::SUCCESS)
+                Ok(0)
             }
             Ok(_) => run_one(dir, given),
             Err(_) => {
@@ -47,38 +48,29 @@ fn run_scaling(top: &Path, first: &Path, given: &BenchArgs) -> Result<ExitCode> 
     )
 }
 
-fn run_one(dir: &Path, given: &BenchArgs) -> Result<ExitCode> {
+fn run_one(dir: &Path, given: &BenchArgs) -> Result<u8> {
     let started = Instant::now();
-    let info = recover::read_info(dir)?;
-    if recover::is_complete(&info) {
-        println!(
-            "{}: the run is complete (finished {}): nothing to resume",
-            dir.display(),
-            info.finished
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    let mut options = sudoku_bench::bench::recorded(&info, dir)?;
-    options.after.report &= !given.no_report;
-    let plan = bench::plan(options).with_context(|| {
-        format!(
-            "planning the run again from {}",
-            dir.join(files::RUN_JSON).display()
-        )
-    })?;
-    let differences = sudoku_bench::bench::differences(&info, &plan);
-    if !differences.is_empty() {
-        let list = differences.join("\n  ");
-        if !given.force {
-            bail!(
-                "{} was made with another build or datasets; not resumed (--force resumes anyway):\n  {list}",
+    let say = &mut |m: &str| eprintln!("{m}");
+    match reopen(dir, given.force, given.no_report, bench::cores(), say)? {
+        Reopened::Complete(finished) => {
+            println!(
+                "{}: the run is complete (finished {finished}): nothing to resume",
                 dir.display()
             );
+            Ok(0)
         }
-        eprintln!("note: resuming despite:\n  {list}");
+        Reopened::CutShort {
+            info,
+            plan,
+            despite,
+        } => {
+            if !despite.is_empty() {
+                eprintln!("note: resuming despite:\n  {}", despite.join("\n  "));
+            }
+            let quiet = given.quiet || !info.options.scaling.is_empty();
+            bench::one(*plan, dir, Some(&info), quiet, started)
+        }
     }
-    let quiet = given.quiet || !info.options.scaling.is_empty();
-    bench::one(plan, dir, Some(&info), quiet, started)
 }
 
 /// `--resume` takes the run's options from its run.json: any other is refused.

@@ -2,7 +2,7 @@
 //! thread count, each in its own run folder, and a scaling curve over them.
 
 use super::bench;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -15,11 +15,7 @@ pub(super) fn run(
     force: bool,
     quiet: bool,
 ) -> Result<ExitCode> {
-    if options.after.baseline.is_some() || options.after.save_baseline.is_some() {
-        let counts: Vec<String> = options.scaling.iter().map(|t| t.to_string()).collect();
-        bail!("--baseline and --save-baseline take one thread count: several (--threads {}) make one run per count",
-            counts.join(","));
-    }
+    scaling::check(&options)?;
     let top = super::options::out_dir(out, "reports", "run")?;
     counts(&options, &top, quiet, &mut |one, dir| {
         let started = Instant::now();
@@ -37,32 +33,15 @@ pub(super) fn counts(
     options: &RunOptions,
     top: &Path,
     quiet: bool,
-    each: &mut dyn FnMut(RunOptions, &Path) -> Result<ExitCode>,
+    each: &mut dyn FnMut(RunOptions, &Path) -> Result<u8>,
 ) -> Result<ExitCode> {
-    let mut counts = options.scaling.clone();
-    counts.sort_unstable();
-    counts.dedup();
-    let mut code = ExitCode::SUCCESS;
-    let mut done = Vec::new();
-    for &t in &counts {
-        if super::interrupt::requested() {
-            code = ExitCode::from(130); // between two counts: start no other
-            break;
-        }
-        let dir = scaling::count_dir(top, t);
+    let say = &mut |m: &str| {
         if !quiet {
-            eprintln!("threads {t}: running into {}", dir.display());
+            eprintln!("{m}");
         }
-        let c = each(one_count(options, t), &dir)?;
-        done.push((t, dir));
-        if c != ExitCode::SUCCESS {
-            code = c;
-            if c == ExitCode::from(130) {
-                break; // interrupted: the curve covers the counts that finished
-            }
-        }
-    }
-    let table = scaling::write(top, &done)?;
+    };
+    let interrupted = &super::interrupt::requested;
+    let (code, table) = scaling::run_counts(options, top, interrupted, say, each)?;
     if !quiet {
         print!("{table}");
         println!(
@@ -70,13 +49,5 @@ pub(super) fn counts(
             top.join("scaling.md").display()
         );
     }
-    Ok(code)
-}
-
-/// The options of one count of a scaling run: no report of its own.
-fn one_count(options: &RunOptions, t: usize) -> RunOptions {
-    let mut one = options.clone();
-    one.threads = t;
-    one.after.report = false;
-    one
+    Ok(ExitCode::from(code))
 }

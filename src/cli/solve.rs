@@ -31,7 +31,7 @@ pub(super) struct SolveArgs {
     #[arg(long)]
     node_budget: Option<u64>,
     /// Per-puzzle time limit, like `500ms`, `2s` or `1m`.
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = duration)]
     time_limit: Option<Duration>,
     /// Print the decisions of the search for the first puzzle (to stderr after the result line).
     #[arg(long)]

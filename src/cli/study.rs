@@ -1,15 +1,15 @@
 //! `sudoku-bench study clues|size|threads`: how each strategy's cost grows along
 //! one axis, into a study folder (`study.csv`, `study.json`, charts, report).
 
-use super::bench::{resolve_solvers, BenchArgs};
-use super::options::{parse_duration, positive, share};
+use super::bench::BenchArgs;
+use super::options::{duration, positive, share};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-use sudoku_bench::grid::Geometry;
+use sudoku_bench::export::terminal::Ending;
 use sudoku_bench::harness::Budget;
-use sudoku_bench::solver::Mode;
+use sudoku_bench::solver::{Mode, SolverId};
 use sudoku_bench::study::session::{self, Resumed, Studied};
 use sudoku_bench::study::{self, Axis, StudyInfo, StudyOptions};
 
@@ -43,7 +43,7 @@ struct CluesArgs {
     #[arg(long, default_value_t = 9)]
     size: usize,
     /// Clue counts, `LO..HI` (both included).
-    #[arg(long, default_value = "0..60", value_parser = parse_range)]
+    #[arg(long, default_value = "0..60", value_parser = study::clue_range)]
     clues: (usize, usize),
     /// Step between clue counts.
     #[arg(long, default_value_t = 1, value_parser = positive::<usize>)]
@@ -61,7 +61,7 @@ struct SizeArgs {
     #[arg(long, value_delimiter = ',', default_value = "4,9,16,25,36,49,64")]
     sizes: Vec<usize>,
     /// Fraction of the cells given, strictly between 0 and 1 (`0.45` or `45%`).
-    #[arg(long, default_value = "0.45", value_parser = parse_open_fraction)]
+    #[arg(long, default_value = "0.45", value_parser = share)]
     givens: f64,
     /// Modes measured at each point.
     #[arg(long, value_delimiter = ',', default_value = "first", value_parser = parse_mode)]
@@ -94,7 +94,7 @@ pub(super) struct CommonArgs {
     #[arg(long)]
     node_budget: Option<Budget>,
     /// Per-puzzle time limit, like `500ms` (a solve stopped by it is censored); `0` for none.
-    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    #[arg(long, default_value = "1s", value_parser = duration)]
     time_limit: Duration,
     /// Timed solves of each puzzle (its median time is kept).
     #[arg(long, default_value_t = 1, value_parser = positive::<u32>)]
@@ -118,22 +118,6 @@ pub(super) struct CommonArgs {
     pub(super) quiet: bool,
 }
 
-fn parse_range(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("{s:?}: expected a range of clue counts such as 17..60");
-    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
-    let (a, b) = if let Some((a, b)) = s.split_once("..=") {
-        (num(a)?, num(b)?)
-    } else if let Some((a, b)) = s.split_once("..") {
-        (num(a)?, num(b)?)
-    } else if let Some((a, b)) = s.split_once('-') {
-        (num(a)?, num(b)?)
-    } else {
-        let n = num(s)?;
-        (n, n)
-    };
-    Ok((a, b))
-}
-
 fn parse_mode(s: &str) -> Result<Mode, String> {
     match s.parse() {
         Ok(m @ (Mode::First | Mode::Unique)) => Ok(m),
@@ -141,81 +125,35 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
     }
 }
 
-fn parse_open_fraction(s: &str) -> Result<f64, String> {
-    let v = share(s)?;
-    if !(v > 0.0 && v < 1.0) {
-        return Err(format!(
-            "{s:?}: the fraction of givens must lie strictly between 0 and 1 (0% and 100%)"
-        ));
-    }
-    Ok(v)
-}
-
-/// What `study` was asked for, checked: a scaling run (`study threads`, which
-/// is `bench --threads`), or a study of points.
-pub(super) enum Planned {
-    /// `study threads`: the bench arguments of the scaling run.
-    Scaling(Box<BenchArgs>),
-    /// A study of clue counts or sizes.
-    Study(Box<StudyPlan>),
-    /// `study resume DIR`.
-    Resume(super::study_resume::ResumeArgs),
-}
-
 /// A study, checked before any folder is made or puzzle made.
 pub(super) struct StudyPlan {
-    pub(super) opts: StudyOptions,
-    /// The fraction of givens (`study size`).
-    fraction: Option<f64>,
-    pub(super) common: CommonArgs,
+    info: StudyInfo,
+    common: CommonArgs,
     /// Said on stderr before the study.
     notes: Vec<String>,
 }
 
-/// Turns the arguments into a plan: points, modes, strategies and limits.
-pub(super) fn plan(args: StudyArgs) -> Result<Planned> {
-    let (axis, points, modes, common, fraction, stop) = match args.axis {
-        StudyAxis::Resume(r) => return Ok(Planned::Resume(r)),
-        StudyAxis::Threads(b) => {
-            if b.threads.len() < 2 {
-                bail!("study threads needs two or more counts, like --threads 1,2");
-            }
-            return Ok(Planned::Scaling(b));
-        }
+/// Turns the arguments of a study of clue counts or sizes into a plan:
+/// points, modes, strategies and limits.
+fn plan(axis: StudyAxis) -> Result<StudyPlan> {
+    let (axis, points, mut modes, common, fraction, stop) = match axis {
         StudyAxis::Clues(a) => {
-            let g = Geometry::from_side(a.size).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "--size {}: not a grid side this workbench handles ({})",
-                    a.size,
-                    sides()
-                )
-            })?;
+            let g = study::side_geometry(a.size).context("--size")?;
             let points = study::clue_points(g, a.clues.0, a.clues.1, a.step)?;
             (Axis::Clues, points, a.mode, a.common, None, false)
         }
         StudyAxis::Size(a) => {
             let points = study::size_points(&a.sizes, a.givens)?;
-            (
-                Axis::Size,
-                points,
-                a.mode,
-                a.common,
-                Some(a.givens),
-                !a.no_stop,
-            )
+            let (givens, stop) = (Some(a.givens), !a.no_stop);
+            (Axis::Size, points, a.mode, a.common, givens, stop)
         }
+        StudyAxis::Threads(_) | StudyAxis::Resume(_) => bail!("not a study of points"),
     };
-    let mut modes = modes;
     modes.dedup();
     // A study's hard points need limits that stop a solve.
-    let (solvers, mut notes) =
-        study::strategies(resolve_solvers(&common.solver)?, !common.solver.is_empty());
-    if common.quiet {
-        notes.clear();
-    }
-    let budget = common.node_budget.unwrap_or(Budget::StrategyDefault);
-    let time_limit = (!common.time_limit.is_zero()).then_some(common.time_limit);
-    let opts = StudyOptions {
+    let asked = !common.solver.is_empty();
+    let (solvers, notes) = study::strategies(SolverId::resolve(&common.solver)?, asked);
+    let options = StudyOptions {
         axis,
         points,
         solvers,
@@ -223,42 +161,46 @@ pub(super) fn plan(args: StudyArgs) -> Result<Planned> {
         puzzles: common.puzzles,
         seed: common.seed,
         threads: common.threads,
-        budget,
-        time_limit,
+        budget: common.node_budget.unwrap_or(Budget::StrategyDefault),
+        time_limit: (!common.time_limit.is_zero()).then_some(common.time_limit),
         repeat: common.repeat,
         warmup: common.warmup,
         stop_after_censored: stop,
         rounds: common.rounds,
     };
-    Ok(Planned::Study(Box::new(StudyPlan {
-        opts,
-        fraction,
+    let info = StudyInfo { options, fraction };
+    Ok(StudyPlan {
+        info,
         common,
         notes,
-    })))
+    })
 }
 
 /// Plans, runs the study into its folder, and presents what it found.
 pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
-    let p = match plan(args)? {
-        Planned::Scaling(b) => return super::bench::run(*b),
-        Planned::Resume(r) => return super::study_resume::run(&r),
-        Planned::Study(p) => *p,
+    let p = match args.axis {
+        StudyAxis::Threads(b) if b.threads.len() < 2 => {
+            bail!("study threads needs two or more counts, like --threads 1,2")
+        }
+        StudyAxis::Threads(b) => return super::bench::run(*b),
+        StudyAxis::Resume(r) => return super::study_resume::run(&r),
+        axis => plan(axis)?,
     };
-    for n in &p.notes {
+    let (opts, common) = (&p.info.options, &p.common);
+    for n in p.notes.iter().filter(|_| !common.quiet) {
         eprintln!("note: {n}");
     }
     // A strategy set that handles no requested size is refused before any folder is made.
-    if let Err(e) = study::check_handled(&p.opts) {
+    if let Err(e) = study::check_handled(opts) {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(2));
     }
-    let dir = out_dir(&p.common.out, p.opts.axis, p.common.force)?;
-    let info = StudyInfo {
-        options: p.opts,
-        fraction: p.fraction,
-    };
-    measure(info, p.common.quiet, &dir, None)
+    if let Some(dir) = &common.out {
+        let files = study::FILES.to_vec();
+        sudoku_bench::export::run_dir::replace_earlier(dir, "study", files, common.force)?;
+    }
+    let dir = super::options::out_dir(&common.out, "reports/studies", opts.axis.name())?;
+    measure(p.info, common.quiet, &dir, None)
 }
 
 /// Runs the plan into `dir` and presents what it found; with `resumed`,
@@ -294,50 +236,19 @@ pub(super) fn measure(
 
 /// What the study found, on the terminal, and the exit code.
 fn present(quiet: bool, dir: &Path, studied: &Studied, csv_path: &Path) -> ExitCode {
-    let (data, file, findings) = (&studied.data, &studied.file, &studied.findings);
     if !quiet {
-        for u in &data.unhandled {
+        for u in &studied.data.unhandled {
             eprintln!("note: not run where the size is not handled: {u}");
         }
-        for l in findings {
-            print!("{}", sudoku_bench::export::terminal::list_item(l, 100));
-        }
-        println!(
-            "Study: {} ({} rows in {}, {:.1} s)",
-            dir.join("report.md").display(),
-            data.rows.len(),
-            study::CSV,
-            file.elapsed_s
-        );
+        print!("{}", studied.summary(dir));
     }
-    if file.run.wrong > 0 || file.run.errors > 0 {
-        eprintln!(
-            "FAILED: {} wrong answers and {} strategy errors (see {})",
-            file.run.wrong,
-            file.run.errors,
-            csv_path.display()
-        );
-        return ExitCode::from(1);
+    // An interrupted study has said so already (the Ctrl-C handler).
+    let run = &studied.file.run;
+    let ending = Ending::of(run.wrong, run.errors, studied.data.interrupted, None);
+    if let (Ending::Failed { .. }, Some(line)) = (&ending, ending.line(csv_path)) {
+        eprintln!("{line}");
     }
-    if data.interrupted {
-        return ExitCode::from(130);
-    }
-    ExitCode::SUCCESS
-}
-
-fn sides() -> String {
-    Geometry::all()
-        .map(|g| g.side().to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The study folder: `--out` (refused when it holds a study, unless `force`), or a new one.
-fn out_dir(out: &Option<PathBuf>, axis: Axis, force: bool) -> Result<PathBuf> {
-    if let Some(dir) = out {
-        sudoku_bench::export::run_dir::replace_earlier(dir, "study", study::FILES.to_vec(), force)?;
-    }
-    super::options::out_dir(out, "reports/studies", axis.name())
+    ExitCode::from(ending.code())
 }
 
 #[cfg(test)]
@@ -345,29 +256,17 @@ mod tests {
     use super::*;
     use clap::Parser;
 
-    fn planned(words: &[&str]) -> Result<Planned> {
-        let line = ["sudoku-bench", "study"]
-            .into_iter()
-            .chain(words.iter().copied());
-        match super::super::Cli::try_parse_from(line)
-            .expect("the words parse")
-            .command
-        {
-            super::super::Command::Study(a) => plan(a),
+    fn planned(words: &[&str]) -> Result<StudyPlan> {
+        let line = ["sudoku-bench", "study"].iter().chain(words);
+        match super::super::Cli::try_parse_from(line)?.command {
+            super::super::Command::Study(a) => plan(a.axis),
             _ => unreachable!("a study command"),
-        }
-    }
-
-    fn study(words: &[&str]) -> StudyPlan {
-        match planned(words).unwrap() {
-            Planned::Study(p) => *p,
-            _ => panic!("{words:?}: a study, not a scaling run or a resume"),
         }
     }
 
     #[test]
     fn a_clue_study_plans_its_points_with_strategies_that_can_be_stopped() {
-        let p = study(&[
+        let p = planned(&[
             "clues",
             "--clues",
             "20..30",
@@ -376,18 +275,17 @@ mod tests {
             "--mode",
             "first,first",
         ]);
-        assert_eq!(p.opts.axis, Axis::Clues);
-        assert_eq!(p.opts.points.len(), 3, "20, 25 and 30 clues");
-        assert_eq!(p.opts.modes, [Mode::First], "repeated modes once");
-        assert!(!p.opts.solvers.is_empty());
-        assert!(p.opts.solvers.iter().all(|s| s.honours_limits()));
-        assert_eq!(p.fraction, None);
-        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        let p = p.unwrap();
+        assert_eq!(p.info.options.axis, Axis::Clues);
+        assert_eq!(p.info.options.points.len(), 3, "20, 25 and 30 clues");
+        assert_eq!(p.info.options.modes, [Mode::First], "repeated modes once");
+        assert!(p.info.options.solvers.iter().all(|s| s.honours_limits()));
+        assert_eq!((p.info.fraction, p.notes.len()), (None, 0));
     }
 
     #[test]
     fn a_size_study_keeps_its_fraction_and_warns_of_unstoppable_strategies() {
-        let p = study(&[
+        let words = [
             "size",
             "--sizes",
             "4,9",
@@ -395,25 +293,20 @@ mod tests {
             "50%",
             "--solver",
             "dlx,sat-varisat",
-        ]);
-        assert_eq!(p.opts.axis, Axis::Size);
-        assert_eq!(p.fraction, Some(0.5));
-        assert!(p.opts.stop_after_censored);
+        ];
+        let p = planned(&words).unwrap();
+        assert_eq!(p.info.options.axis, Axis::Size);
+        assert_eq!(p.info.fraction, Some(0.5));
+        assert!(p.info.options.stop_after_censored);
         assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
         assert!(p.notes[0].starts_with("sat-varisat cannot be stopped"));
     }
 
     #[test]
-    fn threads_go_to_a_scaling_run_and_bad_points_are_refused() {
-        assert!(matches!(
-            planned(&["threads", "--threads", "1,2"]).unwrap(),
-            Planned::Scaling(_)
-        ));
-        let err = |words: &[&str]| match planned(words) {
-            Ok(_) => panic!("{words:?} was accepted"),
-            Err(e) => format!("{e:#}"),
-        };
-        assert!(err(&["threads", "--threads", "2"]).contains("two or more counts"));
+    fn bad_points_are_refused() {
+        let err = |words: &[&str]| format!("{:#}", planned(words).err().expect("refused"));
         assert!(err(&["clues", "--size", "10"]).contains("not a grid side"));
+        assert!(err(&["clues", "--clues", "9..x"]).contains("a range of clue counts"));
+        assert!(err(&["size", "--givens", "100%"]).contains("strictly between 0 and 1"));
     }
 }

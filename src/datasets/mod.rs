@@ -4,6 +4,7 @@
 //! (`harness::resolve`).
 
 pub mod checksum;
+pub mod listing;
 pub mod public;
 
 use crate::error::LoadError;

@@ -1,6 +1,6 @@
 //! The terminal's compact view of a run: each strategy's speed against each
 //! dataset's reference, as a matrix that fits a narrow terminal (the full
-//! tables are in `summary.md`).
+//! tables are in `summary.md`), and how a run ended.
 
 use super::first_seen;
 use super::markdown::times;
@@ -168,6 +168,69 @@ pub fn compact_summary(rows: &[SummaryRow]) -> String {
     )
 }
 
+/// How a run or study ended: its exit code and the line that says why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// Every answer right, nothing regressed.
+    Passed,
+    /// Wrong answers or strategy errors (exit 1).
+    Failed {
+        /// Puzzles answered wrong.
+        wrong: u64,
+        /// Puzzles a strategy failed on.
+        errors: u64,
+    },
+    /// Stopped by Ctrl-C: what was measured is kept (exit 130).
+    Interrupted,
+    /// Slower than the baseline it was gated on (exit 1).
+    Regressed {
+        /// The baseline's name or folder.
+        baseline: String,
+    },
+}
+
+impl Ending {
+    /// The ending of a run with these counts: a failure first, then an
+    /// interruption, then a regression.
+    pub fn of(wrong: u64, errors: u64, interrupted: bool, regressed: Option<&str>) -> Ending {
+        match (wrong + errors > 0, interrupted, regressed) {
+            (true, _, _) => Ending::Failed { wrong, errors },
+            (_, true, _) => Ending::Interrupted,
+            (_, _, Some(b)) => Ending::Regressed {
+                baseline: b.to_string(),
+            },
+            _ => Ending::Passed,
+        }
+    }
+
+    /// The process's exit code: 0, 1 or 130.
+    pub fn code(&self) -> u8 {
+        match self {
+            Ending::Passed => 0,
+            Ending::Failed { .. } | Ending::Regressed { .. } => 1,
+            Ending::Interrupted => 130,
+        }
+    }
+
+    /// The last line for stderr, naming the file that holds the rows
+    /// (none when the run passed).
+    pub fn line(&self, rows: &std::path::Path) -> Option<String> {
+        let rows = rows.display();
+        Some(match self {
+            Ending::Passed => return None,
+            Ending::Failed { wrong, errors } => format!(
+                "FAILED: {wrong} puzzles answered wrong and {errors} with strategy errors (rows with status wrong/error in {rows})"
+            ),
+            Ending::Interrupted => {
+                format!("interrupted: {rows} keeps every puzzle measured so far")
+            }
+            Ending::Regressed { baseline } => {
+                format!("REGRESSED against baseline {baseline}: see the comparison above")
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +298,31 @@ mod tests {
         assert_eq!(item, "- one two\n  three four\n  five\n");
         assert!(item.lines().all(|l| l.chars().count() <= 12));
         assert_eq!(list_item("", 12), "-\n");
+    }
+
+    #[test]
+    fn a_failure_outranks_an_interruption_and_a_regression() {
+        let rows = std::path::Path::new("r/results.csv");
+        let failed = Ending::of(2, 1, true, Some("main"));
+        assert_eq!(
+            failed,
+            Ending::Failed {
+                wrong: 2,
+                errors: 1
+            }
+        );
+        assert_eq!(failed.code(), 1);
+        assert!(failed
+            .line(rows)
+            .unwrap()
+            .contains("2 puzzles answered wrong and 1"));
+        let cut = Ending::of(0, 0, true, Some("main"));
+        assert_eq!((cut.code(), cut.clone()), (130, Ending::Interrupted));
+        assert!(cut.line(rows).unwrap().contains("r/results.csv keeps"));
+        let slower = Ending::of(0, 0, false, Some("main"));
+        assert_eq!(slower.code(), 1);
+        assert!(slower.line(rows).unwrap().contains("baseline main"));
+        assert_eq!(Ending::of(0, 0, false, None).line(rows), None);
+        assert_eq!(Ending::Passed.code(), 0);
     }
 }

@@ -12,6 +12,7 @@
 pub mod moves;
 pub mod plan;
 mod search;
+pub mod session;
 pub mod write;
 
 pub use moves::Unique;
@@ -215,6 +216,14 @@ pub enum HuntError {
     /// Reading the starts or writing the contender's log failed.
     #[error(transparent)]
     Io(std::io::Error),
+    /// A file of the hunt's folder cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A contender cannot take the puzzles.
     #[error("{name} does not handle {size} puzzles")]
     Size {

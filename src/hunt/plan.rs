@@ -174,3 +174,75 @@ pub fn contender(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(hunted: &str) -> HuntRequest {
+        HuntRequest {
+            hunted: hunted.into(),
+            against: None,
+            objective: Objective::Guesses,
+            from: None,
+            input: ReadOptions::default(),
+            size: 9,
+            budget: None,
+            iterations: None,
+            keep: 20,
+            seed: 1,
+            threads: None,
+            repeat: 5,
+        }
+    }
+
+    fn refused(req: HuntRequest) -> String {
+        HuntPlan::new(&req, 2, &mut |_| {}).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn bad_requests_are_refused_before_anything_runs() {
+        let against = Some("band".to_string());
+        assert!(refused(HuntRequest {
+            against,
+            ..request("band")
+        })
+        .contains("two different"));
+        let none = HuntRequest {
+            iterations: Some(0),
+            ..request("band")
+        };
+        assert!(refused(none).contains("above zero"));
+        let none = HuntRequest {
+            budget: Some(Duration::ZERO),
+            ..request("band")
+        };
+        assert!(refused(none).contains("above zero"));
+        let big = HuntRequest {
+            size: 36,
+            ..request("band")
+        };
+        assert!(refused(big).contains("sides 4, 9, 16 or 25"));
+    }
+
+    #[test]
+    fn the_plan_takes_the_stop_and_threads_asked() {
+        let plan = |req: HuntRequest| HuntPlan::new(&req, 2, &mut |_| {}).unwrap().options;
+        let moves = plan(HuntRequest {
+            iterations: Some(500),
+            budget: Some(Duration::from_secs(9)),
+            threads: Some(3),
+            ..request("band")
+        });
+        assert_eq!((moves.stop, moves.threads), (Stop::Iterations(500), 3));
+        let timed = plan(HuntRequest {
+            budget: Some(Duration::from_secs(90)),
+            ..request("band")
+        });
+        assert_eq!(
+            (timed.stop, timed.threads),
+            (Stop::Time(Duration::from_secs(90)), 2)
+        );
+        assert_eq!(plan(request("band")).stop, Stop::Time(DEFAULT_BUDGET));
+    }
+}

@@ -243,6 +243,47 @@ impl SolverId {
             .filter(|s| s.is_default_variant())
     }
 
+    /// The variants a list of names asks for, each once, in order: `all` is
+    /// every variant, and no names is [`SolverId::defaults`].
+    pub fn resolve(names: &[String]) -> Result<Vec<SolverId>, crate::words::UnknownWord> {
+        if names.is_empty() {
+            return Ok(SolverId::defaults().collect());
+        }
+        let mut out = Vec::new();
+        for n in names {
+            match n.as_str() {
+                "all" => out.extend(SolverId::ALL.iter().copied()),
+                _ => out.push(n.parse()?),
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|s| seen.insert(*s));
+        Ok(out)
+    }
+
+    /// `sudoku-bench solvers`: a line a variant, with its sizes, what it
+    /// does, and the strategy it is a variant of.
+    pub fn listing() -> String {
+        let mut out = String::new();
+        for s in SolverId::ALL {
+            let e = s.entry();
+            let sizes = match e.sizes {
+                ALL_SIZES => "all sizes".to_string(),
+                sizes => sizes
+                    .iter()
+                    .map(|n| format!("{n}x{n}"))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            };
+            let mark = match s.is_default_variant() {
+                true => String::new(),
+                false => format!("  (variant of {})", e.family),
+            };
+            out += &format!("{:<24} {:<10} {}{mark}\n", e.name, sizes, e.description);
+        }
+        out
+    }
+
     /// True for the default variant of each strategy.
     pub fn is_default_variant(self) -> bool {
         self.name() == self.strategy()

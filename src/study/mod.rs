@@ -14,8 +14,8 @@ pub mod session;
 mod write;
 
 pub use crate::generate::holes_puzzle;
-pub use points::{clue_points, point_puzzles, size_points, PointSpec};
-pub use resume::{measured, ResumeError, ShareLog};
+pub use points::{clue_points, clue_range, point_puzzles, side_geometry, size_points, PointSpec};
+pub use resume::{measured, resumable, Resumable, ResumeError, ShareLog};
 pub use write::{write_outputs, StudyFile, StudyInfo, CSV, FILES, JSON, SHARES_CSV, SOLVES_CSV};
 
 use crate::contender::{BenchPuzzle, Contender};

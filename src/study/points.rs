@@ -29,6 +29,34 @@ impl PointSpec {
     }
 }
 
+/// The geometry of a grid side, or the error listing the sides there are.
+pub fn side_geometry(side: usize) -> Result<Geometry, StudyError> {
+    Geometry::from_side(side).ok_or_else(|| {
+        StudyError::Options(format!(
+            "{side} is not a grid side this workbench handles: the sides are {}",
+            crate::grid::SIDES_TEXT
+        ))
+    })
+}
+
+/// Reads a range of clue counts, both ends included: `17..60`, `17..=60`,
+/// `17-60`, or one count.
+pub fn clue_range(text: &str) -> Result<(usize, usize), StudyError> {
+    let bad = || {
+        StudyError::Options(format!(
+            "{text:?}: expected a range of clue counts such as 17..60"
+        ))
+    };
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+    let ends = ["..=", "..", "-"]
+        .iter()
+        .find_map(|sep| text.split_once(sep));
+    match ends {
+        Some((a, b)) => Ok((num(a)?, num(b)?)),
+        None => num(text).map(|n| (n, n)),
+    }
+}
+
 /// The points of a clue study: `lo..=hi` givens in steps of `step` on `g`.
 pub fn clue_points(
     g: Geometry,
@@ -73,15 +101,7 @@ pub fn size_points(sides: &[usize], fraction: f64) -> Result<Vec<PointSpec>, Stu
     }
     let mut out: Vec<PointSpec> = Vec::new();
     for &side in sides {
-        let g = Geometry::from_side(side).ok_or_else(|| {
-            StudyError::Options(format!(
-                "{side} is not a grid side this workbench handles: the sides are {}",
-                Geometry::all()
-                    .map(|g| g.side().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })?;
+        let g = side_geometry(side)?;
         if out.iter().any(|p| p.side == side) {
             continue;
         }

@@ -2,11 +2,12 @@
 //! measured and how many solves each wrote to `solves.csv`, in order, so a
 //! resumed study takes those as they are and measures the rest.
 
-use super::{Measured, Share, StudyOptions};
+use super::session::Resumed;
+use super::{Measured, Share, StudyFile, StudyInfo, StudyOptions};
 use crate::harness::recover::read_rows_of;
 use crate::harness::SolveRecord;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `shares.csv`, appended to a share at a time.
 pub struct ShareLog {
@@ -36,6 +37,28 @@ impl ShareLog {
 /// Why a study folder cannot be resumed.
 #[derive(Debug, thiserror::Error)]
 pub enum ResumeError {
+    /// The folder holds no study.
+    #[error("{}: not a study folder (no {})", .0.display(), super::JSON)]
+    NotAStudy(PathBuf),
+    /// `study.json` does not read.
+    #[error("reading {}: {source}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// Another build began it, and resuming it was not forced.
+    #[error("{}: the study was {why}; not resumed (--force resumes anyway)", dir.display())]
+    OtherBuild {
+        /// The study folder.
+        dir: PathBuf,
+        /// How the builds differ.
+        why: String,
+    },
+    /// Its options no longer make a study.
+    #[error(transparent)]
+    Study(#[from] super::StudyError),
     /// A file could not be read or rewritten.
     #[error("{}: {source}", path.display())]
     Io {
@@ -55,6 +78,58 @@ pub enum ResumeError {
         /// What is wrong.
         message: String,
     },
+}
+
+/// What `study resume` finds in a study folder.
+pub enum Resumable {
+    /// The study finished (at this time): nothing to resume.
+    Complete(String),
+    /// The study was cut short: what to run again, and what it measured.
+    CutShort {
+        /// Its options, as study.json records them.
+        info: Box<StudyInfo>,
+        /// What it wrote and measured.
+        resumed: Box<Resumed>,
+        /// Why it is resumed although another build began it (`force`).
+        despite: Option<String>,
+    },
+}
+
+/// Reads the study in `dir` back: complete, or cut short with its options
+/// and the shares it measured (see [`measured`]). One another build began
+/// is refused unless `force`.
+pub fn resumable(dir: &Path, force: bool) -> Result<Resumable, ResumeError> {
+    let json = dir.join(super::JSON);
+    if !json.is_file() {
+        return Err(ResumeError::NotAStudy(dir.to_path_buf()));
+    }
+    let text = std::fs::read_to_string(&json).map_err(|source| ResumeError::Io {
+        path: json.clone(),
+        source,
+    })?;
+    let file: StudyFile =
+        serde_json::from_str(&text).map_err(|source| ResumeError::Json { path: json, source })?;
+    if !file.run.finished.is_empty() && !file.run.interrupted {
+        return Ok(Resumable::Complete(file.run.finished));
+    }
+    let despite = file
+        .run
+        .other_build()
+        .map(|why| format!("the study was {why}"));
+    if let (Some(why), false) = (&file.run.other_build(), force) {
+        return Err(ResumeError::OtherBuild {
+            dir: dir.to_path_buf(),
+            why: why.clone(),
+        });
+    }
+    let info = file.study.clone();
+    super::check_handled(&info.options)?;
+    let earlier = measured(dir, &info.options)?;
+    Ok(Resumable::CutShort {
+        info: Box::new(info),
+        resumed: Box::new(Resumed { file, earlier }),
+        despite,
+    })
 }
 
 /// The shares a study in `dir` measured, with their solves. Both files are

@@ -31,6 +31,26 @@ pub struct Studied {
     pub findings: Vec<String>,
 }
 
+impl Studied {
+    /// What the terminal shows: the findings as a list, then where the
+    /// report is, the rows and the time.
+    pub fn summary(&self, dir: &Path) -> String {
+        let mut out: String = self
+            .findings
+            .iter()
+            .map(|l| crate::export::terminal::list_item(l, 100))
+            .collect();
+        out += &format!(
+            "Study: {} ({} rows in {}, {:.1} s)\n",
+            dir.join(crate::harness::files::REPORT_MD).display(),
+            self.data.rows.len(),
+            super::CSV,
+            self.file.elapsed_s
+        );
+        out
+    }
+}
+
 /// Runs the study `info` asks for into `dir`; `on_share` hears the
 /// dataset of each share as it ends; `command` is the command line
 /// study.json records (a resumed study keeps its own).

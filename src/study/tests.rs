@@ -55,6 +55,18 @@ fn bad_ranges_sizes_and_fractions_are_refused_before_anything_runs() {
         assert!(msg(size_points(&[9], f)).contains("strictly between 0 and 1"));
     }
     assert!(msg(size_points(&[], 0.5)).contains("no grid sizes"));
+    for (text, range) in [("17..60", (17, 60)), ("17..=60", (17, 60)), ("5-9", (5, 9))] {
+        assert_eq!(clue_range(text).unwrap(), range);
+    }
+    assert_eq!(clue_range(" 30 ").unwrap(), (30, 30));
+    for bad in ["17..", "a..b", "", "1..2..3"] {
+        let e = clue_range(bad).unwrap_err().to_string();
+        assert!(e.contains("a range of clue counts"), "{bad:?}: {e}");
+    }
+    assert!(side_geometry(10)
+        .unwrap_err()
+        .to_string()
+        .contains("4, 9, 16"));
     let pts = clue_points(g(9), 20, 30, 5).unwrap();
     assert_eq!(
         pts.iter().map(|p| p.givens).collect::<Vec<_>>(),

@@ -131,6 +131,7 @@ fn bad_study_options_are_refused_before_anything_runs() {
             vec!["clues", "--mode", "count"],
             "modes are first and unique",
         ),
+        (vec!["threads", "--threads", "2"], "two or more counts"),
     ] {
         bin()
             .arg("study")

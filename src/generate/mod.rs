@@ -17,6 +17,8 @@
 //! Puzzle `i` of a run draws from its own random stream, seeded from the run
 //! seed and `i`, so output is the same at any thread count.
 
+pub mod write;
+
 use crate::grid::{Geometry, Grid};
 use crate::rate::{rate, Band, Rating, DEFAULT_PERMUTATIONS};
 use crate::seeded::stream;

@@ -1,0 +1,169 @@
+//! A hunt from its plan to its folder: the contenders started, the search
+//! run with `progress.csv` written as it goes, then `puzzles.txt`,
+//! `found.csv` and the chart. The command only maps its arguments and prints.
+
+use super::plan::{contender, HuntPlan, HuntRequest};
+use super::write::{write_results, Header, ProgressFile, ScoreName};
+use super::{HuntError, HuntObserver, HuntResult, ProgressRow};
+use crate::contender::Contender;
+use crate::external::ContenderSpec;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+/// A hunt whose contenders are started, ready to search.
+pub struct Started {
+    plan: HuntPlan,
+    hunted: Contender,
+    against: Option<Contender>,
+    /// What the score is, in words.
+    pub score: ScoreName,
+}
+
+/// What a finished hunt leaves: its result and the name of its score.
+pub struct Hunted {
+    /// The search's outcome.
+    pub result: HuntResult,
+    /// What the score is, in words.
+    pub score: ScoreName,
+}
+
+impl Started {
+    /// Starts the contenders `req` names (outside entries from `specs`,
+    /// their logs under `dir`).
+    pub fn new(
+        plan: HuntPlan,
+        req: &HuntRequest,
+        specs: &[ContenderSpec],
+        dir: &Path,
+    ) -> Result<Started, HuntError> {
+        let threads = plan.options.threads;
+        let hunted = contender(&req.hunted, specs, threads, dir)?;
+        let against = match &req.against {
+            Some(b) => Some(contender(b, specs, threads, dir)?),
+            None => None,
+        };
+        let score = ScoreName {
+            hunted: hunted.variant.clone(),
+            against: against.as_ref().map(|b| b.variant.clone()),
+            objective: plan.options.objective,
+        };
+        Ok(Started {
+            plan,
+            hunted,
+            against,
+            score,
+        })
+    }
+
+    /// The plan it runs.
+    pub fn plan(&self) -> &HuntPlan {
+        &self.plan
+    }
+
+    /// Runs the search into `dir` (`display` hears its progress too), then
+    /// writes the folder. A Ctrl-C through `cancel` ends it with what it found.
+    pub fn hunt(
+        self,
+        dir: &Path,
+        cancel: &Arc<AtomicBool>,
+        display: &dyn HuntObserver,
+    ) -> Result<Hunted, HuntError> {
+        let progress = dir.join("progress.csv");
+        let written = |path: PathBuf| move |source| HuntError::Write { path, source };
+        let file = ProgressFile::create(dir, self.plan.alphabet.clone())
+            .map_err(written(progress.clone()))?;
+        let watch = Recorder {
+            file,
+            display,
+            error: Mutex::new(None),
+        };
+        let opts = &self.plan.options;
+        let result = super::hunt(&self.hunted, self.against.as_ref(), opts, cancel, &watch);
+        for c in std::iter::once(&self.hunted).chain(self.against.as_ref()) {
+            c.engine.finish();
+        }
+        let result = result?;
+        if let Some(e) = crate::sync::lock(&watch.error).take() {
+            return Err(written(progress)(e));
+        }
+        let header = Header {
+            score: self.score.clone(),
+            seed: opts.seed,
+            threads: opts.threads,
+            start: self.plan.start_words.clone(),
+            repeat: opts.repeat,
+        };
+        write_results(
+            dir,
+            &header,
+            &result,
+            &self.plan.alphabet,
+            &watch.file.steps(),
+        )
+        .map_err(written(dir.to_path_buf()))?;
+        Ok(Hunted {
+            result,
+            score: self.score,
+        })
+    }
+}
+
+/// The progress file gets every row; the display hears them too.
+struct Recorder<'a> {
+    file: ProgressFile,
+    display: &'a dyn HuntObserver,
+    error: Mutex<Option<std::io::Error>>,
+}
+
+impl HuntObserver for Recorder<'_> {
+    fn improved(&self, row: &ProgressRow) {
+        if let Err(e) = self.file.row(row) {
+            crate::sync::lock(&self.error).get_or_insert(e);
+        }
+        self.display.improved(row);
+    }
+
+    fn tick(&self, iterations: u64, best: f64) {
+        self.display.tick(iterations, best);
+    }
+}
+
+impl Hunted {
+    /// The last line: moves, puzzles scored, time, the best score against
+    /// the best start's, and where the puzzles are.
+    pub fn summary(&self, dir: &Path) -> String {
+        let r = &self.result;
+        format!(
+            "{} moves, {} puzzles scored in {:.2} s{}; best {} (the best start: {}); {} puzzles in {}",
+            r.iterations,
+            r.evaluations,
+            r.elapsed.as_secs_f64(),
+            if r.interrupted { " (interrupted)" } else { "" },
+            r.found.first().map_or("none".into(), |f| score_text(f.score)),
+            score_text(r.start_best),
+            r.found.len(),
+            dir.join("puzzles.txt").display()
+        )
+    }
+
+    /// A note on the answers that failed their check, if any did.
+    pub fn failures(&self) -> Option<String> {
+        let (shown, failures) = &self.result.failures;
+        (*failures > 0).then(|| {
+            format!(
+                "{failures} answers failed their check and were left out; the first: {}",
+                shown.join("; ")
+            )
+        })
+    }
+}
+
+/// A score as the terminal shows it: whole, or to three places.
+pub fn score_text(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}")
+    }
+}
