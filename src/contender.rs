@@ -110,6 +110,9 @@ pub struct Solved {
     pub guesses: Option<u64>,
     /// The contender's own time measure, when it gives one.
     pub own_ns: Option<u64>,
+    /// Instructions the call executed, when the run counts them
+    /// (`--measure instructions`, see [`crate::callgrind`]).
+    pub instructions: Option<u64>,
     /// When the answer came.
     pub at: Instant,
     /// What the row's detail should say of a verdict that needs a word (the
@@ -126,6 +129,7 @@ impl Solved {
             nodes: None,
             guesses: None,
             own_ns: None,
+            instructions: None,
             at,
             note: None,
         }
@@ -144,6 +148,7 @@ impl Solved {
             nodes: None,
             guesses: None,
             own_ns: None,
+            instructions: None,
             at,
             note: None,
         }
@@ -206,12 +211,12 @@ pub trait Engine: Send + Sync {
 pub type SolveFn = dyn Fn(&Grid, &Limits) -> Outcome + Send + Sync;
 
 /// An engine that calls a function in this process and times each call.
-pub struct InProcess(Arc<SolveFn>);
+pub struct InProcess(Arc<SolveFn>, f64);
 
 impl InProcess {
     /// An engine around `solve`.
     pub fn new(solve: Arc<SolveFn>) -> InProcess {
-        InProcess(solve)
+        InProcess(solve, 0.0)
     }
 }
 
@@ -234,18 +239,32 @@ impl Engine for InProcess {
                 None => &shared,
             };
             let grid = &job.puzzles[slot].grid;
-            let t0 = Instant::now();
-            let out = catch_unwind(AssertUnwindSafe(|| (self.0)(grid, limits)));
-            let t1 = Instant::now();
+            // Counted or not, the time is the call's alone.
+            let ((out, t0, t1), counted) = crate::callgrind::count(|| {
+                let t0 = Instant::now();
+                let out = catch_unwind(AssertUnwindSafe(|| (self.0)(grid, limits)));
+                (out, t0, Instant::now())
+            });
             let counters = out.as_ref().ok().map(|o| o.counters);
+            let mut result = out.map_err(|p| format!("panicked: {}", panic_message(p)));
+            let instructions = match counted {
+                Some(Err(e)) => {
+                    result = Err(format!("counting its instructions: {e}"));
+                    None
+                }
+                // A handicap's extra work, counted as part of the call.
+                Some(Ok(n)) if self.1 > 0.0 => Some(n + crate::callgrind::extra_work(n, self.1)),
+                counted => counted.and_then(Result::ok),
+            };
             done(
                 slot,
                 Solved {
-                    result: out.map_err(|p| format!("panicked: {}", panic_message(p))),
+                    result,
                     ns: (t1 - t0).as_nanos() as u64,
                     nodes: counters.map(|c| c.nodes),
                     guesses: counters.map(|c| c.guesses),
                     own_ns: None,
+                    instructions,
                     at: t1,
                     note: None,
                 },
@@ -394,10 +413,14 @@ impl Contender {
 
     /// The same contender made slower by `fraction` (0.2: 20%) on every puzzle:
     /// after each solve it spins until the call has lasted `1 + fraction` times
-    /// the solve, inside the timed call. For checking that a regression gate
-    /// catches a known slowdown; an outside program is left as it is.
+    /// the solve, inside the timed call; when instructions are counted, it
+    /// does `fraction` times the call's instructions of extra work instead
+    /// (see [`crate::callgrind::extra_work`]). For checking that a regression
+    /// gate catches a known slowdown; an outside program is left as it is.
     pub fn handicapped(mut self, fraction: f64) -> Contender {
-        if let Some(inner) = self.engine.solve_fn() {
+        if let (Some(inner), true) = (self.engine.solve_fn(), crate::callgrind::counting()) {
+            self.engine = Arc::new(InProcess(inner, fraction));
+        } else if let Some(inner) = self.engine.solve_fn() {
             self.engine = Arc::new(InProcess::new(Arc::new(move |g, l| {
                 let t0 = Instant::now();
                 let out = inner(g, l);

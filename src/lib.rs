@@ -30,6 +30,7 @@
 
 pub mod batch;
 pub mod bench;
+pub mod callgrind;
 pub mod check;
 pub mod compare;
 pub mod contender;

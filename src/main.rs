@@ -4,6 +4,11 @@ mod cli;
 
 use std::process::ExitCode;
 
+/// The system's allocator, aligning blocks while instructions are counted
+/// (see `callgrind::Aligned`).
+#[global_allocator]
+static ALLOCATOR: sudoku_bench::callgrind::Aligned = sudoku_bench::callgrind::Aligned;
+
 fn main() -> ExitCode {
     match cli::run() {
         Ok(code) => code,

@@ -57,6 +57,10 @@ pub fn measure(
         load_s,
         ..
     } = plan;
+    let counting = options.measure == crate::harness::plan::Measure::Instructions;
+    if counting && !crate::callgrind::start_from_env() {
+        return Err(BenchError::NotUnderCallgrind);
+    }
     let opts = options.bench_options();
     let contenders = start_contenders(&options, &plan_solvers, out_dir)?;
     let mut own = OwnTime {
@@ -227,7 +231,7 @@ pub fn finish(m: &mut Measured, out_dir: &Path, started: Instant) -> Result<Fini
             let c = compare::compare(
                 compare::load_side(dir, label)?,
                 compare::load_side(out_dir, &out_dir.display().to_string())?,
-                after.noise_threshold,
+                Some(after.noise_threshold),
             )?;
             let to = out_dir.join(harness::files::COMPARE);
             compare::write::write(&c, &to)?;

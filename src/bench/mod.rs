@@ -6,6 +6,7 @@
 mod measure;
 mod resume;
 pub mod scaling;
+pub mod valgrind;
 
 pub use measure::{finish, measure, Finished, Measured, Watch};
 pub use resume::{differences, leave_out_measured, reopen, scaling_counts, Reopened};
@@ -13,7 +14,8 @@ pub use resume::{differences, leave_out_measured, reopen, scaling_counts, Reopen
 use crate::compare::{baseline, CompareError};
 use crate::datasets::DatasetError;
 use crate::external::{self, ContenderError};
-use crate::harness::{self, plan::RunOptions, BenchDataset};
+use crate::harness::plan::{Measure, RunOptions};
+use crate::harness::{self, BenchDataset};
 use crate::solver::SolverId;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -99,6 +101,15 @@ pub enum BenchError {
     /// A run that was cut short cannot be read back.
     #[error(transparent)]
     Recover(Box<harness::recover::RecoverError>),
+    /// Instructions asked for, but this process is not counted by callgrind.
+    #[error("--measure instructions: this process is not running under callgrind with {} set (`sudoku-bench bench` starts it so itself)", crate::callgrind::OUT_VAR)]
+    NotUnderCallgrind,
+    /// Valgrind is not installed, or does not start.
+    #[error("--measure instructions needs valgrind, which does not start here ({0}): install the `valgrind` package (apt-get install valgrind)")]
+    NoValgrind(String),
+    /// What `--measure instructions` cannot count.
+    #[error("--measure instructions counts the calls this process makes, one at a time; {0} cannot be counted that way: leave it out, or measure time")]
+    NotCounted(String),
     /// A baseline asked of a run at several thread counts.
     #[error("--baseline and --save-baseline take one thread count: several (--threads {0}) make one run per count")]
     ScalingBaseline(String),
@@ -208,6 +219,9 @@ impl Plan {
             .map(|s| s.parse())
             .collect::<Result<Vec<SolverId>, _>>()?;
         let mut notes = Vec::new();
+        if options.measure == Measure::Instructions {
+            instructions(&mut options, &mut notes)?;
+        }
         threads(&mut options, cores);
         let loading = Instant::now();
         let datasets = read_datasets(&options, progress)?;
@@ -280,6 +294,29 @@ impl Plan {
             load_s,
         })
     }
+}
+
+/// What a run that counts instructions changes, or refuses: calls are
+/// counted one at a time in this process, once each (a count is the same
+/// on every pass).
+fn instructions(options: &mut RunOptions, notes: &mut Vec<String>) -> Result<(), BenchError> {
+    if let Some(c) = options.contenders.first() {
+        return Err(BenchError::NotCounted(c.name.clone()));
+    }
+    if options.threads > 1 {
+        notes.push(format!(
+            "--measure instructions counts one call at a time: 1 worker thread, not {}",
+            options.threads
+        ));
+    }
+    options.threads = 1;
+    options.repeat = 1;
+    options.min_time = None;
+    options.schedule = harness::Schedule::Sequential;
+    notes.push(
+        "instructions are counted under valgrind, whose processor has no AVX-512: band runs its AVX2 path".into(),
+    );
+    Ok(())
 }
 
 /// Fills in the worker threads (0: the machine's default) and says why

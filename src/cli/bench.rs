@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sudoku_bench::bench::{self, Plan, Watch};
 use sudoku_bench::export::terminal::Ending;
-use sudoku_bench::harness::plan::{Handicap, RunOptions, VERSION};
+use sudoku_bench::harness::plan::{Handicap, Measure, RunOptions, VERSION};
 use sudoku_bench::harness::{files, Budget, RunInfo, Schedule};
 use sudoku_bench::solver::SolverId;
 
@@ -114,14 +114,20 @@ pub(super) struct BenchArgs {
     /// Compare this run with baseline NAME (or a run folder) when it ends; exit 1 on a regression.
     #[arg(long, value_name = "NAME")]
     pub(super) baseline: Option<String>,
-    /// With --baseline: changes smaller than this count as noise, like `3%` or `0.03`.
-    #[arg(long, default_value = "3%", value_parser = fraction)]
-    noise_threshold: f64,
+    /// With --baseline: changes smaller than this count as noise, like `3%` or `0.03`
+    /// (default: 3% for times, 1% for instructions).
+    #[arg(long, value_parser = fraction)]
+    noise_threshold: Option<f64>,
     /// Makes a strategy slower on purpose, `NAME=20%` (repeatable): after each solve it spins
     /// until the solve has taken 20% longer. For checking that a `--baseline` gate catches
     /// a known slowdown.
     #[arg(long, value_name = "NAME=SHARE", hide = true)]
     handicap: Vec<Handicap>,
+    /// `time`, or `instructions`: each call's instructions counted by valgrind's callgrind
+    /// (the same on every run of a build, on any machine; the run is re-run under valgrind,
+    /// 20-100x slower: keep it short with --limit or --sample). Built-in strategies only.
+    #[arg(long, default_value = "time", value_parser = words::<Measure>(&Measure::WORDS))]
+    measure: Measure,
     #[command(flatten)]
     report: ReportChoices,
     #[command(flatten)]
@@ -170,12 +176,15 @@ impl BenchArgs {
             handicaps: self.handicap.clone(),
             threads_note: String::new(),
             scaling: Vec::new(),
+            measure: self.measure,
             after: sudoku_bench::harness::plan::AfterRun {
                 report: !self.no_report,
                 charts: self.report.options()?,
                 baseline: self.baseline.clone(),
                 save_baseline: self.save_baseline.clone(),
-                noise_threshold: self.noise_threshold,
+                noise_threshold: self
+                    .noise_threshold
+                    .unwrap_or(sudoku_bench::compare::default_threshold(self.measure)),
             },
         })
     }
@@ -193,6 +202,11 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
         return super::resume::run(dir, &args);
     }
     let mut options = args.options()?;
+    if options.measure == Measure::Instructions && !sudoku_bench::callgrind::on_valgrind() {
+        // What the counted run would refuse is refused here, before valgrind starts.
+        Plan::new(options, cores(), &mut |_| {})?;
+        return rerun_counted(args.quiet);
+    }
     if args.threads.len() > 1 {
         options.scaling = args.threads.clone();
         return super::scaling::run(options, &args.out, args.force, args.quiet);
@@ -202,6 +216,24 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     let out_dir = out_dir(&args.out, "reports", "run")?;
     sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
     one(plan, &out_dir, None, args.quiet, started).map(ExitCode::from)
+}
+
+/// This command again under callgrind, which counts each call's
+/// instructions; its exit code is this one's.
+pub(super) fn rerun_counted(quiet: bool) -> Result<ExitCode> {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if !quiet {
+        eprintln!(
+            "counting instructions: running again under valgrind's callgrind (20-100x slower)"
+        );
+    }
+    let r = sudoku_bench::bench::valgrind::rerun(&args)?;
+    if let Some(why) = &r.valgrind_failed {
+        eprintln!("error: valgrind stopped the run: {why}");
+    } else if !quiet {
+        eprintln!("counted under valgrind in {:.1} s", r.wall_s);
+    }
+    Ok(ExitCode::from(r.code))
 }
 
 /// Checks `options` on this machine and reads the datasets.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use sudoku_bench::compare::{self, baseline, Comparison};
 use sudoku_bench::harness::files;
+use sudoku_bench::harness::plan::Measure;
 
 #[derive(clap::Args)]
 pub(super) struct CompareArgs {
@@ -13,9 +14,10 @@ pub(super) struct CompareArgs {
     baseline: String,
     /// The run measured against it: a run folder or a baseline name.
     current: String,
-    /// Changes smaller than this count as noise, like `3%` or `0.03`.
-    #[arg(long, default_value = "3%", value_parser = fraction)]
-    noise_threshold: f64,
+    /// Changes smaller than this count as noise, like `3%` or `0.03` (default: 3% for
+    /// times, 1% for instructions, which are the same on every run of a build).
+    #[arg(long, value_parser = fraction)]
+    noise_threshold: Option<f64>,
     /// Where to write compare.md, compare.csv, compare.json and charts/
     /// (default: CURRENT/compare).
     #[arg(long)]
@@ -47,8 +49,12 @@ pub(super) fn print(c: &Comparison, out: &Path, quiet: bool) -> ExitCode {
         eprintln!("warning: {w}");
     }
     if !quiet {
+        let what = match c.metric {
+            Measure::Time => "",
+            Measure::Instructions => " in instructions per puzzle",
+        };
         println!(
-            "Compared with {} (noise threshold ±{:.1}%)\n",
+            "Compared with {}{what} (noise threshold ±{:.1}%)\n",
             c.baseline.label,
             100.0 * c.threshold
         );

@@ -9,7 +9,8 @@
 pub mod baseline;
 pub mod write;
 
-use crate::harness::RunInfo;
+use crate::harness::plan::Measure;
+use crate::harness::{RunInfo, SummaryRow};
 use crate::report::{load_points, ReportError, RunData};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -33,6 +34,14 @@ pub enum CompareError {
         /// The baseline's mode.
         baseline: String,
         /// The current run's mode.
+        current: String,
+    },
+    /// The runs measured different things.
+    #[error("not comparable: the baseline measured {baseline}, the current run {current}; compare runs of one measure (bench --measure)")]
+    Metric {
+        /// The baseline's measure.
+        baseline: String,
+        /// The current run's.
         current: String,
     },
     /// No strategy variant ran on the same dataset in both.
@@ -125,6 +134,10 @@ pub struct CompareRow {
     pub base_solved: u64,
     /// Puzzles solved correctly now.
     pub cur_solved: u64,
+    /// Mean instructions per puzzle in the baseline (runs that counted them).
+    pub base_instructions: Option<f64>,
+    /// The same in the current run.
+    pub cur_instructions: Option<f64>,
     /// Wrong answers and errors in the baseline.
     pub base_failed: u64,
     /// Wrong answers and errors now.
@@ -152,6 +165,9 @@ pub struct Comparison {
     pub baseline: Side,
     /// The run measured against it.
     pub current: Side,
+    /// What was compared: time, or instructions per puzzle.
+    #[serde(with = "crate::words::text")]
+    pub metric: Measure,
     /// The noise threshold, as a fraction (0.03 = 3%).
     pub threshold: f64,
     /// Differences between the two runs' machines or settings that weaken the comparison.
@@ -232,14 +248,32 @@ fn median_us(stats: &[&PuzzleStat]) -> f64 {
     crate::harness::summary::quantile(&ns, 0.5) as f64 / 1e3
 }
 
+/// The noise threshold when none is given: 3% for times, which move with
+/// the machine; 1% for instructions, which do not.
+pub fn default_threshold(metric: Measure) -> f64 {
+    match metric {
+        Measure::Time => 0.03,
+        Measure::Instructions => 0.01,
+    }
+}
+
 /// Compares `current` with `baseline` (the reference); `threshold` is the noise
-/// threshold as a fraction.
+/// threshold as a fraction (default: [`default_threshold`] of the runs' measure).
+/// Runs that counted instructions are compared by them, exactly: no interval.
 pub fn compare(
     (baseline, base_data): (Side, RunData),
     (current, cur_data): (Side, RunData),
-    threshold: f64,
+    threshold: Option<f64>,
 ) -> Result<Comparison, CompareError> {
     let (bo, co) = (&baseline.info.options, &current.info.options);
+    if bo.measure != co.measure {
+        return Err(CompareError::Metric {
+            baseline: bo.measure.to_string(),
+            current: co.measure.to_string(),
+        });
+    }
+    let metric = co.measure;
+    let threshold = threshold.unwrap_or(default_threshold(metric));
     if bo.mode != co.mode {
         return Err(CompareError::Mode {
             baseline: bo.mode.to_string(),
@@ -316,14 +350,15 @@ pub fn compare(
             }
             continue;
         }
-        rows.push(compare_one(
-            &key,
-            b,
-            c,
-            same_permutation,
-            by_rounds,
-            threshold,
-        ));
+        let mut row = compare_one(&key, b, c, same_permutation, by_rounds, threshold);
+        if metric == Measure::Instructions {
+            let base_row = base_data
+                .summary
+                .iter()
+                .find(|s| s.variant == r.variant && s.dataset == r.dataset);
+            counted(&mut row, base_row, r, threshold);
+        }
+        rows.push(row);
     }
     for r in &base_data.summary {
         if !cur_data
@@ -343,6 +378,7 @@ pub fn compare(
     Ok(Comparison {
         baseline,
         current,
+        metric,
         threshold,
         warnings,
         notes,
@@ -481,11 +517,34 @@ fn compare_one(
         search_changed,
         base_solved: solved(base),
         cur_solved: solved(cur),
+        base_instructions: None,
+        cur_instructions: None,
         base_failed,
         cur_failed,
         verdict,
         ratios,
     }
+}
+
+/// Judges a row by instructions per puzzle, which are the same on every run
+/// of a build: the ratio is exact (its interval a point), and a change
+/// beyond `threshold` either way is a verdict. More failures still regress.
+fn counted(row: &mut CompareRow, base: Option<&SummaryRow>, cur: &SummaryRow, threshold: f64) {
+    row.base_instructions = base.and_then(|b| b.instructions_per_puzzle);
+    row.cur_instructions = cur.instructions_per_puzzle;
+    let (Some(b), Some(c)) = (row.base_instructions, row.cur_instructions) else {
+        return;
+    };
+    let speed = b / c.max(1.0);
+    (row.speed, row.speed_lo, row.speed_hi) = (speed, speed, speed);
+    row.time_change_pct = 100.0 * (c / b.max(1.0) - 1.0);
+    row.verdict = if row.cur_failed > row.base_failed || c > b * (1.0 + threshold) {
+        Verdict::Regressed
+    } else if c * (1.0 + threshold) < b {
+        Verdict::Improved
+    } else {
+        Verdict::WithinNoise
+    };
 }
 
 #[cfg(test)]

@@ -75,7 +75,7 @@ fn a_run_against_itself_is_within_noise_everywhere() {
     let tmp = tempfile::tempdir().unwrap();
     let a = tmp.path().join("a");
     run_folder(&a, "aa", "unique", times);
-    let c = compare(side(&a), side(&a), 0.03).unwrap();
+    let c = compare(side(&a), side(&a), Some(0.03)).unwrap();
     assert_eq!(c.rows.len(), 2);
     for r in &c.rows {
         assert_eq!(r.verdict, Verdict::WithinNoise, "{r:?}");
@@ -100,7 +100,7 @@ fn a_baseline_20_percent_faster_is_a_20_percent_regression() {
     let (base, cur) = (tmp.path().join("base"), tmp.path().join("cur"));
     run_folder(&base, "aa", "unique", |k, i| times(k, i) * 8 / 10);
     run_folder(&cur, "aa", "unique", times);
-    let c = compare(side(&base), side(&cur), 0.03).unwrap();
+    let c = compare(side(&base), side(&cur), Some(0.03)).unwrap();
     for r in &c.rows {
         assert_eq!(r.verdict, Verdict::Regressed, "{r:?}");
         assert!((r.speed - 0.8).abs() < 0.005, "{r:?}");
@@ -111,14 +111,14 @@ fn a_baseline_20_percent_faster_is_a_20_percent_regression() {
     }
     assert!(c.regressed());
     // The other way round: improved.
-    let c = compare(side(&cur), side(&base), 0.03).unwrap();
+    let c = compare(side(&cur), side(&base), Some(0.03)).unwrap();
     assert!(c.rows.iter().all(|r| r.verdict == Verdict::Improved));
     assert!(!c.regressed());
     // A 2% change is inside a 3% threshold, outside a 1% one.
     run_folder(&base, "aa", "unique", |k, i| times(k, i) * 100 / 102);
-    let c = compare(side(&base), side(&cur), 0.03).unwrap();
+    let c = compare(side(&base), side(&cur), Some(0.03)).unwrap();
     assert!(c.rows.iter().all(|r| r.verdict == Verdict::WithinNoise));
-    let c = compare(side(&base), side(&cur), 0.01).unwrap();
+    let c = compare(side(&base), side(&cur), Some(0.01)).unwrap();
     assert!(c.rows.iter().all(|r| r.verdict == Verdict::Regressed));
 }
 
@@ -133,12 +133,16 @@ fn different_datasets_or_modes_are_refused() {
     run_folder(&a, "aa", "unique", times);
     run_folder(&b, "bb", "unique", times);
     run_folder(&m, "aa", "first", times);
-    let e = compare(side(&a), side(&b), 0.03).unwrap_err().to_string();
+    let e = compare(side(&a), side(&b), Some(0.03))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("not comparable") && e.contains("checksum differs"),
         "{e}"
     );
-    let e = compare(side(&a), side(&m), 0.03).unwrap_err().to_string();
+    let e = compare(side(&a), side(&m), Some(0.03))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("mode unique") && e.contains("mode first"), "{e}");
 }
 
@@ -152,7 +156,7 @@ fn other_machines_and_thread_counts_are_warned_about() {
     let mut other = base.clone();
     other.info.cpu_model = "Other CPU".into();
     other.info.options.threads = 4;
-    let c = compare((other, data), side(&b), 0.03).unwrap();
+    let c = compare((other, data), side(&b), Some(0.03)).unwrap();
     assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
     assert!(c.warnings.iter().any(|w| w.contains("Other CPU")));
     assert!(c.warnings.iter().any(|w| w.contains("worker threads")));
@@ -176,7 +180,7 @@ fn a_changed_search_or_new_wrong_answers_are_reported() {
             "slow,slow,tiny,4,1,-,wrong,",
         );
     std::fs::write(b.join("results.csv"), text).unwrap();
-    let c = compare(side(&a), side(&b), 0.03).unwrap();
+    let c = compare(side(&a), side(&b), Some(0.03)).unwrap();
     let slow = c.rows.iter().find(|r| r.variant == "slow").unwrap();
     assert!(slow.search_changed);
     assert!(slow.cur_guesses.unwrap() > slow.base_guesses.unwrap());
@@ -194,7 +198,7 @@ fn a_comparison_writes_its_files_and_charts() {
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     run_folder(&a, "aa", "unique", |k, i| times(k, i) * 8 / 10);
     run_folder(&b, "aa", "unique", times);
-    let c = compare(side(&a), side(&b), 0.03).unwrap();
+    let c = compare(side(&a), side(&b), Some(0.03)).unwrap();
     let out = tmp.path().join("out");
     write::write(&c, &out).unwrap();
     let csv = std::fs::read_to_string(out.join("compare.csv")).unwrap();
@@ -222,7 +226,7 @@ fn baselines_keep_what_a_comparison_needs() {
     // No puzzle text: smaller than the run's results.
     let size = |p: &Path| std::fs::metadata(p.join("results.csv")).unwrap().len();
     assert!(size(&dir) < size(&run));
-    let c = compare(side(&dir), side(&run), 0.03).unwrap();
+    let c = compare(side(&dir), side(&run), Some(0.03)).unwrap();
     assert!(c
         .rows
         .iter()
@@ -269,7 +273,7 @@ fn rounds_carry_the_machines_drift_into_the_verdict() {
     rounds_folder(&dir("base"), 5, 1.0, base);
     rounds_folder(&dir("again"), 5, 1.0, again);
     rounds_folder(&dir("slower"), 5, 1.2, again);
-    let c = compare(side(&dir("base")), side(&dir("again")), 0.03).unwrap();
+    let c = compare(side(&dir("base")), side(&dir("again")), Some(0.03)).unwrap();
     let r = &c.rows[0];
     assert_eq!(r.verdict, Verdict::WithinNoise, "{r:?}");
     assert!(r.speed_lo < 1.0 && r.speed_hi > 1.0, "{r:?}");
@@ -278,7 +282,7 @@ fn rounds_carry_the_machines_drift_into_the_verdict() {
     // misses the drift (every puzzle of a round moved together) and is narrower.
     rounds_folder(&dir("base1"), 1, 1.0, base);
     rounds_folder(&dir("again1"), 1, 1.0, again);
-    let flat = compare(side(&dir("base1")), side(&dir("again1")), 0.03).unwrap();
+    let flat = compare(side(&dir("base1")), side(&dir("again1")), Some(0.03)).unwrap();
     let f = &flat.rows[0];
     assert!(
         f.speed_hi / f.speed_lo < r.speed_hi / r.speed_lo,
@@ -290,7 +294,7 @@ fn rounds_carry_the_machines_drift_into_the_verdict() {
         flat.notes
     );
     // A true 20% slowdown under the same drift is flagged.
-    let c = compare(side(&dir("base")), side(&dir("slower")), 0.03).unwrap();
+    let c = compare(side(&dir("base")), side(&dir("slower")), Some(0.03)).unwrap();
     let r = &c.rows[0];
     assert_eq!(r.verdict, Verdict::Regressed, "{r:?}");
     assert!((r.speed - 1.0 / 1.2).abs() < 0.05, "{r:?}");
@@ -329,12 +333,83 @@ fn a_run_saved_a_row_per_solve_compares_with_one_saved_a_row_per_puzzle() {
         },
         "aa",
     );
-    let c = compare(side(&old), side(&new), 0.03).unwrap();
+    let c = compare(side(&old), side(&new), Some(0.03)).unwrap();
     assert_eq!(c.rows.len(), 2);
     for r in &c.rows {
         assert!(r.paired, "{r:?}");
         assert_eq!(r.puzzles, 200);
         assert_eq!(r.verdict, Verdict::WithinNoise, "{r:?}");
         assert!((r.speed - 1.0).abs() < 1e-9, "{r:?}");
+    }
+}
+
+/// A run folder as [`run_folder`] writes it, its instructions counted:
+/// `fast` and `slow` took `per_puzzle` instructions a puzzle.
+fn counted_folder(dir: &Path, per_puzzle: [f64; 2]) {
+    run_folder(dir, "aa", "unique", times);
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let mut lines = summary.lines();
+    let mut text = format!("{},instructions_per_puzzle\n", lines.next().unwrap());
+    for (line, n) in lines.zip(per_puzzle) {
+        text += &format!("{line},{n}\n");
+    }
+    std::fs::write(dir.join("summary.csv"), text).unwrap();
+    let options = RunOptions {
+        solvers: vec!["fast".into(), "slow".into()],
+        rounds: 1,
+        measure: Measure::Instructions,
+        ..RunOptions::default()
+    };
+    write_info(dir, options, "aa");
+}
+
+#[test]
+fn instructions_are_judged_exactly_against_the_threshold() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, same, more, less) = (
+        tmp.path().join("base"),
+        tmp.path().join("same"),
+        tmp.path().join("more"),
+        tmp.path().join("less"),
+    );
+    counted_folder(&base, [100_000.0, 300_000.0]);
+    counted_folder(&same, [100_000.0, 300_000.0]);
+    counted_folder(&more, [101_000.0, 300_000.0]); // fast does 1% more
+    counted_folder(&less, [100_000.0, 290_000.0]); // slow does 3.3% less
+    let verdicts = |cur: &Path, t: Option<f64>| -> Vec<Verdict> {
+        let c = compare(side(&base), side(cur), t).unwrap();
+        assert_eq!(c.metric, Measure::Instructions);
+        c.rows.iter().map(|r| r.verdict).collect()
+    };
+    use Verdict::*;
+    assert_eq!(verdicts(&same, None), [WithinNoise, WithinNoise]);
+    assert_eq!(verdicts(&same, Some(0.0)), [WithinNoise, WithinNoise]);
+    // 1% more is flagged at 0.5%, and is not beyond the default 1%.
+    assert_eq!(verdicts(&more, Some(0.005)), [Regressed, WithinNoise]);
+    assert_eq!(verdicts(&more, None), [WithinNoise, WithinNoise]);
+    assert_eq!(verdicts(&less, None), [WithinNoise, Improved]);
+    let c = compare(side(&base), side(&more), Some(0.005)).unwrap();
+    assert!(c.regressed());
+    assert_eq!(
+        (c.rows[0].speed_lo, c.rows[0].speed_hi),
+        (c.rows[0].speed, c.rows[0].speed)
+    );
+    let said = write::sentences(&c).join(" ");
+    assert!(
+        said.contains("fast on tiny: regressed, +1.0% instructions per puzzle"),
+        "{said}"
+    );
+    assert!(write::table_text(&c).contains("before instructions"));
+}
+
+#[test]
+fn runs_of_two_measures_are_not_compared() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (timed, counted) = (tmp.path().join("t"), tmp.path().join("c"));
+    run_folder(&timed, "aa", "unique", times);
+    counted_folder(&counted, [1.0, 2.0]);
+    for (a, b) in [(&timed, &counted), (&counted, &timed)] {
+        let e = compare(side(a), side(b), None).unwrap_err().to_string();
+        assert!(e.contains("measured") && e.contains("instructions"), "{e}");
     }
 }

@@ -5,6 +5,7 @@ use super::{CompareError, CompareRow, Comparison, Verdict};
 use crate::export::first_seen;
 use crate::export::markdown::{num, table, times};
 use crate::harness::files;
+use crate::harness::plan::Measure;
 use crate::report::charts::{render, BeforeAfter, DrawError, RatioDistribution, Rendered};
 use std::fmt::Write;
 use std::path::Path;
@@ -65,8 +66,40 @@ pub fn cells(r: &CompareRow) -> [String; 10] {
     ]
 }
 
+/// Column heads of a comparison by instructions per puzzle.
+pub const COUNTED_HEADER: [&str; 6] = [
+    "dataset",
+    "variant",
+    "before instructions",
+    "after instructions",
+    "change",
+    "verdict",
+];
+
+/// One row of a comparison by instructions, as display cells.
+fn counted_cells(r: &CompareRow) -> Vec<String> {
+    let count =
+        |x: Option<f64>| x.map_or("-".into(), |x| crate::stats::thousands(x.round() as u64));
+    vec![
+        r.dataset.clone(),
+        r.variant.clone(),
+        count(r.base_instructions),
+        count(r.cur_instructions),
+        pct(r.time_change_pct),
+        r.verdict.word().to_string(),
+    ]
+}
+
 /// The comparison table (markdown, lined up for a terminal too).
 pub fn table_text(c: &Comparison) -> String {
+    if c.metric == Measure::Instructions {
+        let rows: Vec<Vec<String>> = c.rows.iter().map(counted_cells).collect();
+        return table(
+            &COUNTED_HEADER,
+            &rows,
+            &[false, false, true, true, true, false],
+        );
+    }
     let rows: Vec<Vec<String>> = c.rows.iter().map(|r| cells(r).to_vec()).collect();
     let right: Vec<bool> = (0..HEADER.len()).map(|i| (2..8).contains(&i)).collect();
     table(&HEADER, &rows, &right)
@@ -75,6 +108,9 @@ pub fn table_text(c: &Comparison) -> String {
 /// One sentence per row that is not within noise, or a single one saying all are.
 pub fn sentences(c: &Comparison) -> Vec<String> {
     let t = 100.0 * c.threshold;
+    if c.metric == Measure::Instructions {
+        return counted_sentences(c, t);
+    }
     let mut out = Vec::new();
     for r in &c.rows {
         let interval = format!(
@@ -120,6 +156,40 @@ pub fn sentences(c: &Comparison) -> Vec<String> {
     if out.is_empty() {
         out.push(format!(
             "Every strategy and dataset is within noise (no change beyond ±{t:.0}% that its 95% interval confirms)."
+        ));
+    }
+    out
+}
+
+/// The sentences of a comparison by instructions per puzzle: exact
+/// changes, judged against the threshold alone.
+fn counted_sentences(c: &Comparison, t: f64) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in c.rows.iter().filter(|r| r.verdict != Verdict::WithinNoise) {
+        let word = match r.verdict {
+            Verdict::Improved => "improved",
+            _ => "regressed",
+        };
+        let line = match (r.base_instructions, r.cur_instructions) {
+            _ if r.cur_failed > r.base_failed => format!(
+                "{} on {}: regressed, {} wrong answers or errors now against {} in the baseline.",
+                r.variant, r.dataset, r.cur_failed, r.base_failed
+            ),
+            (Some(b), Some(n)) => format!(
+                "{} on {}: {word}, {} instructions per puzzle ({} → {}; threshold ±{t:.1}%).",
+                r.variant,
+                r.dataset,
+                pct(r.time_change_pct),
+                crate::stats::thousands(b.round() as u64),
+                crate::stats::thousands(n.round() as u64)
+            ),
+            _ => continue,
+        };
+        out.push(line);
+    }
+    if out.is_empty() {
+        out.push(format!(
+            "Every strategy and dataset is within ±{t:.1}% in instructions per puzzle."
         ));
     }
     out

@@ -278,6 +278,8 @@ impl CsvEncoder {
         self.buf.extend_from_slice(r.timing.word().as_bytes());
         self.comma();
         self.buf.extend_from_slice(r.checked.word().as_bytes());
+        self.comma();
+        self.maybe(r.instructions);
         self.buf.push(b'\n');
     }
 
@@ -303,6 +305,8 @@ impl CsvEncoder {
         self.text(&r.detail);
         self.comma();
         self.buf.extend_from_slice(r.timing.word().as_bytes());
+        self.comma();
+        self.maybe(r.instructions);
         self.buf.push(b'\n');
     }
 }
@@ -398,6 +402,7 @@ mod tests {
                 threads: small[1] as usize,
                 detail: detail.clone(),
                 timing: crate::contender::Timing::Pipe,
+                instructions: optional[1],
             };
             let p = PuzzleResult {
                 strategy: s.strategy.clone(),
@@ -417,6 +422,7 @@ mod tests {
                 detail: detail.clone(),
                 timing: crate::contender::Timing::Batch,
                 checked: crate::contender::Checked::Verdict,
+                instructions: optional[0],
             };
             let mut e = CsvEncoder::new();
             e.encode(&s).unwrap();
@@ -425,7 +431,7 @@ mod tests {
                 names[0].clone(), names[1].clone(), names[2].clone(), n(numbers[0]),
                 n(small[2].into()), n(small[0].into()), "wrong".into(), n(numbers[1]),
                 o(optional[0]), o(optional[1]), n(numbers[2]), o(optional[2]),
-                n(small[1].into()), detail.clone(), "pipe".into(),
+                n(small[1].into()), detail.clone(), "pipe".into(), o(optional[1]),
             ]);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             e.puzzle(&p);
@@ -435,7 +441,7 @@ mod tests {
                 n(small[2].into()), "budget".into(), n(numbers[1]), o(optional[0]),
                 o(optional[1]), n(small[0].into()), n(numbers[2]), n(numbers[3]),
                 o(optional[2]), n(small[1].into()), detail.clone(), "batch".into(),
-                "verdict".into(),
+                "verdict".into(), o(optional[0]),
             ]);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             // And it reads back as the same record.

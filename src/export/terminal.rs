@@ -17,6 +17,32 @@ pub fn speed_matrix(rows: &[SummaryRow], width: usize) -> String {
     if rows.iter().all(|r| r.speed.is_none()) {
         return String::new();
     }
+    matrix(rows, width, "speed", &|r| match r.variant == r.reference {
+        true => "ref".into(),
+        false => r.speed.map_or("-".into(), times),
+    })
+}
+
+/// Strategies as rows, datasets as columns, each cell the mean instructions
+/// per puzzle (`-` where none were counted). Empty when none were.
+pub fn instructions_matrix(rows: &[SummaryRow], width: usize) -> String {
+    if rows.iter().all(|r| r.instructions_per_puzzle.is_none()) {
+        return String::new();
+    }
+    matrix(rows, width, "instructions", &|r| {
+        r.instructions_per_puzzle
+            .map_or("-".into(), |n| crate::stats::thousands(n.round() as u64))
+    })
+}
+
+/// The matrix of `cell` over strategies (rows) and datasets (columns),
+/// blocks of datasets that fit in `width`, `corner` above the names.
+fn matrix(
+    rows: &[SummaryRow],
+    width: usize,
+    corner: &str,
+    cell: &dyn Fn(&SummaryRow) -> String,
+) -> String {
     let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
     let labels: Vec<String> = variants
         .iter()
@@ -28,18 +54,17 @@ pub fn speed_matrix(rows: &[SummaryRow], width: usize) -> String {
         .collect();
     let datasets = first_seen(rows.iter().map(|r| r.dataset.as_str()));
     let cell = |v: &str, d: &str| -> String {
-        match rows.iter().find(|r| r.variant == v && r.dataset == d) {
-            Some(r) if r.variant == r.reference => "ref".into(),
-            Some(r) => r.speed.map_or("-".into(), times),
-            None => "-".into(),
-        }
+        rows.iter()
+            .find(|r| r.variant == v && r.dataset == d)
+            .map_or("-".into(), cell)
     };
     let first = labels
         .iter()
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0)
-        .max(8);
+        .max(8)
+        .max(corner.chars().count());
     let columns: Vec<(usize, &str)> = datasets
         .iter()
         .map(|d| {
@@ -65,7 +90,7 @@ pub fn speed_matrix(rows: &[SummaryRow], width: usize) -> String {
         if start > 0 {
             out.push('\n');
         }
-        out.push_str(&format!("{:<first$}", "speed"));
+        out.push_str(&format!("{corner:<first$}"));
         for &(w, d) in &columns[start..end] {
             out.push_str(&format!("  {d:>w$}"));
         }
@@ -111,7 +136,14 @@ pub fn answer(report: &super::RunReport, summary_md: &std::path::Path) -> String
     use std::fmt::Write as _;
     let mut out = String::new();
     let matrix = speed_matrix(&report.summary, WIDTH);
-    if matrix.is_empty() {
+    let counted = instructions_matrix(&report.summary, WIDTH);
+    if !counted.is_empty() {
+        let head = "Instructions per puzzle, counted by callgrind (the same on every run of this build; the times are valgrind's, not this machine's):";
+        out.push_str(&wrap(head, WIDTH));
+        out.push_str("\n\n");
+        out.push_str(&counted);
+        out.push('\n');
+    } else if matrix.is_empty() {
         out.push_str(&compact_summary(&report.summary));
     } else {
         out.push_str("Speed against each dataset's reference (ref; above 1× is faster):\n\n");

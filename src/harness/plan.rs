@@ -99,10 +99,43 @@ pub struct RunOptions {
     /// (`--threads 1,2,4`); empty for a run of its own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scaling: Vec<usize>,
+    /// What is measured of each call: its time, or (under callgrind) its
+    /// instructions as well.
+    #[serde(
+        default,
+        skip_serializing_if = "Measure::is_time",
+        with = "crate::words::text"
+    )]
+    pub measure: Measure,
     /// What follows the measuring: the report, the baseline gate.
     #[serde(default)]
     pub after: AfterRun,
 }
+
+/// What a run measures of each timed call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Measure {
+    /// Its time, on this machine.
+    #[default]
+    Time,
+    /// Its instructions, counted by valgrind's callgrind, the same on every
+    /// run of a build (times are kept too, but they are valgrind's).
+    Instructions,
+}
+
+impl Measure {
+    /// Every measure, in [`Measure::WORDS`]'s order.
+    pub const ALL: [Measure; 2] = [Measure::Time, Measure::Instructions];
+    /// The words `--measure` takes.
+    pub const WORDS: [&'static str; 2] = ["time", "instructions"];
+
+    /// True for [`Measure::Time`].
+    pub fn is_time(&self) -> bool {
+        *self == Measure::Time
+    }
+}
+
+crate::words_of!(Measure, "a measure");
 
 impl Default for RunOptions {
     /// `bench`'s defaults: each strategy's default variant, every embedded
@@ -135,6 +168,7 @@ impl Default for RunOptions {
             handicaps: Vec::new(),
             threads_note: String::new(),
             scaling: Vec::new(),
+            measure: Measure::Time,
             after: AfterRun::default(),
         }
     }

@@ -166,11 +166,15 @@ pub struct SolveRecord {
     /// What `solve_ns` stands for: `call`, `pipe` or `batch`.
     #[serde(default)]
     pub timing: Timing,
+    /// Instructions the call executed, counted by callgrind
+    /// (`--measure instructions`); empty otherwise.
+    #[serde(default)]
+    pub instructions: Option<u64>,
 }
 
 impl SolveRecord {
     /// The columns of `solves.csv`, in field order.
-    pub const COLUMNS: [&'static str; 15] = [
+    pub const COLUMNS: [&'static str; 16] = [
         "strategy",
         "variant",
         "dataset",
@@ -186,6 +190,7 @@ impl SolveRecord {
         "threads",
         "detail",
         "timing",
+        "instructions",
     ];
 }
 
@@ -237,11 +242,15 @@ pub struct PuzzleResult {
     /// that returns no solutions.
     #[serde(default)]
     pub checked: Checked,
+    /// Instructions of the puzzle's solve, counted by callgrind
+    /// (`--measure instructions`: the same on every pass); empty otherwise.
+    #[serde(default)]
+    pub instructions: Option<u64>,
 }
 
 impl PuzzleResult {
     /// The columns of `results.csv`, in field order.
-    pub const COLUMNS: [&'static str; 17] = [
+    pub const COLUMNS: [&'static str; 18] = [
         "strategy",
         "variant",
         "dataset",
@@ -259,6 +268,7 @@ impl PuzzleResult {
         "detail",
         "timing",
         "checked",
+        "instructions",
     ];
 }
 
@@ -357,6 +367,11 @@ pub struct SummaryRow {
     /// no solutions: its verdict alone); empty in older runs.
     #[serde(default)]
     pub checked: String,
+    /// Mean instructions per puzzle, counted by callgrind (`--measure
+    /// instructions`): the same on every run of a build, on any machine.
+    /// Empty when the run measured time.
+    #[serde(default)]
+    pub instructions_per_puzzle: Option<f64>,
 }
 
 impl SummaryRow {

@@ -25,6 +25,10 @@ pub struct SummaryBuilder {
     /// Puzzles that report their guesses.
     counted: u64,
     no_guess: u64,
+    /// Instructions of the puzzles that were counted, summed.
+    instructions: u128,
+    /// Puzzles whose instructions were counted.
+    instructed: u64,
 }
 
 /// Wrong and failed puzzles over a summary.
@@ -66,6 +70,10 @@ impl SummaryBuilder {
             if g == 0 && r.status.is_solved() {
                 self.no_guess += 1;
             }
+        }
+        if let Some(n) = r.instructions {
+            self.instructions += u128::from(n);
+            self.instructed += 1;
         }
         let round = r.round as usize;
         if self.round_times.len() <= round {
@@ -151,6 +159,8 @@ impl SummaryBuilder {
             p90_lo_us: p90.map(|m| m.1),
             p90_hi_us: p90.map(|m| m.2),
             rounds: rounds.len().max(1) as u32,
+            instructions_per_puzzle: (self.instructed > 0)
+                .then(|| self.instructions as f64 / self.instructed as f64),
             ..SummaryRow::default()
         }
     }
@@ -192,6 +202,7 @@ mod tests {
             detail: String::new(),
             timing: crate::contender::Timing::Call,
             checked: Default::default(),
+            instructions: None,
         };
         b.add(&row(0, 3, 20_000, RowStatus::Unique));
         b.add(&row(1, 3, 5_000, RowStatus::Unique));

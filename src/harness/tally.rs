@@ -17,6 +17,7 @@ pub(super) struct Solve<'a> {
     pub guesses: Option<u64>,
     pub ns: u64,
     pub own_ns: Option<u64>,
+    pub instructions: Option<u64>,
 }
 
 /// One puzzle's solves so far.
@@ -24,6 +25,7 @@ pub(super) struct Solve<'a> {
 struct Puzzle {
     ns: Vec<u64>,
     own: Vec<u64>,
+    instructions: Vec<u64>,
     /// The verdict so far, with the solve that gave it.
     status: Option<RowStatus>,
     solutions: u64,
@@ -74,6 +76,7 @@ impl Tally {
         }
         p.ns.push(s.ns);
         p.own.extend(s.own_ns);
+        p.instructions.extend(s.instructions);
         if p.status.is_none_or(|now| s.status.weight() > now.weight()) {
             p.status = Some(s.status);
             p.solutions = s.solutions;
@@ -99,6 +102,7 @@ impl Tally {
             let Some(status) = p.status else { continue };
             p.ns.sort_unstable();
             p.own.sort_unstable();
+            p.instructions.sort_unstable();
             out.push(PuzzleResult {
                 strategy: names.0.clone(),
                 variant: names.1.clone(),
@@ -113,6 +117,7 @@ impl Tally {
                 median_ns: quantile(&p.ns, 0.5),
                 min_ns: p.ns[0],
                 own_ns: (!p.own.is_empty()).then(|| quantile(&p.own, 0.5)),
+                instructions: p.instructions.first().copied(),
                 threads,
                 detail: p.detail,
                 timing,
@@ -140,6 +145,7 @@ mod tests {
             guesses: Some(0),
             ns,
             own_ns: None,
+            instructions: None,
         }
     }
 

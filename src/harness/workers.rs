@@ -119,6 +119,7 @@ fn share_out<W>(
                         nodes: Some(0),
                         guesses: Some(0),
                         own_ns: None,
+                        instructions: None,
                         at: Instant::now(),
                         note: None,
                     };
@@ -198,6 +199,7 @@ struct Measured {
     solutions: u64,
     ns: u64,
     own_ns: Option<u64>,
+    instructions: Option<u64>,
 }
 
 impl Measured {
@@ -231,6 +233,7 @@ impl Measured {
             solutions,
             ns: s.ns,
             own_ns: s.own_ns,
+            instructions: s.instructions,
         }
     }
 
@@ -244,6 +247,7 @@ impl Measured {
             guesses: self.guesses,
             ns: self.ns,
             own_ns: self.own_ns,
+            instructions: self.instructions,
         }
     }
 
@@ -259,6 +263,7 @@ impl Measured {
         r.guesses = self.guesses;
         r.solve_ns = self.ns;
         r.own_ns = self.own_ns;
+        r.instructions = self.instructions;
         r.detail.clone_from(&self.detail);
     }
 }
@@ -397,6 +402,7 @@ pub(super) fn run_pass(
         threads: opts.threads,
         detail: String::new(),
         timing: names[0].2,
+        instructions: None,
     };
     let mut failure: Option<io::Error> = None;
     let mut measured = (Duration::ZERO, Vec::new());

@@ -443,6 +443,7 @@ fn read_summary(dir: &Path) -> Result<Vec<SummaryRow>, ReportError> {
             solves: f.opt_num("solves", "a whole number")?.unwrap_or(0),
             timing: f.opt_text("timing").unwrap_or_default().to_string(),
             checked: f.opt_text("checked").unwrap_or_default().to_string(),
+            instructions_per_puzzle: f.opt_num("instructions_per_puzzle", n)?,
         });
         Ok(())
     })?;

@@ -13,6 +13,7 @@ mod download;
 mod embedded;
 mod faults;
 mod hunt_cli;
+mod instructions;
 mod libraries;
 mod properties;
 mod public_datasets;

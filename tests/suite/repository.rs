@@ -58,7 +58,7 @@ fn ci_refuses_a_tracked_file_over_2_mb() {
 /// a module may import only from lower layers.
 const LAYERS: &[&[&str]] = &[
     &["grid", "stats", "seeded", "error", "words", "sync"],
-    &["format", "validate", "transform"],
+    &["format", "validate", "transform", "callgrind"],
     &["solver", "datasets"],
     &["rate", "batch"],
     &["generate"],

@@ -1,0 +1,87 @@
+//! `--measure instructions`: the workbench runs itself again under
+//! `valgrind --tool=callgrind`, with collection off until a timed call
+//! switches it on (see [`crate::callgrind`]), and ends as that run ends.
+
+use super::BenchError;
+use crate::callgrind;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+/// What the counted run came to.
+pub struct Rerun {
+    /// Its exit code (2 when valgrind itself failed).
+    pub code: u8,
+    /// Its wall time, seconds.
+    pub wall_s: f64,
+    /// Why valgrind stopped it, when it did (an instruction it cannot run).
+    pub valgrind_failed: Option<String>,
+}
+
+/// Checks that valgrind runs; gives its version.
+pub fn version() -> Result<String, BenchError> {
+    let out = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .map_err(|e| BenchError::NoValgrind(e.to_string()))?;
+    if !out.status.success() {
+        return Err(BenchError::NoValgrind(format!(
+            "valgrind --version: {}",
+            out.status
+        )));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Runs this program again with `args` under callgrind, its output and
+/// errors on this process's, collection off at the start.
+pub fn rerun(args: &[OsString]) -> Result<Rerun, BenchError> {
+    version()?;
+    let exe = std::env::current_exe().map_err(|e| BenchError::NoValgrind(e.to_string()))?;
+    let work = scratch()?;
+    let out = work.join("callgrind.out");
+    let log = work.join("valgrind.log");
+    let started = Instant::now();
+    let status = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg("--collect-atstart=no")
+        .arg(flag("--callgrind-out-file=", &out))
+        .arg(flag("--log-file=", &log))
+        .arg(exe)
+        .args(args)
+        .env(callgrind::OUT_VAR, &out)
+        .status()
+        .map_err(|e| BenchError::NoValgrind(e.to_string()))?;
+    let wall_s = started.elapsed().as_secs_f64();
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&work);
+    let valgrind_failed = text
+        .lines()
+        .find(|l| l.contains("unrecognised instruction") || l.contains("unhandled instruction"))
+        .map(|l| {
+            l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit())
+                .trim()
+                .to_string()
+        });
+    let code = status.code().map_or(2, |c| u8::try_from(c).unwrap_or(2));
+    Ok(Rerun {
+        code,
+        wall_s,
+        valgrind_failed,
+    })
+}
+
+/// `--name=PATH` as one argument.
+fn flag(name: &str, path: &std::path::Path) -> OsString {
+    let mut f = OsString::from(name);
+    f.push(path);
+    f
+}
+
+/// A fresh private folder for callgrind's dumps and log.
+fn scratch() -> Result<PathBuf, BenchError> {
+    let dir = std::env::temp_dir().join(format!("sudoku-bench-callgrind-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(BenchError::io(&dir))?;
+    Ok(dir)
+}
