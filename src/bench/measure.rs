@@ -61,6 +61,11 @@ pub fn measure(
     if counting && !crate::callgrind::start_from_env() {
         return Err(BenchError::NotUnderCallgrind);
     }
+    if let Some(times) = super::valgrind::slowdown().filter(|_| counting) {
+        (watch.say)(&format!(
+            "note: valgrind runs this code {times:.0}x slower than this machine does (keep a counted run short with --limit or --sample)"
+        ));
+    }
     let opts = options.bench_options();
     let contenders = start_contenders(&options, &plan_solvers, out_dir)?;
     let mut own = OwnTime {

@@ -19,6 +19,42 @@ pub struct Rerun {
     pub valgrind_failed: Option<String>,
 }
 
+/// The environment variable that passes the calibration's native time
+/// (ns) to the run under valgrind, which times it again to say the slowdown.
+pub const NATIVE_VAR: &str = "SUDOKU_BENCH_NATIVE_NS";
+
+/// Nanoseconds to solve the calibration puzzles (the first 50 of the
+/// embedded `hard-9x9` with `bitset-mrv`), the fastest of three passes.
+pub fn calibrate() -> u64 {
+    use crate::solver::{Limits, Mode, Solver, SolverId};
+    let Some(set) = crate::datasets::embedded("hard-9x9") else {
+        return 0;
+    };
+    let Ok(set) = crate::format::read_str(set.name, set.text, &Default::default()) else {
+        return 0;
+    };
+    let limits = Limits::new(Mode::Unique);
+    let puzzles: Vec<_> = set.puzzles.iter().take(50).collect();
+    (0..3)
+        .map(|_| {
+            let t0 = Instant::now();
+            for p in &puzzles {
+                std::hint::black_box(SolverId::BitsetMrv.solve(&p.grid, &limits));
+            }
+            t0.elapsed().as_nanos() as u64
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+/// Under valgrind, started by [`rerun`]: how many times slower the
+/// calibration runs here than it ran natively.
+pub fn slowdown() -> Option<f64> {
+    let native: f64 = std::env::var(NATIVE_VAR).ok()?.parse().ok()?;
+    let here = calibrate() as f64;
+    (native > 0.0 && here > 0.0).then(|| here / native)
+}
+
 /// Checks that valgrind runs; gives its version.
 pub fn version() -> Result<String, BenchError> {
     let out = Command::new("valgrind")
@@ -32,6 +68,27 @@ pub fn version() -> Result<String, BenchError> {
         )));
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Runs this program again with `args` under callgrind, its output and
+/// errors on this process's, collection off at the start; `say` hears
+/// that it starts (unless `quiet`) and how it ended. Gives its exit code.
+pub fn rerun_saying(
+    args: &[OsString],
+    quiet: bool,
+    say: &mut dyn FnMut(&str),
+) -> Result<u8, BenchError> {
+    version()?;
+    if !quiet {
+        say("counting instructions: running again under valgrind's callgrind");
+    }
+    let r = rerun(args)?;
+    match &r.valgrind_failed {
+        Some(why) => say(&format!("error: valgrind stopped the run: {why}")),
+        None if !quiet => say(&format!("counted under valgrind in {:.1} s", r.wall_s)),
+        None => {}
+    }
+    Ok(r.code)
 }
 
 /// Runs this program again with `args` under callgrind, its output and
@@ -51,6 +108,7 @@ pub fn rerun(args: &[OsString]) -> Result<Rerun, BenchError> {
         .arg(exe)
         .args(args)
         .env(callgrind::OUT_VAR, &out)
+        .env(NATIVE_VAR, calibrate().to_string())
         .status()
         .map_err(|e| BenchError::NoValgrind(e.to_string()))?;
     let wall_s = started.elapsed().as_secs_f64();

@@ -222,18 +222,9 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
 /// instructions; its exit code is this one's.
 pub(super) fn rerun_counted(quiet: bool) -> Result<ExitCode> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    if !quiet {
-        eprintln!(
-            "counting instructions: running again under valgrind's callgrind (20-100x slower)"
-        );
-    }
-    let r = sudoku_bench::bench::valgrind::rerun(&args)?;
-    if let Some(why) = &r.valgrind_failed {
-        eprintln!("error: valgrind stopped the run: {why}");
-    } else if !quiet {
-        eprintln!("counted under valgrind in {:.1} s", r.wall_s);
-    }
-    Ok(ExitCode::from(r.code))
+    let say = &mut |m: &str| eprintln!("{m}");
+    let code = sudoku_bench::bench::valgrind::rerun_saying(&args, quiet, say)?;
+    Ok(ExitCode::from(code))
 }
 
 /// Checks `options` on this machine and reads the datasets.
@@ -328,36 +319,11 @@ mod tests {
 
     #[test]
     fn the_arguments_map_onto_typed_options() {
-        let o = args(&[
-            "--solver",
-            "band,dlx",
-            "--dataset",
-            "hard-9x9",
-            "--threads",
-            "1",
-            "--rounds",
-            "3",
-            "--limit",
-            "30",
-            "--mode",
-            "count",
-            "--count-limit",
-            "7",
-            "--node-budget",
-            "none",
-            "--schedule",
-            "sequential",
-            "--handicap",
-            "band=20%",
-            "--reference",
-            "dlx",
-            "--no-report",
-            "--hardness-metric",
-            "nodes",
-        ])
-        .unwrap()
-        .options()
-        .unwrap();
+        let line = "--solver band,dlx --dataset hard-9x9 --threads 1 --rounds 3 --limit 30 \
+                    --mode count --count-limit 7 --node-budget none --schedule sequential \
+                    --handicap band=20% --reference dlx --no-report --hardness-metric nodes";
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let o = args(&words).unwrap().options().unwrap();
         assert_eq!(o.solvers, ["band", "dlx"]);
         assert_eq!(o.inputs, ["hard-9x9"]);
         assert_eq!((o.threads, o.rounds, o.rounds_given), (1, 3, true));

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use sudoku_bench::compare::{self, baseline, Comparison};
 use sudoku_bench::harness::files;
-use sudoku_bench::harness::plan::Measure;
 
 #[derive(clap::Args)]
 pub(super) struct CompareArgs {
@@ -49,15 +48,7 @@ pub(super) fn print(c: &Comparison, out: &Path, quiet: bool) -> ExitCode {
         eprintln!("warning: {w}");
     }
     if !quiet {
-        let what = match c.metric {
-            Measure::Time => "",
-            Measure::Instructions => " in instructions per puzzle",
-        };
-        println!(
-            "Compared with {}{what} (noise threshold ±{:.1}%)\n",
-            c.baseline.label,
-            100.0 * c.threshold
-        );
+        println!("{}\n", compare::write::heading(c));
         println!("{}", compare::write::table_text(c));
         for l in compare::write::sentences(c) {
             println!("{l}");

@@ -90,6 +90,20 @@ fn counted_cells(r: &CompareRow) -> Vec<String> {
     ]
 }
 
+/// The line above the table: what was compared with what, by which
+/// measure, at which threshold.
+pub fn heading(c: &Comparison) -> String {
+    let what = match c.metric {
+        Measure::Time => "",
+        Measure::Instructions => " in instructions per puzzle",
+    };
+    format!(
+        "Compared with {}{what} (noise threshold ±{:.1}%)",
+        c.baseline.label,
+        100.0 * c.threshold
+    )
+}
+
 /// The comparison table (markdown, lined up for a terminal too).
 pub fn table_text(c: &Comparison) -> String {
     if c.metric == Measure::Instructions {

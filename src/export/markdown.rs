@@ -511,6 +511,13 @@ impl Exporter for SummaryMarkdown {
                 let _ = writeln!(s, "- {line}");
             }
         }
+        let counted = super::terminal::instructions_matrix(&run.summary, usize::MAX);
+        if !counted.is_empty() {
+            s.push_str("\n## Instructions per puzzle\n\n");
+            s.push_str("Counted by valgrind's callgrind around each call (the C allocator's own instructions left out): the same on every run of this build, on any machine. The times below are valgrind's, not this machine's.\n\n```text\n");
+            s.push_str(&counted);
+            s.push_str("```\n");
+        }
         s.push_str("\n## Summary\n\n");
         s.push_str(&summary_table(&run.summary));
         let relative = relative_table(&run.summary);

@@ -142,6 +142,7 @@ pub trait RunChart {
 /// Every kind of chart of a run's report, in report order.
 const RUN_CHARTS: &[&dyn RunChart] = &[
     &charts::throughput::FromRun,
+    &charts::throughput::Instructions,
     &charts::relative::FromRun,
     &charts::cactus::FromRun,
     &charts::search_cost::FromRun,

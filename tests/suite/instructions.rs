@@ -66,6 +66,10 @@ fn counts_repeat_run_after_run_and_compare_finds_no_change() {
     // run.json says what was measured; results.csv has a count a puzzle.
     let json = std::fs::read_to_string(tmp.path().join("a/run.json")).unwrap();
     assert!(json.contains("\"measure\": \"instructions\""), "{json}");
+    let md = std::fs::read_to_string(tmp.path().join("a/summary.md")).unwrap();
+    assert!(md.contains("## Instructions per puzzle"), "{md}");
+    bin(tmp.path()).args(["report", "a"]).assert().success();
+    assert!(tmp.path().join("a/charts/instructions.svg").is_file());
     bin(tmp.path())
         .args(["compare", "a", "b"])
         .assert()

@@ -1,4 +1,5 @@
-//! Puzzles per second per strategy variant, grouped by dataset, log scale.
+//! Puzzles per second per strategy variant, grouped by dataset, log scale;
+//! in a run that counted them, instructions per puzzle the same way.
 
 use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
@@ -11,19 +12,30 @@ pub struct Throughput {
     pub datasets: Vec<String>,
     /// Variant names with their palette index.
     pub variants: Vec<(String, usize)>,
-    /// `(dataset index, variant index, puzzles/sec)`.
+    /// `(dataset index, variant index, puzzles/sec)` (or instructions a puzzle).
     pub bars: Vec<(usize, usize, f64)>,
+    /// True when the bars are instructions per puzzle.
+    pub instructions: bool,
 }
 
 impl Chart for Throughput {
     fn name(&self) -> String {
-        "throughput".into()
+        match self.instructions {
+            false => "throughput".into(),
+            true => "instructions".into(),
+        }
     }
     fn title(&self) -> String {
-        "Throughput by dataset".into()
+        match self.instructions {
+            false => "Throughput by dataset".into(),
+            true => "Instructions per puzzle by dataset".into(),
+        }
     }
     fn caption(&self) -> String {
-        "Puzzles solved per second of wall time by each strategy on each dataset (log scale; higher is better).".into()
+        match self.instructions {
+            false => "Puzzles solved per second of wall time by each strategy on each dataset (log scale; higher is better).".into(),
+            true => "Mean instructions per puzzle of each strategy on each dataset, counted by valgrind's callgrind: the same on every run of this build, on any machine (log scale; lower is less work).".into(),
+        }
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let d = self.datasets.len().max(1) as f64;
@@ -47,7 +59,10 @@ impl Chart for Throughput {
             })
             .y_label_formatter(&|v| compact(*v))
             .x_desc("dataset")
-            .y_desc("puzzles per second (log)")
+            .y_desc(match self.instructions {
+                false => "puzzles per second (log)",
+                true => "instructions per puzzle (log)",
+            })
             .label_style((FONT, 14))
             .axis_desc_style((FONT, 16))
             .draw()
@@ -105,7 +120,50 @@ impl RunChart for FromRun {
             datasets,
             variants,
             bars,
+            instructions: false,
         };
         run.draw(&chart, "throughput", out)
+    }
+}
+
+/// The report's chart of instructions per puzzle, in a run that counted
+/// them (drawn nowhere else, and no note where it is not drawn).
+pub struct Instructions;
+
+impl RunChart for Instructions {
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
+        let data = run.data;
+        let counted = |r: &&crate::harness::SummaryRow| r.instructions_per_puzzle.is_some();
+        if !data.summary.iter().any(|r| counted(&r)) {
+            return Ok(());
+        }
+        let datasets: Vec<String> =
+            crate::export::first_seen(data.summary.iter().map(|r| r.dataset.as_str()))
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+        let variants: Vec<(String, usize)> = run
+            .order()
+            .iter()
+            .map(|&v| (data.label(v), run.color_of(v)))
+            .filter(|(name, _)| data.summary.iter().any(|r| &r.variant == name))
+            .collect();
+        let bars = data
+            .summary
+            .iter()
+            .filter(counted)
+            .filter_map(|r| {
+                let di = datasets.iter().position(|d| *d == r.dataset)?;
+                let vi = variants.iter().position(|v| v.0 == r.variant)?;
+                Some((di, vi, r.instructions_per_puzzle?.max(1.0)))
+            })
+            .collect();
+        let chart = Throughput {
+            datasets,
+            variants,
+            bars,
+            instructions: true,
+        };
+        run.draw(&chart, "instructions", out)
     }
 }
