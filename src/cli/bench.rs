@@ -205,7 +205,7 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
     if options.measure == Measure::Instructions && !sudoku_bench::callgrind::on_valgrind() {
         // What the counted run would refuse is refused here, before valgrind starts.
         Plan::new(options, cores(), &mut |_| {})?;
-        return rerun_counted(args.quiet);
+        return rerun_counted(args.quiet).map(ExitCode::from);
     }
     if args.threads.len() > 1 {
         options.scaling = args.threads.clone();
@@ -220,11 +220,12 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
 
 /// This command again under callgrind, which counts each call's
 /// instructions; its exit code is this one's.
-pub(super) fn rerun_counted(quiet: bool) -> Result<ExitCode> {
+pub(super) fn rerun_counted(quiet: bool) -> Result<u8> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let say = &mut |m: &str| eprintln!("{m}");
-    let code = sudoku_bench::bench::valgrind::rerun_saying(&args, quiet, say)?;
-    Ok(ExitCode::from(code))
+    Ok(sudoku_bench::bench::valgrind::rerun_saying(
+        &args, quiet, say,
+    )?)
 }
 
 /// Checks `options` on this machine and reads the datasets.

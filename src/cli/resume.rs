@@ -8,6 +8,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use sudoku_bench::bench::{reopen, Reopened};
+use sudoku_bench::callgrind::on_valgrind;
+use sudoku_bench::harness::plan::Measure;
 use sudoku_bench::harness::{files, recover};
 
 /// Words `bench --resume` takes beside its folder.
@@ -68,6 +70,9 @@ fn run_one(dir: &Path, given: &BenchArgs) -> Result<u8> {
                 eprintln!("note: resuming despite:\n  {}", despite.join("\n  "));
             }
             let quiet = given.quiet || !info.options.scaling.is_empty();
+            if plan.options.measure == Measure::Instructions && !on_valgrind() {
+                return bench::rerun_counted(given.quiet);
+            }
             bench::one(*plan, dir, Some(&info), quiet, started)
         }
     }
