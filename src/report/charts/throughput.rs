@@ -85,17 +85,15 @@ impl Chart for Throughput {
     }
 }
 
-/// The report's throughput chart: every variant on every dataset.
-pub struct FromRun;
-
-impl RunChart for FromRun {
-    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
+impl Throughput {
+    /// Every variant on every dataset of the run, each bar `value` of its
+    /// summary row (rows without one have no bar).
+    fn of(
+        run: &RunCharts<'_>,
+        value: fn(&crate::harness::SummaryRow) -> Option<f64>,
+        instructions: bool,
+    ) -> Throughput {
         let data = run.data;
-        if data.summary.is_empty() {
-            out.skipped
-                .push("Throughput: skipped, summary.csv has no rows.".into());
-            return Ok(());
-        }
         let datasets: Vec<String> =
             crate::export::first_seen(data.summary.iter().map(|r| r.dataset.as_str()))
                 .into_iter()
@@ -113,16 +111,31 @@ impl RunChart for FromRun {
             .filter_map(|r| {
                 let di = datasets.iter().position(|d| *d == r.dataset)?;
                 let vi = variants.iter().position(|v| v.0 == r.variant)?;
-                (r.puzzles_per_sec > 0.0).then_some((di, vi, r.puzzles_per_sec))
+                Some((di, vi, value(r)?))
             })
             .collect();
-        let chart = Throughput {
+        Throughput {
             datasets,
             variants,
             bars,
-            instructions: false,
-        };
-        run.draw(&chart, "throughput", out)
+            instructions,
+        }
+    }
+}
+
+/// The report's throughput chart: every variant on every dataset.
+pub struct FromRun;
+
+impl RunChart for FromRun {
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
+        if run.data.summary.is_empty() {
+            out.skipped
+                .push("Throughput: skipped, summary.csv has no rows.".into());
+            return Ok(());
+        }
+        let per_sec =
+            |r: &crate::harness::SummaryRow| (r.puzzles_per_sec > 0.0).then_some(r.puzzles_per_sec);
+        run.draw(&Throughput::of(run, per_sec, false), "throughput", out)
     }
 }
 
@@ -132,38 +145,10 @@ pub struct Instructions;
 
 impl RunChart for Instructions {
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
-        let data = run.data;
-        let counted = |r: &&crate::harness::SummaryRow| r.instructions_per_puzzle.is_some();
-        if !data.summary.iter().any(|r| counted(&r)) {
+        let count = |r: &crate::harness::SummaryRow| r.instructions_per_puzzle.map(|n| n.max(1.0));
+        if !run.data.summary.iter().any(|r| count(r).is_some()) {
             return Ok(());
         }
-        let datasets: Vec<String> =
-            crate::export::first_seen(data.summary.iter().map(|r| r.dataset.as_str()))
-                .into_iter()
-                .map(str::to_string)
-                .collect();
-        let variants: Vec<(String, usize)> = run
-            .order()
-            .iter()
-            .map(|&v| (data.label(v), run.color_of(v)))
-            .filter(|(name, _)| data.summary.iter().any(|r| &r.variant == name))
-            .collect();
-        let bars = data
-            .summary
-            .iter()
-            .filter(counted)
-            .filter_map(|r| {
-                let di = datasets.iter().position(|d| *d == r.dataset)?;
-                let vi = variants.iter().position(|v| v.0 == r.variant)?;
-                Some((di, vi, r.instructions_per_puzzle?.max(1.0)))
-            })
-            .collect();
-        let chart = Throughput {
-            datasets,
-            variants,
-            bars,
-            instructions: true,
-        };
-        run.draw(&chart, "instructions", out)
+        run.draw(&Throughput::of(run, count, true), "instructions", out)
     }
 }
