@@ -13,8 +13,46 @@ fn main() -> ExitCode {
     match cli::run() {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", error_text(&err));
             ExitCode::from(2)
         }
+    }
+}
+
+/// An error and its causes, outermost first, joined by `: `; a cause whose
+/// text the message already holds (many messages name their cause) is not
+/// said again.
+fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let said = cause.to_string();
+        if text.contains(&said) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&said);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot read x: {source}")]
+    struct Named {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_the_message_names_is_said_once() {
+        let io = || std::io::Error::other("gone");
+        let err = anyhow::Error::new(Named { source: io() }).context("loading the run");
+        assert_eq!(error_text(&err), "loading the run: cannot read x: gone");
+        let plain = anyhow::Error::new(io()).context("opening y");
+        assert_eq!(error_text(&plain), "opening y: gone");
     }
 }
