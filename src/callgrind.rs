@@ -30,15 +30,16 @@ pub const OUT_VAR: &str = "SUDOKU_BENCH_CALLGRIND_OUT";
 /// depend on the heap's history, which other threads change.
 pub struct Aligned;
 
-/// Set by [`start_from_env`]: blocks are aligned from then on.
-static ALIGN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Set by [`start_from_env`] once this process counts (and never cleared):
+/// blocks are aligned from then on, and calls counted.
+static COUNTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The alignment every block gets while counting.
 const BLOCK_ALIGN: usize = 64;
 
 impl Aligned {
     fn layout(layout: std::alloc::Layout) -> std::alloc::Layout {
-        if layout.align() < BLOCK_ALIGN && ALIGN.load(std::sync::atomic::Ordering::Relaxed) {
+        if layout.align() < BLOCK_ALIGN && counting() {
             // The same size at a larger power of two: always a valid layout.
             std::alloc::Layout::from_size_align(layout.size(), BLOCK_ALIGN).unwrap_or(layout)
         } else {
@@ -49,7 +50,7 @@ impl Aligned {
 
 // SAFETY: each call is passed to the system allocator with the same size
 // and an alignment at least the one asked for, so every block it gives is
-// valid for the layout the caller holds. A block made before `ALIGN` was
+// valid for the layout the caller holds. A block made before `COUNTING` was
 // set may be freed or grown after it with the larger alignment: on Unix
 // the system allocator frees every block with `free`, whatever the
 // alignment, and grows a block of a larger alignment by a new block, a
@@ -163,19 +164,23 @@ pub fn start_from_env() -> bool {
         dumps: 0,
     };
     *crate::sync::lock(&COUNTER) = Some(counter);
-    ALIGN.store(true, std::sync::atomic::Ordering::Relaxed);
+    COUNTING.store(true, std::sync::atomic::Ordering::Relaxed);
     true
 }
 
 /// True when calls are being counted ([`start_from_env`] switched it on).
 pub fn counting() -> bool {
-    crate::sync::lock(&COUNTER).is_some()
+    COUNTING.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Runs `f`, counting its instructions when this process counts; the
 /// count is `None` otherwise. Calls are counted one at a time: a second
 /// thread waits for the first's count.
 pub fn count<T>(f: impl FnOnce() -> T) -> (T, Option<Result<u64, CountError>>) {
+    // Not counting (every timed run): no lock for the workers to share.
+    if !counting() {
+        return (f(), None);
+    }
     let mut guard = crate::sync::lock(&COUNTER);
     let Some(counter) = guard.as_mut() else {
         drop(guard);

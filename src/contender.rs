@@ -211,12 +211,20 @@ pub trait Engine: Send + Sync {
 pub type SolveFn = dyn Fn(&Grid, &Limits) -> Outcome + Send + Sync;
 
 /// An engine that calls a function in this process and times each call.
-pub struct InProcess(Arc<SolveFn>, f64);
+pub struct InProcess {
+    solve: Arc<SolveFn>,
+    /// Extra work done after each counted call, as a share of its
+    /// instructions (a handicap under `--measure instructions`).
+    extra_work: f64,
+}
 
 impl InProcess {
     /// An engine around `solve`.
     pub fn new(solve: Arc<SolveFn>) -> InProcess {
-        InProcess(solve, 0.0)
+        InProcess {
+            solve,
+            extra_work: 0.0,
+        }
     }
 }
 
@@ -242,7 +250,7 @@ impl Engine for InProcess {
             // Counted or not, the time is the call's alone.
             let ((out, t0, t1), counted) = crate::callgrind::count(|| {
                 let t0 = Instant::now();
-                let out = catch_unwind(AssertUnwindSafe(|| (self.0)(grid, limits)));
+                let out = catch_unwind(AssertUnwindSafe(|| (self.solve)(grid, limits)));
                 (out, t0, Instant::now())
             });
             let counters = out.as_ref().ok().map(|o| o.counters);
@@ -253,7 +261,9 @@ impl Engine for InProcess {
                     None
                 }
                 // A handicap's extra work, counted as part of the call.
-                Some(Ok(n)) if self.1 > 0.0 => Some(n + crate::callgrind::extra_work(n, self.1)),
+                Some(Ok(n)) if self.extra_work > 0.0 => {
+                    Some(n + crate::callgrind::extra_work(n, self.extra_work))
+                }
                 counted => counted.and_then(Result::ok),
             };
             done(
@@ -273,7 +283,7 @@ impl Engine for InProcess {
     }
 
     fn solve_fn(&self) -> Option<Arc<SolveFn>> {
-        Some(self.0.clone())
+        Some(self.solve.clone())
     }
 }
 
@@ -419,7 +429,10 @@ impl Contender {
     /// gate catches a known slowdown; an outside program is left as it is.
     pub fn handicapped(mut self, fraction: f64) -> Contender {
         if let (Some(inner), true) = (self.engine.solve_fn(), crate::callgrind::counting()) {
-            self.engine = Arc::new(InProcess(inner, fraction));
+            self.engine = Arc::new(InProcess {
+                solve: inner,
+                extra_work: fraction,
+            });
         } else if let Some(inner) = self.engine.solve_fn() {
             self.engine = Arc::new(InProcess::new(Arc::new(move |g, l| {
                 let t0 = Instant::now();

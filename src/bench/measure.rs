@@ -61,7 +61,7 @@ pub fn measure(
     if counting && !crate::callgrind::start_from_env() {
         return Err(BenchError::NotUnderCallgrind);
     }
-    if let Some(times) = super::valgrind::slowdown().filter(|_| counting) {
+    if let Some(times) = counting.then(super::valgrind::slowdown).flatten() {
         (watch.say)(&format!(
             "note: valgrind runs this code {times:.0}x slower than this machine does (keep a counted run short with --limit or --sample)"
         ));

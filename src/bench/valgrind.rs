@@ -91,10 +91,10 @@ pub fn rerun_saying(
     Ok(r.code)
 }
 
-/// Runs this program again with `args` under callgrind, its output and
-/// errors on this process's, collection off at the start.
-pub fn rerun(args: &[OsString]) -> Result<Rerun, BenchError> {
-    version()?;
+/// Runs this program again with `args` under callgrind (whose presence
+/// [`rerun_saying`] checked), its output and errors on this process's,
+/// collection off at the start.
+fn rerun(args: &[OsString]) -> Result<Rerun, BenchError> {
     let exe = std::env::current_exe().map_err(|e| BenchError::NoValgrind(e.to_string()))?;
     let work = scratch()?;
     let out = work.join("callgrind.out");
