@@ -247,11 +247,13 @@ impl Engine for InProcess {
                 None => &shared,
             };
             let grid = &job.puzzles[slot].grid;
-            // Counted or not, the time is the call's alone.
-            let ((out, t0, t1), counted) = crate::callgrind::count(|| {
-                let t0 = Instant::now();
-                let out = catch_unwind(AssertUnwindSafe(|| (self.solve)(grid, limits)));
-                (out, t0, Instant::now())
+            let crate::callgrind::Timed {
+                out,
+                ns,
+                at,
+                instructions: counted,
+            } = crate::callgrind::timed(|| {
+                catch_unwind(AssertUnwindSafe(|| (self.solve)(grid, limits)))
             });
             let counters = out.as_ref().ok().map(|o| o.counters);
             let mut result = out.map_err(|p| format!("panicked: {}", panic_message(p)));
@@ -270,12 +272,12 @@ impl Engine for InProcess {
                 slot,
                 Solved {
                     result,
-                    ns: (t1 - t0).as_nanos() as u64,
+                    ns,
                     nodes: counters.map(|c| c.nodes),
                     guesses: counters.map(|c| c.guesses),
                     own_ns: None,
                     instructions,
-                    at: t1,
+                    at,
                     note: None,
                 },
             );

@@ -4,10 +4,10 @@ mod cli;
 
 use std::process::ExitCode;
 
-/// The system's allocator, aligning blocks while instructions are counted
-/// (see `callgrind::Aligned`).
+/// The system's allocator, except for the thread that counts instructions
+/// (see `callgrind::Heap`).
 #[global_allocator]
-static ALLOCATOR: sudoku_bench::callgrind::Aligned = sudoku_bench::callgrind::Aligned;
+static ALLOCATOR: sudoku_bench::callgrind::Heap = sudoku_bench::callgrind::Heap;
 
 fn main() -> ExitCode {
     match cli::run() {

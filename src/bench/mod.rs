@@ -108,7 +108,7 @@ pub enum BenchError {
     #[error("--measure instructions needs valgrind, which does not start here ({0}): install the `valgrind` package (apt-get install valgrind)")]
     NoValgrind(String),
     /// What `--measure instructions` cannot count.
-    #[error("--measure instructions counts the calls this process makes, one at a time; {0} cannot be counted that way: leave it out, or measure time")]
+    #[error("--measure instructions counts the calls of built-in strategies and of library contenders (in their host); the program contender {0} cannot be counted so (its process does more than the solve between a puzzle and its answer): leave it out, or measure time")]
     NotCounted(String),
     /// A baseline asked of a run at several thread counts.
     #[error("--baseline and --save-baseline take one thread count: several (--threads {0}) make one run per count")]
@@ -300,7 +300,8 @@ impl Plan {
 /// counted one at a time in this process, once each (a count is the same
 /// on every pass).
 fn instructions(options: &mut RunOptions, notes: &mut Vec<String>) -> Result<(), BenchError> {
-    if let Some(c) = options.contenders.first() {
+    // A library's calls are counted in its host; a program's are not.
+    if let Some(c) = options.contenders.iter().find(|c| c.library.is_none()) {
         return Err(BenchError::NotCounted(c.name.clone()));
     }
     if options.threads > 1 {

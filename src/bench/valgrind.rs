@@ -101,10 +101,7 @@ fn rerun(args: &[OsString]) -> Result<Rerun, BenchError> {
     let log = work.join("valgrind.log");
     let started = Instant::now();
     let status = Command::new("valgrind")
-        .arg("--tool=callgrind")
-        .arg("--collect-atstart=no")
-        .arg(flag("--callgrind-out-file=", &out))
-        .arg(flag("--log-file=", &log))
+        .args(callgrind::valgrind_options(&out, &log))
         .arg(exe)
         .args(args)
         .env(callgrind::OUT_VAR, &out)
@@ -114,27 +111,13 @@ fn rerun(args: &[OsString]) -> Result<Rerun, BenchError> {
     let wall_s = started.elapsed().as_secs_f64();
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&work);
-    let valgrind_failed = text
-        .lines()
-        .find(|l| l.contains("unrecognised instruction") || l.contains("unhandled instruction"))
-        .map(|l| {
-            l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit())
-                .trim()
-                .to_string()
-        });
+    let valgrind_failed = callgrind::stopped_by(&text);
     let code = status.code().map_or(2, |c| u8::try_from(c).unwrap_or(2));
     Ok(Rerun {
         code,
         wall_s,
         valgrind_failed,
     })
-}
-
-/// `--name=PATH` as one argument.
-fn flag(name: &str, path: &std::path::Path) -> OsString {
-    let mut f = OsString::from(name);
-    f.push(path);
-    f
 }
 
 /// A fresh private folder for callgrind's dumps and log.

@@ -10,13 +10,13 @@
 //! Three function shapes ([`Abi`]): tdoku's `SolverFn`, JSolve's, and the
 //! workbench's own (`include/sudoku_bench.h`).
 
+use crate::callgrind::timed;
 use crate::format::Alphabet;
 use crate::grid::{Geometry, Grid};
 use crate::solver::{Mode, Status};
 use std::ffi::{c_char, c_int, c_void};
 use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
-use std::time::Instant;
 
 /// The hidden subcommand that hosts a library.
 pub const HOST_COMMAND: &str = "library-host";
@@ -178,6 +178,9 @@ pub struct Called {
     pub nodes: Option<u64>,
     /// Likewise.
     pub guesses: Option<u64>,
+    /// The timed call's instructions, when the host counts them (it runs
+    /// under callgrind, see [`crate::callgrind`]).
+    pub instructions: Option<u64>,
 }
 
 impl Library {
@@ -275,14 +278,14 @@ impl Library {
     /// [`Library::fetch_solution`].
     pub fn solve(&mut self, grid: &Grid, mode: Mode) -> Called {
         let limit = mode.max_solutions();
-        match &self.call {
+        let counted;
+        let mut called = match &self.call {
             Call::Tdoku(f) => {
                 let input = nul_terminated(grid);
                 let mut solution = [0 as c_char; 82];
                 let mut guesses = 0usize;
-                let t0 = Instant::now();
                 // SAFETY: the input is NUL-terminated and the buffer holds 81 cells and a NUL.
-                let count = unsafe {
+                let t = timed(|| unsafe {
                     f(
                         input.as_ptr(),
                         limit as usize,
@@ -290,18 +293,20 @@ impl Library {
                         solution.as_mut_ptr(),
                         &mut guesses,
                     )
-                };
-                let ns = t0.elapsed().as_nanos() as u64;
+                });
+                let (count, ns) = (t.out, t.ns);
+                counted = t.instructions;
                 let found = digits(&solution, 81);
                 verdict(mode, count as u64, found, ns, None, Some(guesses as u64))
             }
             Call::Jsolve(f) => {
                 let input = nul_terminated(grid);
                 let mut solution = [0 as c_char; 82];
-                let t0 = Instant::now();
                 // SAFETY: as for tdoku; JSolve writes 81 cells and a NUL.
-                let count = unsafe { f(input.as_ptr(), solution.as_mut_ptr(), limit as c_int) };
-                let ns = t0.elapsed().as_nanos() as u64;
+                let t =
+                    timed(|| unsafe { f(input.as_ptr(), solution.as_mut_ptr(), limit as c_int) });
+                let (count, ns) = (t.out, t.ns);
+                counted = t.instructions;
                 let found = digits(&solution, 81);
                 verdict(mode, count.max(0) as u64, found, ns, None, None)
             }
@@ -326,10 +331,10 @@ impl Library {
                     guesses: SB_UNKNOWN,
                 };
                 let solve = solver.solve.expect("checked at load");
-                let t0 = Instant::now();
                 // SAFETY: the table was checked at load; the buffers outlive the call.
-                let code = unsafe { solve(*state, &puzzle, &mut answer) };
-                let ns = t0.elapsed().as_nanos() as u64;
+                let t = timed(|| unsafe { solve(*state, &puzzle, &mut answer) });
+                let (code, ns) = (t.out, t.ns);
+                counted = t.instructions;
                 let known = |x: u64| (x != SB_UNKNOWN).then_some(x);
                 let (nodes, guesses) = (known(answer.nodes), known(answer.guesses));
                 match code {
@@ -344,6 +349,7 @@ impl Library {
                         ns,
                         nodes,
                         guesses,
+                        instructions: None,
                     },
                     other => Called {
                         status: Err(format!("solve returned {other}")),
@@ -352,10 +358,17 @@ impl Library {
                         ns,
                         nodes,
                         guesses,
+                        instructions: None,
                     },
                 }
             }
+        };
+        match counted {
+            Some(Ok(n)) => called.instructions = Some(n),
+            Some(Err(e)) => called.status = Err(format!("counting its instructions: {e}")),
+            None => {}
         }
+        called
     }
 }
 
@@ -457,6 +470,7 @@ fn verdict(
         ns,
         nodes,
         guesses,
+        instructions: None,
     }
 }
 
@@ -550,7 +564,8 @@ pub fn serve(
     }
 }
 
-/// An answer line: `STATUS [SOLUTION] ns=N [nodes=N] [guesses=N]`. A failed
+/// An answer line: `STATUS [SOLUTION] ns=N [nodes=N] [guesses=N]
+/// [instructions=N]`. A failed
 /// call writes a status the protocol does not know, so the row says why.
 fn write_called(out: &mut Vec<u8>, c: &Called, alphabet: &Alphabet) {
     match &c.status {
@@ -575,6 +590,7 @@ fn write_called(out: &mut Vec<u8>, c: &Called, alphabet: &Alphabet) {
     key("ns=", Some(c.ns));
     key("nodes=", c.nodes);
     key("guesses=", c.guesses);
+    key("instructions=", c.instructions);
 }
 
 /// Each size's default alphabet, made once.

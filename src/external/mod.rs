@@ -613,7 +613,10 @@ pub fn host_command(spec: &ContenderSpec) -> std::io::Result<Vec<String>> {
     };
     let exe = std::env::current_exe()?;
     let lib = std::path::absolute(lib)?;
-    let mut words = vec![
+    // Counting: the host runs under callgrind too, and counts its calls.
+    let counted = crate::callgrind::host_under_valgrind();
+    let mut words = counted.as_ref().map(|c| c.0.clone()).unwrap_or_default();
+    words.extend([
         exe.display().to_string(),
         library::HOST_COMMAND.to_string(),
         "--library".to_string(),
@@ -622,7 +625,10 @@ pub fn host_command(spec: &ContenderSpec) -> std::io::Result<Vec<String>> {
         spec.symbol.clone().unwrap_or_default(),
         "--abi".to_string(),
         abi.name().to_string(),
-    ];
+    ]);
+    if let Some((_, out)) = counted {
+        words.extend(["--callgrind-out".to_string(), out]);
+    }
     if spec.checked() == crate::contender::Checked::Verdict {
         words.push("--verdicts-only".to_string());
     }
@@ -697,13 +703,16 @@ impl Program {
     ) -> Solved {
         match protocol::parse_answer(line, puzzle, alphabet) {
             Ok(a) if self.timing == Timing::Call => match a.ns {
+                Some(_) if a.instructions.is_none() && crate::callgrind::counting() => {
+                    Solved::failed("the host counted no instructions".into(), ns, now)
+                }
                 Some(call) => Solved {
                     result: Ok(a.outcome),
                     ns: call,
                     nodes: a.nodes,
                     guesses: a.guesses,
                     own_ns: None,
-                    instructions: None,
+                    instructions: a.instructions,
                     at: now,
                     note: None,
                 },
@@ -752,15 +761,21 @@ impl Program {
                 p.kill()
             )),
             ReadError::Io(e) => crash(format!("reading its answer failed: {e} ({})", p.kill())),
-            ReadError::Closed | ReadError::Cancelled => crash(format!(
-                "the {} ended before answering: {}",
-                if self.spec.library.is_some() {
-                    "library's host"
-                } else {
-                    "program"
-                },
-                p.ended()
-            )),
+            ReadError::Closed | ReadError::Cancelled => {
+                // Under callgrind, valgrind may have stopped the host.
+                let valgrind = crate::callgrind::host_stopped(p.id())
+                    .map(|why| format!(" ({why}: valgrind cannot run this code)"))
+                    .unwrap_or_default();
+                crash(format!(
+                    "the {} ended before answering: {}{valgrind}",
+                    if self.spec.library.is_some() {
+                        "library's host"
+                    } else {
+                        "program"
+                    },
+                    p.ended()
+                ))
+            }
         }
     }
 }

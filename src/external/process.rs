@@ -224,6 +224,11 @@ impl Process {
         self.start == self.buf.len()
     }
 
+    /// The program's process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Kills the program and says how it ended.
     pub fn kill(mut self) -> String {
         let _ = self.child.kill();

@@ -35,6 +35,9 @@ pub struct Answer {
     pub guesses: Option<u64>,
     /// `ns=`: the program's own time on the puzzle, when given.
     pub ns: Option<u64>,
+    /// `instructions=`: the call's instructions, counted by a library's
+    /// host under callgrind (`--measure instructions`).
+    pub instructions: Option<u64>,
 }
 
 /// The puzzle line sent for a grid: the size's default symbols, `.` for
@@ -182,6 +185,7 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
         nodes: None,
         guesses: None,
         ns: None,
+        instructions: None,
     };
     let mut count = None;
     for t in tokens {
@@ -197,6 +201,7 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
             "nodes" => answer.nodes = Some(number()?),
             "guesses" => answer.guesses = Some(number()?),
             "ns" => answer.ns = Some(number()?),
+            "instructions" => answer.instructions = Some(number()?),
             "count" => count = Some(number()?),
             _ => {} // later versions may add keys
         }

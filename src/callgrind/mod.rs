@@ -7,79 +7,34 @@
 //! back and removed. Outside valgrind the sequence does nothing, so the
 //! counter is only switched on when [`on_valgrind`] says so.
 //!
+//! Only the calling thread's instructions are counted: callgrind keeps each
+//! thread's counts apart (`--separate-threads=yes`), and the dump read is the
+//! one of the thread that ran [`count`]'s call (it holds [`MARKER`]). Other
+//! threads (a progress bar, a writer) wake at times of their own.
+//!
 //! Instructions are the same on every run of a build, on any machine: a
 //! measure of work, not of time (cache misses and mispredictions cost time
-//! without adding instructions). One part is left out: the instructions
-//! inside the C allocator's own bookkeeping ([`ALLOCATOR`]). glibc's malloc
-//! takes a longer or shorter path depending on the heap's history, which the
-//! run's other threads change at times of their own, so they would make two
-//! runs of the same build differ; the solver's own instructions up to each
-//! call are counted.
+//! without adding instructions). What other threads do must not change
+//! them: besides their own counts, they change the heap, and with it the
+//! addresses some paths depend on; so the counting thread allocates from a
+//! region of its own ([`Heap`]). Instructions inside the C allocator
+//! ([`ALLOCATOR`], for blocks made before counting began) are left out.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// The environment variable that holds the dump file's path (valgrind's
 /// `--callgrind-out-file`) in a run counted under callgrind.
 pub const OUT_VAR: &str = "SUDOKU_BENCH_CALLGRIND_OUT";
 
-/// The global allocator of a program that counts: the system's, except
-/// that while this process counts, every block is aligned to 64 bytes.
-/// glibc's `memcpy` and `memset` take longer or shorter paths by the
-/// alignment of their buffers, and a block's alignment would otherwise
-/// depend on the heap's history, which other threads change.
-pub struct Aligned;
+mod heap;
+pub use heap::Heap;
 
 /// Set by [`start_from_env`] once this process counts (and never cleared):
-/// blocks are aligned from then on, and calls counted.
+/// the counting thread's blocks come from [`Heap`]'s region from then on,
+/// and calls are counted.
 static COUNTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// The alignment every block gets while counting.
-const BLOCK_ALIGN: usize = 64;
-
-impl Aligned {
-    fn layout(layout: std::alloc::Layout) -> std::alloc::Layout {
-        if layout.align() < BLOCK_ALIGN && counting() {
-            // The same size at a larger power of two: always a valid layout.
-            std::alloc::Layout::from_size_align(layout.size(), BLOCK_ALIGN).unwrap_or(layout)
-        } else {
-            layout
-        }
-    }
-}
-
-// SAFETY: each call is passed to the system allocator with the same size
-// and an alignment at least the one asked for, so every block it gives is
-// valid for the layout the caller holds. A block made before `COUNTING` was
-// set may be freed or grown after it with the larger alignment: on Unix
-// the system allocator frees every block with `free`, whatever the
-// alignment, and grows a block of a larger alignment by a new block, a
-// copy of the old block's size (the size is never changed here) and
-// `free`; so a block is always handed back to the allocator that made it,
-// and never read past its size.
-unsafe impl std::alloc::GlobalAlloc for Aligned {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        // SAFETY: the caller's promises for `layout` hold for the same size
-        // at a larger alignment (see above).
-        unsafe { std::alloc::System.alloc(Aligned::layout(layout)) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        unsafe { std::alloc::System.alloc_zeroed(Aligned::layout(layout)) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        // SAFETY: `ptr` came from the system allocator (see above).
-        unsafe { std::alloc::System.dealloc(ptr, Aligned::layout(layout)) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: `ptr` came from the system allocator, `layout.size()` is
-        // its size (see above), and `new_size` is the caller's.
-        unsafe { std::alloc::System.realloc(ptr, Aligned::layout(layout), new_size) }
-    }
-}
 
 /// Callgrind's requests: `VG_USERREQ_TOOL_BASE('C', 'T')` and on.
 const BASE: u64 = ((b'C' as u64) << 24) | ((b'T' as u64) << 16);
@@ -153,16 +108,26 @@ static COUNTER: Mutex<Option<Counter>> = Mutex::new(None);
 /// Switches counting on for this process when it runs under valgrind and
 /// [`OUT_VAR`] names callgrind's output file; gives whether it is on.
 pub fn start_from_env() -> bool {
-    let Some(out) = std::env::var_os(OUT_VAR) else {
-        return false;
-    };
+    match std::env::var_os(OUT_VAR) {
+        Some(out) => start(PathBuf::from(out)),
+        None => false,
+    }
+}
+
+/// Switches counting on for this process when it runs under valgrind,
+/// whose `--callgrind-out-file` is `out` (`%p` in it stands for this
+/// process's id, as it does for valgrind); gives whether it is on.
+pub fn start(out: PathBuf) -> bool {
     if !on_valgrind() {
         return false;
     }
-    let counter = Counter {
-        out: PathBuf::from(out),
-        dumps: 0,
+    let out = match out.to_str() {
+        Some(t) if t.contains("%p") => {
+            PathBuf::from(t.replace("%p", &std::process::id().to_string()))
+        }
+        _ => out,
     };
+    let counter = Counter { out, dumps: 0 };
     *crate::sync::lock(&COUNTER) = Some(counter);
     COUNTING.store(true, std::sync::atomic::Ordering::Relaxed);
     true
@@ -171,6 +136,126 @@ pub fn start_from_env() -> bool {
 /// True when calls are being counted ([`start_from_env`] switched it on).
 pub fn counting() -> bool {
     COUNTING.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// valgrind's options for a process that counts with [`count`]: callgrind,
+/// collection off until a call switches it on, each thread counted apart,
+/// dumps to `out` (`OUT.N-THREAD`) and valgrind's messages to `log`.
+pub fn valgrind_options(out: &Path, log: &Path) -> Vec<std::ffi::OsString> {
+    let flag = |name: &str, path: &Path| {
+        let mut f = std::ffi::OsString::from(name);
+        f.push(path);
+        f
+    };
+    vec![
+        "--tool=callgrind".into(),
+        "--collect-atstart=no".into(),
+        "--separate-threads=yes".into(),
+        flag("--callgrind-out-file=", out),
+        flag("--log-file=", log),
+    ]
+}
+
+/// The host of a library contender, run by a process that counts: the
+/// words to put before its command (valgrind and its options), and the
+/// dump file to pass it (`--callgrind-out`); `None` when not counting.
+/// Its dumps and log go beside this process's, named by its process id.
+pub fn host_under_valgrind() -> Option<(Vec<String>, String)> {
+    if !counting() {
+        return None;
+    }
+    let dir = crate::sync::lock(&COUNTER)
+        .as_ref()?
+        .out
+        .parent()?
+        .to_path_buf();
+    let out = dir.join("host.%p");
+    let log = dir.join("host.%p.log");
+    let mut words = vec!["valgrind".to_string()];
+    words.extend(
+        valgrind_options(&out, &log)
+            .into_iter()
+            .map(|w| w.to_string_lossy().into_owned()),
+    );
+    Some((words, out.to_string_lossy().into_owned()))
+}
+
+/// Why valgrind stopped the library host `pid` (started as
+/// [`host_under_valgrind`] says): an instruction it cannot run, from the
+/// host's valgrind log; `None` when the log says no such thing.
+pub fn host_stopped(pid: u32) -> Option<String> {
+    let dir = crate::sync::lock(&COUNTER)
+        .as_ref()?
+        .out
+        .parent()?
+        .to_path_buf();
+    let log = std::fs::read_to_string(dir.join(format!("host.{pid}.log"))).ok()?;
+    stopped_by(&log)
+}
+
+/// The line of a valgrind log that says it met an instruction it cannot
+/// run, without valgrind's `==PID==` prefix.
+pub fn stopped_by(log: &str) -> Option<String> {
+    log.lines()
+        .find(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains("unrecognised instruction") || l.contains("unhandled instruction")
+        })
+        .map(|l| {
+            l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit())
+                .trim()
+                .to_string()
+        })
+}
+
+/// The name of the function [`count`] runs the counted call in: the dump
+/// that holds it is the calling thread's.
+pub const MARKER: &str = "callgrind::counted_call";
+
+/// Runs `f`; its own function, never inlined, so that it is named in the
+/// calling thread's dump (see [`MARKER`]).
+#[inline(never)]
+fn counted_call<T>(f: impl FnOnce() -> T) -> T {
+    std::hint::black_box(f())
+}
+
+/// A call's result, its time and (when this process counts) its count.
+pub struct Timed<T> {
+    /// What the call gave.
+    pub out: T,
+    /// Its time, ns: the call's alone (when counting, taken around the
+    /// count, whose requests it then includes).
+    pub ns: u64,
+    /// When it ended.
+    pub at: Instant,
+    /// Its instructions, when this process counts.
+    pub instructions: Option<Result<u64, CountError>>,
+}
+
+/// Runs `f`, timing it and, when this process counts, counting it. When
+/// counting, the clock is read outside the count, so that the count holds
+/// the call's instructions alone.
+pub fn timed<T>(f: impl FnOnce() -> T) -> Timed<T> {
+    if counting() {
+        let t0 = Instant::now();
+        let (out, instructions) = count(f);
+        let at = Instant::now();
+        return Timed {
+            out,
+            ns: (at - t0).as_nanos() as u64,
+            at,
+            instructions,
+        };
+    }
+    let t0 = Instant::now();
+    let out = f();
+    let at = Instant::now();
+    Timed {
+        out,
+        ns: (at - t0).as_nanos() as u64,
+        at,
+        instructions: None,
+    }
 }
 
 /// Runs `f`, counting its instructions when this process counts; the
@@ -186,9 +271,10 @@ pub fn count<T>(f: impl FnOnce() -> T) -> (T, Option<Result<u64, CountError>>) {
         drop(guard);
         return (f(), None);
     };
+    heap::claim();
     request(ZERO_STATS, 0);
     request(TOGGLE_COLLECT, 0);
-    let out = f();
+    let out = counted_call(f);
     request(TOGGLE_COLLECT, 0);
     (out, Some(counter.dump()))
 }
@@ -223,17 +309,38 @@ pub fn extra_work(n: u64, share: f64) -> u64 {
 }
 
 impl Counter {
-    /// Dumps the counts collected since they were zeroed, and reads them.
+    /// Dumps the counts collected since they were zeroed, and reads the
+    /// calling thread's (callgrind writes `OUT.N-THREAD` for each thread
+    /// that ran while collecting); the dumps are removed.
     fn dump(&mut self) -> Result<u64, CountError> {
         const LABEL: &[u8] = b"sudoku-bench call\0";
         request(DUMP_STATS_AT, LABEL.as_ptr() as u64);
         self.dumps += 1;
-        let mut name = self.out.clone().into_os_string();
-        name.push(format!(".{}", self.dumps));
-        let path = PathBuf::from(name);
-        let total = read_total(&path);
-        let _ = std::fs::remove_file(&path);
-        total
+        let dir = self.out.parent().unwrap_or(Path::new("."));
+        let stem = self.out.file_name().unwrap_or_default().to_string_lossy();
+        let prefix = format!("{stem}.{}-", self.dumps);
+        let pattern = dir.join(format!("{prefix}*"));
+        let bad = |why: String| CountError::Dump {
+            path: pattern.clone(),
+            why,
+        };
+        let entries = std::fs::read_dir(dir).map_err(|e| bad(e.to_string()))?;
+        let mut found: Option<Result<Counts, CountError>> = None;
+        for entry in entries.flatten() {
+            if !entry.file_name().to_string_lossy().starts_with(&prefix) {
+                continue;
+            }
+            let path = entry.path();
+            let counts = read_counts(&path);
+            let _ = std::fs::remove_file(&path);
+            match counts {
+                Ok(c) if !c.marked => {}
+                other => found = found.or(Some(other)),
+            }
+        }
+        found
+            .unwrap_or_else(|| Err(bad("no thread's dump holds the counted call".into())))
+            .map(Counts::counted)
     }
 }
 
@@ -280,6 +387,8 @@ pub struct Counts {
     /// The allocator's: its functions' own instructions, and those of the
     /// calls they make to other functions.
     pub allocator: u64,
+    /// Whether the dump names [`MARKER`]: it is the counting thread's.
+    pub marked: bool,
 }
 
 impl Counts {
@@ -305,13 +414,13 @@ pub fn read_counts(path: &Path) -> Result<Counts, CountError> {
     let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
     let mut names: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
     let (mut in_allocator, mut after_call, mut callee) = (false, false, false);
-    let (mut total, mut allocator) = (None, 0u64);
+    let (mut total, mut allocator, mut marked) = (None, 0u64, false);
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("fn=") {
-            in_allocator = allocator_fn(rest, &mut names);
+            in_allocator = allocator_fn(rest, &mut names, &mut marked);
             after_call = false;
         } else if let Some(rest) = line.strip_prefix("cfn=") {
-            callee = allocator_fn(rest, &mut names);
+            callee = allocator_fn(rest, &mut names, &mut marked);
         } else if line.starts_with("calls=") {
             after_call = true;
         } else if let Some(t) = line
@@ -338,12 +447,23 @@ pub fn read_counts(path: &Path) -> Result<Counts, CountError> {
         }
     }
     let total = total.ok_or_else(|| bad("no totals: line".into()))?;
-    Ok(Counts { total, allocator })
+    Ok(Counts {
+        total,
+        allocator,
+        marked,
+    })
 }
 
 /// Whether the function a `fn=`/`cfn=` line names is the allocator's,
 /// learning `(ID) NAME` pairs as they come.
-fn allocator_fn(spec: &str, names: &mut std::collections::HashMap<String, bool>) -> bool {
+fn allocator_fn(
+    spec: &str,
+    names: &mut std::collections::HashMap<String, bool>,
+    marked: &mut bool,
+) -> bool {
+    if spec.contains(MARKER) {
+        *marked = true;
+    }
     let is_allocator = |name: &str| {
         let name = name.split('\'').next().unwrap_or(name);
         ALLOCATOR.contains(&name) || ALLOCATOR_PREFIXES.iter().any(|a| name.starts_with(a))
@@ -388,7 +508,8 @@ mod tests {
             c,
             Counts {
                 total: 179,
-                allocator: 67
+                allocator: 67,
+                marked: false,
             }
         );
         assert_eq!(
@@ -396,6 +517,30 @@ mod tests {
             112,
             "solve 103 and its own memcpy 9"
         );
+    }
+
+    #[test]
+    fn the_counting_threads_dump_is_the_one_naming_the_marker() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cg.out.1-03");
+        let dump = "events: Ir\nfn=(1) sudoku_bench::callgrind::counted_call::<u8>\n0 4\n\
+                    cfn=(2) solve\ncalls=1 0\n0 90\nfn=(2)\n0 90\ntotals: 94\n";
+        std::fs::write(&path, dump).unwrap();
+        assert!(read_counts(&path).unwrap().marked);
+        std::fs::write(&path, "events: Ir\nfn=(1) futex_wait\n0 6\ntotals: 6\n").unwrap();
+        assert!(!read_counts(&path).unwrap().marked);
+    }
+
+    #[test]
+    fn valgrinds_unrecognised_instruction_is_found_in_its_log() {
+        let log = "==5806== Callgrind, a call-graph generating cache profiler\n\
+                   ==5806== valgrind: Unrecognised instruction at address 0x10912d.\n\
+                   ==5806==    at 0x10912D: main (in /tmp/ill)\n";
+        assert_eq!(
+            stopped_by(log).as_deref(),
+            Some("valgrind: Unrecognised instruction at address 0x10912d.")
+        );
+        assert_eq!(stopped_by("==1== Events    : Ir\n"), None);
     }
 
     #[test]
