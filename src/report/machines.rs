@@ -38,6 +38,9 @@ pub struct Speed {
     pub hi: f64,
     /// Puzzles per second of wall time.
     pub puzzles_per_sec: f64,
+    /// Instructions per puzzle, in a run that counted them (`--measure
+    /// instructions`): they do not depend on the machine's speed.
+    pub instructions: Option<f64>,
 }
 
 /// One dataset the runs share.
@@ -165,6 +168,7 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
                                 lo: r.speed_lo.unwrap_or(s),
                                 hi: r.speed_hi.unwrap_or(s),
                                 puzzles_per_sec: r.puzzles_per_sec,
+                                instructions: r.instructions_per_puzzle,
                             })
                         })
                     })
@@ -249,6 +253,56 @@ pub fn changes(machines: &[Machine], datasets: &[SharedDataset]) -> Vec<String> 
                 .into(),
         );
     }
+    for d in datasets {
+        out.extend(instruction_changes(machines, d));
+    }
+    out
+}
+
+/// For runs that counted instructions: which contenders count the same on
+/// every machine (as they should: a count does not depend on a machine's
+/// speed), and each that does not, with the difference (another build, or
+/// another instruction-set path).
+fn instruction_changes(machines: &[Machine], d: &SharedDataset) -> Vec<String> {
+    let label = |m: usize| format!("{} ({})", machines[m].label, machines[m].info.cpu_model);
+    let mut out = Vec::new();
+    let mut same = Vec::new();
+    for (v, row) in d.speeds.iter().enumerate() {
+        let counts: Vec<(usize, f64)> = row
+            .iter()
+            .enumerate()
+            .filter_map(|(m, s)| s.and_then(|s| s.instructions).map(|n| (m, n)))
+            .collect();
+        let Some(&(m0, n0)) = counts.first() else {
+            continue;
+        };
+        if counts.len() < 2 {
+            continue;
+        }
+        match counts.iter().find(|(_, n)| *n != n0) {
+            None => same.push(d.variants[v].clone()),
+            Some(&(m, n)) => out.push(format!(
+                "On {}, {} counts {} instructions a puzzle on {} and {} on {} ({:+.2}%): a count does not depend on the machine's speed, so the code that ran differs (another build, or another instruction-set path).",
+                d.name,
+                d.variants[v],
+                num(n0),
+                label(m0),
+                num(n),
+                label(m),
+                100.0 * (n / n0 - 1.0)
+            )),
+        }
+    }
+    if !same.is_empty() {
+        out.insert(
+            0,
+            format!(
+                "On {}, instructions per puzzle are the same on every machine for {}: counted by callgrind, they do not depend on a machine's speed, so they compare directly.",
+                d.name,
+                same.join(", ")
+            ),
+        );
+    }
     out
 }
 
@@ -288,10 +342,21 @@ fn machine_rows(machines: &[Machine]) -> (Vec<&'static str>, Vec<Vec<String>>) {
 }
 
 fn speed_rows(machines: &[Machine], d: &SharedDataset) -> (Vec<String>, Vec<Vec<String>>) {
+    let counted = d
+        .speeds
+        .iter()
+        .flatten()
+        .flatten()
+        .any(|s| s.instructions.is_some());
     let mut header = vec!["variant".to_string()];
     for m in machines {
         header.push(format!("{} speed [95%]", m.label));
         header.push(format!("{} puzzles/s", m.label));
+    }
+    if counted {
+        for m in machines {
+            header.push(format!("{} instructions/puzzle", m.label));
+        }
     }
     let rows = d
         .variants
@@ -314,6 +379,12 @@ fn speed_rows(machines: &[Machine], d: &SharedDataset) -> (Vec<String>, Vec<Vec<
                     ]),
                     None => cells.extend(["-".into(), "-".into()]),
                 }
+            }
+            if counted {
+                cells.extend(
+                    row.iter()
+                        .map(|s| s.and_then(|s| s.instructions).map_or("-".into(), num)),
+                );
             }
             cells
         })
@@ -373,7 +444,7 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
     Ok(report)
 }
 
-const INTRO: &str = "Each contender's speed is its paired speed against the reference on the same machine, from that run's summary.csv, with its 95% interval; datasets are matched by checksum.";
+const INTRO: &str = "Each contender's speed is its paired speed against the reference on the same machine, from that run's summary.csv, with its 95% interval; datasets are matched by checksum. Runs that counted instructions (`--measure instructions`) also show instructions per puzzle, which do not depend on the machine's speed and compare directly.";
 
 fn markdown(r: &MachinesReport) -> String {
     let mut s = String::from("# sudoku-bench report across machines\n\n");
@@ -493,7 +564,54 @@ mod tests {
             lo,
             hi,
             puzzles_per_sec: 1.0,
+            instructions: None,
         })
+    }
+
+    #[test]
+    fn counts_that_match_and_one_that_differs_are_named() {
+        let machines = [machine("M1", "zen"), machine("M2", "xeon")];
+        let counted = |n: f64| {
+            speed(1.0, 1.0, 1.0).map(|s| Speed {
+                instructions: Some(n),
+                ..s
+            })
+        };
+        let d = SharedDataset {
+            name: "top1465".into(),
+            reference: "dlx".into(),
+            variants: vec!["band".into(), "dlx".into(), "tdoku".into()],
+            speeds: vec![
+                vec![counted(77_778.0), counted(77_778.0)],
+                vec![counted(227_663.0), counted(227_663.0)],
+                vec![counted(40_000.0), counted(41_000.0)],
+            ],
+        };
+        let lines = instruction_changes(&machines, &d);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[0].contains("the same on every machine for band, dlx"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[1].contains("tdoku counts 40,000 instructions a puzzle on M1 (zen) and 41,000 on M2 (xeon) (+2.50%)"),
+            "{}",
+            lines[1]
+        );
+        let (header, rows) = speed_rows(&machines, &d);
+        assert_eq!(header.last().unwrap(), "M2 instructions/puzzle");
+        assert_eq!(rows[2].last().unwrap(), "41,000");
+        // Runs that counted nothing get no such column.
+        let timed = SharedDataset {
+            speeds: vec![vec![speed(1.0, 1.0, 1.0); 2]; 3],
+            ..d
+        };
+        assert!(instruction_changes(&machines, &timed).is_empty());
+        assert!(!speed_rows(&machines, &timed)
+            .0
+            .iter()
+            .any(|h| h.contains("instructions")));
     }
 
     #[test]
