@@ -21,23 +21,16 @@ pub(super) struct LibraryHostArgs {
     /// The contender returns no solutions (`solutions = false`): none is fetched.
     #[arg(long)]
     verdicts_only: bool,
-    /// Count each call's instructions: the host runs under callgrind with
-    /// this `--callgrind-out-file` (`%p`: its process id).
+    /// Count each call: the host runs under callgrind with this out file.
     #[arg(long)]
     callgrind_out: Option<PathBuf>,
 }
 
 pub(super) fn run(args: LibraryHostArgs) -> Result<ExitCode> {
-    if let Some(out) = args.callgrind_out {
-        sudoku_bench::callgrind::start(out);
-    }
+    args.callgrind_out.map(sudoku_bench::callgrind::start);
     let opened = Library::open(&args.library, &args.symbol, args.abi)
         .map(|lib| lib.fetching_solutions(!args.verdicts_only));
     let failed = opened.is_err();
     serve(opened, std::io::stdin().lock(), std::io::stdout().lock())?;
-    Ok(if failed {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(if failed { 2 } else { 0 }))
 }
