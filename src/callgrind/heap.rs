@@ -61,10 +61,11 @@ thread_local! {
     };
 }
 
-/// Makes the calling thread the region's owner, when no thread is yet and
-/// the process counts (called by [`super::count`], outside the count).
-pub(super) fn claim() {
-    if OWNS.with(Cell::get) || CLAIMED.swap(true, Ordering::Relaxed) {
+/// Maps the region, once (called by [`super::start`] when the process
+/// starts counting: early, so that where it lies among the process's other
+/// mappings does not depend on when other threads map theirs).
+pub(super) fn reserve() {
+    if START.load(Ordering::Relaxed) != 0 {
         return;
     }
     // SAFETY: an anonymous private mapping; no memory is touched here.
@@ -84,6 +85,15 @@ pub(super) fn claim() {
     let start = start as usize;
     START.store(start, Ordering::Relaxed);
     END.store(start + REGION, Ordering::Relaxed);
+}
+
+/// Makes the calling thread the region's owner, when it is mapped and no
+/// thread owns it yet (called by [`super::count`], outside the count).
+pub(super) fn claim() {
+    let start = START.load(Ordering::Relaxed);
+    if start == 0 || OWNS.with(Cell::get) || CLAIMED.swap(true, Ordering::Relaxed) {
+        return;
+    }
     MINE.with(|m| {
         let mut m = m.borrow_mut();
         m.next = start;
@@ -230,6 +240,7 @@ mod tests {
         // A thread of its own: it becomes the owner (unless another test's
         // thread did first, when the system serves it and this is moot).
         std::thread::spawn(|| {
+            reserve();
             claim();
             if !owner() {
                 return;

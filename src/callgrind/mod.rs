@@ -127,6 +127,7 @@ pub fn start(out: PathBuf) -> bool {
         }
         _ => out,
     };
+    heap::reserve();
     let counter = Counter { out, dumps: 0 };
     *crate::sync::lock(&COUNTER) = Some(counter);
     COUNTING.store(true, std::sync::atomic::Ordering::Relaxed);

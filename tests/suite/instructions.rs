@@ -56,7 +56,7 @@ fn counts_repeat_run_after_run_and_compare_finds_no_change() {
     };
     run("a");
     run("b");
-    let (a, b) = (counted(tmp.path(), "a"), counted(tmp.path(), "b"));
+    let a = counted(tmp.path(), "a");
     // Every strategy, and the example library counted in its host.
     assert_eq!(
         a.len(),
@@ -64,21 +64,28 @@ fn counts_repeat_run_after_run_and_compare_finds_no_change() {
         "{a:?}"
     );
     assert!(a.contains_key("ex"), "{a:?}");
-    for (variant, n) in &a {
-        assert!(*n > 1_000.0, "{variant}: {n} instructions a puzzle");
-        // Exactly: nothing another thread does moves the counting thread's
-        // count (it allocates from a region of its own).
-        assert_eq!(*n, b[variant], "{variant}: {n} then {}", b[variant]);
-    }
-    // Puzzle by puzzle too.
-    let per_puzzle = |name: &str| -> Vec<(String, u64, Option<u64>)> {
+    // Within 0.01% (the issue's bound), puzzle by puzzle and so per
+    // strategy. Nearly always exact: 4 runs in a row of --solver all agreed
+    // on all 90 rows; once, on a loaded machine, dlx-crate moved by 2
+    // instructions in 5.5 million (see issue 50's note).
+    let per_puzzle = |name: &str| -> Vec<(String, u64, u64)> {
         let rows: Vec<sudoku_bench::harness::PuzzleResult> =
             csv_rows(&tmp.path().join(name).join("results.csv"));
         rows.into_iter()
-            .map(|r| (r.variant.to_string(), r.puzzle_index, r.instructions))
+            .map(|r| {
+                let n = r.instructions.expect("every row counted");
+                (r.variant.to_string(), r.puzzle_index, n)
+            })
             .collect()
     };
-    assert_eq!(per_puzzle("a"), per_puzzle("b"));
+    let (pa, pb) = (per_puzzle("a"), per_puzzle("b"));
+    assert_eq!(pa.len(), pb.len());
+    for ((v, i, n), (w, j, m)) in pa.iter().zip(&pb) {
+        assert_eq!((v, i), (w, j));
+        assert!(*n > 1_000, "{v} {i}: {n} instructions");
+        let drift = n.abs_diff(*m) as f64 / *n as f64;
+        assert!(drift <= 1e-4, "{v} puzzle {i}: {n} then {m}");
+    }
     // run.json says what was measured; results.csv has a count a puzzle.
     let json = std::fs::read_to_string(tmp.path().join("a/run.json")).unwrap();
     assert!(json.contains("\"measure\": \"instructions\""), "{json}");
