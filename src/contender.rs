@@ -247,26 +247,24 @@ impl Engine for InProcess {
                 None => &shared,
             };
             let grid = &job.puzzles[slot].grid;
-            let crate::callgrind::Timed {
-                out,
-                ns,
-                at,
-                instructions: counted,
-            } = crate::callgrind::timed(|| {
+            let timed = crate::callgrind::timed(|| {
                 catch_unwind(AssertUnwindSafe(|| (self.solve)(grid, limits)))
             });
-            let counters = out.as_ref().ok().map(|o| o.counters);
-            let mut result = out.map_err(|p| format!("panicked: {}", panic_message(p)));
+            let (counted, ns, at) = (timed.count(), timed.ns, timed.at);
+            let counters = timed.out.as_ref().ok().map(|o| o.counters);
+            let mut result = timed
+                .out
+                .map_err(|p| format!("panicked: {}", panic_message(p)));
             let instructions = match counted {
-                Some(Err(e)) => {
-                    result = Err(format!("counting its instructions: {e}"));
+                Err(why) => {
+                    result = Err(why);
                     None
                 }
                 // A handicap's extra work, counted as part of the call.
-                Some(Ok(n)) if self.extra_work > 0.0 => {
+                Ok(Some(n)) if self.extra_work > 0.0 => {
                     Some(n + crate::callgrind::extra_work(n, self.extra_work))
                 }
-                counted => counted.and_then(Result::ok),
+                Ok(counted) => counted,
             };
             done(
                 slot,

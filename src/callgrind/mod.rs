@@ -162,14 +162,7 @@ pub fn valgrind_options(out: &Path, log: &Path) -> Vec<std::ffi::OsString> {
 /// dump file to pass it (`--callgrind-out`); `None` when not counting.
 /// Its dumps and log go beside this process's, named by its process id.
 pub fn host_under_valgrind() -> Option<(Vec<String>, String)> {
-    if !counting() {
-        return None;
-    }
-    let dir = crate::sync::lock(&COUNTER)
-        .as_ref()?
-        .out
-        .parent()?
-        .to_path_buf();
+    let dir = scratch_dir()?;
     let out = dir.join("host.%p");
     let log = dir.join("host.%p.log");
     let mut words = vec!["valgrind".to_string()];
@@ -185,13 +178,20 @@ pub fn host_under_valgrind() -> Option<(Vec<String>, String)> {
 /// [`host_under_valgrind`] says): an instruction it cannot run, from the
 /// host's valgrind log; `None` when the log says no such thing.
 pub fn host_stopped(pid: u32) -> Option<String> {
-    let dir = crate::sync::lock(&COUNTER)
-        .as_ref()?
-        .out
-        .parent()?
-        .to_path_buf();
+    let dir = scratch_dir()?;
     let log = std::fs::read_to_string(dir.join(format!("host.{pid}.log"))).ok()?;
     stopped_by(&log)
+}
+
+/// The folder of this process's dumps, when it counts.
+fn scratch_dir() -> Option<PathBuf> {
+    Some(
+        crate::sync::lock(&COUNTER)
+            .as_ref()?
+            .out
+            .parent()?
+            .to_path_buf(),
+    )
 }
 
 /// The line of a valgrind log that says it met an instruction it cannot
@@ -233,29 +233,29 @@ pub struct Timed<T> {
     pub instructions: Option<Result<u64, CountError>>,
 }
 
-/// Runs `f`, timing it and, when this process counts, counting it. When
-/// counting, the clock is read outside the count, so that the count holds
-/// the call's instructions alone.
-pub fn timed<T>(f: impl FnOnce() -> T) -> Timed<T> {
-    if counting() {
-        let t0 = Instant::now();
-        let (out, instructions) = count(f);
-        let at = Instant::now();
-        return Timed {
-            out,
-            ns: (at - t0).as_nanos() as u64,
-            at,
-            instructions,
-        };
+impl<T> Timed<T> {
+    /// The count, or why it could not be had (the row's error).
+    pub fn count(&self) -> Result<Option<u64>, String> {
+        match &self.instructions {
+            Some(Err(e)) => Err(format!("counting its instructions: {e}")),
+            Some(Ok(n)) => Ok(Some(*n)),
+            None => Ok(None),
+        }
     }
+}
+
+/// Runs `f`, timing it and, when this process counts, counting it. The
+/// clock is read outside the count, so that the count holds the call's
+/// instructions alone (when not counting, [`count`] is `f` itself).
+pub fn timed<T>(f: impl FnOnce() -> T) -> Timed<T> {
     let t0 = Instant::now();
-    let out = f();
+    let (out, instructions) = count(f);
     let at = Instant::now();
     Timed {
         out,
         ns: (at - t0).as_nanos() as u64,
         at,
-        instructions: None,
+        instructions,
     }
 }
 
@@ -417,11 +417,14 @@ pub fn read_counts(path: &Path) -> Result<Counts, CountError> {
     let (mut in_allocator, mut after_call, mut callee) = (false, false, false);
     let (mut total, mut allocator, mut marked) = (None, 0u64, false);
     for line in text.lines() {
+        if line.contains(MARKER) {
+            marked = true;
+        }
         if let Some(rest) = line.strip_prefix("fn=") {
-            in_allocator = allocator_fn(rest, &mut names, &mut marked);
+            in_allocator = allocator_fn(rest, &mut names);
             after_call = false;
         } else if let Some(rest) = line.strip_prefix("cfn=") {
-            callee = allocator_fn(rest, &mut names, &mut marked);
+            callee = allocator_fn(rest, &mut names);
         } else if line.starts_with("calls=") {
             after_call = true;
         } else if let Some(t) = line
@@ -457,14 +460,7 @@ pub fn read_counts(path: &Path) -> Result<Counts, CountError> {
 
 /// Whether the function a `fn=`/`cfn=` line names is the allocator's,
 /// learning `(ID) NAME` pairs as they come.
-fn allocator_fn(
-    spec: &str,
-    names: &mut std::collections::HashMap<String, bool>,
-    marked: &mut bool,
-) -> bool {
-    if spec.contains(MARKER) {
-        *marked = true;
-    }
+fn allocator_fn(spec: &str, names: &mut std::collections::HashMap<String, bool>) -> bool {
     let is_allocator = |name: &str| {
         let name = name.split('\'').next().unwrap_or(name);
         ALLOCATOR.contains(&name) || ALLOCATOR_PREFIXES.iter().any(|a| name.starts_with(a))

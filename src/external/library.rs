@@ -294,8 +294,8 @@ impl Library {
                         &mut guesses,
                     )
                 });
+                counted = t.count();
                 let (count, ns) = (t.out, t.ns);
-                counted = t.instructions;
                 let found = digits(&solution, 81);
                 verdict(mode, count as u64, found, ns, None, Some(guesses as u64))
             }
@@ -305,8 +305,8 @@ impl Library {
                 // SAFETY: as for tdoku; JSolve writes 81 cells and a NUL.
                 let t =
                     timed(|| unsafe { f(input.as_ptr(), solution.as_mut_ptr(), limit as c_int) });
+                counted = t.count();
                 let (count, ns) = (t.out, t.ns);
-                counted = t.instructions;
                 let found = digits(&solution, 81);
                 verdict(mode, count.max(0) as u64, found, ns, None, None)
             }
@@ -333,8 +333,8 @@ impl Library {
                 let solve = solver.solve.expect("checked at load");
                 // SAFETY: the table was checked at load; the buffers outlive the call.
                 let t = timed(|| unsafe { solve(*state, &puzzle, &mut answer) });
+                counted = t.count();
                 let (code, ns) = (t.out, t.ns);
-                counted = t.instructions;
                 let known = |x: u64| (x != SB_UNKNOWN).then_some(x);
                 let (nodes, guesses) = (known(answer.nodes), known(answer.guesses));
                 match code {
@@ -364,9 +364,8 @@ impl Library {
             }
         };
         match counted {
-            Some(Ok(n)) => called.instructions = Some(n),
-            Some(Err(e)) => called.status = Err(format!("counting its instructions: {e}")),
-            None => {}
+            Ok(n) => called.instructions = n,
+            Err(why) => called.status = Err(why),
         }
         called
     }
