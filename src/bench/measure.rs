@@ -61,10 +61,8 @@ pub fn measure(
     if counting && !crate::callgrind::start_from_env() {
         return Err(BenchError::NotUnderCallgrind);
     }
-    if let Some(times) = counting.then(super::valgrind::slowdown).flatten() {
-        (watch.say)(&format!(
-            "note: valgrind runs this code {times:.0}x slower than this machine does (keep a counted run short with --limit or --sample)"
-        ));
+    if let Some(note) = counting.then(super::valgrind::slowdown_note).flatten() {
+        (watch.say)(&note);
     }
     let opts = options.bench_options();
     let contenders = start_contenders(&options, &plan_solvers, out_dir)?;

@@ -55,6 +55,12 @@ pub fn slowdown() -> Option<f64> {
     (native > 0.0 && here > 0.0).then(|| here / native)
 }
 
+/// Under valgrind: the note that says the slowdown and how to keep a
+/// counted run short.
+pub fn slowdown_note() -> Option<String> {
+    slowdown().map(|times| format!("note: valgrind runs this code {times:.0}x slower than this machine does (keep a counted run short with --limit or --sample)"))
+}
+
 /// Checks that valgrind runs; gives its version.
 pub fn version() -> Result<String, BenchError> {
     let out = Command::new("valgrind")

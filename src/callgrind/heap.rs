@@ -1,8 +1,10 @@
 //! The global allocator of a program that counts: the system's, except for
 //! the thread that counts, once it counts. That thread's blocks then come
 //! from a region of its own, handed out in power-of-two size classes with a
-//! free list per class, so that where each block lies depends on that
-//! thread's own allocations alone.
+//! free list per class, so that where each block lies depends on the
+//! counting threads' own allocations alone. When a later thread counts (a
+//! study runs each share on fresh workers), the region passes to it as the
+//! last one left it.
 //!
 //! Why: some instruction counts depend on addresses. glibc's `memcpy` takes
 //! longer or shorter paths by its buffers' alignment and distance, and the
@@ -16,8 +18,8 @@
 //! caller and counted with it; the same on every run.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::{Cell, RefCell};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::cell::{Cell, UnsafeCell};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// The global allocator (installed by the binary): see the module's doc.
 pub struct Heap;
@@ -34,8 +36,10 @@ const PAGE: usize = 4096;
 /// The region's bounds, set once (0 until then): a block inside came from it.
 static START: AtomicUsize = AtomicUsize::new(0);
 static END: AtomicUsize = AtomicUsize::new(0);
-/// Set when a thread has claimed the region; one thread ever does.
-static CLAIMED: AtomicBool = AtomicBool::new(false);
+/// The id of the thread that owns the region (0: none yet).
+static OWNER: AtomicU64 = AtomicU64::new(0);
+/// The last thread id handed out.
+static LAST_ID: AtomicU64 = AtomicU64::new(0);
 
 /// The owning thread's view of the region.
 struct Region {
@@ -48,17 +52,40 @@ struct Region {
     free: [usize; CLASSES],
 }
 
+/// The region's state, behind a lock: its owner uses it, and a thread that
+/// owned it before may still free into it (a few uncontended instructions a
+/// call, the same on every run).
+struct Shared {
+    busy: AtomicBool,
+    region: UnsafeCell<Region>,
+}
+
+// SAFETY: `region` is only reached through `with_region`, which holds `busy`.
+unsafe impl Sync for Shared {}
+
+static STATE: Shared = Shared {
+    busy: AtomicBool::new(false),
+    region: UnsafeCell::new(Region {
+        next: 0,
+        end: 0,
+        free: [0; CLASSES],
+    }),
+};
+
+/// Runs `f` on the region's state, holding its lock.
+fn with_region<R>(f: impl FnOnce(&mut Region) -> R) -> R {
+    while STATE.busy.swap(true, Ordering::Acquire) {
+        std::hint::spin_loop();
+    }
+    // SAFETY: `busy` is held: no other reference to the state exists.
+    let out = f(unsafe { &mut *STATE.region.get() });
+    STATE.busy.store(false, Ordering::Release);
+    out
+}
+
 thread_local! {
-    /// Whether this thread owns the region.
-    static OWNS: Cell<bool> = const { Cell::new(false) };
-    /// The region, in the owning thread only.
-    static MINE: RefCell<Region> = const {
-        RefCell::new(Region {
-            next: 0,
-            end: 0,
-            free: [0; CLASSES],
-        })
-    };
+    /// This thread's id (0 until it claims the region).
+    static ME: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Maps the region, once (called by [`super::start`] when the process
@@ -83,23 +110,21 @@ pub(super) fn reserve() {
         return; // no region: the system's allocator serves every thread
     }
     let start = start as usize;
+    with_region(|r| (r.next, r.end) = (start, start + REGION));
     START.store(start, Ordering::Relaxed);
     END.store(start + REGION, Ordering::Relaxed);
 }
 
-/// Makes the calling thread the region's owner, when it is mapped and no
-/// thread owns it yet (called by [`super::count`], outside the count).
+/// Makes the calling thread the region's owner, when it is mapped (called
+/// by [`super::count`], outside the count, one thread at a time). A thread
+/// that owned it before allocates from the system from then on.
 pub(super) fn claim() {
-    let start = START.load(Ordering::Relaxed);
-    if start == 0 || OWNS.with(Cell::get) || CLAIMED.swap(true, Ordering::Relaxed) {
+    if START.load(Ordering::Relaxed) == 0 || owner() {
         return;
     }
-    MINE.with(|m| {
-        let mut m = m.borrow_mut();
-        m.next = start;
-        m.end = start + REGION;
-    });
-    OWNS.with(|o| o.set(true));
+    let id = LAST_ID.fetch_add(1, Ordering::Relaxed) + 1;
+    ME.with(|m| m.set(id));
+    OWNER.store(id, Ordering::Release);
 }
 
 /// The class of a layout: the power of two at least its size and alignment.
@@ -116,7 +141,8 @@ fn in_region(ptr: *mut u8) -> bool {
 
 /// True when this thread's blocks come from the region.
 fn owner() -> bool {
-    OWNS.try_with(Cell::get).unwrap_or(false)
+    let me = ME.try_with(Cell::get).unwrap_or(0);
+    me != 0 && OWNER.load(Ordering::Acquire) == me
 }
 
 /// A block of `layout` from the region (null when it is used up).
@@ -125,8 +151,7 @@ fn take(layout: Layout) -> *mut u8 {
     if k >= CLASSES {
         return std::ptr::null_mut();
     }
-    MINE.with(|m| {
-        let mut m = m.borrow_mut();
+    with_region(|m| {
         let head = m.free[k];
         if head != 0 {
             // SAFETY: a free block of this class holds the next one's address.
@@ -151,8 +176,7 @@ fn give(ptr: *mut u8, layout: Layout) {
         return;
     }
     let k = class(layout);
-    MINE.with(|m| {
-        let mut m = m.borrow_mut();
+    with_region(|m| {
         // SAFETY: the block is at least 16 bytes, aligned, and no longer used.
         unsafe { *(ptr as *mut usize) = m.free[k] };
         m.free[k] = ptr as usize;

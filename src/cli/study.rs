@@ -7,7 +7,10 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+use sudoku_bench::bench::valgrind;
+use sudoku_bench::callgrind::on_valgrind;
 use sudoku_bench::export::terminal::Ending;
+use sudoku_bench::harness::plan::Measure;
 use sudoku_bench::harness::Budget;
 use sudoku_bench::solver::{Mode, SolverId};
 use sudoku_bench::study::session::{self, Resumed, Studied};
@@ -116,6 +119,10 @@ pub(super) struct CommonArgs {
     /// No progress and no findings on the terminal.
     #[arg(long)]
     pub(super) quiet: bool,
+    /// `time`, or `instructions`: each solve counted by valgrind's callgrind, and the
+    /// findings made from the counts (one thread, no time limit; 20-100x slower).
+    #[arg(long, default_value = "time", value_parser = super::options::words::<Measure>(&Measure::WORDS))]
+    measure: Measure,
 }
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
@@ -152,8 +159,8 @@ fn plan(axis: StudyAxis) -> Result<StudyPlan> {
     modes.dedup();
     // A study's hard points need limits that stop a solve.
     let asked = !common.solver.is_empty();
-    let (solvers, notes) = study::strategies(SolverId::resolve(&common.solver)?, asked);
-    let options = StudyOptions {
+    let (solvers, mut notes) = study::strategies(SolverId::resolve(&common.solver)?, asked);
+    let mut options = StudyOptions {
         axis,
         points,
         solvers,
@@ -167,7 +174,11 @@ fn plan(axis: StudyAxis) -> Result<StudyPlan> {
         warmup: common.warmup,
         stop_after_censored: stop,
         rounds: common.rounds,
+        measure: Measure::Time,
     };
+    if common.measure == Measure::Instructions {
+        notes.extend(options.count_instructions());
+    }
     let info = StudyInfo { options, fraction };
     Ok(StudyPlan {
         info,
@@ -187,13 +198,20 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         axis => plan(axis)?,
     };
     let (opts, common) = (&p.info.options, &p.common);
-    for n in p.notes.iter().filter(|_| !common.quiet) {
-        eprintln!("note: {n}");
-    }
     // A strategy set that handles no requested size is refused before any folder is made.
     if let Err(e) = study::check_handled(opts) {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(2));
+    }
+    if opts.measure == Measure::Instructions && !on_valgrind() {
+        return super::bench::rerun_counted(common.quiet).map(ExitCode::from);
+    }
+    let counted = (opts.measure == Measure::Instructions).then(valgrind::slowdown_note);
+    for n in p.notes.iter().filter(|_| !common.quiet) {
+        eprintln!("note: {n}");
+    }
+    if let Some(n) = counted.flatten().filter(|_| !common.quiet) {
+        eprintln!("{n}");
     }
     if let Some(dir) = &common.out {
         let files = study::FILES.to_vec();

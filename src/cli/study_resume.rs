@@ -5,6 +5,7 @@
 use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use sudoku_bench::harness::plan::Measure;
 use sudoku_bench::study::{self, Resumable};
 
 #[derive(clap::Args)]
@@ -35,6 +36,10 @@ pub(super) fn run(r: &ResumeArgs) -> Result<ExitCode> {
             despite,
         } => (info, resumed, despite),
     };
+    let counted = info.options.measure == Measure::Instructions;
+    if counted && !sudoku_bench::callgrind::on_valgrind() {
+        return super::bench::rerun_counted(r.quiet).map(ExitCode::from);
+    }
     if let Some(why) = despite {
         eprintln!("note: resuming despite: {why}");
     }

@@ -1,5 +1,6 @@
 //! From a study's samples to its findings: per strategy and mode, the peak of
-//! a clue study or the growth of a size study, in time and in nodes.
+//! a clue study or the growth of a size study, in time (or instructions)
+//! and in nodes.
 
 use super::fit::{self, Growth, Obs, Peak, SizePoint};
 use super::{Axis, PointState, StudyData, StudyOptions};
@@ -14,6 +15,8 @@ pub enum Cost {
     Time,
     /// Search nodes per puzzle.
     Nodes,
+    /// Instructions per puzzle, counted by callgrind.
+    Instructions,
 }
 
 impl Cost {
@@ -22,6 +25,7 @@ impl Cost {
         match self {
             Cost::Time => "time",
             Cost::Nodes => "nodes",
+            Cost::Instructions => "instructions",
         }
     }
 
@@ -30,6 +34,7 @@ impl Cost {
         match self {
             Cost::Time => "µs",
             Cost::Nodes => "nodes",
+            Cost::Instructions => "instructions",
         }
     }
 }
@@ -85,13 +90,14 @@ pub fn analyse(opts: &StudyOptions, data: &StudyData) -> Findings {
                 .iter()
                 .filter(|s| s.variant == *v && s.mode == *mode)
                 .collect();
-            for cost in [Cost::Time, Cost::Nodes] {
+            for cost in opts.costs() {
                 let series: Vec<(usize, &Vec<Obs>)> = here
                     .iter()
                     .map(|s| {
                         let obs = match cost {
                             Cost::Time => &s.times,
                             Cost::Nodes => &s.nodes,
+                            Cost::Instructions => &s.instructions,
                         };
                         (s.point, obs)
                     })

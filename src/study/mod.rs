@@ -19,6 +19,7 @@ pub use resume::{measured, resumable, Resumable, ResumeError, ShareLog};
 pub use write::{write_outputs, StudyFile, StudyInfo, CSV, FILES, JSON, SHARES_CSV, SOLVES_CSV};
 
 use crate::contender::{BenchPuzzle, Contender};
+use crate::harness::plan::Measure;
 use crate::harness::{
     self, BenchDataset, BenchOptions, Budget, Collected, Observer, RowStatus, Schedule, SolveRecord,
 };
@@ -106,6 +107,47 @@ pub struct StudyOptions {
     pub stop_after_censored: bool,
     /// Rounds the puzzles of every point are measured in (see [`run`]).
     pub rounds: usize,
+    /// What is measured of each solve: its time, or (under callgrind) its
+    /// instructions as well, which the findings are then about.
+    #[serde(
+        default,
+        skip_serializing_if = "Measure::is_time",
+        with = "crate::words::text"
+    )]
+    pub measure: Measure,
+}
+
+impl StudyOptions {
+    /// What a study that counts instructions changes: one solve at a time,
+    /// once (a count is the same on every pass), and no time limit, which
+    /// would make the censored points depend on the machine; says each.
+    pub fn count_instructions(&mut self) -> Vec<String> {
+        let mut notes = Vec::new();
+        self.measure = Measure::Instructions;
+        if self.threads > 1 {
+            notes.push(format!(
+                "--measure instructions counts one solve at a time: 1 worker thread, not {}",
+                self.threads
+            ));
+        }
+        if let Some(t) = self.time_limit.take() {
+            notes.push(format!(
+                "--measure instructions: no time limit (a limit of {} ms would make what is censored depend on the machine); the node budget stops hard points",
+                t.as_millis()
+            ));
+        }
+        (self.threads, self.repeat) = (1, 1);
+        notes
+    }
+
+    /// The costs the findings are about: instructions when the study counts
+    /// them (its times are valgrind's), else time; and search nodes.
+    pub fn costs(&self) -> [analysis::Cost; 2] {
+        match self.measure {
+            Measure::Instructions => [analysis::Cost::Instructions, analysis::Cost::Nodes],
+            Measure::Time => [analysis::Cost::Time, analysis::Cost::Nodes],
+        }
+    }
 }
 
 /// How a strategy fared at a point.
@@ -165,6 +207,15 @@ pub struct StudyRow {
     pub nodes_lo: Option<f64>,
     /// Upper end.
     pub nodes_hi: Option<f64>,
+    /// Median instructions per puzzle, when the study counts them.
+    #[serde(default)]
+    pub median_instructions: Option<f64>,
+    /// 95% interval of the median instructions, lower end.
+    #[serde(default)]
+    pub instructions_lo: Option<f64>,
+    /// Upper end.
+    #[serde(default)]
+    pub instructions_hi: Option<f64>,
 }
 
 /// The costs behind one row, kept for the fits and peaks.
@@ -180,6 +231,8 @@ pub struct Sample {
     pub times: Vec<Obs>,
     /// Nodes per puzzle (empty when not counted).
     pub nodes: Vec<Obs>,
+    /// Instructions per puzzle (empty when not counted).
+    pub instructions: Vec<Obs>,
 }
 
 /// What a study measured.
@@ -442,6 +495,9 @@ fn empty_row(axis: Axis, p: PointSpec, mode: &str, s: SolverId) -> StudyRow {
         median_nodes: None,
         nodes_lo: None,
         nodes_hi: None,
+        median_instructions: None,
+        instructions_lo: None,
+        instructions_hi: None,
     }
 }
 
@@ -460,7 +516,7 @@ fn summarise(
         by_puzzle.entry(r.puzzle_index).or_default().push(r);
     }
     let mut row = empty_row(axis, p, mode, s);
-    let (mut times, mut nodes) = (Vec::new(), Vec::new());
+    let (mut times, mut nodes, mut instructions) = (Vec::new(), Vec::new(), Vec::new());
     let (mut unique, mut multiple) = (0u64, 0u64);
     for reps in by_puzzle.values() {
         row.puzzles += 1;
@@ -489,6 +545,14 @@ fn summarise(
             value: ns[(ns.len() - 1) / 2] as f64 / 1e3,
             censored,
         });
+        let mut counted: Vec<u64> = reps.iter().filter_map(|r| r.instructions).collect();
+        if !counted.is_empty() {
+            counted.sort_unstable();
+            instructions.push(Obs {
+                value: counted[(counted.len() - 1) / 2] as f64,
+                censored,
+            });
+        }
         if s.counts_search() {
             if let Some(n) = reps[0].nodes {
                 nodes.push(Obs {
@@ -516,12 +580,18 @@ fn summarise(
         row.nodes_lo = Some(m.lo);
         row.nodes_hi = m.hi;
     }
+    if let Some(m) = fit::median(&instructions) {
+        row.median_instructions = Some(m.value);
+        row.instructions_lo = Some(m.lo);
+        row.instructions_hi = m.hi;
+    }
     let sample = Sample {
         point: pi,
         mode: mode.to_string(),
         variant: s.name().to_string(),
         times,
         nodes,
+        instructions,
     };
     (row, sample)
 }

@@ -6,6 +6,7 @@
 
 use super::{Measured, Share, StudyData, StudyError, StudyFile, StudyInfo, StudyOptions};
 use crate::export::csv::SolvesCsv;
+use crate::harness::plan::Measure;
 use crate::harness::{self, RunInfo, RunOptions, Schedule, SolveRecord};
 use std::io;
 use std::path::Path;
@@ -64,6 +65,12 @@ pub fn measure(
 ) -> Result<Studied, StudyError> {
     let started = Instant::now();
     let opts = info.options.clone();
+    if opts.measure == Measure::Instructions && !crate::callgrind::start_from_env() {
+        return Err(StudyError::Options(format!(
+            "--measure instructions: this process is not running under callgrind with {} set (`sudoku-bench study` starts it so itself)",
+            crate::callgrind::OUT_VAR
+        )));
+    }
     let mut run = RunInfo::new(run_options(&opts), command, Vec::new());
     let (earlier, resumes) = match resumed {
         Some(r) => {
@@ -141,6 +148,7 @@ fn run_options(opts: &StudyOptions) -> RunOptions {
         min_time: None,
         schedule: Schedule::Interleaved,
         seed: opts.seed,
+        measure: opts.measure,
         ..RunOptions::default()
     }
 }

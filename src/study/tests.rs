@@ -94,6 +94,7 @@ fn options(axis: Axis, points: Vec<PointSpec>, solvers: Vec<SolverId>) -> StudyO
         warmup: 0,
         stop_after_censored: false,
         rounds: 4,
+        measure: Default::default(),
     }
 }
 

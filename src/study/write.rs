@@ -8,6 +8,7 @@ use super::fit::{Fit, Model};
 use super::{Axis, PointState, StudyRow};
 use crate::export::first_seen;
 use crate::export::markdown::{num, table};
+use crate::harness::plan::Measure;
 use crate::harness::RunInfo;
 use crate::report::charts::{render, CurvePoint, Rendered, StudyChart, StudyCurve};
 use crate::report::html::{esc, figure, STYLE};
@@ -121,6 +122,7 @@ fn cost_value(cost: Cost, v: f64) -> String {
     match cost {
         Cost::Time => format!("{} µs", num(v)),
         Cost::Nodes => format!("{} nodes", num(v)),
+        Cost::Instructions => format!("{} instructions", num(v)),
     }
 }
 
@@ -137,6 +139,7 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
         let (what, peaks) = match f.cost {
             Cost::Time => ("time", "peaks"),
             Cost::Nodes => ("search nodes", "peak"),
+            Cost::Instructions => ("instructions", "peak"),
         };
         let edge = if p.at == first || p.at == last {
             " It lies at the end of the range studied: the true peak may lie beyond it."
@@ -164,6 +167,7 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
         let (what, grows) = match f.cost {
             Cost::Time => ("time", "grows"),
             Cost::Nodes => ("search nodes", "grow"),
+            Cost::Instructions => ("instructions", "grow"),
         };
         let sizes = |v: &[usize]| {
             v.iter()
@@ -218,17 +222,14 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
     let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
     let mut out = Vec::new();
     for mode in first_seen(rows.iter().map(|r| r.mode.as_str())) {
-        for cost in [Cost::Time, Cost::Nodes] {
+        for cost in file.study.options.costs() {
             let mut curves = Vec::new();
             for (ci, v) in variants.iter().enumerate() {
                 let points: Vec<CurvePoint> = rows
                     .iter()
                     .filter(|r| r.mode == mode && r.variant == *v && r.state != PointState::Skipped)
                     .filter_map(|r| {
-                        let (value, lo, hi) = match cost {
-                            Cost::Time => (r.median_us?, r.median_lo_us?, r.median_hi_us),
-                            Cost::Nodes => (r.median_nodes?, r.nodes_lo?, r.nodes_hi),
-                        };
+                        let (value, lo, hi) = median(cost, r)?;
                         Some(CurvePoint {
                             x: x_of(axis, r),
                             value: value.max(1e-3),
@@ -274,6 +275,7 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
             let (what, unit) = match cost {
                 Cost::Time => ("time", "median time per puzzle, µs (log)"),
                 Cost::Nodes => ("nodes", "median search nodes per puzzle (log)"),
+                Cost::Instructions => ("instructions", "median instructions per puzzle (log)"),
             };
             let (x_desc, log_x) = match axis {
                 Axis::Clues => ("clues (givens)".to_string(), false),
@@ -303,22 +305,34 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
     out
 }
 
-/// One cell of the table: the median and its interval.
-fn cell(r: &StudyRow) -> String {
-    match (r.state, r.median_us) {
+/// A row's median `cost` per puzzle, the low end of its interval, and the
+/// high end when bounded.
+fn median(cost: Cost, r: &StudyRow) -> Option<(f64, f64, Option<f64>)> {
+    match cost {
+        Cost::Time => Some((r.median_us?, r.median_lo_us?, r.median_hi_us)),
+        Cost::Nodes => Some((r.median_nodes?, r.nodes_lo?, r.nodes_hi)),
+        Cost::Instructions => Some((
+            r.median_instructions?,
+            r.instructions_lo?,
+            r.instructions_hi,
+        )),
+    }
+}
+
+/// One cell of the table: the median `cost` and its interval.
+fn cell(r: &StudyRow, cost: Cost) -> String {
+    match (r.state, median(cost, r)) {
         (PointState::Skipped, _) => "not run".into(),
-        (PointState::Censored, Some(v)) => format!("≥ {} (censored)", num(v)),
-        (_, Some(v)) => match (r.median_lo_us, r.median_hi_us) {
-            (Some(lo), Some(hi)) => format!("{} [{}–{}]", num(v), num(lo), num(hi)),
-            (Some(lo), None) => format!("{} [{}–∞]", num(v), num(lo)),
-            _ => num(v),
-        },
+        (PointState::Censored, Some((v, ..))) => format!("≥ {} (censored)", num(v)),
+        (_, Some((v, lo, Some(hi)))) => format!("{} [{}–{}]", num(v), num(lo), num(hi)),
+        (_, Some((v, lo, None))) => format!("{} [{}–∞]", num(v), num(lo)),
         _ => "-".into(),
     }
 }
 
-/// Per mode: one line per point, one column per strategy (median µs and its interval).
-fn tables(rows: &[StudyRow]) -> Vec<(String, Vec<String>, Vec<Vec<String>>)> {
+/// Per mode: one line per point, one column per strategy (the median `cost`
+/// and its interval).
+fn tables(rows: &[StudyRow], cost: Cost) -> Vec<(String, Vec<String>, Vec<Vec<String>>)> {
     let mut out = Vec::new();
     for mode in first_seen(rows.iter().map(|r| r.mode.as_str())) {
         let here: Vec<&StudyRow> = rows.iter().filter(|r| r.mode == mode).collect();
@@ -328,7 +342,7 @@ fn tables(rows: &[StudyRow]) -> Vec<(String, Vec<String>, Vec<Vec<String>>)> {
         if unique {
             header.push("one solution".into());
         }
-        header.extend(variants.iter().map(|v| format!("{v}, µs")));
+        header.extend(variants.iter().map(|v| format!("{v}, {}", cost.unit())));
         let mut lines = Vec::new();
         let mut points: Vec<(usize, usize)> = Vec::new();
         for r in &here {
@@ -353,7 +367,7 @@ fn tables(rows: &[StudyRow]) -> Vec<(String, Vec<String>, Vec<Vec<String>>)> {
                 line.push(
                     at.iter()
                         .find(|r| r.variant == *v)
-                        .map_or(String::new(), |r| cell(r)),
+                        .map_or(String::new(), |r| cell(r, cost)),
                 );
             }
             lines.push(line);
@@ -382,6 +396,10 @@ fn meta(file: &StudyFile) -> Vec<String> {
             if r.interrupted { " (interrupted: the finished points only)" } else { "" }
         ),
         format!("{} ({} cores), {}", r.cpu_model, r.cores, r.os),
+        match s.measure {
+            Measure::Instructions => "instructions counted by valgrind's callgrind around each solve: the same on every run of this build, on any machine (its times are valgrind's, not this machine's)".into(),
+            Measure::Time => "time measured around each solve on this machine".into(),
+        },
         format!("sudoku-bench {} ({}), {}", r.version, r.git_commit, r.rustc),
         format!("command: {}", r.command.join(" ")),
     ]
@@ -407,8 +425,9 @@ fn markdown(file: &StudyFile, rows: &[StudyRow], said: &[String], charts: &[Rend
             c.title, c.name, c.caption
         );
     }
-    for (mode, header, lines) in tables(rows) {
-        let _ = writeln!(s, "## Median time per puzzle, mode {mode}\n");
+    let cost = file.study.options.costs()[0];
+    for (mode, header, lines) in tables(rows, cost) {
+        let _ = writeln!(s, "## Median {} per puzzle, mode {mode}\n", cost.name());
         let h: Vec<&str> = header.iter().map(String::as_str).collect();
         let right: Vec<bool> = (0..h.len()).map(|i| i > 0).collect();
         s.push_str(&table(&h, &lines, &right));
@@ -448,10 +467,12 @@ fn html(file: &StudyFile, rows: &[StudyRow], said: &[String], charts: &[Rendered
         figure(&mut s, c);
     }
     s.push_str("</div>\n");
-    for (mode, header, lines) in tables(rows) {
+    let cost = file.study.options.costs()[0];
+    for (mode, header, lines) in tables(rows, cost) {
         let _ = write!(
             s,
-            "<details class=\"tables\"><summary>Median time per puzzle, mode {}</summary>\n<div class=\"scroll\"><table>\n<tr>",
+            "<details class=\"tables\"><summary>Median {} per puzzle, mode {}</summary>\n<div class=\"scroll\"><table>\n<tr>",
+            cost.name(),
             esc(&mode)
         );
         for h in &header {

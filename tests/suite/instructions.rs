@@ -1,4 +1,4 @@
-//! `bench --measure instructions`: each call's instructions counted under
+//! `bench --measure instructions` (and `study`): each call's instructions counted under
 //! valgrind's callgrind, the same on every run of a build, and `compare`
 //! judging them exactly. The tests that need valgrind say so and pass
 //! without it (`.ci/run` installs it).
@@ -247,4 +247,52 @@ fn an_instruction_valgrind_cannot_run_costs_that_librarys_row_only() {
             assert!(r.instructions.is_some_and(|n| n > 1_000), "{r:?}");
         }
     }
+}
+
+#[test]
+fn a_study_counted_twice_finds_the_same_instructions_and_its_findings_are_about_them() {
+    if !valgrind() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let study = |name: &str| {
+        bin(tmp.path())
+            .args(["study", "clues", "--clues", "22..34", "--step", "6"])
+            .args(["--puzzles", "4", "--rounds", "2", "--warmup", "1"])
+            .args(["--solver", "bitset-mrv,band", "--measure", "instructions"])
+            .args(["--threads", "2", "--out", name])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("1 worker thread, not 2"))
+            .stderr(predicate::str::contains("no time limit"))
+            .stdout(predicate::str::contains("instructions peak at"));
+        let rows: Vec<sudoku_bench::study::StudyRow> =
+            csv_rows(&tmp.path().join(name).join("study.csv"));
+        rows.into_iter()
+            .map(|r| {
+                let n = r.median_instructions.expect("every row counted");
+                (r.variant, r.mode, r.givens, n)
+            })
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (study("a"), study("b"));
+    // 3 clue counts, 2 modes, 2 strategies; the medians of exact counts.
+    assert_eq!(a.len(), 12, "{a:?}");
+    for ((v, m, g, n), (_, _, _, k)) in a.iter().zip(&b) {
+        assert!(*n > 1_000.0, "{v} {m} {g}: {n}");
+        assert!((n - k).abs() <= n * 1e-4, "{v} {m} {g}: {n} then {k}");
+    }
+    let json = std::fs::read_to_string(tmp.path().join("a/study.json")).unwrap();
+    assert!(json.contains("\"measure\": \"instructions\""), "{json}");
+    assert!(json.contains("\"cost\": \"instructions\""), "{json}");
+    assert!(
+        !json.contains("\"cost\": \"time\""),
+        "valgrind's times found nothing"
+    );
+    let md = std::fs::read_to_string(tmp.path().join("a/report.md")).unwrap();
+    assert!(md.contains("## Median instructions per puzzle, mode first"));
+    assert!(tmp
+        .path()
+        .join("a/charts/study-clues-instructions-unique.svg")
+        .is_file());
 }
