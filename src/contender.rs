@@ -110,9 +110,10 @@ pub struct Solved {
     pub guesses: Option<u64>,
     /// The contender's own time measure, when it gives one.
     pub own_ns: Option<u64>,
-    /// Instructions the call executed, when the run counts them
-    /// (`--measure instructions`, see [`crate::callgrind`]).
-    pub instructions: Option<u64>,
+    /// What was counted of the call, when the run counts (`--measure
+    /// instructions`, see [`crate::callgrind`]; the CPU's counters, see
+    /// [`crate::perf`]).
+    pub counts: crate::perf::Counts,
     /// When the answer came.
     pub at: Instant,
     /// What the row's detail should say of a verdict that needs a word (the
@@ -129,7 +130,7 @@ impl Solved {
             nodes: None,
             guesses: None,
             own_ns: None,
-            instructions: None,
+            counts: Default::default(),
             at,
             note: None,
         }
@@ -148,7 +149,7 @@ impl Solved {
             nodes: None,
             guesses: None,
             own_ns: None,
-            instructions: None,
+            counts: Default::default(),
             at,
             note: None,
         }
@@ -250,22 +251,19 @@ impl Engine for InProcess {
             let timed = crate::callgrind::timed(|| {
                 catch_unwind(AssertUnwindSafe(|| (self.solve)(grid, limits)))
             });
-            let (counted, ns, at) = (timed.count(), timed.ns, timed.at);
+            let (counted, ns, at) = (timed.counts(), timed.ns, timed.at);
             let counters = timed.out.as_ref().ok().map(|o| o.counters);
             let mut result = timed
                 .out
                 .map_err(|p| format!("panicked: {}", panic_message(p)));
-            let instructions = match counted {
-                Err(why) => {
-                    result = Err(why);
-                    None
-                }
-                // A handicap's extra work, counted as part of the call.
-                Ok(Some(n)) if self.extra_work > 0.0 => {
-                    Some(n + crate::callgrind::extra_work(n, self.extra_work))
-                }
-                Ok(counted) => counted,
-            };
+            let mut counts = counted.unwrap_or_else(|why| {
+                result = Err(why);
+                Default::default()
+            });
+            // A handicap's extra work, counted as part of the call.
+            if let (Some(n), true) = (counts.instructions, self.extra_work > 0.0) {
+                counts.instructions = Some(n + crate::callgrind::extra_work(n, self.extra_work));
+            }
             done(
                 slot,
                 Solved {
@@ -274,7 +272,7 @@ impl Engine for InProcess {
                     nodes: counters.map(|c| c.nodes),
                     guesses: counters.map(|c| c.guesses),
                     own_ns: None,
-                    instructions,
+                    counts,
                     at,
                     note: None,
                 },

@@ -43,6 +43,7 @@ pub mod generate;
 pub mod grid;
 pub mod harness;
 pub mod hunt;
+pub mod perf;
 pub mod rate;
 pub mod report;
 pub mod seeded;

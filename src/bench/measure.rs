@@ -57,6 +57,9 @@ pub fn measure(
         load_s,
         ..
     } = plan;
+    if let crate::harness::plan::Measure::Counters(events) = options.measure {
+        crate::perf::start(events)?;
+    }
     let counting = options.measure == crate::harness::plan::Measure::Instructions;
     if counting && !crate::callgrind::start_from_env() {
         return Err(BenchError::NotUnderCallgrind);

@@ -107,9 +107,17 @@ pub enum BenchError {
     /// Valgrind is not installed, or does not start.
     #[error("--measure instructions needs valgrind, which does not start here ({0}): install the `valgrind` package (apt-get install valgrind)")]
     NoValgrind(String),
-    /// What `--measure instructions` cannot count.
-    #[error("--measure instructions counts the calls of built-in strategies and of library contenders (in their host); the program contender {0} cannot be counted so (its process does more than the solve between a puzzle and its answer): leave it out, or measure time")]
-    NotCounted(String),
+    /// What `--measure instructions` (or the CPU's counters) cannot count.
+    #[error("--measure {measure} counts the calls of built-in strategies and of library contenders (in their host); the program contender {name} cannot be counted so (its process does more than the solve between a puzzle and its answer): leave it out, or measure time")]
+    NotCounted {
+        /// The measure asked for.
+        measure: String,
+        /// The program contender.
+        name: String,
+    },
+    /// The CPU's counters cannot be read here.
+    #[error(transparent)]
+    Perf(#[from] crate::perf::PerfError),
     /// A baseline asked of a run at several thread counts.
     #[error("--baseline and --save-baseline take one thread count: several (--threads {0}) make one run per count")]
     ScalingBaseline(String),
@@ -219,8 +227,18 @@ impl Plan {
             .map(|s| s.parse())
             .collect::<Result<Vec<SolverId>, _>>()?;
         let mut notes = Vec::new();
-        if options.measure == Measure::Instructions {
-            instructions(&mut options, &mut notes)?;
+        if let Some(c) = options.contenders.iter().find(|c| c.library.is_none()) {
+            if !options.measure.is_time() {
+                return Err(BenchError::NotCounted {
+                    measure: options.measure.to_string(),
+                    name: c.name.clone(),
+                });
+            }
+        }
+        match options.measure {
+            Measure::Instructions => instructions(&mut options, &mut notes),
+            Measure::Counters(events) => crate::perf::check(events)?,
+            Measure::Time => {}
         }
         threads(&mut options, cores);
         let loading = Instant::now();
@@ -299,11 +317,7 @@ impl Plan {
 /// What a run that counts instructions changes, or refuses: calls are
 /// counted one at a time in this process, once each (a count is the same
 /// on every pass).
-fn instructions(options: &mut RunOptions, notes: &mut Vec<String>) -> Result<(), BenchError> {
-    // A library's calls are counted in its host; a program's are not.
-    if let Some(c) = options.contenders.iter().find(|c| c.library.is_none()) {
-        return Err(BenchError::NotCounted(c.name.clone()));
-    }
+fn instructions(options: &mut RunOptions, notes: &mut Vec<String>) {
     if options.threads > 1 {
         notes.push(format!(
             "--measure instructions counts one call at a time: 1 worker thread, not {}",
@@ -317,7 +331,6 @@ fn instructions(options: &mut RunOptions, notes: &mut Vec<String>) -> Result<(),
     notes.push(
         "instructions are counted under valgrind, whose processor has no AVX-512: band runs its AVX2 path".into(),
     );
-    Ok(())
 }
 
 /// Fills in the worker threads (0: the machine's default) and says why

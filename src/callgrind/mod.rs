@@ -220,7 +220,7 @@ fn counted_call<T>(f: impl FnOnce() -> T) -> T {
     std::hint::black_box(f())
 }
 
-/// A call's result, its time and (when this process counts) its count.
+/// A call's result, its time and (when this process counts) its counts.
 pub struct Timed<T> {
     /// What the call gave.
     pub out: T,
@@ -231,31 +231,44 @@ pub struct Timed<T> {
     pub at: Instant,
     /// Its instructions, when this process counts.
     pub instructions: Option<Result<u64, CountError>>,
+    /// The CPU's counters, when this process reads them ([`crate::perf`]).
+    pub perf: Option<Result<crate::perf::Counts, String>>,
 }
 
 impl<T> Timed<T> {
-    /// The count, or why it could not be had (the row's error).
-    pub fn count(&self) -> Result<Option<u64>, String> {
+    /// What was counted of the call (nothing, when nothing counts), or why
+    /// a count could not be had (the row's error).
+    pub fn counts(&self) -> Result<crate::perf::Counts, String> {
+        let mut counts = match &self.perf {
+            Some(Err(why)) => return Err(why.clone()),
+            Some(Ok(c)) => *c,
+            None => Default::default(),
+        };
         match &self.instructions {
-            Some(Err(e)) => Err(format!("counting its instructions: {e}")),
-            Some(Ok(n)) => Ok(Some(*n)),
-            None => Ok(None),
+            Some(Err(e)) => return Err(format!("counting its instructions: {e}")),
+            Some(Ok(n)) => counts.instructions = Some(*n),
+            None => {}
         }
+        Ok(counts)
     }
 }
 
 /// Runs `f`, timing it and, when this process counts, counting it. The
-/// clock is read outside the count, so that the count holds the call's
-/// instructions alone (when not counting, [`count`] is `f` itself).
+/// clock is read outside callgrind's count, so that the count holds the
+/// call's instructions alone (when not counting, [`count`] is `f` itself),
+/// and inside the CPU's counters, whose switching it would otherwise time.
 pub fn timed<T>(f: impl FnOnce() -> T) -> Timed<T> {
-    let t0 = Instant::now();
-    let (out, instructions) = count(f);
-    let at = Instant::now();
+    let ((out, instructions, t0, at), perf) = crate::perf::around(|| {
+        let t0 = Instant::now();
+        let (out, instructions) = count(f);
+        (out, instructions, t0, Instant::now())
+    });
     Timed {
         out,
         ns: (at - t0).as_nanos() as u64,
         at,
         instructions,
+        perf,
     }
 }
 

@@ -123,10 +123,12 @@ pub(super) struct BenchArgs {
     /// a known slowdown.
     #[arg(long, value_name = "NAME=SHARE", hide = true)]
     handicap: Vec<Handicap>,
-    /// `time`, or `instructions`: each call's instructions counted by valgrind's callgrind
+    /// `time`; `instructions`: each call's instructions counted by valgrind's callgrind
     /// (the same on every run of a build, on any machine; the run is re-run under valgrind,
-    /// 20-100x slower: keep it short with --limit or --sample). Built-in strategies only.
-    #[arg(long, default_value = "time", value_parser = words::<Measure>(&Measure::WORDS))]
+    /// 20-100x slower: keep it short with --limit or --sample); or the CPU's counters read
+    /// around each call beside its time, like `cycles,instructions,branch-misses`
+    /// (also `task-clock`), where perf_event_open offers them. Not for outside programs.
+    #[arg(long, default_value = "time", value_parser = |s: &str| s.parse::<Measure>())]
     measure: Measure,
     #[command(flatten)]
     report: ReportChoices,

@@ -24,11 +24,17 @@ pub(super) struct LibraryHostArgs {
     /// Count each call: the host runs under callgrind with this out file.
     #[arg(long)]
     callgrind_out: Option<PathBuf>,
+    /// Read these CPU counters around each call (`cycles,instructions`).
+    #[arg(long)]
+    perf: Option<sudoku_bench::perf::Events>,
 }
 
 pub(super) fn run(args: LibraryHostArgs) -> Result<ExitCode> {
     args.callgrind_out.map(sudoku_bench::callgrind::start);
-    let opened = Library::open(&args.library, &args.symbol, args.abi)
+    let perf = args.perf.map_or(Ok(()), sudoku_bench::perf::start);
+    let opened = perf
+        .map_err(Into::into)
+        .and_then(|()| Library::open(&args.library, &args.symbol, args.abi))
         .map(|lib| lib.fetching_solutions(!args.verdicts_only));
     let failed = opened.is_err();
     serve(opened, std::io::stdin().lock(), std::io::stdout().lock())?;

@@ -121,7 +121,7 @@ pub(super) struct CommonArgs {
     pub(super) quiet: bool,
     /// `time`, or `instructions`: each solve counted by valgrind's callgrind, and the
     /// findings made from the counts (one thread, no time limit; 20-100x slower).
-    #[arg(long, default_value = "time", value_parser = super::options::words::<Measure>(&Measure::WORDS))]
+    #[arg(long, default_value = "time", value_parser = super::options::words::<Measure>(&["time", "instructions"]))]
     measure: Measure,
 }
 

@@ -251,9 +251,9 @@ fn median_us(stats: &[&PuzzleStat]) -> f64 {
 /// The noise threshold when none is given: 3% for times, which move with
 /// the machine; 1% for instructions, which do not.
 pub fn default_threshold(metric: Measure) -> f64 {
-    match metric {
-        Measure::Time => 0.03,
+    match metric.metric() {
         Measure::Instructions => 0.01,
+        _ => 0.03,
     }
 }
 
@@ -266,13 +266,13 @@ pub fn compare(
     threshold: Option<f64>,
 ) -> Result<Comparison, CompareError> {
     let (bo, co) = (&baseline.info.options, &current.info.options);
-    if bo.measure != co.measure {
+    if bo.measure.metric() != co.measure.metric() {
         return Err(CompareError::Metric {
             baseline: bo.measure.to_string(),
             current: co.measure.to_string(),
         });
     }
-    let metric = co.measure;
+    let metric = co.measure.metric();
     let threshold = threshold.unwrap_or(default_threshold(metric));
     if bo.mode != co.mode {
         return Err(CompareError::Mode {

@@ -94,8 +94,8 @@ fn counted_cells(r: &CompareRow) -> Vec<String> {
 /// measure, at which threshold.
 pub fn heading(c: &Comparison) -> String {
     let what = match c.metric {
-        Measure::Time => "",
         Measure::Instructions => " in instructions per puzzle",
+        _ => "",
     };
     format!(
         "Compared with {}{what} (noise threshold ±{:.1}%)",

@@ -280,6 +280,12 @@ impl CsvEncoder {
         self.buf.extend_from_slice(r.checked.word().as_bytes());
         self.comma();
         self.maybe(r.instructions);
+        self.comma();
+        self.maybe(r.cycles);
+        self.comma();
+        self.maybe(r.branch_misses);
+        self.comma();
+        self.maybe(r.task_clock_ns);
         self.buf.push(b'\n');
     }
 
@@ -307,6 +313,12 @@ impl CsvEncoder {
         self.buf.extend_from_slice(r.timing.word().as_bytes());
         self.comma();
         self.maybe(r.instructions);
+        self.comma();
+        self.maybe(r.cycles);
+        self.comma();
+        self.maybe(r.branch_misses);
+        self.comma();
+        self.maybe(r.task_clock_ns);
         self.buf.push(b'\n');
     }
 }
@@ -403,6 +415,9 @@ mod tests {
                 detail: detail.clone(),
                 timing: crate::contender::Timing::Pipe,
                 instructions: optional[1],
+                cycles: optional[2],
+                branch_misses: None,
+                task_clock_ns: optional[0],
             };
             let p = PuzzleResult {
                 strategy: s.strategy.clone(),
@@ -423,6 +438,9 @@ mod tests {
                 timing: crate::contender::Timing::Batch,
                 checked: crate::contender::Checked::Verdict,
                 instructions: optional[0],
+                cycles: None,
+                branch_misses: optional[1],
+                task_clock_ns: optional[2],
             };
             let mut e = CsvEncoder::new();
             e.encode(&s).unwrap();
@@ -432,6 +450,7 @@ mod tests {
                 n(small[2].into()), n(small[0].into()), "wrong".into(), n(numbers[1]),
                 o(optional[0]), o(optional[1]), n(numbers[2]), o(optional[2]),
                 n(small[1].into()), detail.clone(), "pipe".into(), o(optional[1]),
+                o(optional[2]), String::new(), o(optional[0]),
             ]);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             e.puzzle(&p);
@@ -441,7 +460,8 @@ mod tests {
                 n(small[2].into()), "budget".into(), n(numbers[1]), o(optional[0]),
                 o(optional[1]), n(small[0].into()), n(numbers[2]), n(numbers[3]),
                 o(optional[2]), n(small[1].into()), detail.clone(), "batch".into(),
-                "verdict".into(), o(optional[0]),
+                "verdict".into(), o(optional[0]), String::new(), o(optional[1]),
+                o(optional[2]),
             ]);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             // And it reads back as the same record.

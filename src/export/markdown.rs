@@ -2,6 +2,7 @@
 
 use super::{Exporter, RunReport};
 use crate::harness::files;
+use crate::harness::plan::Measure;
 use crate::harness::SummaryRow;
 use std::fmt::Write;
 use std::io;
@@ -517,6 +518,16 @@ impl Exporter for SummaryMarkdown {
             s.push_str("Counted by valgrind's callgrind around each call (the C allocator's own instructions left out): the same on every run of this build, on any machine. The times below are valgrind's, not this machine's.\n\n```text\n");
             s.push_str(&counted);
             s.push_str("```\n");
+        }
+        if let Measure::Counters(events) = i.options.measure {
+            let counted = super::terminal::counter_matrices(&run.summary, usize::MAX, events);
+            if !counted.is_empty() {
+                let head = super::terminal::COUNTERS_HEAD;
+                let _ = write!(
+                    s,
+                    "\n## The CPU's counters\n\n{head}\n\n```text\n{counted}```\n"
+                );
+            }
         }
         s.push_str("\n## Summary\n\n");
         s.push_str(&summary_table(&run.summary));

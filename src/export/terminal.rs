@@ -4,7 +4,9 @@
 
 use super::first_seen;
 use super::markdown::times;
+use crate::harness::plan::Measure;
 use crate::harness::SummaryRow;
+use crate::perf::{Event, Events};
 
 /// Columns the matrix fits in.
 pub const WIDTH: usize = 100;
@@ -34,6 +36,48 @@ pub fn instructions_matrix(rows: &[SummaryRow], width: usize) -> String {
             .map_or("-".into(), |n| crate::stats::thousands(n.round() as u64))
     })
 }
+
+/// The CPU's counters a run read (`--measure cycles,...`): a matrix of the
+/// mean count per puzzle for each of `events`, and of instructions per
+/// cycle when both were read. Empty when none were.
+pub fn counter_matrices(rows: &[SummaryRow], width: usize, events: Events) -> String {
+    let mean = |r: &SummaryRow, e: Event| match e {
+        Event::Cycles => r.cycles_per_puzzle,
+        Event::Instructions => r.instructions_per_puzzle,
+        Event::BranchMisses => r.branch_misses_per_puzzle,
+        Event::TaskClock => r.task_clock_ns_per_puzzle,
+    };
+    let mut out = String::new();
+    for e in events.iter() {
+        if rows.iter().all(|r| mean(r, e).is_none()) {
+            continue;
+        }
+        let corner = match e {
+            Event::TaskClock => "task-clock, ns".to_string(),
+            e => e.to_string(),
+        };
+        out.push_str(&matrix(rows, width, &corner, &|r| {
+            mean(r, e).map_or("-".into(), |n| crate::stats::thousands(n.round() as u64))
+        }));
+        out.push('\n');
+    }
+    let ipc = |r: &SummaryRow| Some(mean(r, Event::Instructions)? / mean(r, Event::Cycles)?);
+    if rows.iter().any(|r| ipc(r).is_some()) {
+        out.push_str(&matrix(rows, width, "instructions/cycle", &|r| {
+            ipc(r).map_or("-".into(), |x| format!("{x:.2}"))
+        }));
+        out.push('\n');
+    }
+    let end = out.trim_end().len();
+    out.truncate(end);
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// The words above [`counter_matrices`].
+pub const COUNTERS_HEAD: &str = "The CPU's counters per puzzle (means; read around each call through perf_event_open, the CPU's in user space only; they move a little from run to run, as times do):";
 
 /// The matrix of `cell` over strategies (rows) and datasets (columns),
 /// blocks of datasets that fit in `width`, `corner` above the names.
@@ -155,6 +199,12 @@ pub fn answer(report: &super::RunReport, summary_md: &std::path::Path) -> String
         let rounds = report.info.options.rounds;
         let note = interval_note(&report.summary, report.info.rounds_complete, rounds);
         let _ = writeln!(out, "{}", wrap(&note, WIDTH));
+    }
+    if let Measure::Counters(events) = report.info.options.measure {
+        let counted = counter_matrices(&report.summary, WIDTH, events);
+        if !counted.is_empty() {
+            let _ = writeln!(out, "\n{}\n\n{counted}", wrap(COUNTERS_HEAD, WIDTH));
+        }
     }
     for line in run_notes(&report.summary, report.info.pipe_floor_ns) {
         let _ = writeln!(out, "{}", wrap(&line.replace('`', ""), WIDTH));

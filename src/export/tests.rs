@@ -31,6 +31,9 @@ fn fixed_result(i: u64) -> PuzzleResult {
         timing: crate::contender::Timing::Call,
         checked: Default::default(),
         instructions: (i == 2).then_some(48_000),
+        cycles: None,
+        branch_misses: None,
+        task_clock_ns: None,
     }
 }
 

@@ -81,6 +81,9 @@ pub enum LibraryError {
         /// What is wrong.
         why: String,
     },
+    /// The host cannot read the CPU's counters the run asks for.
+    #[error(transparent)]
+    Perf(#[from] crate::perf::PerfError),
 }
 
 type TdokuFn = unsafe extern "C" fn(*const c_char, usize, u32, *mut c_char, *mut usize) -> usize;
@@ -178,9 +181,10 @@ pub struct Called {
     pub nodes: Option<u64>,
     /// Likewise.
     pub guesses: Option<u64>,
-    /// The timed call's instructions, when the host counts them (it runs
-    /// under callgrind, see [`crate::callgrind`]).
-    pub instructions: Option<u64>,
+    /// What was counted of the timed call, when the host counts (it runs
+    /// under callgrind, see [`crate::callgrind`], or reads the CPU's
+    /// counters, see [`crate::perf`]).
+    pub counts: crate::perf::Counts,
 }
 
 impl Library {
@@ -294,7 +298,7 @@ impl Library {
                         &mut guesses,
                     )
                 });
-                counted = t.count();
+                counted = t.counts();
                 let (count, ns) = (t.out, t.ns);
                 let found = digits(&solution, 81);
                 verdict(mode, count as u64, found, ns, None, Some(guesses as u64))
@@ -305,7 +309,7 @@ impl Library {
                 // SAFETY: as for tdoku; JSolve writes 81 cells and a NUL.
                 let t =
                     timed(|| unsafe { f(input.as_ptr(), solution.as_mut_ptr(), limit as c_int) });
-                counted = t.count();
+                counted = t.counts();
                 let (count, ns) = (t.out, t.ns);
                 let found = digits(&solution, 81);
                 verdict(mode, count.max(0) as u64, found, ns, None, None)
@@ -333,7 +337,7 @@ impl Library {
                 let solve = solver.solve.expect("checked at load");
                 // SAFETY: the table was checked at load; the buffers outlive the call.
                 let t = timed(|| unsafe { solve(*state, &puzzle, &mut answer) });
-                counted = t.count();
+                counted = t.counts();
                 let (code, ns) = (t.out, t.ns);
                 let known = |x: u64| (x != SB_UNKNOWN).then_some(x);
                 let (nodes, guesses) = (known(answer.nodes), known(answer.guesses));
@@ -349,7 +353,7 @@ impl Library {
                         ns,
                         nodes,
                         guesses,
-                        instructions: None,
+                        counts: Default::default(),
                     },
                     other => Called {
                         status: Err(format!("solve returned {other}")),
@@ -358,13 +362,13 @@ impl Library {
                         ns,
                         nodes,
                         guesses,
-                        instructions: None,
+                        counts: Default::default(),
                     },
                 }
             }
         };
         match counted {
-            Ok(n) => called.instructions = n,
+            Ok(n) => called.counts = n,
             Err(why) => called.status = Err(why),
         }
         called
@@ -469,7 +473,7 @@ fn verdict(
         ns,
         nodes,
         guesses,
-        instructions: None,
+        counts: Default::default(),
     }
 }
 
@@ -564,7 +568,7 @@ pub fn serve(
 }
 
 /// An answer line: `STATUS [SOLUTION] ns=N [nodes=N] [guesses=N]
-/// [instructions=N]`. A failed
+/// [instructions=N] [cycles=N] [branch-misses=N] [task-clock=N]`. A failed
 /// call writes a status the protocol does not know, so the row says why.
 fn write_called(out: &mut Vec<u8>, c: &Called, alphabet: &Alphabet) {
     match &c.status {
@@ -589,7 +593,10 @@ fn write_called(out: &mut Vec<u8>, c: &Called, alphabet: &Alphabet) {
     key("ns=", Some(c.ns));
     key("nodes=", c.nodes);
     key("guesses=", c.guesses);
-    key("instructions=", c.instructions);
+    key("instructions=", c.counts.instructions);
+    key("cycles=", c.counts.cycles);
+    key("branch-misses=", c.counts.branch_misses);
+    key("task-clock=", c.counts.task_clock_ns);
 }
 
 /// Each size's default alphabet, made once.

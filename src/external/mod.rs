@@ -629,6 +629,10 @@ pub fn host_command(spec: &ContenderSpec) -> std::io::Result<Vec<String>> {
     if let Some((_, out)) = counted {
         words.extend(["--callgrind-out".to_string(), out]);
     }
+    let perf = crate::perf::events();
+    if !perf.is_empty() {
+        words.extend(["--perf".to_string(), perf.to_string()]);
+    }
     if spec.checked() == crate::contender::Checked::Verdict {
         words.push("--verdicts-only".to_string());
     }
@@ -703,8 +707,11 @@ impl Program {
     ) -> Solved {
         match protocol::parse_answer(line, puzzle, alphabet) {
             Ok(a) if self.timing == Timing::Call => match a.ns {
-                Some(_) if a.instructions.is_none() && crate::callgrind::counting() => {
+                Some(_) if a.counts.instructions.is_none() && crate::callgrind::counting() => {
                     Solved::failed("the host counted no instructions".into(), ns, now)
+                }
+                Some(_) if a.counts == Default::default() && !crate::perf::events().is_empty() => {
+                    Solved::failed("the host read none of the CPU's counters".into(), ns, now)
                 }
                 Some(call) => Solved {
                     result: Ok(a.outcome),
@@ -712,7 +719,7 @@ impl Program {
                     nodes: a.nodes,
                     guesses: a.guesses,
                     own_ns: None,
-                    instructions: a.instructions,
+                    counts: a.counts,
                     at: now,
                     note: None,
                 },
@@ -724,7 +731,7 @@ impl Program {
                 nodes: a.nodes,
                 guesses: a.guesses,
                 own_ns: a.ns,
-                instructions: None,
+                counts: Default::default(),
                 at: now,
                 note: None,
             },

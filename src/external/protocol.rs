@@ -35,9 +35,9 @@ pub struct Answer {
     pub guesses: Option<u64>,
     /// `ns=`: the program's own time on the puzzle, when given.
     pub ns: Option<u64>,
-    /// `instructions=`: the call's instructions, counted by a library's
-    /// host under callgrind (`--measure instructions`).
-    pub instructions: Option<u64>,
+    /// What a library's host counted of the call: `instructions=` (under
+    /// callgrind, or the CPU's), `cycles=`, `branch-misses=`, `task-clock=`.
+    pub counts: crate::perf::Counts,
 }
 
 /// The puzzle line sent for a grid: the size's default symbols, `.` for
@@ -185,7 +185,7 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
         nodes: None,
         guesses: None,
         ns: None,
-        instructions: None,
+        counts: Default::default(),
     };
     let mut count = None;
     for t in tokens {
@@ -201,7 +201,10 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
             "nodes" => answer.nodes = Some(number()?),
             "guesses" => answer.guesses = Some(number()?),
             "ns" => answer.ns = Some(number()?),
-            "instructions" => answer.instructions = Some(number()?),
+            "instructions" => answer.counts.instructions = Some(number()?),
+            "cycles" => answer.counts.cycles = Some(number()?),
+            "branch-misses" => answer.counts.branch_misses = Some(number()?),
+            "task-clock" => answer.counts.task_clock_ns = Some(number()?),
             "count" => count = Some(number()?),
             _ => {} // later versions may add keys
         }

@@ -121,21 +121,56 @@ pub enum Measure {
     /// Its instructions, counted by valgrind's callgrind, the same on every
     /// run of a build (times are kept too, but they are valgrind's).
     Instructions,
+    /// Its time, and the CPU's counters read around it through
+    /// `perf_event_open` (see [`crate::perf`]).
+    Counters(crate::perf::Events),
 }
 
 impl Measure {
-    /// Every measure, in [`Measure::WORDS`]'s order.
-    pub const ALL: [Measure; 2] = [Measure::Time, Measure::Instructions];
-    /// The words `--measure` takes.
-    pub const WORDS: [&'static str; 2] = ["time", "instructions"];
-
     /// True for [`Measure::Time`].
     pub fn is_time(&self) -> bool {
         *self == Measure::Time
     }
+
+    /// What runs of this measure are judged by: instructions for callgrind's
+    /// counts, time otherwise (the CPU's counters come with native times).
+    pub fn metric(self) -> Measure {
+        match self {
+            Measure::Instructions => Measure::Instructions,
+            Measure::Time | Measure::Counters(_) => Measure::Time,
+        }
+    }
 }
 
-crate::words_of!(Measure, "a measure");
+impl std::fmt::Display for Measure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Measure::Time => f.write_str("time"),
+            Measure::Instructions => f.write_str("instructions"),
+            Measure::Counters(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::str::FromStr for Measure {
+    type Err = crate::words::UnknownWord;
+
+    /// `time`; `instructions` (callgrind's); or a list of the CPU's
+    /// counters, like `cycles,instructions,branch-misses`.
+    fn from_str(text: &str) -> Result<Measure, Self::Err> {
+        match text {
+            "time" => Ok(Measure::Time),
+            "instructions" => Ok(Measure::Instructions),
+            _ => text.parse().map(Measure::Counters).map_err(|_| {
+                crate::words::UnknownWord::new(
+                    "a measure",
+                    text,
+                    "time, instructions (counted by callgrind), or a list of the CPU's counters: cycles, instructions, branch-misses, task-clock",
+                )
+            }),
+        }
+    }
+}
 
 impl Default for RunOptions {
     /// `bench`'s defaults: each strategy's default variant, every embedded

@@ -167,14 +167,32 @@ pub struct SolveRecord {
     #[serde(default)]
     pub timing: Timing,
     /// Instructions the call executed, counted by callgrind
-    /// (`--measure instructions`); empty otherwise.
+    /// (`--measure instructions`) or by the CPU (`--measure
+    /// cycles,instructions`); empty otherwise.
     #[serde(default)]
     pub instructions: Option<u64>,
+    /// CPU cycles of the call, when the run reads the CPU's counters.
+    #[serde(default)]
+    pub cycles: Option<u64>,
+    /// Branches the call mispredicted, likewise.
+    #[serde(default)]
+    pub branch_misses: Option<u64>,
+    /// Nanoseconds the thread ran on a CPU during the call (`task-clock`).
+    #[serde(default)]
+    pub task_clock_ns: Option<u64>,
 }
 
 impl SolveRecord {
+    /// Sets the counts of the call.
+    pub fn set_counts(&mut self, c: &crate::perf::Counts) {
+        self.instructions = c.instructions;
+        self.cycles = c.cycles;
+        self.branch_misses = c.branch_misses;
+        self.task_clock_ns = c.task_clock_ns;
+    }
+
     /// The columns of `solves.csv`, in field order.
-    pub const COLUMNS: [&'static str; 16] = [
+    pub const COLUMNS: [&'static str; 19] = [
         "strategy",
         "variant",
         "dataset",
@@ -191,6 +209,9 @@ impl SolveRecord {
         "detail",
         "timing",
         "instructions",
+        "cycles",
+        "branch_misses",
+        "task_clock_ns",
     ];
 }
 
@@ -243,14 +264,34 @@ pub struct PuzzleResult {
     #[serde(default)]
     pub checked: Checked,
     /// Instructions of the puzzle's solve, counted by callgrind
-    /// (`--measure instructions`: the same on every pass); empty otherwise.
+    /// (`--measure instructions`: the same on every pass), or the median of
+    /// the CPU's counts; empty otherwise.
     #[serde(default)]
     pub instructions: Option<u64>,
+    /// Median CPU cycles of its solves, when the run reads the CPU's counters.
+    #[serde(default)]
+    pub cycles: Option<u64>,
+    /// Median mispredicted branches, likewise.
+    #[serde(default)]
+    pub branch_misses: Option<u64>,
+    /// Median nanoseconds on a CPU (`task-clock`), likewise.
+    #[serde(default)]
+    pub task_clock_ns: Option<u64>,
 }
 
 impl PuzzleResult {
+    /// The counts of the puzzle's solves.
+    pub fn counts(&self) -> crate::perf::Counts {
+        crate::perf::Counts {
+            instructions: self.instructions,
+            cycles: self.cycles,
+            branch_misses: self.branch_misses,
+            task_clock_ns: self.task_clock_ns,
+        }
+    }
+
     /// The columns of `results.csv`, in field order.
-    pub const COLUMNS: [&'static str; 18] = [
+    pub const COLUMNS: [&'static str; 21] = [
         "strategy",
         "variant",
         "dataset",
@@ -269,6 +310,9 @@ impl PuzzleResult {
         "timing",
         "checked",
         "instructions",
+        "cycles",
+        "branch_misses",
+        "task_clock_ns",
     ];
 }
 
@@ -372,6 +416,15 @@ pub struct SummaryRow {
     /// Empty when the run measured time.
     #[serde(default)]
     pub instructions_per_puzzle: Option<f64>,
+    /// Mean CPU cycles per puzzle, when the run read the CPU's counters.
+    #[serde(default)]
+    pub cycles_per_puzzle: Option<f64>,
+    /// Mean mispredicted branches per puzzle, likewise.
+    #[serde(default)]
+    pub branch_misses_per_puzzle: Option<f64>,
+    /// Mean nanoseconds on a CPU per puzzle (`task-clock`), likewise.
+    #[serde(default)]
+    pub task_clock_ns_per_puzzle: Option<f64>,
 }
 
 impl SummaryRow {

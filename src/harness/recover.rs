@@ -493,7 +493,7 @@ mod tests {
     use super::*;
 
     fn row(i: u64) -> String {
-        format!("band,band,hard-9x9,{i},0,unique,1,3,0,1,900,900,,1,,call,solution,\n")
+        format!("band,band,hard-9x9,{i},0,unique,1,3,0,1,900,900,,1,,call,solution,,,,\n")
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Per-phase statistics, accumulated row by row.
 
 use super::record::{PuzzleResult, RowStatus, SummaryRow};
+use crate::perf::Event;
 use crate::stats::{rounds_interval, Sketch};
 
 /// Accumulates one strategy variant's puzzles over one dataset, in bounded
@@ -25,10 +26,9 @@ pub struct SummaryBuilder {
     /// Puzzles that report their guesses.
     counted: u64,
     no_guess: u64,
-    /// Instructions of the puzzles that were counted, summed.
-    instructions: u128,
-    /// Puzzles whose instructions were counted.
-    instructed: u64,
+    /// Each counter's counts over the puzzles that have one, summed, and
+    /// those puzzles (in [`Event::ALL`]'s order).
+    counted_sums: [(u128, u64); 4],
 }
 
 /// Wrong and failed puzzles over a summary.
@@ -53,6 +53,12 @@ impl SummaryBuilder {
         self.wrong + self.errors > 0
     }
 
+    /// The mean count of `e` over the puzzles that have one.
+    fn mean_count(&self, e: Event) -> Option<f64> {
+        let (sum, n) = self.counted_sums[e as usize];
+        (n > 0).then(|| sum as f64 / n as f64)
+    }
+
     /// Adds one puzzle's row.
     pub fn add(&mut self, r: &PuzzleResult) {
         self.puzzles += 1;
@@ -71,9 +77,12 @@ impl SummaryBuilder {
                 self.no_guess += 1;
             }
         }
-        if let Some(n) = r.instructions {
-            self.instructions += u128::from(n);
-            self.instructed += 1;
+        let counts = r.counts();
+        for (e, (sum, n)) in Event::ALL.into_iter().zip(&mut self.counted_sums) {
+            if let Some(v) = counts.get(e) {
+                *sum += u128::from(v);
+                *n += 1;
+            }
         }
         let round = r.round as usize;
         if self.round_times.len() <= round {
@@ -159,8 +168,10 @@ impl SummaryBuilder {
             p90_lo_us: p90.map(|m| m.1),
             p90_hi_us: p90.map(|m| m.2),
             rounds: rounds.len().max(1) as u32,
-            instructions_per_puzzle: (self.instructed > 0)
-                .then(|| self.instructions as f64 / self.instructed as f64),
+            instructions_per_puzzle: self.mean_count(Event::Instructions),
+            cycles_per_puzzle: self.mean_count(Event::Cycles),
+            branch_misses_per_puzzle: self.mean_count(Event::BranchMisses),
+            task_clock_ns_per_puzzle: self.mean_count(Event::TaskClock),
             ..SummaryRow::default()
         }
     }
@@ -203,6 +214,9 @@ mod tests {
             timing: crate::contender::Timing::Call,
             checked: Default::default(),
             instructions: None,
+            cycles: None,
+            branch_misses: None,
+            task_clock_ns: None,
         };
         b.add(&row(0, 3, 20_000, RowStatus::Unique));
         b.add(&row(1, 3, 5_000, RowStatus::Unique));

@@ -5,6 +5,7 @@
 use super::record::{PuzzleResult, RowStatus};
 use super::summary::quantile;
 use crate::contender::{Checked, Timing};
+use crate::perf::Event;
 use std::sync::Arc;
 
 /// What one timed solve says, as the tally takes it.
@@ -17,7 +18,7 @@ pub(super) struct Solve<'a> {
     pub guesses: Option<u64>,
     pub ns: u64,
     pub own_ns: Option<u64>,
-    pub instructions: Option<u64>,
+    pub counts: crate::perf::Counts,
 }
 
 /// One puzzle's solves so far.
@@ -25,7 +26,8 @@ pub(super) struct Solve<'a> {
 struct Puzzle {
     ns: Vec<u64>,
     own: Vec<u64>,
-    instructions: Vec<u64>,
+    /// Each counter's counts, in [`Event::ALL`]'s order.
+    counts: [Vec<u64>; 4],
     /// The verdict so far, with the solve that gave it.
     status: Option<RowStatus>,
     solutions: u64,
@@ -76,7 +78,9 @@ impl Tally {
         }
         p.ns.push(s.ns);
         p.own.extend(s.own_ns);
-        p.instructions.extend(s.instructions);
+        for (e, v) in Event::ALL.into_iter().zip(&mut p.counts) {
+            v.extend(s.counts.get(e));
+        }
         if p.status.is_none_or(|now| s.status.weight() > now.weight()) {
             p.status = Some(s.status);
             p.solutions = s.solutions;
@@ -102,7 +106,12 @@ impl Tally {
             let Some(status) = p.status else { continue };
             p.ns.sort_unstable();
             p.own.sort_unstable();
-            p.instructions.sort_unstable();
+            let mut counts = [None; 4];
+            for (c, v) in counts.iter_mut().zip(&mut p.counts) {
+                v.sort_unstable();
+                *c = (!v.is_empty()).then(|| quantile(v, 0.5));
+            }
+            let [cycles, instructions, branch_misses, task_clock_ns] = counts;
             out.push(PuzzleResult {
                 strategy: names.0.clone(),
                 variant: names.1.clone(),
@@ -117,7 +126,10 @@ impl Tally {
                 median_ns: quantile(&p.ns, 0.5),
                 min_ns: p.ns[0],
                 own_ns: (!p.own.is_empty()).then(|| quantile(&p.own, 0.5)),
-                instructions: p.instructions.first().copied(),
+                instructions,
+                cycles,
+                branch_misses,
+                task_clock_ns,
                 threads,
                 detail: p.detail,
                 timing,
@@ -145,7 +157,7 @@ mod tests {
             guesses: Some(0),
             ns,
             own_ns: None,
-            instructions: None,
+            counts: Default::default(),
         }
     }
 

@@ -119,7 +119,7 @@ fn share_out<W>(
                         nodes: Some(0),
                         guesses: Some(0),
                         own_ns: None,
-                        instructions: None,
+                        counts: Default::default(),
                         at: Instant::now(),
                         note: None,
                     };
@@ -199,7 +199,7 @@ struct Measured {
     solutions: u64,
     ns: u64,
     own_ns: Option<u64>,
-    instructions: Option<u64>,
+    counts: crate::perf::Counts,
 }
 
 impl Measured {
@@ -233,7 +233,7 @@ impl Measured {
             solutions,
             ns: s.ns,
             own_ns: s.own_ns,
-            instructions: s.instructions,
+            counts: s.counts,
         }
     }
 
@@ -247,7 +247,7 @@ impl Measured {
             guesses: self.guesses,
             ns: self.ns,
             own_ns: self.own_ns,
-            instructions: self.instructions,
+            counts: self.counts,
         }
     }
 
@@ -263,7 +263,7 @@ impl Measured {
         r.guesses = self.guesses;
         r.solve_ns = self.ns;
         r.own_ns = self.own_ns;
-        r.instructions = self.instructions;
+        r.set_counts(&self.counts);
         r.detail.clone_from(&self.detail);
     }
 }
@@ -403,6 +403,9 @@ pub(super) fn run_pass(
         detail: String::new(),
         timing: names[0].2,
         instructions: None,
+        cycles: None,
+        branch_misses: None,
+        task_clock_ns: None,
     };
     let mut failure: Option<io::Error> = None;
     let mut measured = (Duration::ZERO, Vec::new());

@@ -444,6 +444,9 @@ fn read_summary(dir: &Path) -> Result<Vec<SummaryRow>, ReportError> {
             timing: f.opt_text("timing").unwrap_or_default().to_string(),
             checked: f.opt_text("checked").unwrap_or_default().to_string(),
             instructions_per_puzzle: f.opt_num("instructions_per_puzzle", n)?,
+            cycles_per_puzzle: f.opt_num("cycles_per_puzzle", n)?,
+            branch_misses_per_puzzle: f.opt_num("branch_misses_per_puzzle", n)?,
+            task_clock_ns_per_puzzle: f.opt_num("task_clock_ns_per_puzzle", n)?,
         });
         Ok(())
     })?;

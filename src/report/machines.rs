@@ -11,6 +11,7 @@ use super::html::{esc, figure, STYLE};
 use super::load::{load, ReportError};
 use crate::export::markdown::{num, table};
 use crate::harness::files;
+use crate::harness::plan::Measure;
 use crate::harness::{RunInfo, SummaryRow};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -156,7 +157,10 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
             .iter()
             .map(|(v, _)| {
                 rows.iter()
-                    .map(|rs| {
+                    .zip(&machines)
+                    .map(|(rs, m)| {
+                        // callgrind's counts only: the CPU's move with the machine.
+                        let exact = m.info.options.measure == Measure::Instructions;
                         rs.iter().find(|r| &r.variant == v).and_then(|r| {
                             let speed = if *v == r.reference {
                                 Some(1.0)
@@ -168,7 +172,7 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
                                 lo: r.speed_lo.unwrap_or(s),
                                 hi: r.speed_hi.unwrap_or(s),
                                 puzzles_per_sec: r.puzzles_per_sec,
-                                instructions: r.instructions_per_puzzle,
+                                instructions: r.instructions_per_puzzle.filter(|_| exact),
                             })
                         })
                     })

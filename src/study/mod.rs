@@ -145,7 +145,7 @@ impl StudyOptions {
     pub fn costs(&self) -> [analysis::Cost; 2] {
         match self.measure {
             Measure::Instructions => [analysis::Cost::Instructions, analysis::Cost::Nodes],
-            Measure::Time => [analysis::Cost::Time, analysis::Cost::Nodes],
+            _ => [analysis::Cost::Time, analysis::Cost::Nodes],
         }
     }
 }

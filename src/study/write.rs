@@ -398,7 +398,7 @@ fn meta(file: &StudyFile) -> Vec<String> {
         format!("{} ({} cores), {}", r.cpu_model, r.cores, r.os),
         match s.measure {
             Measure::Instructions => "instructions counted by valgrind's callgrind around each solve: the same on every run of this build, on any machine (its times are valgrind's, not this machine's)".into(),
-            Measure::Time => "time measured around each solve on this machine".into(),
+            _ => "time measured around each solve on this machine".into(),
         },
         format!("sudoku-bench {} ({}), {}", r.version, r.git_commit, r.rustc),
         format!("command: {}", r.command.join(" ")),

@@ -9,6 +9,7 @@ mod bench_cli;
 mod cli;
 mod compare_cli;
 mod contenders;
+mod counters;
 mod download;
 mod embedded;
 mod faults;

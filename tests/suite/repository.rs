@@ -58,8 +58,8 @@ fn ci_refuses_a_tracked_file_over_2_mb() {
 /// a module may import only from lower layers.
 const LAYERS: &[&[&str]] = &[
     &["grid", "stats", "seeded", "error", "words", "sync"],
-    &["format", "validate", "transform", "callgrind"],
-    &["solver", "datasets"],
+    &["format", "validate", "transform", "perf"],
+    &["solver", "datasets", "callgrind"],
     &["rate", "batch"],
     &["generate"],
     &["contender"],

@@ -140,13 +140,16 @@ impl RunChart for FromRun {
 }
 
 /// The report's chart of instructions per puzzle, in a run that counted
-/// them (drawn nowhere else, and no note where it is not drawn).
+/// them with callgrind (drawn nowhere else, and no note where it is not
+/// drawn: the CPU's counts are in summary.md).
 pub struct Instructions;
 
 impl RunChart for Instructions {
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let count = |r: &crate::harness::SummaryRow| r.instructions_per_puzzle.map(|n| n.max(1.0));
-        if !run.data.summary.iter().any(|r| count(r).is_some()) {
+        let measure = run.data.info.as_ref().map(|i| i.options.measure);
+        let callgrind = measure.is_none_or(|m| m == crate::harness::plan::Measure::Instructions);
+        if !callgrind || !run.data.summary.iter().any(|r| count(r).is_some()) {
             return Ok(());
         }
         run.draw(&Throughput::of(run, count, true), "instructions", out)
