@@ -43,9 +43,13 @@ pub(super) struct HuntArgs {
     /// Seed of every random choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Search chains, one per thread (default: every core).
+    /// Threads the search's islands are spread over (default: every core).
     #[arg(long, value_parser = positive::<usize>)]
     threads: Option<usize>,
+    /// Islands: annealing chains, each with its own seed and temperature; stale ones
+    /// restart from new puzzles, the best is shared (the same results at any thread count).
+    #[arg(long, default_value_t = sudoku_bench::hunt::ISLANDS, value_parser = positive::<usize>)]
+    islands: usize,
     /// Timed solves per puzzle with `--objective time` (their median is the cost).
     #[arg(long, default_value_t = 5, value_parser = positive::<u32>)]
     repeat: u32,
@@ -76,6 +80,7 @@ impl HuntArgs {
             keep: self.keep,
             seed: self.seed,
             threads: self.threads,
+            islands: self.islands,
             repeat: self.repeat,
         })
     }
@@ -91,6 +96,11 @@ impl HuntObserver for Display {
             bar.set_position(iterations);
             let rate = iterations as f64 / bar.elapsed().as_secs_f64().max(1e-3);
             bar.set_message(format!("({:.0}k/s), best {}", rate / 1e3, score_text(best)));
+        }
+    }
+    fn event(&self, line: &str) {
+        if let Some(bar) = &self.0 {
+            bar.println(format!("{:>7.1} s  {line}", bar.elapsed().as_secs_f64()));
         }
     }
 }
@@ -117,8 +127,9 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
     if !args.quiet {
         let (t, s) = (opts.threads, if opts.threads == 1 { "" } else { "s" });
         eprintln!(
-            "hunting {} over {t} chain{s} from {}, seed {}; results in {}",
+            "hunting {} with {} islands on {t} thread{s} from {}, seed {}; results in {}",
             started.score.short(),
+            opts.islands,
             started.plan().start_words,
             opts.seed,
             dir.display()

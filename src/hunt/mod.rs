@@ -6,17 +6,20 @@
 //! takes part through its engine, as the harness runs it, so outside programs
 //! and libraries hunt by the counters they report, or by time.
 //!
-//! The search is simulated annealing with reheats, one chain per thread (see
-//! [`search`]); the moves ([`moves`]) keep every puzzle at one solution.
+//! The search is islands of simulated annealing, run in generations, the
+//! stale ones restarted and the best shared (see [`search`]); the moves
+//! ([`moves`]) keep every puzzle at one solution.
 
+mod islands;
 pub mod moves;
 pub mod plan;
 mod search;
 pub mod session;
 pub mod write;
 
+pub use islands::ISLANDS;
 pub use moves::Unique;
-pub use search::hunt;
+pub use search::{hunt, EPOCH};
 
 use crate::grid::{Geometry, Grid};
 use std::time::Duration;
@@ -94,8 +97,14 @@ pub struct HuntOptions {
     pub keep: usize,
     /// Seed of every random choice.
     pub seed: u64,
-    /// Chains, one per thread.
+    /// Threads the islands are spread over.
     pub threads: usize,
+    /// Islands: chains with a seed and a temperature of their own (see
+    /// [`search`]); the same puzzles at any thread count.
+    pub islands: usize,
+    /// Moves of one island's annealing epoch, a generation
+    /// ([`search::EPOCH`] from the command line).
+    pub epoch: u64,
     /// Timed solves per puzzle for the time objective (their median is the cost).
     pub repeat: u32,
     /// Where the chains start.
@@ -121,20 +130,24 @@ pub struct Found {
     pub elapsed_s: f64,
 }
 
-/// One line of the progress file: the best so far, each time it improves.
+/// One line of the progress file: an island's best, each time it improves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressRow {
     /// Seconds since the hunt began.
     pub elapsed_s: f64,
     /// Moves made in all so far.
     pub iterations: u64,
-    /// The best score so far.
+    /// The island that bettered its best.
+    pub island: usize,
+    /// Its best score now.
     pub best: f64,
-    /// The best puzzle's cost.
+    /// The best score of any island so far.
+    pub overall: f64,
+    /// The island's best puzzle's cost.
     pub cost: f64,
     /// The other contender's cost on it, in a pair hunt.
     pub against: Option<f64>,
-    /// The best puzzle.
+    /// The island's best puzzle.
     pub puzzle: Grid,
 }
 
@@ -144,6 +157,9 @@ pub trait HuntObserver: Sync {
     fn improved(&self, row: &ProgressRow);
     /// Moves made in all so far, and the best score (every few hundred moves).
     fn tick(&self, _iterations: u64, _best: f64) {}
+    /// What the search did between generations (an island restarted, a
+    /// best shared), in words.
+    fn event(&self, _line: &str) {}
 }
 
 /// An observer that ignores everything.

@@ -43,6 +43,8 @@ pub struct HuntRequest {
     pub seed: u64,
     /// Chains (default: every core).
     pub threads: Option<usize>,
+    /// Islands of the search ([`super::ISLANDS`] by default).
+    pub islands: usize,
     /// Timed solves per puzzle with the time objective.
     pub repeat: u32,
 }
@@ -96,6 +98,8 @@ impl HuntPlan {
                 keep: req.keep,
                 seed: req.seed,
                 threads: req.threads.unwrap_or(cores).max(1),
+                islands: req.islands.max(1),
+                epoch: super::EPOCH,
                 repeat: req.repeat,
                 start,
             },
@@ -192,6 +196,7 @@ mod tests {
             keep: 20,
             seed: 1,
             threads: None,
+            islands: crate::hunt::ISLANDS,
             repeat: 5,
         }
     }

@@ -1,4 +1,4 @@
-//! The search: simulated annealing with reheats, one chain per thread.
+//! The search: islands of simulated annealing, run in generations.
 //!
 //! A chain makes a random move ([`super::moves::step`]) and keeps the result
 //! when it scores higher, or when it scores lower with probability
@@ -6,17 +6,28 @@
 //! doubling counts alike at 10 guesses and at 1,000. `T` falls geometrically
 //! over an epoch of [`EPOCH`] moves, from [`T_HOT`] (a drop of 10% is kept
 //! one time in two, a halving one in a hundred) to [`T_COLD`] (only
-//! climbing); then the chain goes back to the best puzzle of any chain and
-//! heats up again. Annealing, not plain climbing, because
-//! a solver's cost is rugged in the givens: one given more or less often
-//! changes the guesses by a factor, and a climber stops on the first ridge.
-//! The reheats return to the best, so an epoch that wandered off costs one
-//! epoch. The schedule was picked by measuring 30-second, one-thread hunts
-//! for `band`'s guesses, seeds 1 to 4: the best reached 306–588 with these,
-//! 307–483 starting at 0.3, 187–505 at 1.0, 186–269 with 10,000-move epochs,
-//! and about 100 with 2,000. With a move budget, one chain gives the same puzzles
-//! for the same seed; several share their best at each reheat, as they reach it.
-
+//! climbing), then the chain heats up again from its best. Annealing, not
+//! plain climbing, because a solver's cost is rugged in the givens: one
+//! given more or less often changes the guesses by a factor. The schedule
+//! was picked by measuring 30-second, one-thread hunts for `band`'s guesses,
+//! seeds 1 to 4: the best reached 306–588 with these, 307–483 starting at
+//! 0.3, 187–505 at 1.0, 186–269 with 10,000-move epochs.
+//!
+//! One chain's outcome depends on the basin it falls into (issue 39: seed 1
+//! stuck at 251 guesses from 12.7 s on). So a hunt runs [`ISLANDS`] chains,
+//! each with a seed of its own and its own temperature (a ladder from half
+//! to twice the schedule's), spread over the threads. They run one epoch a
+//! generation; between generations, in island order:
+//! - an island that has not bettered its own best for [`STALE`] generations
+//!   and lies in the lower half is restarted from a new generated puzzle: a
+//!   new basin;
+//! - every [`EXCHANGE`] generations the best island's puzzle replaces the
+//!   worst island's, so a good basin gets more of the search.
+//!
+//! Generations end together, and these choices depend on the islands'
+//! scores alone: with a move budget the same seed gives the same puzzles at
+//! any thread count (with an exact objective).
+use super::islands::{Island, ScoreFn, Search};
 use super::moves::{self, Unique};
 use super::{Found, HuntError, HuntObserver, HuntOptions, HuntResult, Objective, ProgressRow};
 use super::{Start, Stop};
@@ -25,7 +36,6 @@ use crate::generate::{generate_one, GenerateOptions};
 use crate::grid::Geometry;
 use crate::seeded::stream;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
-use rand::Rng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -39,9 +49,9 @@ pub const T_COLD: f64 = 0.02;
 
 /// The cost of one puzzle for one contender.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Cost {
-    value: f64,
-    censored: bool,
+pub(super) struct Cost {
+    pub(super) value: f64,
+    pub(super) censored: bool,
 }
 
 /// One contender as the hunt measures it: through its engine, in mode unique.
@@ -134,16 +144,16 @@ impl Measure<'_> {
 
 /// The score of a puzzle and what it is made of.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Scored {
-    score: f64,
-    cost: Cost,
-    against: Option<Cost>,
+pub(super) struct Scored {
+    pub(super) score: f64,
+    pub(super) cost: Cost,
+    pub(super) against: Option<Cost>,
 }
 
 impl Scored {
     /// The annealing's energy: the logarithm of the score (a ratio's as it is,
     /// a cost's plus one, so that 0 guesses is defined).
-    fn level(&self, pair: bool) -> f64 {
+    pub(super) fn level(&self, pair: bool) -> f64 {
         if pair {
             self.score.max(f64::MIN_POSITIVE).ln()
         } else {
@@ -232,21 +242,24 @@ impl Pool {
 }
 
 /// What the chains share.
-struct Shared<'a> {
+pub(super) struct Shared<'a> {
     pool: Mutex<Pool>,
     /// The pool's lowest kept score, as f64 bits (an offer below it is not made).
     threshold: AtomicU64,
-    iterations: AtomicU64,
-    evaluations: AtomicU64,
+    /// The best score of any island so far (held while the observer hears
+    /// a row, so that rows arrive in its order).
+    overall: Mutex<f64>,
+    pub(super) iterations: AtomicU64,
+    pub(super) evaluations: AtomicU64,
     failures: Mutex<(Vec<String>, u64)>,
     started: Instant,
     deadline: Option<Instant>,
     cancel: &'a Arc<AtomicBool>,
-    observer: &'a dyn HuntObserver,
+    pub(super) observer: &'a dyn HuntObserver,
 }
 
 impl Shared<'_> {
-    fn offer(&self, unique: &Unique, s: &Scored, iteration: u64) {
+    pub(super) fn offer(&self, unique: &Unique, s: &Scored, iteration: u64) {
         if s.score < f64::from_bits(self.threshold.load(Ordering::Relaxed)) {
             return;
         }
@@ -261,21 +274,12 @@ impl Shared<'_> {
             elapsed_s,
         };
         let mut pool = crate::sync::lock(&self.pool);
-        if pool.offer(found.clone()) {
-            self.observer.improved(&ProgressRow {
-                elapsed_s,
-                iterations: self.iterations.load(Ordering::Relaxed),
-                best: found.score,
-                cost: found.cost,
-                against: found.against,
-                puzzle: found.unique.puzzle,
-            });
-        }
+        pool.offer(found);
         self.threshold
             .store(pool.threshold().to_bits(), Ordering::Relaxed);
     }
 
-    fn failed(&self, why: String) {
+    pub(super) fn failed(&self, why: String) {
         let mut f = crate::sync::lock(&self.failures);
         if f.0.len() < 5 {
             f.0.push(why);
@@ -283,28 +287,27 @@ impl Shared<'_> {
         f.1 += 1;
     }
 
-    fn stopped(&self) -> bool {
+    pub(super) fn stopped(&self) -> bool {
         self.cancel.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// The best puzzle of every chain so far, with its score.
-    fn top(&self) -> Option<(Unique, Scored)> {
-        let pool = crate::sync::lock(&self.pool);
-        pool.found.first().map(|f| {
-            let cost = |value| Cost {
-                value,
-                censored: f.censored,
-            };
-            let scored = Scored {
-                score: f.score,
-                cost: cost(f.cost),
-                against: f.against.map(cost),
-            };
-            (f.unique.clone(), scored)
-        })
+    /// Tells the observer that island `island` bettered its own best.
+    pub(super) fn island_improved(&self, island: usize, s: &Scored, puzzle: &Unique) {
+        let mut overall = crate::sync::lock(&self.overall);
+        *overall = overall.max(s.score);
+        self.observer.improved(&ProgressRow {
+            elapsed_s: self.started.elapsed().as_secs_f64(),
+            iterations: self.iterations.load(Ordering::Relaxed),
+            island,
+            best: s.score,
+            overall: *overall,
+            cost: s.cost.value,
+            against: s.against.map(|a| a.value),
+            puzzle: puzzle.puzzle.clone(),
+        });
     }
 
-    fn best(&self) -> f64 {
+    pub(super) fn best(&self) -> f64 {
         let pool = crate::sync::lock(&self.pool);
         pool.found.first().map_or(0.0, |f| f.score)
     }
@@ -360,9 +363,36 @@ pub fn hunt(
         against: against.map(measure),
         objective: opts.objective,
     };
+    let score = |u: &Unique| scorer.score(u);
+    let what = Scoring {
+        score: &score,
+        name: hunted.variant.clone(),
+        pair: against.is_some(),
+    };
+    search(&what, geometry, opts, cancel, observer)
+}
+
+/// What a search maximises: a puzzle's score (or why it has none), the
+/// contender's name for a failure on the first puzzle, and whether the
+/// score is a ratio.
+pub(super) struct Scoring<'a> {
+    pub(super) score: &'a ScoreFn<'a>,
+    pub(super) name: String,
+    pub(super) pair: bool,
+}
+
+/// The search itself, for any score: islands from their starts until the
+/// budget is spent or `cancel` is raised; the kept puzzles checked.
+pub(super) fn search(
+    what: &Scoring<'_>,
+    geometry: Geometry,
+    opts: &HuntOptions,
+    cancel: &Arc<AtomicBool>,
+    observer: &dyn HuntObserver,
+) -> Result<HuntResult, HuntError> {
     let checker = moves::checker(geometry);
-    let threads = opts.threads.max(1);
-    let starts = starting_points(&scorer, checker, opts, geometry, threads)?;
+    let n = opts.islands.max(1);
+    let starts = starting_points(what, checker, opts, geometry, n, cancel)?;
     let start_best = starts.iter().map(|s| s.1.score).fold(0.0, f64::max);
 
     let started = Instant::now();
@@ -372,6 +402,7 @@ pub fn hunt(
             found: Vec::new(),
         }),
         threshold: AtomicU64::new(f64::NEG_INFINITY.to_bits()),
+        overall: Mutex::new(0.0),
         iterations: AtomicU64::new(0),
         evaluations: AtomicU64::new(starts.len() as u64),
         failures: Mutex::new((Vec::new(), 0)),
@@ -383,33 +414,27 @@ pub fn hunt(
         cancel,
         observer,
     };
-    for (u, s) in &starts {
-        shared.offer(u, s, 0);
-    }
-    std::thread::scope(|scope| {
-        for (i, (u, s)) in starts.into_iter().enumerate() {
+    let mut islands: Vec<Island> = starts
+        .into_iter()
+        .enumerate()
+        .map(|(i, (u, s))| {
             let quota = match opts.stop {
-                Stop::Iterations(n) => {
-                    n / threads as u64 + u64::from((i as u64) < n % threads as u64)
-                }
+                Stop::Iterations(m) => m / n as u64 + u64::from((i as u64) < m % n as u64),
                 Stop::Time(_) => u64::MAX,
             };
-            let (shared, scorer) = (&shared, &scorer);
-            scope.spawn(move || {
-                chain(
-                    i,
-                    u,
-                    s,
-                    quota,
-                    opts.seed,
-                    checker,
-                    scorer,
-                    shared,
-                    against.is_some(),
-                )
-            });
-        }
-    });
+            shared.offer(&u, &s, 0);
+            Island::new(i, u, s, quota, opts.seed)
+        })
+        .collect();
+    let search = Search {
+        checker,
+        score: what.score,
+        shared: &shared,
+        pair: what.pair,
+        geometry,
+        epoch: opts.epoch.max(1),
+    };
+    search.run(&mut islands, opts.threads.max(1));
     let elapsed = started.elapsed();
     let Shared {
         pool,
@@ -450,14 +475,15 @@ pub fn hunt(
 /// The chains' starting puzzles, scored: generated ones, one per chain; or
 /// the given puzzles scored, chain `i` taking the `i`-th best.
 fn starting_points(
-    scorer: &Scorer<'_>,
+    what: &Scoring<'_>,
     checker: SolverId,
     opts: &HuntOptions,
     geometry: Geometry,
     threads: usize,
+    cancel: &AtomicBool,
 ) -> Result<Vec<(Unique, Scored)>, HuntError> {
     let first_failure = |why: String| HuntError::Failed {
-        name: scorer.hunted.name(),
+        name: what.name.clone(),
         why,
     };
     match &opts.start {
@@ -472,7 +498,7 @@ fn starting_points(
                     }
                 };
                 let u = Unique { puzzle, solution };
-                let s = scorer.score(&u).map_err(first_failure)?;
+                let s = (what.score)(&u).map_err(first_failure)?;
                 out.push((u, s));
             }
             Ok(out)
@@ -488,13 +514,13 @@ fn starting_points(
                 let Some(u) = moves::restore(checker, p.clone(), &mut rng) else {
                     continue;
                 };
-                match scorer.score(&u) {
+                match (what.score)(&u) {
                     Ok(s) => scored.push((u, s)),
                     Err(e) => {
                         first_error.get_or_insert(e);
                     }
                 }
-                if scorer.hunted.cancel.load(Ordering::Relaxed) {
+                if cancel.load(Ordering::Relaxed) {
                     break;
                 }
             }
@@ -514,64 +540,6 @@ fn starting_points(
             Ok((0..threads)
                 .map(|i| scored[i % scored.len()].clone())
                 .collect())
-        }
-    }
-}
-
-/// One chain: `quota` moves (or until the hunt stops) from `current`.
-#[allow(clippy::too_many_arguments)]
-fn chain(
-    index: usize,
-    mut current: Unique,
-    mut now: Scored,
-    quota: u64,
-    seed: u64,
-    checker: SolverId,
-    scorer: &Scorer<'_>,
-    shared: &Shared<'_>,
-    pair: bool,
-) {
-    let mut rng = stream(seed, index as u64);
-    let mut best = (current.clone(), now);
-    let mut made = 0u64;
-    while made < quota && !shared.stopped() {
-        if made > 0 && made.is_multiple_of(EPOCH) {
-            // Reheat from the best puzzle of any chain.
-            if let Some(top) = shared.top().filter(|t| t.1.score > best.1.score) {
-                best = top;
-            }
-            (current, now) = best.clone();
-        }
-        let phase = (made % EPOCH) as f64 / EPOCH as f64;
-        let t = T_HOT * (T_COLD / T_HOT).powf(phase);
-        made += 1;
-        let total = shared.iterations.fetch_add(1, Ordering::Relaxed) + 1;
-        if total.is_multiple_of(512) {
-            shared.observer.tick(total, shared.best());
-        }
-        let Some(next) = moves::step(checker, &current, &mut rng) else {
-            continue;
-        };
-        shared.evaluations.fetch_add(1, Ordering::Relaxed);
-        let scored = match scorer.score(&next) {
-            Ok(s) => s,
-            Err(why) => {
-                if !shared.stopped() {
-                    shared.failed(why);
-                }
-                continue;
-            }
-        };
-        shared.offer(&next, &scored, total);
-        let delta = scored.level(pair) - now.level(pair);
-        // The draw is made whatever the outcome, so the stream does not depend on it.
-        let draw: f64 = rng.gen();
-        if delta >= 0.0 || draw < (delta / t).exp() {
-            if scored.score > best.1.score {
-                best = (next.clone(), scored);
-            }
-            current = next;
-            now = scored;
         }
     }
 }

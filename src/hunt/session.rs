@@ -91,6 +91,7 @@ impl Started {
             score: self.score.clone(),
             seed: opts.seed,
             threads: opts.threads,
+            islands: opts.islands,
             start: self.plan.start_words.clone(),
             repeat: opts.repeat,
         };
@@ -126,6 +127,10 @@ impl HuntObserver for Recorder<'_> {
 
     fn tick(&self, iterations: u64, best: f64) {
         self.display.tick(iterations, best);
+    }
+
+    fn event(&self, line: &str) {
+        self.display.event(line);
     }
 }
 

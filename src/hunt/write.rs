@@ -66,7 +66,7 @@ fn count(v: f64) -> String {
 pub struct ProgressFile {
     out: Mutex<csv::Writer<std::fs::File>>,
     alphabet: Alphabet,
-    steps: Mutex<Vec<(f64, f64)>>,
+    steps: Mutex<Vec<(f64, usize, f64)>>,
 }
 
 impl ProgressFile {
@@ -76,7 +76,9 @@ impl ProgressFile {
         w.write_record([
             "elapsed_s",
             "iterations",
+            "island",
             "best",
+            "overall",
             "cost",
             "against_cost",
             "puzzle",
@@ -91,12 +93,14 @@ impl ProgressFile {
 
     /// Appends one row.
     pub fn row(&self, r: &ProgressRow) -> io::Result<()> {
-        crate::sync::lock(&self.steps).push((r.elapsed_s, r.best));
+        crate::sync::lock(&self.steps).push((r.elapsed_s, r.island, r.best));
         let mut w = crate::sync::lock(&self.out);
         w.write_record([
             format!("{:.3}", r.elapsed_s),
             r.iterations.to_string(),
+            r.island.to_string(),
             format!("{}", r.best),
+            format!("{}", r.overall),
             format!("{}", r.cost),
             r.against.map_or(String::new(), |a| format!("{a}")),
             write_line(&r.puzzle, &self.alphabet),
@@ -104,8 +108,8 @@ impl ProgressFile {
         w.flush()
     }
 
-    /// `(seconds, best)` of every row so far.
-    pub fn steps(&self) -> Vec<(f64, f64)> {
+    /// `(seconds, island, its best)` of every row so far.
+    pub fn steps(&self) -> Vec<(f64, usize, f64)> {
         crate::sync::lock(&self.steps).clone()
     }
 }
@@ -117,8 +121,10 @@ pub struct Header {
     pub score: ScoreName,
     /// The seed.
     pub seed: u64,
-    /// Chains (threads).
+    /// Threads.
     pub threads: usize,
+    /// Islands.
+    pub islands: usize,
     /// Where the chains started, in words.
     pub start: String,
     /// Timed solves behind each time cost.
@@ -132,7 +138,7 @@ pub fn write_results(
     header: &Header,
     result: &HuntResult,
     alphabet: &Alphabet,
-    steps: &[(f64, f64)],
+    steps: &[(f64, usize, f64)],
 ) -> io::Result<Vec<PathBuf>> {
     let name = &header.score;
     let mut text = String::new();
@@ -154,8 +160,10 @@ pub fn write_results(
     );
     let _ = writeln!(
         text,
-        "# Seed {}, {} chain{}, started from {}; {} moves, {} puzzles scored in {:.1} s{}.",
+        "# Seed {}, {} island{} on {} thread{}, started from {}; {} moves, {} puzzles scored in {:.1} s{}.",
         header.seed,
+        header.islands,
+        if header.islands == 1 { "" } else { "s" },
         header.threads,
         if header.threads == 1 { "" } else { "s" },
         header.start,

@@ -1,5 +1,6 @@
-//! A hunt's progress: the best score found so far against the time into the
-//! hunt, a step line (it never falls).
+//! A hunt's progress: each island's best score against the time into the
+//! hunt, thin step lines, and the best of all of them, a thick one (none
+//! of them falls).
 
 use super::{color, compact, err, frame, log_axis, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
@@ -9,8 +10,9 @@ use plotters::prelude::*;
 pub struct HuntProgress {
     /// What the score is, for the y axis: `band guesses`, `bitset-mrv / dlx nodes`.
     pub score: String,
-    /// `(seconds into the hunt, best score)` each time the best improved.
-    pub steps: Vec<(f64, f64)>,
+    /// `(seconds into the hunt, island, its best score)` each time an
+    /// island bettered its best.
+    pub steps: Vec<(f64, usize, f64)>,
     /// The hunt's length, seconds: the line runs on to it.
     pub end_s: f64,
 }
@@ -24,18 +26,19 @@ impl Chart for HuntProgress {
     }
     fn caption(&self) -> String {
         format!(
-            "The best {} among the puzzles found so far, against the seconds into the hunt (log scale); each step is a better puzzle.",
+            "Each island's best {} so far (thin lines; a drop is a restart from a new puzzle or a puzzle taken from the best island) and the best of all (thick), against the seconds into the hunt (log scale); each step is a better puzzle.",
             self.score
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         // A log axis has no 0: scores of 0 (a start solved with no guess) are left out.
-        let steps: Vec<(f64, f64)> = self.steps.iter().copied().filter(|s| s.1 > 0.0).collect();
+        let all: Vec<(f64, usize, f64)> =
+            self.steps.iter().copied().filter(|s| s.2 > 0.0).collect();
         let end = self
             .end_s
-            .max(self.steps.last().map_or(0.0, |s| s.0))
+            .max(all.iter().map(|s| s.0).fold(0.0, f64::max))
             .max(1e-3);
-        let y = log_range(steps.iter().map(|s| s.1));
+        let y = log_range(all.iter().map(|s| s.2));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..end * 1.02, log_axis(y))
             .map_err(err)?;
@@ -49,19 +52,28 @@ impl Chart for HuntProgress {
             .axis_desc_style((FONT, 16))
             .draw()
             .map_err(err)?;
-        let mut line = Vec::with_capacity(steps.len() * 2 + 1);
-        for (i, &(t, v)) in steps.iter().enumerate() {
-            if i > 0 {
-                line.push((t, steps[i - 1].1));
-            }
-            line.push((t, v));
+        let islands = all.iter().map(|s| s.1 + 1).max().unwrap_or(0);
+        for island in 0..islands {
+            let steps: Vec<(f64, f64)> = all
+                .iter()
+                .filter(|s| s.1 == island)
+                .map(|s| (s.0, s.2))
+                .collect();
+            let c = color(island + 1).mix(0.6);
+            chart
+                .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(1)))
+                .map_err(err)?;
         }
-        if let Some(&(_, v)) = steps.last() {
-            line.push((end, v));
+        // The best of all: each step that betters every island's before it.
+        let mut steps: Vec<(f64, f64)> = Vec::new();
+        for s in &all {
+            if steps.last().is_none_or(|l| s.2 > l.1) {
+                steps.push((s.0, s.2));
+            }
         }
         let c = color(0);
         chart
-            .draw_series(LineSeries::new(line, c.stroke_width(2)))
+            .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(3)))
             .map_err(err)?;
         chart
             .draw_series(
@@ -72,4 +84,19 @@ impl Chart for HuntProgress {
             .map_err(err)?;
         Ok(())
     }
+}
+
+/// A step line through `steps` (each held until the next), run on to `end`.
+fn step_line(steps: &[(f64, f64)], end: f64) -> Vec<(f64, f64)> {
+    let mut line = Vec::with_capacity(steps.len() * 2 + 1);
+    for (i, &(t, v)) in steps.iter().enumerate() {
+        if i > 0 {
+            line.push((t, steps[i - 1].1));
+        }
+        line.push((t, v));
+    }
+    if let Some(&(_, v)) = steps.last() {
+        line.push((end, v));
+    }
+    line
 }

@@ -1,0 +1,229 @@
+//! The islands of a hunt (see [`super::search`]): chains of simulated
+//! annealing, each with its own random stream and temperature, run an epoch
+//! a generation over the threads, and tended between generations: the stale
+//! ones of the lower half restarted from new puzzles, the best one's puzzle
+//! given to the worst every few generations.
+
+use super::moves::{self, Unique};
+use super::search::{Scored, Shared, T_COLD, T_HOT};
+use crate::generate::{generate_one, GenerateOptions};
+use crate::grid::Geometry;
+use crate::seeded::stream;
+use crate::solver::SolverId;
+use rand::Rng;
+use std::sync::atomic::Ordering;
+use std::sync::Mutex;
+
+/// A puzzle's score, or why it has none.
+pub(super) type ScoreFn<'a> = dyn Fn(&Unique) -> Result<Scored, String> + Sync + 'a;
+
+/// Islands restart after this many generations without bettering their
+/// own best (when they lie in the lower half).
+pub const STALE: u32 = 2;
+/// Every this many generations the best island's puzzle replaces the worst's.
+pub const EXCHANGE: u64 = 3;
+/// Islands, by default: more than a 2-core machine's threads, so that
+/// several basins are searched at once; the same at any thread count.
+pub const ISLANDS: usize = 8;
+/// The islands' temperatures, as factors of the schedule's, in turn.
+const LADDER: [f64; 4] = [0.5, 0.8, 1.25, 2.0];
+
+/// One chain of the search, with its own random stream and temperature.
+pub(super) struct Island {
+    index: usize,
+    rng: rand_chacha::ChaCha8Rng,
+    current: Unique,
+    now: Scored,
+    best: (Unique, Scored),
+    /// Moves it may make in all, and has made.
+    quota: u64,
+    made: u64,
+    /// Its temperature factor.
+    heat: f64,
+    /// Generations since it last bettered its own best.
+    stale: u32,
+    improved: bool,
+}
+
+impl Island {
+    pub(super) fn new(index: usize, current: Unique, now: Scored, quota: u64, seed: u64) -> Island {
+        Island {
+            index,
+            rng: stream(seed, index as u64),
+            best: (current.clone(), now),
+            current,
+            now,
+            quota,
+            made: 0,
+            heat: LADDER[index % LADDER.len()],
+            stale: 0,
+            improved: false,
+        }
+    }
+
+    /// Starts afresh from `u`: a new basin, or another island's best.
+    fn restart(&mut self, u: Unique, s: Scored) {
+        self.best = (u.clone(), s);
+        (self.current, self.now) = (u, s);
+        self.stale = 0;
+    }
+}
+
+/// What every island's moves need.
+pub(super) struct Search<'a> {
+    pub(super) checker: SolverId,
+    /// A puzzle's score, or why it has none.
+    pub(super) score: &'a ScoreFn<'a>,
+    pub(super) shared: &'a Shared<'a>,
+    pub(super) pair: bool,
+    pub(super) geometry: Geometry,
+    /// Moves of an epoch.
+    pub(super) epoch: u64,
+}
+
+impl Search<'_> {
+    /// Runs the islands in generations over `threads` threads until their
+    /// quotas are spent or the hunt stops, tending them in between.
+    pub(super) fn run(&self, islands: &mut [Island], threads: usize) {
+        let mut generation = 0u64;
+        loop {
+            let active: Vec<&mut Island> =
+                islands.iter_mut().filter(|i| i.made < i.quota).collect();
+            if active.is_empty() || self.shared.stopped() {
+                return;
+            }
+            let workers = threads.min(active.len());
+            let queue = Mutex::new(active.into_iter());
+            std::thread::scope(|scope| {
+                for _ in 0..workers {
+                    scope.spawn(|| loop {
+                        let Some(island) = crate::sync::lock(&queue).next() else {
+                            return;
+                        };
+                        self.epoch(island);
+                    });
+                }
+            });
+            if self.shared.stopped() {
+                return;
+            }
+            generation += 1;
+            self.tend(islands, generation);
+        }
+    }
+
+    /// Between generations: restarts the stale islands of the lower half
+    /// and, every [`EXCHANGE`] generations, gives the worst island the best
+    /// one's puzzle; says what it did.
+    fn tend(&self, islands: &mut [Island], generation: u64) {
+        for i in islands.iter_mut() {
+            i.stale = if i.improved { 0 } else { i.stale + 1 };
+            i.improved = false;
+        }
+        let mut order: Vec<usize> = (0..islands.len()).collect();
+        order.sort_by(|&a, &b| {
+            islands[b]
+                .best
+                .1
+                .score
+                .total_cmp(&islands[a].best.1.score)
+                .then(a.cmp(&b))
+        });
+        let lower = &order[order.len().div_ceil(2)..];
+        let mut said = Vec::new();
+        for &k in lower {
+            let island = &mut islands[k];
+            if island.stale < STALE || island.made >= island.quota {
+                continue;
+            }
+            let was = island.best.1.score;
+            if let Some((u, s)) = self.fresh(&mut island.rng) {
+                said.push(format!(
+                    "island {k} stuck at {} for {STALE} generations: restarted from a new puzzle ({})",
+                    super::session::score_text(was),
+                    super::session::score_text(s.score)
+                ));
+                island.restart(u, s);
+            }
+        }
+        if generation.is_multiple_of(EXCHANGE) && order.len() > 1 {
+            let (best, worst) = (order[0], order[order.len() - 1]);
+            let (u, s) = islands[best].best.clone();
+            if s.score > islands[worst].best.1.score && islands[worst].made < islands[worst].quota {
+                said.push(format!(
+                    "island {worst} takes island {best}'s best ({})",
+                    super::session::score_text(s.score)
+                ));
+                islands[worst].restart(u, s);
+            }
+        }
+        for line in said {
+            self.shared.observer.event(&line);
+        }
+    }
+
+    /// A new generated puzzle, scored (none when scoring fails).
+    fn fresh(&self, rng: &mut rand_chacha::ChaCha8Rng) -> Option<(Unique, Scored)> {
+        let gen = GenerateOptions::minimal(self.geometry);
+        let (puzzle, solution) = (0..100).find_map(|_| generate_one(&gen, rng))?;
+        let u = Unique { puzzle, solution };
+        self.shared.evaluations.fetch_add(1, Ordering::Relaxed);
+        match (self.score)(&u) {
+            Ok(s) => {
+                self.shared
+                    .offer(&u, &s, self.shared.iterations.load(Ordering::Relaxed));
+                Some((u, s))
+            }
+            Err(why) => {
+                self.shared.failed(why);
+                None
+            }
+        }
+    }
+
+    /// One epoch of `island`'s annealing (fewer moves at the end of its
+    /// quota, or when the hunt stops), from its best after the first.
+    fn epoch(&self, island: &mut Island) {
+        let shared = self.shared;
+        if island.made > 0 {
+            (island.current, island.now) = island.best.clone();
+        }
+        let end = island.made.saturating_add(self.epoch).min(island.quota);
+        let mut k = 0u64;
+        while island.made < end && !shared.stopped() {
+            let t = island.heat * T_HOT * (T_COLD / T_HOT).powf(k as f64 / self.epoch as f64);
+            k += 1;
+            island.made += 1;
+            let total = shared.iterations.fetch_add(1, Ordering::Relaxed) + 1;
+            if total.is_multiple_of(512) {
+                shared.observer.tick(total, shared.best());
+            }
+            let Some(next) = moves::step(self.checker, &island.current, &mut island.rng) else {
+                continue;
+            };
+            shared.evaluations.fetch_add(1, Ordering::Relaxed);
+            let scored = match (self.score)(&next) {
+                Ok(s) => s,
+                Err(why) => {
+                    if !shared.stopped() {
+                        shared.failed(why);
+                    }
+                    continue;
+                }
+            };
+            shared.offer(&next, &scored, total);
+            let delta = scored.level(self.pair) - island.now.level(self.pair);
+            // The draw is made whatever the outcome, so the stream does not depend on it.
+            let draw: f64 = island.rng.gen();
+            if delta >= 0.0 || draw < (delta / t).exp() {
+                if scored.score > island.best.1.score {
+                    island.best = (next.clone(), scored);
+                    island.improved = true;
+                    shared.island_improved(island.index, &scored, &next);
+                }
+                island.current = next;
+                island.now = scored;
+            }
+        }
+    }
+}
