@@ -233,6 +233,18 @@ impl CsvEncoder {
         }
     }
 
+    /// The counts that end both kinds of rows (instructions, cycles,
+    /// branch misses, task clock), then the line's end.
+    fn counts(&mut self, counts: [Option<u64>; 4]) {
+        for (i, n) in counts.into_iter().enumerate() {
+            if i > 0 {
+                self.comma();
+            }
+            self.maybe(n);
+        }
+        self.buf.push(b'\n');
+    }
+
     fn comma(&mut self) {
         self.buf.push(b',');
     }
@@ -279,14 +291,7 @@ impl CsvEncoder {
         self.comma();
         self.buf.extend_from_slice(r.checked.word().as_bytes());
         self.comma();
-        self.maybe(r.instructions);
-        self.comma();
-        self.maybe(r.cycles);
-        self.comma();
-        self.maybe(r.branch_misses);
-        self.comma();
-        self.maybe(r.task_clock_ns);
-        self.buf.push(b'\n');
+        self.counts([r.instructions, r.cycles, r.branch_misses, r.task_clock_ns]);
     }
 
     /// One `solves.csv` row.
@@ -312,14 +317,7 @@ impl CsvEncoder {
         self.comma();
         self.buf.extend_from_slice(r.timing.word().as_bytes());
         self.comma();
-        self.maybe(r.instructions);
-        self.comma();
-        self.maybe(r.cycles);
-        self.comma();
-        self.maybe(r.branch_misses);
-        self.comma();
-        self.maybe(r.task_clock_ns);
-        self.buf.push(b'\n');
+        self.counts([r.instructions, r.cycles, r.branch_misses, r.task_clock_ns]);
     }
 }
 
