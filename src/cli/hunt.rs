@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use sudoku_bench::hunt::plan::{HuntPlan, HuntRequest};
-use sudoku_bench::hunt::session::{score_text, Started};
+use sudoku_bench::hunt::session::{self, score_text, Started};
 use sudoku_bench::hunt::write::print_best;
 use sudoku_bench::hunt::{HuntObserver, Objective, ProgressRow, Stop};
 
@@ -55,6 +55,10 @@ pub(super) struct HuntArgs {
     repeat: u32,
     #[command(flatten)]
     outside: OutsideArgs,
+    /// Merge these hunts' folders instead of hunting: every kept puzzle checked again,
+    /// scored on this machine for --solver (and --against), kept once up to symmetry.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["budget", "iterations", "from"])]
+    merge: Vec<PathBuf>,
     /// The hunt's folder (default: a new one under `hunts/`).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -109,6 +113,22 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
     let req = args.request()?;
     let plan = HuntPlan::new(&req, super::bench::cores(), &mut |m| eprintln!("{m}"))?;
     let dir = out_dir(&args.out, "hunts", "run")?;
+    if !args.merge.is_empty() {
+        let cancel = super::interrupt::flag("interrupted (Ctrl-C again to quit now)");
+        let specs = args.outside.specs()?;
+        let (m, _) = session::merge(&plan, &req, &specs, &args.merge, &dir, &cancel)?;
+        for why in &m.dropped {
+            eprintln!("dropped {why}");
+        }
+        println!(
+            "{} puzzles read from {} hunts, {} kept once up to symmetry: {}",
+            m.read,
+            args.merge.len(),
+            m.kept.len(),
+            dir.join("puzzles.txt").display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let started = Started::new(plan, &req, &args.outside.specs()?, &dir)?;
     let opts = &started.plan().options;
     let bar = super::progress::shown(args.quiet).then(|| {

@@ -11,6 +11,7 @@
 //! ([`moves`]) keep every puzzle at one solution.
 
 mod islands;
+pub mod merge;
 pub mod moves;
 pub mod plan;
 mod search;

@@ -162,14 +162,35 @@ impl Scored {
     }
 }
 
-struct Scorer<'a> {
+pub(super) struct Scorer<'a> {
     hunted: Measure<'a>,
     against: Option<Measure<'a>>,
     objective: Objective,
 }
 
-impl Scorer<'_> {
-    fn score(&self, u: &Unique) -> Result<Scored, String> {
+impl<'a> Scorer<'a> {
+    /// Scores for `hunted` (relative to `against`), as `opts` asks.
+    pub(super) fn new(
+        hunted: &'a Contender,
+        against: Option<&'a Contender>,
+        opts: &HuntOptions,
+        cancel: &'a Arc<AtomicBool>,
+    ) -> Scorer<'a> {
+        let measure = |c| Measure {
+            contender: c,
+            objective: opts.objective,
+            repeat: opts.repeat,
+            cancel,
+        };
+        Scorer {
+            hunted: measure(hunted),
+            against: against.map(measure),
+            objective: opts.objective,
+        }
+    }
+
+    /// The score of `u`, or what went wrong.
+    pub(super) fn score(&self, u: &Unique) -> Result<Scored, String> {
         let cost = self
             .hunted
             .cost(u)
@@ -352,17 +373,7 @@ pub fn hunt(
             });
         }
     }
-    let measure = |c| Measure {
-        contender: c,
-        objective: opts.objective,
-        repeat: opts.repeat,
-        cancel,
-    };
-    let scorer = Scorer {
-        hunted: measure(hunted),
-        against: against.map(measure),
-        objective: opts.objective,
-    };
+    let scorer = Scorer::new(hunted, against, opts, cancel);
     let score = |u: &Unique| scorer.score(u);
     let what = Scoring {
         score: &score,

@@ -172,3 +172,38 @@ pub fn score_text(v: f64) -> String {
         format!("{v:.3}")
     }
 }
+
+/// `hunt --merge`: the puzzles of `dirs` checked, scored on this machine for
+/// the contenders `req` names, and kept once up to symmetry, written into
+/// `out` (`puzzles.txt`, `found.csv`).
+pub fn merge(
+    plan: &HuntPlan,
+    req: &HuntRequest,
+    specs: &[ContenderSpec],
+    dirs: &[PathBuf],
+    out: &Path,
+    cancel: &Arc<AtomicBool>,
+) -> Result<(super::merge::MergeResult, ScoreName), HuntError> {
+    let hunted = contender(&req.hunted, specs, 1, out)?;
+    let against = match &req.against {
+        Some(b) => Some(contender(b, specs, 1, out)?),
+        None => None,
+    };
+    let merged = super::merge::merge(dirs, &hunted, against.as_ref(), &plan.options, cancel);
+    for c in std::iter::once(&hunted).chain(against.as_ref()) {
+        c.engine.finish();
+    }
+    let merged = merged?;
+    let score = ScoreName {
+        hunted: hunted.variant.clone(),
+        against: against.as_ref().map(|b| b.variant.clone()),
+        objective: plan.options.objective,
+    };
+    super::write::write_merged(out, &score, &merged, dirs.len(), &plan.alphabet).map_err(
+        |source| HuntError::Write {
+            path: out.to_path_buf(),
+            source,
+        },
+    )?;
+    Ok((merged, score))
+}

@@ -259,3 +259,75 @@ pub fn print_best(
     }
     Ok(())
 }
+
+/// Writes a merge's `puzzles.txt` (best first, each with its score and
+/// where it came from) and `found.csv` into `dir`; returns the files.
+pub fn write_merged(
+    dir: &Path,
+    name: &ScoreName,
+    merged: &super::merge::MergeResult,
+    folders: usize,
+    alphabet: &Alphabet,
+) -> io::Result<Vec<PathBuf>> {
+    let mut text = format!(
+        "# sudoku-bench hunt --merge of {folders} hunts: the puzzles on which {} (mode unique), best first.\n",
+        match &name.against {
+            Some(b) => format!("{} needs the most {} relative to {b}", name.hunted, name.objective.name()),
+            None => format!("{} needs the most {}", name.hunted, name.objective.name()),
+        }
+    );
+    let _ = writeln!(
+        text,
+        "# {} puzzles read, {} kept: each checked for one solution by dlx-crate, scored on this machine, once up to symmetry.",
+        merged.read,
+        merged.kept.len()
+    );
+    for m in &merged.kept {
+        let f = &m.found;
+        let copies = match m.copies.len() {
+            0 => String::new(),
+            n => format!(
+                " (and {n} cop{} up to symmetry)",
+                if n == 1 { "y" } else { "ies" }
+            ),
+        };
+        let _ = writeln!(
+            text,
+            "{}  # {}; from {}{copies}",
+            write_line(&f.unique.puzzle, alphabet),
+            name.comment(f.score, f.cost, f.against, f.censored),
+            m.source
+        );
+    }
+    let puzzles = dir.join("puzzles.txt");
+    std::fs::write(&puzzles, text)?;
+    let found = dir.join("found.csv");
+    let mut w = csv::Writer::from_path(&found)?;
+    w.write_record([
+        "rank",
+        "score",
+        "cost",
+        "against_cost",
+        "censored",
+        "givens",
+        "source",
+        "copies",
+        "puzzle",
+    ])?;
+    for (i, m) in merged.kept.iter().enumerate() {
+        let f = &m.found;
+        w.write_record([
+            (i + 1).to_string(),
+            format!("{}", f.score),
+            format!("{}", f.cost),
+            f.against.map_or(String::new(), |a| format!("{a}")),
+            f.censored.to_string(),
+            f.unique.puzzle.givens().to_string(),
+            m.source.clone(),
+            m.copies.join(" "),
+            write_line(&f.unique.puzzle, alphabet),
+        ])?;
+    }
+    w.flush()?;
+    Ok(vec![puzzles, found])
+}

@@ -336,3 +336,68 @@ fn runs_against_different_references_are_refused_with_the_way_out() {
             predicate::str::contains("against band").and(predicate::str::contains("--reference")),
         );
 }
+
+#[test]
+fn merged_hunts_keep_each_puzzle_once_up_to_symmetry_and_recheck_each() {
+    let dir = tempfile::tempdir().unwrap();
+    for seed in ["1", "2"] {
+        let args = ["--solver", "band", "--iterations", "1500", "--keep", "4"];
+        hunt(dir.path(), seed, &[&args[..], &["--seed", seed]].concat());
+    }
+    // A third folder: a copy of seed 1's best, a symmetric copy of it, and
+    // a puzzle with many solutions.
+    let best = puzzles(&dir.path().join("1"))[0].clone();
+    let grid = sudoku_bench::format::read_str("b", &best, &Default::default())
+        .unwrap()
+        .puzzles
+        .remove(0)
+        .grid;
+    let t = sudoku_bench::transform::Transform::random(grid.geometry(), &mut {
+        sudoku_bench::seeded::stream(9, 0)
+    });
+    let alphabet = sudoku_bench::format::Alphabet::default_for(grid.geometry());
+    let twin = sudoku_bench::format::write_line(&t.apply(&grid), &alphabet);
+    assert_ne!(twin, best);
+    std::fs::create_dir(dir.path().join("3")).unwrap();
+    let many = "1".to_string() + &".".repeat(80);
+    let text = format!("# by hand\n{best}\n{twin}  # the same, turned\n{many}\n");
+    std::fs::write(dir.path().join("3/puzzles.txt"), text).unwrap();
+    bin(dir.path())
+        .args([
+            "hunt", "--solver", "band", "--merge", "1", "2", "3", "--out", "m",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "3/puzzles.txt:4: dlx-crate says multiple, not one solution",
+        ))
+        .stdout(predicate::str::contains("from 3 hunts"));
+    let kept = puzzles(&dir.path().join("m"));
+    let read = 4 + 4 + 3;
+    let text = std::fs::read_to_string(dir.path().join("m/puzzles.txt")).unwrap();
+    assert!(text.contains(&format!("{read} puzzles read")), "{text}");
+    // Seed 1's best once, with its two copies named.
+    assert_eq!(
+        kept.iter().filter(|p| **p == best || **p == twin).count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("(and 2 copies up to symmetry)"), "{text}");
+    assert!(kept.len() <= 8);
+    // Scored again here: each score is band's guesses on the puzzle, best first.
+    let mut scores = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let g: f64 = line
+            .split("# ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        scores.push(g);
+    }
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+}

@@ -1,0 +1,310 @@
+//! `hunt --merge`: the kept puzzles of several hunts (other seeds, other
+//! machines) as one list. Each puzzle is checked again for one solution,
+//! scored again on this machine, and kept once up to symmetry: a puzzle
+//! that is another under a permutation of bands, rows within a band,
+//! stacks, columns within a stack, a transposition and a relabelling of
+//! the digits is the same find.
+
+use super::moves::Unique;
+use super::search::Scorer;
+use super::{Found, HuntError, HuntOptions};
+use crate::contender::Contender;
+use crate::grid::Grid;
+use crate::solver::{Limits, Mode, Solver, SolverId, Status};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// A kept puzzle, with where it came from.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// The puzzle, scored on this machine.
+    pub found: Found,
+    /// `DIR/puzzles.txt:LINE` of its first copy.
+    pub source: String,
+    /// Other copies (the same or symmetric), where they were.
+    pub copies: Vec<String>,
+}
+
+/// What a merge came to.
+#[derive(Clone, Debug, Default)]
+pub struct MergeResult {
+    /// The puzzles kept, best first.
+    pub kept: Vec<Merged>,
+    /// Puzzles read in all.
+    pub read: usize,
+    /// Why each puzzle that was dropped was (not one solution, a failed score).
+    pub dropped: Vec<String>,
+}
+
+/// The puzzles of `dirs` (each a hunt's folder with its `puzzles.txt`),
+/// checked, scored for `hunted` (relative to `against`) as `opts` asks, and
+/// kept once up to symmetry, best first.
+pub fn merge(
+    dirs: &[PathBuf],
+    hunted: &Contender,
+    against: Option<&Contender>,
+    opts: &HuntOptions,
+    cancel: &Arc<AtomicBool>,
+) -> Result<MergeResult, HuntError> {
+    let scorer = Scorer::new(hunted, against, opts, cancel);
+    let checker = SolverId::DlxCrate;
+    let mut out = MergeResult::default();
+    let mut all: Vec<Merged> = Vec::new();
+    for dir in dirs {
+        for (grid, source) in read(dir)? {
+            out.read += 1;
+            let verdict = checker.solve(&grid, &Limits::new(Mode::Unique));
+            let (Status::Unique, Some(solution)) = (verdict.status, verdict.first()) else {
+                out.dropped.push(format!(
+                    "{source}: {} says {}, not one solution",
+                    checker.name(),
+                    verdict.status
+                ));
+                continue;
+            };
+            let unique = Unique {
+                puzzle: grid,
+                solution: solution.clone(),
+            };
+            match scorer.score(&unique) {
+                Ok(s) => all.push(Merged {
+                    found: Found {
+                        unique,
+                        score: s.score,
+                        cost: s.cost.value,
+                        against: s.against.map(|a| a.value),
+                        censored: s.cost.censored || s.against.is_some_and(|a| a.censored),
+                        iteration: 0,
+                        elapsed_s: 0.0,
+                    },
+                    source,
+                    copies: Vec::new(),
+                }),
+                Err(why) => out.dropped.push(format!("{source}: {why}")),
+            }
+        }
+    }
+    // Best first; a tie to fewer givens, then the first read.
+    all.sort_by(|a, b| {
+        b.found.score.total_cmp(&a.found.score).then_with(|| {
+            a.found
+                .unique
+                .puzzle
+                .givens()
+                .cmp(&b.found.unique.puzzle.givens())
+        })
+    });
+    for m in all {
+        match out
+            .kept
+            .iter_mut()
+            .find(|k| symmetric(&k.found.unique.puzzle, &m.found.unique.puzzle))
+        {
+            Some(k) => k.copies.push(m.source),
+            None => out.kept.push(m),
+        }
+    }
+    out.kept.truncate(opts.keep.max(1));
+    Ok(out)
+}
+
+/// The puzzles of `dir/puzzles.txt`, each with `DIR/puzzles.txt:LINE`.
+fn read(dir: &Path) -> Result<Vec<(Grid, String)>, HuntError> {
+    let path = dir.join("puzzles.txt");
+    let set = crate::format::read_path(&path, &Default::default()).map_err(|e| {
+        HuntError::NoStart(format!(
+            "--merge {}: no hunt's puzzles.txt there ({e})",
+            dir.display()
+        ))
+    })?;
+    Ok(set
+        .puzzles
+        .into_iter()
+        .map(|p| (p.grid, format!("{}:{}", path.display(), p.line)))
+        .collect())
+}
+
+/// True when `b` is `a` under a symmetry of the grid: bands permuted, rows
+/// within each band, stacks, columns within each stack, a transposition,
+/// and the digits relabelled.
+pub fn symmetric(a: &Grid, b: &Grid) -> bool {
+    if a.geometry() != b.geometry() || a.givens() != b.givens() {
+        return false;
+    }
+    let n = a.geometry().side();
+    let at = |g: &Grid, r: usize, c: usize| g.cells()[r * n + c];
+    let transposed = {
+        let mut t = a.clone();
+        for r in 0..n {
+            for c in 0..n {
+                t.set(c * n + r, at(a, r, c));
+            }
+        }
+        t
+    };
+    let maps = |a: &Grid| {
+        let rows = arrangements(a, b, false);
+        let cols = arrangements(a, b, true);
+        rows.iter()
+            .any(|rp| cols.iter().any(|cp| relabels(a, b, rp, cp, n)))
+    };
+    maps(a) || maps(&transposed)
+}
+
+/// Whether `a` with its rows taken in order `rp` and columns in `cp` is `b`
+/// with its digits renamed one to one.
+fn relabels(a: &Grid, b: &Grid, rp: &[usize], cp: &[usize], n: usize) -> bool {
+    let (mut fwd, mut back) = ([0u8; 256], [0u8; 256]);
+    for (r, &ar) in rp.iter().enumerate() {
+        for (c, &ac) in cp.iter().enumerate() {
+            let (x, y) = (a.cells()[ar * n + ac], b.cells()[r * n + c]);
+            if (x == 0) != (y == 0) {
+                return false;
+            }
+            if x == 0 {
+                continue;
+            }
+            let (f, k) = (&mut fwd[x as usize], &mut back[y as usize]);
+            if (*f != 0 && *f != y) || (*k != 0 && *k != x) {
+                return false;
+            }
+            (*f, *k) = (y, x);
+        }
+    }
+    true
+}
+
+/// Every order of `a`'s rows (or columns) that keeps bands (stacks)
+/// together and gives each line of `b` a line of `a` with the same givens
+/// per crossing line count (a necessary condition of any symmetry).
+fn arrangements(a: &Grid, b: &Grid, columns: bool) -> Vec<Vec<usize>> {
+    let n = a.geometry().side();
+    let k = a.geometry().box_size();
+    let given = |g: &Grid, line: usize, i: usize| {
+        let cell = if columns { i * n + line } else { line * n + i };
+        g.cells()[cell] != 0
+    };
+    // A line's signature: how many givens its crossing lines hold, at each
+    // of its givens, sorted (unchanged by any order of the crossing lines).
+    let signature = |g: &Grid, line: usize| {
+        let crossing = |i: usize| (0..n).filter(|&j| given(g, j, i)).count();
+        let mut s: Vec<usize> = (0..n)
+            .filter(|&i| given(g, line, i))
+            .map(crossing)
+            .collect();
+        s.sort_unstable();
+        s
+    };
+    let (sa, sb): (Vec<_>, Vec<_>) = (0..n).map(|l| (signature(a, l), signature(b, l))).unzip();
+    let mut out = Vec::new();
+    let mut order = vec![0usize; n];
+    let mut used_band = vec![false; k];
+    place(&mut out, &mut order, &mut used_band, 0, k, &sa, &sb);
+    out
+}
+
+/// Fills bands `band..` of `order` with a band of `a` each, its lines in
+/// an order that matches `b`'s signatures; pushes each complete order.
+fn place(
+    out: &mut Vec<Vec<usize>>,
+    order: &mut Vec<usize>,
+    used: &mut Vec<bool>,
+    band: usize,
+    k: usize,
+    sa: &[Vec<usize>],
+    sb: &[Vec<usize>],
+) {
+    /// Enough for any real puzzle; past it a symmetric copy may go unseen.
+    const CAP: usize = 50_000;
+    if out.len() >= CAP {
+        return;
+    }
+    if band == k {
+        out.push(order.clone());
+        return;
+    }
+    for from in 0..k {
+        if used[from] {
+            continue;
+        }
+        used[from] = true;
+        lines(
+            out,
+            order,
+            used,
+            band,
+            from,
+            0,
+            &mut vec![false; k],
+            k,
+            sa,
+            sb,
+        );
+        used[from] = false;
+    }
+}
+
+/// Within band `band` (taken from `a`'s band `from`), line `i` onwards.
+#[allow(clippy::too_many_arguments)]
+fn lines(
+    out: &mut Vec<Vec<usize>>,
+    order: &mut Vec<usize>,
+    used_band: &mut Vec<bool>,
+    band: usize,
+    from: usize,
+    i: usize,
+    used: &mut Vec<bool>,
+    k: usize,
+    sa: &[Vec<usize>],
+    sb: &[Vec<usize>],
+) {
+    if i == k {
+        place(out, order, used_band, band + 1, k, sa, sb);
+        return;
+    }
+    for j in 0..k {
+        let line = from * k + j;
+        if used[j] || sa[line] != sb[band * k + i] {
+            continue;
+        }
+        used[j] = true;
+        order[band * k + i] = line;
+        lines(out, order, used_band, band, from, i + 1, used, k, sa, sb);
+        used[j] = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transform::Transform;
+
+    fn grid(line: &str) -> Grid {
+        crate::format::read_str("t", line, &Default::default())
+            .unwrap()
+            .puzzles
+            .remove(0)
+            .grid
+    }
+
+    #[test]
+    fn a_symmetric_copy_is_seen_and_another_puzzle_is_not() {
+        let a = grid(
+            ".8.6.....4..2.5...5..1..8..9.47........4.....8....3.24.2.3....1.......65..9.1....",
+        );
+        let mut rng = crate::seeded::stream(3, 0);
+        for _ in 0..20 {
+            let t = Transform::random(a.geometry(), &mut rng);
+            assert!(symmetric(&a, &t.apply(&a)), "{:?}", t.apply(&a));
+        }
+        let mut other = a.clone();
+        // One given moved to another cell of its row: no symmetry gives that.
+        other.set(1, 0);
+        other.set(2, 8);
+        assert!(!symmetric(&a, &other));
+        let mut relabelled_wrong = a.clone();
+        relabelled_wrong.set(1, 4); // the 8 at r1c2 becomes a 4, the others stay
+        assert!(!symmetric(&a, &relabelled_wrong));
+    }
+}
