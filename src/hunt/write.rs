@@ -3,7 +3,7 @@
 //! with every figure), `progress.csv` (a row each time the best improved,
 //! written as the hunt goes) and `charts/hunt-progress.svg|png`.
 
-use super::{HuntResult, Objective, ProgressRow};
+use super::{Found, HuntResult, Objective, ProgressRow};
 use crate::export::markdown::thousands;
 use crate::format::{write_line, Alphabet};
 use crate::harness::files;
@@ -200,32 +200,11 @@ pub fn write_results(
     std::fs::write(&puzzles, text)?;
 
     let found = dir.join("found.csv");
-    let mut w = csv::Writer::from_path(&found)?;
-    w.write_record([
-        "rank",
-        "score",
-        "cost",
-        "against_cost",
-        "censored",
-        "givens",
-        "found_at_s",
-        "found_at_iteration",
-        "puzzle",
-    ])?;
-    for (i, f) in result.found.iter().enumerate() {
-        w.write_record([
-            (i + 1).to_string(),
-            format!("{}", f.score),
-            format!("{}", f.cost),
-            f.against.map_or(String::new(), |a| format!("{a}")),
-            f.censored.to_string(),
-            f.unique.puzzle.givens().to_string(),
-            format!("{:.3}", f.elapsed_s),
-            f.iteration.to_string(),
-            write_line(&f.unique.puzzle, alphabet),
-        ])?;
-    }
-    w.flush()?;
+    let rows = result.found.iter().map(|f| {
+        let when = [format!("{:.3}", f.elapsed_s), f.iteration.to_string()];
+        (f, when)
+    });
+    write_found(&found, ["found_at_s", "found_at_iteration"], rows, alphabet)?;
 
     let charts = dir.join(files::CHARTS);
     std::fs::create_dir_all(&charts)?;
@@ -302,20 +281,34 @@ pub fn write_merged(
     let puzzles = dir.join("puzzles.txt");
     std::fs::write(&puzzles, text)?;
     let found = dir.join("found.csv");
-    let mut w = csv::Writer::from_path(&found)?;
-    w.write_record([
+    let rows = merged
+        .kept
+        .iter()
+        .map(|m| (&m.found, [m.source.clone(), m.copies.join(" ")]));
+    write_found(&found, ["source", "copies"], rows, alphabet)?;
+    Ok(vec![puzzles, found])
+}
+
+/// `found.csv`: a row per puzzle, best first, with its rank, score, costs
+/// and givens, two columns of the caller's (`extra`), and the puzzle.
+fn write_found<'a>(
+    path: &Path,
+    extra: [&str; 2],
+    rows: impl Iterator<Item = (&'a Found, [String; 2])>,
+    alphabet: &Alphabet,
+) -> io::Result<()> {
+    let mut w = csv::Writer::from_path(path)?;
+    let [a, b] = extra;
+    let head = [
         "rank",
         "score",
         "cost",
         "against_cost",
         "censored",
         "givens",
-        "source",
-        "copies",
-        "puzzle",
-    ])?;
-    for (i, m) in merged.kept.iter().enumerate() {
-        let f = &m.found;
+    ];
+    w.write_record(head.iter().copied().chain([a, b, "puzzle"]))?;
+    for (i, (f, [x, y])) in rows.enumerate() {
         w.write_record([
             (i + 1).to_string(),
             format!("{}", f.score),
@@ -323,11 +316,10 @@ pub fn write_merged(
             f.against.map_or(String::new(), |a| format!("{a}")),
             f.censored.to_string(),
             f.unique.puzzle.givens().to_string(),
-            m.source.clone(),
-            m.copies.join(" "),
+            x,
+            y,
             write_line(&f.unique.puzzle, alphabet),
         ])?;
     }
-    w.flush()?;
-    Ok(vec![puzzles, found])
+    w.flush()
 }
