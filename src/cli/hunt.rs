@@ -47,9 +47,10 @@ pub(super) struct HuntArgs {
     #[arg(long, value_parser = positive::<usize>)]
     threads: Option<usize>,
     /// Islands: annealing chains, each with its own seed and temperature; stale ones
-    /// restart from new puzzles, the best is shared (the same results at any thread count).
-    #[arg(long, default_value_t = sudoku_bench::hunt::ISLANDS, value_parser = positive::<usize>)]
-    islands: usize,
+    /// restart from new puzzles, the best is shared. Default: 8, or 4 a thread past
+    /// 2 threads; name it for the same puzzles at any thread count.
+    #[arg(long, value_parser = positive::<usize>)]
+    islands: Option<usize>,
     /// Timed solves per puzzle with `--objective time` (their median is the cost).
     #[arg(long, default_value_t = 5, value_parser = positive::<u32>)]
     repeat: u32,

@@ -23,8 +23,18 @@ pub const STALE: u32 = 2;
 /// Every this many generations the best island's puzzle replaces the worst's.
 pub const EXCHANGE: u64 = 3;
 /// Islands, by default: more than a 2-core machine's threads, so that
-/// several basins are searched at once; the same at any thread count.
+/// several basins are searched at once.
 pub const ISLANDS: usize = 8;
+/// Islands a thread, where [`ISLANDS`] would be fewer: each island then
+/// gets the share of a thread it gets on 2 cores, and a thread whose island
+/// is slow in a generation has others to run.
+pub const ISLANDS_A_THREAD: usize = 4;
+
+/// The islands of a hunt over `threads` threads unless told: [`ISLANDS`],
+/// or [`ISLANDS_A_THREAD`] a thread where that is more.
+pub fn default_islands(threads: usize) -> usize {
+    ISLANDS.max(ISLANDS_A_THREAD.saturating_mul(threads))
+}
 /// The islands' temperatures, as factors of the schedule's, in turn.
 const LADDER: [f64; 4] = [0.5, 0.8, 1.25, 2.0];
 

@@ -18,7 +18,7 @@ mod search;
 pub mod session;
 pub mod write;
 
-pub use islands::ISLANDS;
+pub use islands::{default_islands, ISLANDS, ISLANDS_A_THREAD};
 pub use moves::Unique;
 pub use search::{hunt, EPOCH};
 

@@ -43,8 +43,9 @@ pub struct HuntRequest {
     pub seed: u64,
     /// Chains (default: every core).
     pub threads: Option<usize>,
-    /// Islands of the search ([`super::ISLANDS`] by default).
-    pub islands: usize,
+    /// Islands of the search (by default [`super::default_islands`] of
+    /// the threads).
+    pub islands: Option<usize>,
     /// Timed solves per puzzle with the time objective.
     pub repeat: u32,
 }
@@ -91,14 +92,18 @@ impl HuntPlan {
                 (Start::Generated(g), Alphabet::default_for(g), words)
             }
         };
+        let threads = req.threads.unwrap_or(cores).max(1);
         Ok(HuntPlan {
             options: HuntOptions {
                 objective: req.objective,
                 stop,
                 keep: req.keep,
                 seed: req.seed,
-                threads: req.threads.unwrap_or(cores).max(1),
-                islands: req.islands.max(1),
+                threads,
+                islands: req
+                    .islands
+                    .unwrap_or(super::default_islands(threads))
+                    .max(1),
                 epoch: super::EPOCH,
                 repeat: req.repeat,
                 start,
@@ -196,7 +201,7 @@ mod tests {
             keep: 20,
             seed: 1,
             threads: None,
-            islands: crate::hunt::ISLANDS,
+            islands: None,
             repeat: 5,
         }
     }
@@ -249,5 +254,20 @@ mod tests {
             (Stop::Time(Duration::from_secs(90)), 2)
         );
         assert_eq!(plan(request("band")).stop, Stop::Time(DEFAULT_BUDGET));
+    }
+
+    #[test]
+    fn islands_are_eight_or_four_a_thread_unless_named() {
+        let islands = |threads, islands| {
+            let req = HuntRequest {
+                threads: Some(threads),
+                islands,
+                ..request("band")
+            };
+            HuntPlan::new(&req, 2, &mut |_| {}).unwrap().options.islands
+        };
+        assert_eq!((islands(1, None), islands(2, None)), (8, 8));
+        assert_eq!((islands(3, None), islands(16, None)), (12, 64));
+        assert_eq!((islands(16, Some(8)), islands(1, Some(3))), (8, 3));
     }
 }

@@ -252,3 +252,65 @@ fn stuck_islands_restart_and_the_best_is_shared_and_each_is_told() {
     assert!(rows.windows(2).all(|w| w[1].overall >= w[0].overall));
     assert!(r.found[0].score >= rows.last().unwrap().overall);
 }
+
+/// A fixture score with two basins in the count of givens: from 30 givens
+/// up it climbs to 52 at 81; from 25 down it is 100 and more; in between it
+/// is 0, which the annealing of a ratio never accepts (its level is
+/// ln(f64::MIN_POSITIVE), about -708). A move takes at most one given away,
+/// so a chain in the upper basin can never cross to the lower one.
+fn two_basins(u: &moves::Unique) -> Result<search::Scored, String> {
+    let n = u.puzzle.givens();
+    let score = match n {
+        30.. => (n - 29) as f64,
+        26..=29 => 0.0,
+        _ => 100.0 + (25 - n) as f64,
+    };
+    let cost = search::Cost {
+        value: score,
+        censored: false,
+    };
+    Ok(search::Scored {
+        score,
+        cost,
+        against: None,
+    })
+}
+
+#[test]
+fn islands_reach_the_better_of_two_basins_where_one_chain_stays_in_the_worse() {
+    // The start: every other cell of a solution grid, 41 givens, in the worse basin.
+    let mut rng = crate::seeded::stream(9, 0);
+    let (_, solution) =
+        crate::generate::generate_one(&crate::generate::GenerateOptions::minimal(nine()), &mut rng)
+            .unwrap();
+    let mut start = solution.clone();
+    for c in (1..81).step_by(2) {
+        start.set(c, 0);
+    }
+    assert_eq!(start.givens(), 41);
+    let what = search::Scoring {
+        score: &two_basins,
+        name: "two basins".into(),
+        pair: true,
+    };
+    let hunt = |islands: usize| {
+        let mut o = opts(Objective::Guesses, 4 * 300 * 8, 2, 3);
+        (o.islands, o.epoch, o.start) = (islands, 300, Start::Puzzles(vec![start.clone()]));
+        let cancel = Arc::new(AtomicBool::new(false));
+        search::search(&what, nine(), &o, &cancel, &Quiet).unwrap()
+    };
+    // One chain, the same 9,600 moves: it climbs its basin and stays there.
+    let one = hunt(1);
+    assert_eq!(one.iterations, 9600);
+    assert!(
+        one.found[0].score > 12.0,
+        "it climbed: {}",
+        one.found[0].score
+    );
+    assert!(one.found.iter().all(|f| f.score < 100.0));
+    // Four islands: the stale ones restart from new puzzles, in the better basin.
+    let four = hunt(4);
+    assert_eq!(four.iterations, 9600);
+    assert!(four.found[0].score >= 100.0, "{}", four.found[0].score);
+    assert!(four.found[0].unique.puzzle.givens() <= 25);
+}
