@@ -47,7 +47,7 @@ pub(super) struct HuntArgs {
     #[arg(long, value_parser = positive::<usize>)]
     threads: Option<usize>,
     /// Islands: annealing chains, each with its own seed and temperature; stale ones
-    /// restart from new puzzles, the best is shared. Default: 8, or 4 a thread past
+    /// restart from new puzzles. Default: 8, or 4 a thread past
     /// 2 threads; name it for the same puzzles at any thread count.
     #[arg(long, value_parser = positive::<usize>)]
     islands: Option<usize>,

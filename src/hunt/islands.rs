@@ -1,8 +1,7 @@
 //! The islands of a hunt (see [`super::search`]): chains of simulated
 //! annealing, each with its own random stream and temperature, run an epoch
 //! a generation over the threads, and tended between generations: the stale
-//! ones of the lower half restarted from new puzzles, the best one's puzzle
-//! given to the worst every few generations.
+//! ones of the lower half restarted from new puzzles.
 
 use super::moves::{self, Unique};
 use super::search::{Scored, Shared, T_COLD, T_HOT};
@@ -19,9 +18,7 @@ pub(super) type ScoreFn<'a> = dyn Fn(&Unique) -> Result<Scored, String> + Sync +
 
 /// Islands restart after this many generations without bettering their
 /// own best (when they lie in the lower half).
-pub const STALE: u32 = 2;
-/// Every this many generations the best island's puzzle replaces the worst's.
-pub const EXCHANGE: u64 = 3;
+pub const STALE: u32 = 1;
 /// Islands, by default: more than a 2-core machine's threads, so that
 /// several basins are searched at once.
 pub const ISLANDS: usize = 8;
@@ -71,7 +68,7 @@ impl Island {
         }
     }
 
-    /// Starts afresh from `u`: a new basin, or another island's best.
+    /// Starts afresh from `u`, a new basin.
     fn restart(&mut self, u: Unique, s: Scored) {
         self.best = (u.clone(), s);
         (self.current, self.now) = (u, s);
@@ -95,7 +92,6 @@ impl Search<'_> {
     /// Runs the islands in generations over `threads` threads until their
     /// quotas are spent or the hunt stops, tending them in between.
     pub(super) fn run(&self, islands: &mut [Island], threads: usize) {
-        let mut generation = 0u64;
         loop {
             let active: Vec<&mut Island> =
                 islands.iter_mut().filter(|i| i.made < i.quota).collect();
@@ -117,15 +113,13 @@ impl Search<'_> {
             if self.shared.stopped() {
                 return;
             }
-            generation += 1;
-            self.tend(islands, generation);
+            self.tend(islands);
         }
     }
 
-    /// Between generations: restarts the stale islands of the lower half
-    /// and, every [`EXCHANGE`] generations, gives the worst island the best
-    /// one's puzzle; says what it did.
-    fn tend(&self, islands: &mut [Island], generation: u64) {
+    /// Between generations: restarts the stale islands of the lower half,
+    /// and says so.
+    fn tend(&self, islands: &mut [Island]) {
         for i in islands.iter_mut() {
             i.stale = if i.improved { 0 } else { i.stale + 1 };
             i.improved = false;
@@ -148,23 +142,16 @@ impl Search<'_> {
             }
             let was = island.best.1.score;
             if let Some((u, s)) = self.fresh(&mut island.rng) {
+                let gens = match STALE {
+                    1 => "a generation".to_string(),
+                    n => format!("{n} generations"),
+                };
                 said.push(format!(
-                    "island {k} stuck at {} for {STALE} generations: restarted from a new puzzle ({})",
+                    "island {k} stuck at {} for {gens}, in the lower half: restarted from a new puzzle ({})",
                     super::session::score_text(was),
                     super::session::score_text(s.score)
                 ));
                 island.restart(u, s);
-            }
-        }
-        if generation.is_multiple_of(EXCHANGE) && order.len() > 1 {
-            let (best, worst) = (order[0], order[order.len() - 1]);
-            let (u, s) = islands[best].best.clone();
-            if s.score > islands[worst].best.1.score && islands[worst].made < islands[worst].quota {
-                said.push(format!(
-                    "island {worst} takes island {best}'s best ({})",
-                    super::session::score_text(s.score)
-                ));
-                islands[worst].restart(u, s);
             }
         }
         for line in said {
