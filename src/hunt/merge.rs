@@ -11,6 +11,7 @@ use super::{Found, HuntError, HuntOptions};
 use crate::contender::Contender;
 use crate::grid::Grid;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
+use crate::transform::Transform;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -69,15 +70,7 @@ pub fn merge(
             };
             match scorer.score(&unique) {
                 Ok(s) => all.push(Merged {
-                    found: Found {
-                        unique,
-                        score: s.score,
-                        cost: s.cost.value,
-                        against: s.against.map(|a| a.value),
-                        censored: s.cost.censored || s.against.is_some_and(|a| a.censored),
-                        iteration: 0,
-                        elapsed_s: 0.0,
-                    },
+                    found: s.found(unique, 0, 0.0),
                     source,
                     copies: Vec::new(),
                 }),
@@ -133,16 +126,7 @@ pub fn symmetric(a: &Grid, b: &Grid) -> bool {
         return false;
     }
     let n = a.geometry().side();
-    let at = |g: &Grid, r: usize, c: usize| g.cells()[r * n + c];
-    let transposed = {
-        let mut t = a.clone();
-        for r in 0..n {
-            for c in 0..n {
-                t.set(c * n + r, at(a, r, c));
-            }
-        }
-        t
-    };
+    let transposed = Transform::transposition(a.geometry()).apply(a);
     let maps = |a: &Grid| {
         let rows = arrangements(a, b, false);
         let cols = arrangements(a, b, true);
@@ -197,88 +181,80 @@ fn arrangements(a: &Grid, b: &Grid, columns: bool) -> Vec<Vec<usize>> {
         s
     };
     let (sa, sb): (Vec<_>, Vec<_>) = (0..n).map(|l| (signature(a, l), signature(b, l))).unzip();
-    let mut out = Vec::new();
-    let mut order = vec![0usize; n];
-    let mut used_band = vec![false; k];
-    place(&mut out, &mut order, &mut used_band, 0, k, &sa, &sb);
-    out
+    let mut walk = Arranging {
+        k,
+        sa,
+        sb,
+        order: vec![0; n],
+        used_band: vec![false; k],
+        out: Vec::new(),
+    };
+    walk.place(0);
+    walk.out
 }
 
-/// Fills bands `band..` of `order` with a band of `a` each, its lines in
-/// an order that matches `b`'s signatures; pushes each complete order.
-fn place(
-    out: &mut Vec<Vec<usize>>,
-    order: &mut Vec<usize>,
-    used: &mut Vec<bool>,
-    band: usize,
+/// The walk of [`arrangements`]: `a`'s bands taken in turn, each band's
+/// lines matched to `b`'s by signature.
+struct Arranging {
+    /// Lines of a band.
     k: usize,
-    sa: &[Vec<usize>],
-    sb: &[Vec<usize>],
-) {
+    /// The lines' signatures in `a` and in `b`.
+    sa: Vec<Vec<usize>>,
+    sb: Vec<Vec<usize>>,
+    /// The order being built, and which of `a`'s bands it has taken.
+    order: Vec<usize>,
+    used_band: Vec<bool>,
+    /// The complete orders.
+    out: Vec<Vec<usize>>,
+}
+
+impl Arranging {
     /// Enough for any real puzzle; past it a symmetric copy may go unseen.
     const CAP: usize = 50_000;
-    if out.len() >= CAP {
-        return;
-    }
-    if band == k {
-        out.push(order.clone());
-        return;
-    }
-    for from in 0..k {
-        if used[from] {
-            continue;
-        }
-        used[from] = true;
-        lines(
-            out,
-            order,
-            used,
-            band,
-            from,
-            0,
-            &mut vec![false; k],
-            k,
-            sa,
-            sb,
-        );
-        used[from] = false;
-    }
-}
 
-/// Within band `band` (taken from `a`'s band `from`), line `i` onwards.
-#[allow(clippy::too_many_arguments)]
-fn lines(
-    out: &mut Vec<Vec<usize>>,
-    order: &mut Vec<usize>,
-    used_band: &mut Vec<bool>,
-    band: usize,
-    from: usize,
-    i: usize,
-    used: &mut Vec<bool>,
-    k: usize,
-    sa: &[Vec<usize>],
-    sb: &[Vec<usize>],
-) {
-    if i == k {
-        place(out, order, used_band, band + 1, k, sa, sb);
-        return;
-    }
-    for j in 0..k {
-        let line = from * k + j;
-        if used[j] || sa[line] != sb[band * k + i] {
-            continue;
+    /// Fills bands `band..` of the order with a band of `a` each.
+    fn place(&mut self, band: usize) {
+        if self.out.len() >= Self::CAP {
+            return;
         }
-        used[j] = true;
-        order[band * k + i] = line;
-        lines(out, order, used_band, band, from, i + 1, used, k, sa, sb);
-        used[j] = false;
+        if band == self.k {
+            self.out.push(self.order.clone());
+            return;
+        }
+        for from in 0..self.k {
+            if self.used_band[from] {
+                continue;
+            }
+            self.used_band[from] = true;
+            self.lines(band, from, 0, &mut vec![false; self.k]);
+            self.used_band[from] = false;
+        }
+    }
+
+    /// Within band `band` (taken from `a`'s band `from`), line `i` onwards,
+    /// `used` marking the lines of `from` already placed.
+    fn lines(&mut self, band: usize, from: usize, i: usize, used: &mut [bool]) {
+        let k = self.k;
+        if i == k {
+            self.place(band + 1);
+            return;
+        }
+        for j in 0..k {
+            let line = from * k + j;
+            if used[j] || self.sa[line] != self.sb[band * k + i] {
+                continue;
+            }
+            used[j] = true;
+            self.order[band * k + i] = line;
+            self.lines(band, from, i + 1, used);
+            used[j] = false;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transform::Transform;
 
     fn grid(line: &str) -> Grid {
         crate::format::read_str("t", line, &Default::default())

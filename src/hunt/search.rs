@@ -14,8 +14,8 @@
 //! 0.3, 187–505 at 1.0, 186–269 with 10,000-move epochs.
 //!
 //! One chain's outcome depends on the basin it falls into (issue 39: seed 1
-//! stuck at 251 guesses from 12.7 s on). So a hunt runs [`ISLANDS`] chains,
-//! each with a seed of its own and its own temperature (a ladder from half
+//! stuck at 251 guesses from 12.7 s on). So a hunt runs several chains
+//! ([`super::default_islands`] unless told), each with a seed of its own and its own temperature (a ladder from half
 //! to twice the schedule's), spread over the threads. They run one epoch a
 //! generation; between generations, an island that has not bettered its own
 //! best for [`STALE`] generation and lies in the lower half is restarted
@@ -153,6 +153,20 @@ pub(super) struct Scored {
 }
 
 impl Scored {
+    /// `unique` kept with this score, found at move `iteration`, `elapsed_s`
+    /// into the hunt.
+    pub(super) fn found(&self, unique: Unique, iteration: u64, elapsed_s: f64) -> Found {
+        Found {
+            unique,
+            score: self.score,
+            cost: self.cost.value,
+            against: self.against.map(|a| a.value),
+            censored: self.cost.censored || self.against.is_some_and(|a| a.censored),
+            iteration,
+            elapsed_s,
+        }
+    }
+
     /// The annealing's energy: the logarithm of the score (a ratio's as it is,
     /// a cost's plus one, so that 0 guesses is defined).
     pub(super) fn level(&self, pair: bool) -> f64 {
@@ -287,15 +301,7 @@ impl Shared<'_> {
             return;
         }
         let elapsed_s = self.started.elapsed().as_secs_f64();
-        let found = Found {
-            unique: unique.clone(),
-            score: s.score,
-            cost: s.cost.value,
-            against: s.against.map(|a| a.value),
-            censored: s.cost.censored || s.against.is_some_and(|a| a.censored),
-            iteration,
-            elapsed_s,
-        };
+        let found = s.found(unique.clone(), iteration, elapsed_s);
         let mut pool = crate::sync::lock(&self.pool);
         pool.offer(found);
         self.threshold
@@ -492,7 +498,7 @@ fn starting_points(
     checker: SolverId,
     opts: &HuntOptions,
     geometry: Geometry,
-    threads: usize,
+    islands: usize,
     cancel: &AtomicBool,
 ) -> Result<Vec<(Unique, Scored)>, HuntError> {
     let first_failure = |why: String| HuntError::Failed {
@@ -502,8 +508,8 @@ fn starting_points(
     match &opts.start {
         Start::Generated(g) => {
             let gen = GenerateOptions::minimal(*g);
-            let mut out = Vec::with_capacity(threads);
-            for i in 0..threads {
+            let mut out = Vec::with_capacity(islands);
+            for i in 0..islands {
                 let mut rng = stream(opts.seed, u64::MAX - i as u64);
                 let (puzzle, solution) = loop {
                     if let Some(p) = generate_one(&gen, &mut rng) {
@@ -550,7 +556,7 @@ fn starting_points(
                     .total_cmp(&a.1.score)
                     .then_with(|| a.0.puzzle.cells().cmp(b.0.puzzle.cells()))
             });
-            Ok((0..threads)
+            Ok((0..islands)
                 .map(|i| scored[i % scored.len()].clone())
                 .collect())
         }
