@@ -1,10 +1,14 @@
-//! The global allocator of a program that counts: the system's, except for
-//! the thread that counts, once it counts. That thread's blocks then come
-//! from a region of its own, handed out in power-of-two size classes with a
-//! free list per class, so that where each block lies depends on the
-//! counting threads' own allocations alone. When a later thread counts (a
-//! study runs each share on fresh workers), the region passes to it as the
-//! last one left it.
+//! The global allocator of a program that counts: the system's, except
+//! inside a counted call. The blocks that call makes come from a region of
+//! its own, handed out in power-of-two size classes with a free list per
+//! class, so that where each block lies depends on the counted calls' own
+//! allocations alone. A block the counting thread frees later goes back to
+//! the region; one another thread frees is left unused. Outside a count,
+//! the counting thread allocates from the system too: what it does between
+//! calls depends on time (a batch of rows goes to the writer when it is
+//! 50 ms old), and blocks made then would move the next call's. When a
+//! later thread counts (a study runs each share on fresh workers), the
+//! region passes to it as the last one left it.
 //!
 //! Why: some instruction counts depend on addresses. glibc's `memcpy` takes
 //! longer or shorter paths by its buffers' alignment and distance, and the
@@ -40,6 +44,9 @@ static END: AtomicUsize = AtomicUsize::new(0);
 static OWNER: AtomicU64 = AtomicU64::new(0);
 /// The last thread id handed out.
 static LAST_ID: AtomicU64 = AtomicU64::new(0);
+/// Whether a counted call is running: only then does the owner take blocks
+/// from the region.
+static OPEN: AtomicBool = AtomicBool::new(false);
 
 /// The owning thread's view of the region.
 struct Region {
@@ -115,16 +122,27 @@ pub(super) fn reserve() {
     END.store(start + REGION, Ordering::Relaxed);
 }
 
-/// Makes the calling thread the region's owner, when it is mapped (called
-/// by [`super::count`], outside the count, one thread at a time). A thread
-/// that owned it before allocates from the system from then on.
-pub(super) fn claim() {
-    if START.load(Ordering::Relaxed) == 0 || owner() {
-        return;
+/// Makes the calling thread the region's owner, when it is mapped, and
+/// lets it take blocks from the region until the guard drops (called by
+/// [`super::count`] around the counted call, one thread at a time). A
+/// thread that owned it before allocates from the system from then on.
+pub(super) fn open() -> Open {
+    if START.load(Ordering::Relaxed) != 0 && !owner() {
+        let id = LAST_ID.fetch_add(1, Ordering::Relaxed) + 1;
+        ME.with(|m| m.set(id));
+        OWNER.store(id, Ordering::Release);
     }
-    let id = LAST_ID.fetch_add(1, Ordering::Relaxed) + 1;
-    ME.with(|m| m.set(id));
-    OWNER.store(id, Ordering::Release);
+    OPEN.store(true, Ordering::Release);
+    Open
+}
+
+/// While it lives, the owner takes its blocks from the region.
+pub(super) struct Open;
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        OPEN.store(false, Ordering::Release);
+    }
 }
 
 /// The class of a layout: the power of two at least its size and alignment.
@@ -139,10 +157,16 @@ fn in_region(ptr: *mut u8) -> bool {
     p >= START.load(Ordering::Relaxed) && p < END.load(Ordering::Relaxed)
 }
 
-/// True when this thread's blocks come from the region.
+/// True when this thread owns the region (its blocks go back to it).
 fn owner() -> bool {
     let me = ME.try_with(Cell::get).unwrap_or(0);
     me != 0 && OWNER.load(Ordering::Acquire) == me
+}
+
+/// True when this thread's new blocks come from the region: it owns it
+/// and is in a counted call.
+fn taking() -> bool {
+    OPEN.load(Ordering::Acquire) && owner()
 }
 
 /// A block of `layout` from the region (null when it is used up).
@@ -189,7 +213,7 @@ fn give(ptr: *mut u8, layout: Layout) {
 // with the caller's own layout, and is handed back to it.
 unsafe impl GlobalAlloc for Heap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if owner() {
+        if taking() {
             let p = take(layout);
             if !p.is_null() {
                 return p;
@@ -200,7 +224,7 @@ unsafe impl GlobalAlloc for Heap {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if owner() {
+        if taking() {
             let p = take(layout);
             if !p.is_null() {
                 // SAFETY: the block holds at least `layout.size()` bytes.
@@ -223,7 +247,7 @@ unsafe impl GlobalAlloc for Heap {
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let mine = in_region(ptr);
-        if !mine && !owner() {
+        if !mine && !taking() {
             // SAFETY: the system's block, with the caller's layout and size.
             return unsafe { System.realloc(ptr, layout, new_size) };
         }
@@ -260,12 +284,12 @@ mod tests {
     }
 
     #[test]
-    fn the_owners_blocks_are_reused_by_class_and_aligned() {
+    fn a_counts_blocks_are_reused_by_class_and_aligned_and_others_are_the_systems() {
         // A thread of its own: it becomes the owner (unless another test's
         // thread did first, when the system serves it and this is moot).
         std::thread::spawn(|| {
             reserve();
-            claim();
+            let open = open();
             if !owner() {
                 return;
             }
@@ -292,6 +316,25 @@ mod tests {
             assert!(in_region(d) && d != b);
             // SAFETY: non-zero layouts; each block is freed once, with its layout.
             unsafe { Heap.dealloc(d, Layout::from_size_align(5000, 4).unwrap()) };
+            // SAFETY: non-zero layouts; each block is freed once, with its layout.
+            let e = unsafe { Heap.alloc(l) };
+            assert!(in_region(e));
+            drop(open);
+            // Outside a count the owner's new blocks are the system's, and
+            // the region's blocks it frees go back to the region.
+            // SAFETY: non-zero layouts; each block is freed once, with its layout.
+            let f = unsafe { Heap.alloc(l) };
+            assert!(!in_region(f));
+            // SAFETY: non-zero layouts; each block is freed once, with its layout.
+            unsafe { Heap.dealloc(f, l) };
+            // SAFETY: non-zero layouts; each block is freed once, with its layout.
+            unsafe { Heap.dealloc(e, l) };
+            let _open = super::open();
+            // SAFETY: non-zero layouts; each block is freed once, with its layout.
+            let g = unsafe { Heap.alloc(l) };
+            assert_eq!(g, e, "a block freed between counts is the next count's");
+            // SAFETY: non-zero layouts; each block is freed once, with its layout.
+            unsafe { Heap.dealloc(g, l) };
             // SAFETY: non-zero layouts; each block is freed once, with its layout.
             unsafe { Heap.dealloc(c, big) };
         })

@@ -285,11 +285,12 @@ pub fn count<T>(f: impl FnOnce() -> T) -> (T, Option<Result<u64, CountError>>) {
         drop(guard);
         return (f(), None);
     };
-    heap::claim();
+    let open = heap::open();
     request(ZERO_STATS, 0);
     request(TOGGLE_COLLECT, 0);
     let out = counted_call(f);
     request(TOGGLE_COLLECT, 0);
+    drop(open);
     (out, Some(counter.dump()))
 }
 

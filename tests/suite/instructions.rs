@@ -65,9 +65,12 @@ fn counts_repeat_run_after_run_and_compare_finds_no_change() {
     );
     assert!(a.contains_key("ex"), "{a:?}");
     // Within 0.01% (the issue's bound), puzzle by puzzle and so per
-    // strategy. Nearly always exact: 4 runs in a row of --solver all agreed
-    // on all 90 rows; once, on a loaded machine, dlx-crate moved by 2
-    // instructions in 5.5 million (see issue 50's note).
+    // strategy; measured exact. On a loaded machine the counts used to move
+    // by up to 26 instructions (dlx, 1.5e-4 of a puzzle) while the counting
+    // thread took blocks from its region between calls too, at times set by
+    // the clock (a batch of rows leaves when 50 ms old); since it takes them
+    // only inside a count, 12 runs of this command, 10 beside 2 to 4 busy
+    // loops, agreed on all 96 rows.
     let per_puzzle = |name: &str| -> Vec<(String, u64, u64)> {
         let rows: Vec<sudoku_bench::harness::PuzzleResult> =
             csv_rows(&tmp.path().join(name).join("results.csv"));
