@@ -289,7 +289,7 @@ mod tests {
         // thread did first, when the system serves it and this is moot).
         std::thread::spawn(|| {
             reserve();
-            let open = open();
+            let counting = open();
             if !owner() {
                 return;
             }
@@ -319,7 +319,7 @@ mod tests {
             // SAFETY: non-zero layouts; each block is freed once, with its layout.
             let e = unsafe { Heap.alloc(l) };
             assert!(in_region(e));
-            drop(open);
+            drop(counting);
             // Outside a count the owner's new blocks are the system's, and
             // the region's blocks it frees go back to the region.
             // SAFETY: non-zero layouts; each block is freed once, with its layout.
@@ -329,7 +329,7 @@ mod tests {
             unsafe { Heap.dealloc(f, l) };
             // SAFETY: non-zero layouts; each block is freed once, with its layout.
             unsafe { Heap.dealloc(e, l) };
-            let _open = super::open();
+            let _counting = open();
             // SAFETY: non-zero layouts; each block is freed once, with its layout.
             let g = unsafe { Heap.alloc(l) };
             assert_eq!(g, e, "a block freed between counts is the next count's");

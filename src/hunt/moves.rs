@@ -7,13 +7,16 @@
 //! Most of a hunt's time is `band`'s search (80% by `perf`), in these
 //! checks (about five solves a move) and in the score's one. Two
 //! cheaper-looking restores were measured (2026-11-26, 60,000 moves from
-//! 20 puzzles of 421–1,237 guesses; this one 2.57 s): listing up to 4, 8 or 32 solutions at once
-//! and picking givens among them in memory, 2.56, 2.70 and 3.45 s (a list
-//! that is all of them costs the whole tree of the emptier puzzle); after a
-//! removal, one search for a solution without the old digit in the emptied
-//! cell, restoring from the old solution, 2.37 s, and in 2-minute hunts,
-//! seeds 1–10, again 8 of 10 past 600 guesses (3 and 10 fell short,
-//! where this restore misses with 8 and 9). Neither was kept.
+//! 20 puzzles of 421–1,237 guesses; this one 2.57 s):
+//! - listing up to 4, 8 or 32 solutions at once and picking givens among
+//!   them in memory: 2.56, 2.70 and 3.45 s (a list that is all of them
+//!   costs the whole tree of the emptier puzzle);
+//! - after a removal, one search for a solution without the old digit in
+//!   the emptied cell, restoring from the old solution: 2.37 s, and in
+//!   2-minute hunts, seeds 1–10, again 8 of 10 past 600 guesses (3 and 10
+//!   fell short, where this restore misses with 8 and 9).
+//!
+//! Neither was kept.
 
 use crate::grid::{Geometry, Grid};
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};

@@ -15,8 +15,9 @@
 //!
 //! One chain's outcome depends on the basin it falls into (issue 39: seed 1
 //! stuck at 251 guesses from 12.7 s on). So a hunt runs several chains
-//! ([`super::default_islands`] unless told), each with a seed of its own and its own temperature (a ladder from half
-//! to twice the schedule's), spread over the threads. They run one epoch a
+//! ([`super::default_islands`] unless told), each with a seed of its own
+//! and its own temperature (a ladder from half to twice the schedule's),
+//! spread over the threads. They run one epoch a
 //! generation; between generations, an island that has not bettered its own
 //! best for [`STALE`] generation and lies in the lower half is restarted
 //! from a new generated puzzle: a new basin. The islands share nothing else:
