@@ -16,11 +16,13 @@
 //! One chain's outcome depends on the basin it falls into (issue 39: seed 1
 //! stuck at 251 guesses from 12.7 s on). So a hunt runs several chains
 //! ([`super::default_islands`] unless told), each with a seed of its own
-//! and its own temperature (a ladder from half to twice the schedule's),
-//! spread over the threads. They run one epoch a
-//! generation; between generations, an island that has not bettered its own
-//! best for [`STALE`] generation and lies in the lower half is restarted
-//! from a new generated puzzle: a new basin. The islands share nothing else:
+//! and its own temperature (a ladder from once to twice the schedule's),
+//! spread over the threads. They run one epoch a generation; between
+//! generations, an island that has not bettered its own best for
+//! [`STALE`](super::islands::STALE) generation and lies in the lower half
+//! is restarted from a new generated puzzle, a new basin, and so is one of
+//! the upper half but the best after [`STUCK`](super::islands::STUCK)
+//! generations. The islands share nothing else:
 //! giving the worst island the best one's puzzle every 3 generations (as
 //! this search first did) drew them into one basin. With 9 million moves
 //! on seeds 4, 6 and 7, where that search stalled at 415, 379 and 329

@@ -243,7 +243,10 @@ fn stuck_islands_of_the_lower_half_restart_and_each_restart_is_told() {
     let (r, rows, said) = heard_run(&islands_opts(2, 7));
     assert!(!said.is_empty(), "restarts in seven generations");
     assert!(
-        said.iter().all(|l| l.contains("for a generation, in the lower half: restarted from a new puzzle")),
+        said.iter().all(|l| {
+            l.contains("for a generation, in the lower half: restarted from a new puzzle")
+                || l.contains("for 4 generations, in the upper half: restarted from a new puzzle")
+        }),
         "{said:?}"
     );
     // A restart leaves the island's best behind, never the hunt's.
@@ -329,4 +332,54 @@ fn islands_reach_the_better_of_two_basins_where_one_chain_stays_in_the_worse() {
     assert_eq!(four.iterations, 9600);
     assert!(four.found[0].score >= 100.0, "{}", four.found[0].score);
     assert!(four.found[0].unique.puzzle.givens() <= 25);
+}
+
+#[test]
+fn stuck_islands_of_the_upper_half_restart_later_and_the_best_never() {
+    // Every puzzle scores the same: no island ever betters its best, and ties
+    // rank the islands by index (0 and 1 the upper half, 0 the best).
+    let flat = |_: &moves::Unique| {
+        let cost = search::Cost {
+            value: 1.0,
+            censored: false,
+        };
+        Ok(search::Scored {
+            score: 1.0,
+            cost,
+            against: None,
+        })
+    };
+    let what = search::Scoring {
+        score: &flat,
+        name: "flat".into(),
+        pair: false,
+    };
+    // Nine generations of four islands.
+    let mut o = opts(Objective::Guesses, 4 * 50 * 9, 2, 4);
+    (o.islands, o.epoch) = (4, 50);
+    let heard = Heard::default();
+    let cancel = Arc::new(AtomicBool::new(false));
+    search::search(&what, nine(), &o, &cancel, &heard).unwrap();
+    let (_, said) = heard.0.into_inner().unwrap();
+    let of = |k: usize| -> Vec<&String> {
+        said.iter()
+            .filter(|l| l.starts_with(&format!("island {k} ")))
+            .collect()
+    };
+    assert!(
+        of(0).is_empty(),
+        "the best island is never restarted: {said:?}"
+    );
+    // The upper half's other island after 4 stale generations, twice in 8.
+    assert_eq!(of(1).len(), 2, "{said:?}");
+    assert!(of(1)
+        .iter()
+        .all(|l| l.contains("for 4 generations, in the upper half")));
+    // The lower half after each stale generation but the last.
+    for k in [2, 3] {
+        assert_eq!(of(k).len(), 8, "{said:?}");
+        assert!(of(k)
+            .iter()
+            .all(|l| l.contains("for a generation, in the lower half")));
+    }
 }
