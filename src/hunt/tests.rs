@@ -284,15 +284,19 @@ fn two_basins(u: &moves::Unique) -> Result<search::Scored, String> {
         26..=29 => 0.0,
         _ => 100.0 + (25 - n) as f64,
     };
-    let cost = search::Cost {
-        value: score,
-        censored: false,
-    };
-    Ok(search::Scored {
+    Ok(fixed(score))
+}
+
+/// A fixture's score: one contender's exact cost, nothing against it.
+fn fixed(score: f64) -> search::Scored {
+    search::Scored {
         score,
-        cost,
+        cost: search::Cost {
+            value: score,
+            censored: false,
+        },
         against: None,
-    })
+    }
 }
 
 #[test]
@@ -338,17 +342,7 @@ fn islands_reach_the_better_of_two_basins_where_one_chain_stays_in_the_worse() {
 fn stuck_islands_of_the_upper_half_restart_later_and_the_best_never() {
     // Every puzzle scores the same: no island ever betters its best, and ties
     // rank the islands by index (0 and 1 the upper half, 0 the best).
-    let flat = |_: &moves::Unique| {
-        let cost = search::Cost {
-            value: 1.0,
-            censored: false,
-        };
-        Ok(search::Scored {
-            score: 1.0,
-            cost,
-            against: None,
-        })
-    };
+    let flat = |_: &moves::Unique| Ok(fixed(1.0));
     let what = search::Scoring {
         score: &flat,
         name: "flat".into(),
