@@ -84,14 +84,17 @@ impl Kernels for Scalar {
 
     #[inline(always)]
     fn clear_others(cand: &mut [u32; 40], d: usize, b: usize, cells: u32) -> u64 {
-        let mut dirty = 0u64;
+        // Every digit's word loses the cells, then `d`'s gets its own back: no
+        // per-digit test of `d`, and each word's bit is at a fixed shift.
+        let own = cand[4 * d + b];
+        let mut hit = 0u64;
         for dd in 0..9 {
             let j = 4 * dd + b;
             let x = cand[j];
-            let y = if dd == d { x } else { x & !cells };
-            dirty |= ((x != y) as u64) << j;
-            cand[j] = y;
+            hit |= ((x & cells != 0) as u64) << (4 * dd);
+            cand[j] = x & !cells;
         }
-        dirty
+        cand[4 * d + b] = own;
+        (hit & !(1 << (4 * d))) << b
     }
 }

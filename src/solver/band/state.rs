@@ -95,15 +95,18 @@ impl State {
     /// Clears the cells `mask` from digit `d` in the two bands other than `b`.
     #[inline(always)]
     pub(super) fn clear_columns(&mut self, d: usize, b: usize, mask: u32) -> u64 {
-        let mut dirty = 0;
+        // As `clear_others`: all three words lose the cells, then band `b`'s
+        // gets its own back.
+        let own = self.cand[4 * d + b];
+        let mut hit = 0u64;
         for bb in 0..3 {
             let j = 4 * d + bb;
             let x = self.cand[j];
-            let y = if bb == b { x } else { x & !mask };
-            dirty |= ((x != y) as u64) << j;
-            self.cand[j] = y;
+            hit |= ((x & mask != 0) as u64) << bb;
+            self.cand[j] = x & !mask;
         }
-        dirty
+        self.cand[4 * d + b] = own;
+        (hit & !(1 << b)) << (4 * d)
     }
 
     /// Re-examines word `i` (digit `i / 4`, band `i % 4`): triads, then rows left
