@@ -18,7 +18,7 @@ mod search;
 pub mod session;
 pub mod write;
 
-pub use islands::{default_islands, ISLANDS, ISLANDS_A_THREAD};
+pub use islands::{default_islands, ISLANDS, ISLANDS_A_THREAD, POLISH};
 pub use moves::Unique;
 pub use search::{hunt, EPOCH};
 
@@ -106,6 +106,10 @@ pub struct HuntOptions {
     /// Moves of one island's annealing epoch, a generation
     /// ([`search::EPOCH`] from the command line).
     pub epoch: u64,
+    /// Random symmetric copies of its best each island scores between
+    /// generations ([`POLISH`] from the command line for an exact objective,
+    /// none for time; see [`search`]).
+    pub polish: u32,
     /// Timed solves per puzzle for the time objective (their median is the cost).
     pub repeat: u32,
     /// Where the chains start.
@@ -150,6 +154,9 @@ pub struct ProgressRow {
     pub against: Option<f64>,
     /// The island's best puzzle.
     pub puzzle: Grid,
+    /// Whether that puzzle is a symmetric copy of the island's best before
+    /// (not the result of a move).
+    pub copy: bool,
 }
 
 /// What a hunt tells as it goes (its progress file and display).

@@ -105,6 +105,10 @@ impl HuntPlan {
                     .unwrap_or(super::default_islands(threads))
                     .max(1),
                 epoch: super::EPOCH,
+                polish: match req.objective {
+                    Objective::Time => 0,
+                    Objective::Guesses | Objective::Nodes => super::POLISH,
+                },
                 repeat: req.repeat,
                 start,
             },
@@ -254,6 +258,21 @@ mod tests {
             (Stop::Time(Duration::from_secs(90)), 2)
         );
         assert_eq!(plan(request("band")).stop, Stop::Time(DEFAULT_BUDGET));
+    }
+
+    #[test]
+    fn symmetric_copies_are_scored_for_exact_objectives_only() {
+        let polish = |objective| {
+            let req = HuntRequest {
+                objective,
+                ..request("band")
+            };
+            HuntPlan::new(&req, 2, &mut |_| {}).unwrap().options.polish
+        };
+        // A time is noisy: the best of hundreds of copies would be the luckiest draw.
+        assert_eq!(polish(Objective::Time), 0);
+        assert_eq!(polish(Objective::Guesses), crate::hunt::POLISH);
+        assert_eq!(polish(Objective::Nodes), crate::hunt::POLISH);
     }
 
     #[test]

@@ -17,6 +17,7 @@ fn opts(objective: Objective, iterations: u64, threads: usize, seed: u64) -> Hun
         threads,
         islands: 4,
         epoch: search::EPOCH,
+        polish: 20,
         repeat: 3,
         start: Start::Generated(nine()),
     }
@@ -376,4 +377,61 @@ fn stuck_islands_of_the_upper_half_restart_later_and_the_best_never() {
             .iter()
             .all(|l| l.contains("for a generation, in the lower half")));
     }
+}
+
+#[test]
+fn islands_go_on_from_the_best_symmetric_copy_and_keep_one_up_to_symmetry() {
+    let mut rng = crate::seeded::stream(5, 0);
+    let gen = crate::generate::GenerateOptions::minimal(nine());
+    let (start, _) = crate::generate::generate_one(&gen, &mut rng).unwrap();
+    let row = |g: &Grid, r: usize| (0..9).filter(|&c| g.get(r * 9 + c) != 0).count();
+    let col = |g: &Grid, c: usize| (0..9).filter(|&r| g.get(r * 9 + c) != 0).count();
+    // A score that only written copies of the start have: the givens of its
+    // first row. Every move's result scores 0, which a ratio's annealing
+    // never accepts, so only a copy can better an island's best.
+    let first_row = |u: &moves::Unique| {
+        let copy = merge::symmetric(&start, &u.puzzle);
+        Ok(fixed(if copy {
+            1.0 + row(&u.puzzle, 0) as f64
+        } else {
+            0.0
+        }))
+    };
+    let what = search::Scoring {
+        score: &first_row,
+        name: "first row".into(),
+        pair: true,
+    };
+    let fullest = (0..9).map(|i| row(&start, i).max(col(&start, i))).max();
+    assert!(
+        fullest > Some(row(&start, 0)),
+        "the start's first row is not its fullest"
+    );
+    let hunt = |polish: u32| {
+        let mut o = opts(Objective::Guesses, 3 * 40, 1, 6);
+        (o.islands, o.epoch, o.polish) = (1, 40, polish);
+        o.start = Start::Puzzles(vec![start.clone()]);
+        let heard = Heard::default();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let r = search::search(&what, nine(), &o, &cancel, &heard).unwrap();
+        (r, heard.0.into_inner().unwrap().0)
+    };
+    // Without copies, the start stays the best.
+    let (plain, _) = hunt(0);
+    assert_eq!(plain.found[0].unique.puzzle, start);
+    // With them, the island's best is the copy whose first row is fullest,
+    // told as a copy; the pool keeps that one copy of the start, however
+    // many scored above the rest.
+    let (copied, rows) = hunt(200);
+    let best = &copied.found[0];
+    assert_eq!(best.score, 1.0 + fullest.unwrap() as f64);
+    assert!(merge::symmetric(&start, &best.unique.puzzle));
+    assert_eq!(
+        SolverId::Dlx
+            .solve(&best.unique.puzzle, &Limits::new(Mode::Unique))
+            .first(),
+        Some(&best.unique.solution)
+    );
+    assert!(rows.last().is_some_and(|r| r.copy && r.best == best.score));
+    assert_eq!(copied.found.iter().filter(|f| f.score > 0.0).count(), 1);
 }

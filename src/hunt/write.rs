@@ -81,6 +81,7 @@ impl ProgressFile {
             "overall",
             "cost",
             "against_cost",
+            "by",
             "puzzle",
         ])?;
         w.flush()?;
@@ -103,6 +104,7 @@ impl ProgressFile {
             format!("{}", r.overall),
             format!("{}", r.cost),
             r.against.map_or(String::new(), |a| format!("{a}")),
+            if r.copy { "copy" } else { "move" }.to_string(),
             write_line(&r.puzzle, &self.alphabet),
         ])?;
         w.flush()
