@@ -7,13 +7,13 @@
 use super::moves::{self, Unique};
 use super::search::{Scored, Shared, T_COLD, T_HOT};
 use crate::generate::{generate_one, GenerateOptions};
-use crate::grid::Geometry;
+use crate::grid::{Geometry, Grid};
 use crate::seeded::stream;
 use crate::solver::SolverId;
 use crate::transform::Transform;
 use rand::Rng;
 use std::sync::atomic::Ordering;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A puzzle's score, or why it has none.
 pub(super) type ScoreFn<'a> = dyn Fn(&Unique) -> Result<Scored, String> + Sync + 'a;
@@ -65,6 +65,11 @@ pub(super) struct Island {
     current: Unique,
     now: Scored,
     best: (Unique, Scored),
+    /// The lineages of the current puzzle and of the best: the solution grid
+    /// of the writing each came from, when a symmetric copy made it (see
+    /// [`Search::polish`]); `None` where it is the puzzle's own.
+    lineage: Option<Arc<Grid>>,
+    best_lineage: Option<Arc<Grid>>,
     /// Moves it may make in all, and has made.
     quota: u64,
     made: u64,
@@ -83,6 +88,8 @@ impl Island {
             best: (current.clone(), now),
             current,
             now,
+            lineage: None,
+            best_lineage: None,
             quota,
             made: 0,
             heat: LADDER[index % LADDER.len()],
@@ -95,6 +102,7 @@ impl Island {
     fn restart(&mut self, u: Unique, s: Scored) {
         self.best = (u.clone(), s);
         (self.current, self.now) = (u, s);
+        (self.lineage, self.best_lineage) = (None, None);
         self.stale = 0;
     }
 }
@@ -200,7 +208,7 @@ impl Search<'_> {
         match (self.score)(&u) {
             Ok(s) => {
                 self.shared
-                    .offer(&u, &s, self.shared.iterations.load(Ordering::Relaxed));
+                    .offer(&u, None, &s, self.shared.iterations.load(Ordering::Relaxed));
                 Some((u, s))
             }
             Err(why) => {
@@ -214,6 +222,11 @@ impl Search<'_> {
     /// and makes the best of them its best when it scores higher.
     fn polish(&self, island: &mut Island) {
         let shared = self.shared;
+        // The copies' lineage: the writing the island's best came from.
+        let lineage = island
+            .best_lineage
+            .clone()
+            .unwrap_or_else(|| Arc::new(island.best.0.solution.clone()));
         for _ in 0..self.polish {
             if shared.stopped() {
                 return;
@@ -232,11 +245,13 @@ impl Search<'_> {
                     continue;
                 }
             };
-            shared.offer(&copy, &scored, shared.iterations.load(Ordering::Relaxed));
+            let iteration = shared.iterations.load(Ordering::Relaxed);
+            shared.offer(&copy, Some(&lineage), &scored, iteration);
             if scored.score > island.best.1.score {
                 island.improved = true;
                 shared.island_improved(island.index, &scored, &copy, true);
                 island.best = (copy, scored);
+                island.best_lineage = Some(lineage.clone());
             }
         }
     }
@@ -248,6 +263,7 @@ impl Search<'_> {
         if island.made > 0 {
             self.polish(island);
             (island.current, island.now) = island.best.clone();
+            island.lineage = island.best_lineage.clone();
         }
         let end = island.made.saturating_add(self.epoch).min(island.quota);
         let mut k = 0u64;
@@ -272,18 +288,25 @@ impl Search<'_> {
                     continue;
                 }
             };
-            shared.offer(&next, &scored, total);
+            // A move that keeps the solution keeps the lineage.
+            let lineage = match next.solution == island.current.solution {
+                true => island.lineage.clone(),
+                false => None,
+            };
+            shared.offer(&next, lineage.as_deref(), &scored, total);
             let delta = scored.level(self.pair) - island.now.level(self.pair);
             // The draw is made whatever the outcome, so the stream does not depend on it.
             let draw: f64 = island.rng.gen();
             if delta >= 0.0 || draw < (delta / t).exp() {
                 if scored.score > island.best.1.score {
                     island.best = (next.clone(), scored);
+                    island.best_lineage = lineage.clone();
                     island.improved = true;
                     shared.island_improved(island.index, &scored, &next, false);
                 }
                 island.current = next;
                 island.now = scored;
+                island.lineage = lineage;
             }
         }
     }

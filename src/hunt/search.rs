@@ -46,7 +46,7 @@ use super::{Found, HuntError, HuntObserver, HuntOptions, HuntResult, Objective, 
 use super::{Start, Stop};
 use crate::contender::{check, BenchPuzzle, Contender, Job, Solved};
 use crate::generate::{generate_one, GenerateOptions};
-use crate::grid::Geometry;
+use crate::grid::{Geometry, Grid};
 use crate::seeded::stream;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -242,13 +242,15 @@ impl<'a> Scorer<'a> {
 }
 
 /// The best puzzles so far, best first, one per solution grid (a puzzle and
-/// the same with a given more are one find) and one up to symmetry (the
-/// islands score symmetric copies of their best); ties go to fewer givens,
-/// then to the givens' order, so the pool does not depend on the order
-/// offers arrive in.
+/// the same with a given more are one find), one up to symmetry, and one per
+/// lineage (a symmetric copy an island made of its best, and what its moves
+/// made from the copy without changing the solution, are the find it came
+/// from); ties go to fewer givens, then to the givens' order.
 struct Pool {
     keep: usize,
     found: Vec<Found>,
+    /// Each kept puzzle's lineage: the solution grid of the writing it came from.
+    lineages: Vec<Grid>,
 }
 
 impl Pool {
@@ -259,24 +261,30 @@ impl Pool {
             .then_with(|| a.unique.puzzle.cells().cmp(b.unique.puzzle.cells()))
     }
 
-    /// Offers a puzzle; true when its score is higher than any before.
-    fn offer(&mut self, f: Found) -> bool {
+    /// Offers a puzzle of `lineage`; true when its score is higher than any before.
+    fn offer(&mut self, f: Found, lineage: &Grid) -> bool {
         use std::cmp::Ordering::Less;
         let higher = self.found.first().is_none_or(|b| f.score > b.score);
-        if let Some(i) = self.found.iter().position(|k| {
-            k.unique.solution == f.unique.solution || symmetric(&k.unique.puzzle, &f.unique.puzzle)
-        }) {
+        let same = |(k, l): (&Found, &Grid)| {
+            k.unique.solution == f.unique.solution
+                || l == lineage
+                || symmetric(&k.unique.puzzle, &f.unique.puzzle)
+        };
+        if let Some(i) = self.found.iter().zip(&self.lineages).position(same) {
             if Pool::order(&f, &self.found[i]) != Less {
                 return false;
             }
             self.found.remove(i);
+            self.lineages.remove(i);
         }
         let at = self.found.partition_point(|k| Pool::order(k, &f) == Less);
         if at >= self.keep {
             return false;
         }
         self.found.insert(at, f);
+        self.lineages.insert(at, lineage.clone());
         self.found.truncate(self.keep);
+        self.lineages.truncate(self.keep);
         higher
     }
 
@@ -307,14 +315,22 @@ pub(super) struct Shared<'a> {
 }
 
 impl Shared<'_> {
-    pub(super) fn offer(&self, unique: &Unique, s: &Scored, iteration: u64) {
+    /// Offers `unique` to the pool; `lineage` is the solution grid of the
+    /// writing it came from (see [`Pool`]), when not its own.
+    pub(super) fn offer(
+        &self,
+        unique: &Unique,
+        lineage: Option<&Grid>,
+        s: &Scored,
+        iteration: u64,
+    ) {
         if s.score < f64::from_bits(self.threshold.load(Ordering::Relaxed)) {
             return;
         }
         let elapsed_s = self.started.elapsed().as_secs_f64();
         let found = s.found(unique.clone(), iteration, elapsed_s);
         let mut pool = crate::sync::lock(&self.pool);
-        pool.offer(found);
+        pool.offer(found, lineage.unwrap_or(&unique.solution));
         self.threshold
             .store(pool.threshold().to_bits(), Ordering::Relaxed);
     }
@@ -432,6 +448,7 @@ pub(super) fn search(
         pool: Mutex::new(Pool {
             keep: opts.keep.max(1),
             found: Vec::new(),
+            lineages: Vec::new(),
         }),
         threshold: AtomicU64::new(f64::NEG_INFINITY.to_bits()),
         overall: Mutex::new(0.0),
@@ -454,7 +471,7 @@ pub(super) fn search(
                 Stop::Iterations(m) => m / n as u64 + u64::from((i as u64) < m % n as u64),
                 Stop::Time(_) => u64::MAX,
             };
-            shared.offer(&u, &s, 0);
+            shared.offer(&u, None, &s, 0);
             Island::new(i, u, s, quota, opts.seed)
         })
         .collect();
@@ -574,5 +591,53 @@ fn starting_points(
                 .map(|i| scored[i % scored.len()].clone())
                 .collect())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transform::Transform;
+
+    #[test]
+    fn a_copy_and_what_moves_made_of_it_are_the_find_it_came_from() {
+        let g = Geometry::from_side(9).unwrap();
+        let mut rng = crate::seeded::stream(3, 0);
+        let gen = GenerateOptions::minimal(g);
+        let (puzzle, solution) = generate_one(&gen, &mut rng).unwrap();
+        let found = |puzzle: &Grid, solution: &Grid, score: f64| Found {
+            unique: Unique {
+                puzzle: puzzle.clone(),
+                solution: solution.clone(),
+            },
+            score,
+            cost: score,
+            against: None,
+            censored: false,
+            iteration: 0,
+            elapsed_s: 0.0,
+        };
+        // A copy in another writing with a given more: another solution grid,
+        // and not symmetric to the first (it has a given more).
+        let t = Transform::random(g, &mut rng);
+        let (mut copied, copied_solution) = (t.apply(&puzzle), t.apply(&solution));
+        let open = (0..81).find(|&c| copied.get(c) == 0).unwrap();
+        copied.set(open, copied_solution.get(open));
+        assert_ne!(copied_solution, solution);
+        assert!(!symmetric(&puzzle, &copied));
+        let pool = |lineage: &Grid| {
+            let mut pool = Pool {
+                keep: 4,
+                found: Vec::new(),
+                lineages: Vec::new(),
+            };
+            pool.offer(found(&puzzle, &solution, 10.0), &solution);
+            pool.offer(found(&copied, &copied_solution, 12.0), lineage);
+            pool.found.iter().map(|f| f.score).collect::<Vec<_>>()
+        };
+        // Of the first's lineage: one find, the better.
+        assert_eq!(pool(&solution), [12.0]);
+        // Of its own: two.
+        assert_eq!(pool(&copied_solution), [12.0, 10.0]);
     }
 }
