@@ -20,6 +20,13 @@ pub(super) trait Kernels {
     fn clear_others(cand: &mut [u32; 40], d: usize, b: usize, cells: u32) -> u64;
     /// The 9-bit triad pattern of a band word, as [`triads`].
     fn triads(a: u32) -> usize;
+    /// The rows of a band word left with one cell, as bits 0..3.
+    #[inline(always)]
+    fn singles(a: u32) -> u32 {
+        (ONE[(a & 0x1ff) as usize]
+            | ONE[(a >> 9 & 0x1ff) as usize] << 1
+            | ONE[(a >> 18 & 0x1ff) as usize] << 2) as u32
+    }
     /// The column rule, as [`State::stacks`], of at least the digits with a word
     /// in `stale` (bits `4d + b`): the changed words, or `None` on a contradiction.
     fn stacks(cand: &mut [u32; 40], stale: u64) -> Option<u64>;

@@ -126,10 +126,7 @@ impl State {
         }
         self.cand[i] = a;
         let open = self.rows[b] >> (3 * d) & 7;
-        let single = (ONE[(a & 0x1ff) as usize]
-            | ONE[(a >> 9 & 0x1ff) as usize] << 1
-            | ONE[(a >> 18 & 0x1ff) as usize] << 2) as u32
-            & open;
+        let single = K::singles(a) & open;
         if single == 0 {
             return Some(0);
         }

@@ -156,6 +156,25 @@ proptest::proptest! {
             Scalar::choose_config(&start),
             x86::Avx2::choose_config(&start)
         );
+        for w in start {
+            proptest::prop_assert_eq!(Scalar::singles(w), x86::Avx2::singles(w));
+        }
+    }
+}
+
+#[test]
+fn singles_are_the_rows_left_with_one_cell() {
+    for x in 0u32..512 {
+        for a in [
+            x | x << 9 | x << 18,
+            x | (x ^ 0x1ff) << 9 | ((x * 7) & 0x1ff) << 18,
+        ] {
+            let one = |r: u32| ((a >> (9 * r) & 0x1ff).count_ones() == 1) as u32;
+            let expected = one(0) | one(1) << 1 | one(2) << 2;
+            assert_eq!(Scalar::singles(a), expected, "{a:#x}");
+            #[cfg(target_arch = "x86_64")]
+            assert_eq!(x86::Avx2::singles(a), expected, "{a:#x}");
+        }
     }
 }
 
