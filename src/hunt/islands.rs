@@ -2,7 +2,8 @@
 //! annealing, each with its own random stream and temperature, run an epoch
 //! a generation over the threads, and tended between generations: the stale
 //! ones of the lower half, and the long-stuck ones of the upper half but the
-//! best, restarted from new puzzles.
+//! best, restarted from new puzzles. Before each epoch but the first, an
+//! island also tries symmetric copies of its best ([`POLISH`]).
 
 use super::moves::{self, Unique};
 use super::search::{Scored, Shared, T_COLD, T_HOT};
@@ -221,6 +222,9 @@ impl Search<'_> {
     /// Scores [`Search::polish`] random symmetric copies of `island`'s best
     /// and makes the best of them its best when it scores higher.
     fn polish(&self, island: &mut Island) {
+        if self.polish == 0 {
+            return;
+        }
         let shared = self.shared;
         // The copies' lineage: the writing the island's best came from.
         let lineage = island
@@ -289,9 +293,10 @@ impl Search<'_> {
                 }
             };
             // A move that keeps the solution keeps the lineage.
-            let lineage = match next.solution == island.current.solution {
-                true => island.lineage.clone(),
-                false => None,
+            let lineage = if next.solution == island.current.solution {
+                island.lineage.clone()
+            } else {
+                None
             };
             shared.offer(&next, lineage.as_deref(), &scored, total);
             let delta = scored.level(self.pair) - island.now.level(self.pair);
