@@ -24,6 +24,8 @@ pub struct Finding {
 pub struct CheckReport {
     /// The findings.
     pub findings: Vec<Finding>,
+    /// Each size checked, and whether all its puzzles were answered right.
+    pub sides: Vec<(usize, bool)>,
 }
 
 impl CheckReport {
@@ -39,8 +41,11 @@ impl CheckReport {
     }
 
     /// The findings a line each, what the program last wrote to stderr, and
-    /// the verdict: ready for `bench ready_for`, or how many problems.
-    pub fn text(&self, stderr_tail: &str, ready_for: &str) -> String {
+    /// the verdict: with no problem, ready for `bench` with the declaration
+    /// of the sizes checked (`declare` writes the flag and the file's line for
+    /// a list of sides); with problems on some sizes only, the declaration of
+    /// the sizes that passed, which skips the others; else how many problems.
+    pub fn text(&self, stderr_tail: &str, declare: &dyn Fn(&[usize]) -> String) -> String {
         let mut out = String::new();
         for f in &self.findings {
             let mark = if f.ok { "ok  " } else { "FAIL" };
@@ -49,11 +54,52 @@ impl CheckReport {
         if !stderr_tail.is_empty() {
             out += &format!("its stderr ended with: {stderr_tail}\n");
         }
+        let (passed, failed): (Vec<_>, Vec<_>) = self.sides.iter().partition(|(_, ok)| *ok);
+        let passed: Vec<usize> = passed.iter().map(|(s, _)| *s).collect();
+        let names = |sides: &[(usize, bool)]| {
+            sides
+                .iter()
+                .map(|(s, _)| format!("{s}x{s}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let sized = self.sides.iter().filter(|(_, ok)| !ok).count();
         match self.problems() {
-            0 => out += &format!("\nno problems: ready for `bench {ready_for}`\n"),
+            0 => out += &format!("\nno problems: ready for {}\n", declare(&passed)),
+            n if !passed.is_empty() && !failed.is_empty() && self.only_on_sides(sized) => {
+                out += &format!(
+                    "\n{n} problem(s), all on {}; {} passed. To race it on {} alone: {}\n",
+                    names(&failed),
+                    names(
+                        &self
+                            .sides
+                            .iter()
+                            .copied()
+                            .filter(|(_, ok)| *ok)
+                            .collect::<Vec<_>>()
+                    ),
+                    if passed.len() == 1 {
+                        "that size"
+                    } else {
+                        "those sizes"
+                    },
+                    declare(&passed)
+                )
+            }
             n => out += &format!("\n{n} problem(s)\n"),
         }
         out
+    }
+
+    /// True when every problem was found within a size's puzzles (none in the
+    /// start, the counters or the exit), given how many sizes failed.
+    fn only_on_sides(&self, failed_sides: usize) -> bool {
+        failed_sides > 0
+            && self.findings.iter().filter(|f| !f.ok).all(|f| {
+                self.sides
+                    .iter()
+                    .any(|(s, _)| f.text.starts_with(&format!("{s}x{s} ")))
+            })
     }
 }
 
@@ -279,6 +325,7 @@ pub fn check(
         pencilmark,
         checked,
         timeout,
+        who: "the program",
     };
     run_cases(p, &start, sizes, &opts, report)
 }
@@ -361,6 +408,7 @@ pub fn check_library(
         pencilmark: declared,
         checked: spec.checked(),
         timeout,
+        who: "the library's host",
     };
     run_cases(p, &restart, &sizes, &opts, report)
 }
@@ -373,6 +421,8 @@ struct CaseOptions {
     checked: Checked,
     /// How long each answer may take.
     timeout: Duration,
+    /// What answers: the program, or the library's host.
+    who: &'static str,
 }
 
 /// The reference verdict of a check's puzzle: its solutions counted to two.
@@ -396,6 +446,7 @@ fn run_cases(
     let never = AtomicBool::new(false);
     let mut keys = (false, false, false);
     for &side in sizes {
+        let before = report.problems();
         let Some(g) = Geometry::from_side(side) else {
             report.fail(format!(
                 "size {side} does not exist ({})",
@@ -458,7 +509,8 @@ fn run_cases(
                 }
                 Err(ReadError::Closed) => {
                     report.fail(format!(
-                        "{name}: the program ended without answering ({})",
+                        "{name}: {} ended without answering ({})",
+                        opts.who,
                         p.ended()
                     ));
                     p = start()?;
@@ -476,6 +528,7 @@ fn run_cases(
                 }
             }
         }
+        report.sides.push((side, report.problems() == before));
     }
     let counted: Vec<&str> = [(keys.0, "nodes"), (keys.1, "guesses"), (keys.2, "ns")]
         .iter()
@@ -521,15 +574,38 @@ mod tests {
 
     #[test]
     fn the_text_marks_each_finding_and_counts_the_problems() {
+        let declare = |s: &[usize]| format!("--contender NAME@{s:?}=COMMAND");
         let mut r = CheckReport::default();
         r.ok("started".into());
-        assert!(r.text("", "--contender NAME=COMMAND").ends_with(
-            "ok   started\n\nno problems: ready for `bench --contender NAME=COMMAND`\n"
-        ));
+        r.sides.push((9, true));
+        assert!(r
+            .text("", &declare)
+            .ends_with("ok   started\n\nno problems: ready for --contender NAME@[9]=COMMAND\n"));
         r.fail("no answer".into());
-        let text = r.text("boom", "x");
+        let text = r.text("boom", &declare);
         assert!(text.contains("FAIL no answer\n"), "{text}");
         assert!(text.contains("its stderr ended with: boom\n"), "{text}");
         assert!(text.ends_with("\n1 problem(s)\n"), "{text}");
+    }
+
+    #[test]
+    fn problems_on_some_sizes_only_end_with_the_declaration_of_the_others() {
+        let declare = |s: &[usize]| format!("--contender NAME@{s:?}=COMMAND");
+        let mut r = CheckReport::default();
+        r.ok("started".into());
+        r.fail("4x4 puzzle with one solution: the program ended".into());
+        r.sides.push((4, false));
+        r.ok("9x9 puzzle with one solution: unique".into());
+        r.sides.push((9, true));
+        r.fail("16x16 puzzle with none: wrong".into());
+        r.sides.push((16, false));
+        let text = r.text("", &declare);
+        assert!(
+            text.ends_with("2 problem(s), all on 4x4, 16x16; 9x9 passed. To race it on that size alone: --contender NAME@[9]=COMMAND\n"),
+            "{text}"
+        );
+        // A problem outside the sizes (the exit) is no size's: no declaration.
+        r.fail("printed 1 line(s) no puzzle asked for".into());
+        assert!(r.text("", &declare).ends_with("\n3 problem(s)\n"));
     }
 }

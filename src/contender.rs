@@ -202,9 +202,10 @@ pub trait Engine: Send + Sync {
     /// The run is over (an outside program's processes are closed).
     fn finish(&self) {}
 
-    /// Why the engine was given up during the run (a crash loop), if it was.
-    fn given_up(&self) -> Option<String> {
-        None
+    /// Why the engine was given up during the run (it answered nothing on a
+    /// size, or crashed past its limit), once for each place it was.
+    fn given_up(&self) -> Vec<String> {
+        Vec::new()
     }
 }
 

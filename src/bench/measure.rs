@@ -133,7 +133,7 @@ pub fn measure(
     }
     info.given_up = contenders
         .iter()
-        .filter_map(|c| c.engine.given_up())
+        .flat_map(|c| c.engine.given_up())
         .collect();
     info.finished = harness::info::now_rfc3339();
     info.interrupted = result.interrupted;

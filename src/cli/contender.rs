@@ -84,11 +84,34 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
     };
     let tail = external::process::stderr_tail(&log, 0);
     let _ = std::fs::remove_dir_all(&dir);
-    let ready_for = match args.library {
-        Some(_) => "--library NAME=PATH:SYMBOL:ABI",
-        None => "--contender NAME=COMMAND",
+    let declare = |sides: &[usize]| {
+        let at = sides
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let flag = match &args.library {
+            Some(lib) => format!("--library NAME@{at}={lib}"),
+            None => {
+                let words = args.command.iter().map(String::as_str);
+                let command = shlex::try_join(words).unwrap_or_else(|_| args.command.join(" "));
+                format!(
+                    "--contender {}",
+                    shlex::try_quote(&format!("NAME@{at}={command}"))
+                        .map_or_else(|_| format!("'NAME@{at}={command}'"), |q| q.into_owned())
+                )
+            }
+        };
+        format!(
+            "`bench {flag}`, or `sizes = [{}]` in its contenders-file entry",
+            sides
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     };
-    print!("{}", report.text(&tail, ready_for));
+    print!("{}", report.text(&tail, &declare));
     Ok(ExitCode::from(u8::from(report.problems() > 0)))
 }
 

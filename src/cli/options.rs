@@ -118,17 +118,25 @@ pub(super) fn build_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 pub(super) struct OutsideArgs {
     /// An outside program as a contender, `NAME=COMMAND` (repeatable): COMMAND is split into
     /// words as a shell would and run without one, once per worker thread, speaking the
-    /// line protocol (see docs/contenders.md).
-    #[arg(long, value_name = "NAME=COMMAND")]
+    /// line protocol (see docs/contenders.md). `NAME@9,16=COMMAND` declares the grid
+    /// sides it handles (default 4, 9, 16, 25): other sizes are skipped for it.
+    #[arg(long, value_name = "NAME[@SIDES]=COMMAND")]
     pub(super) contender: Vec<String>,
     /// A shared library as a contender, `NAME=PATH:SYMBOL:ABI` (repeatable): its function
     /// SYMBOL is called in a helper process per worker and timed there; ABI is `tdoku`
     /// (tdoku's SolverFn), `jsolve` (JSolve's) or `sudoku-bench` (include/sudoku_bench.h).
-    #[arg(long, value_name = "NAME=PATH:SYMBOL:ABI")]
+    /// `NAME@9=...` declares its sides, as for --contender.
+    #[arg(long, value_name = "NAME[@SIDES]=PATH:SYMBOL:ABI")]
     pub(super) library: Vec<String>,
+    /// Give an outside contender up everywhere after this many crashes over the run (each
+    /// crash costs its own row and a restart). Unsaid, a contender is given up only on a
+    /// grid size where its first 50 calls all crashed with no answer. A contenders entry's
+    /// `max_crashes` takes precedence.
+    #[arg(long, value_name = "N", value_parser = positive::<u32>)]
+    pub(super) max_crashes: Option<u32>,
     /// A TOML file of contenders: `[[contender]]` tables with `name` and `command` (a list
     /// of words) or `library`, `symbol` and `abi`; optional `sizes`, `description`,
-    /// `pencilmark` and (programs) `batch`.
+    /// `pencilmark`, `max_crashes` and (programs) `batch`.
     #[arg(long, value_name = "FILE")]
     pub(super) contenders: Option<PathBuf>,
 }
@@ -136,11 +144,15 @@ pub(super) struct OutsideArgs {
 impl OutsideArgs {
     /// Every outside contender asked for (see [`sudoku_bench::external::specs`]).
     pub(super) fn specs(&self) -> Result<Vec<sudoku_bench::external::ContenderSpec>> {
-        Ok(sudoku_bench::external::specs(
+        let mut specs = sudoku_bench::external::specs(
             &self.contender,
             &self.library,
             self.contenders.as_deref(),
-        )?)
+        )?;
+        for s in &mut specs {
+            s.max_crashes = s.max_crashes.or(self.max_crashes);
+        }
+        Ok(specs)
     }
 }
 

@@ -67,6 +67,11 @@ pub struct ContenderSpec {
     /// Protocol version 2: up to this many puzzles written before their answers are read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<usize>,
+    /// Crashes over the run after which it is given up everywhere (`--max-crashes`);
+    /// unsaid, only a size where it answers nothing is given up
+    /// ([`UNANSWERED_BOUND`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_crashes: Option<u32>,
 }
 
 impl ContenderSpec {
@@ -83,6 +88,7 @@ impl ContenderSpec {
             symbol: None,
             abi: None,
             batch: None,
+            max_crashes: None,
         }
     }
 
@@ -242,6 +248,9 @@ fn validate(spec: &ContenderSpec) -> Result<(), String> {
             }
         }
     }
+    if spec.max_crashes == Some(0) {
+        return Err("max_crashes is 0: give 1 or more crashes".into());
+    }
     if spec.batch == Some(0) {
         return Err("batch is 0: give 1 or more puzzles".into());
     }
@@ -286,28 +295,58 @@ pub fn specs(
     Ok(specs)
 }
 
-/// Reads `NAME=COMMAND`: the command is split into words as a shell would
-/// (quotes and backslashes), then run without one.
+/// Splits `NAME[@SIDES]` into the name and the sides declared (empty: none
+/// declared), like `mine@9,16`.
+fn name_and_sides(text: &str) -> Result<(&str, Vec<usize>), String> {
+    let Some((name, sides)) = text.split_once('@') else {
+        return Ok((text.trim(), Vec::new()));
+    };
+    let sides = sides
+        .split(',')
+        .map(|w| {
+            let w = w.trim();
+            let side = w
+                .split_once('x')
+                .map_or(w, |(a, b)| if a == b { a } else { w });
+            side.parse::<usize>().map_err(|_| {
+                format!(
+                    "{w:?} after @ is not a grid side: expected sides like @9 or @9,16 (one of {})",
+                    crate::grid::SIDES_TEXT
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((name.trim(), sides))
+}
+
+/// Reads `NAME[@SIDES]=COMMAND`: the command is split into words as a shell would
+/// (quotes and backslashes), then run without one; `@9,16` declares its sides.
 pub fn parse_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
     let bad = |why: String| ContenderError::BadArgument("--contender", arg.to_string(), why);
-    let (name, command) = arg
-        .split_once('=')
-        .ok_or_else(|| bad("expected NAME=COMMAND, like jcz=./jcz --quiet".into()))?;
+    let (name, command) = arg.split_once('=').ok_or_else(|| {
+        bad("expected NAME=COMMAND, like jcz=./jcz --quiet (or jcz@9=... for 9x9 only)".into())
+    })?;
+    let (name, sizes) = name_and_sides(name).map_err(bad)?;
     let words = shlex::split(command)
         .ok_or_else(|| bad("the command has an unclosed quote or a trailing backslash".into()))?;
     if words.is_empty() {
         return Err(bad("the command is empty".into()));
     }
-    let spec = ContenderSpec::program(name.trim(), words).with_default_sizes();
+    let spec = ContenderSpec {
+        sizes,
+        ..ContenderSpec::program(name, words)
+    }
+    .with_default_sizes();
     validate(&spec).map_err(bad)?;
     Ok(spec)
 }
 
-/// Reads `--library NAME=PATH:SYMBOL:ABI` (ABI one of [`library::Abi::WORDS`]).
+/// Reads `--library NAME[@SIDES]=PATH:SYMBOL:ABI` (ABI one of [`library::Abi::WORDS`]).
 pub fn parse_library_argument(arg: &str) -> Result<ContenderSpec, ContenderError> {
     let bad = |why: String| ContenderError::BadArgument("--library", arg.to_string(), why);
     let usage = "expected NAME=PATH:SYMBOL:ABI, like tdoku=./libtdoku_shared.so:TdokuSolverDpllTriadSimd:tdoku";
     let (name, rest) = arg.split_once('=').ok_or_else(|| bad(usage.into()))?;
+    let (name, sizes) = name_and_sides(name).map_err(bad)?;
     let mut parts = rest.rsplitn(3, ':');
     let (Some(abi), Some(symbol), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
         return Err(bad(usage.into()));
@@ -319,7 +358,8 @@ pub fn parse_library_argument(arg: &str) -> Result<ContenderSpec, ContenderError
         library: Some(PathBuf::from(path)),
         symbol: Some(symbol.to_string()),
         abi: Some(abi),
-        ..ContenderSpec::program(name.trim(), Vec::new())
+        sizes,
+        ..ContenderSpec::program(name, Vec::new())
     }
     .with_default_sizes();
     validate(&spec).map_err(bad)?;
@@ -328,7 +368,7 @@ pub fn parse_library_argument(arg: &str) -> Result<ContenderSpec, ContenderError
 
 /// Reads a contenders file: `[[contender]]` tables with `name`, and `command`
 /// (a list of words) or `library`, `symbol` and `abi`; optional `sizes`,
-/// `description`, `pencilmark`, `solutions`, `batch`. A library's path is taken from the
+/// `description`, `pencilmark`, `solutions`, `batch`, `max_crashes`. A library's path is taken from the
 /// file's folder.
 pub fn load_file(path: &Path) -> Result<Vec<ContenderSpec>, ContenderError> {
     #[derive(Deserialize)]
@@ -388,9 +428,31 @@ pub fn crowded(threads: usize, cores: usize) -> bool {
     2 * threads > cores
 }
 
-/// Crashes in a row, with no answer between them, after which a contender
-/// is given up (a crash loop): its remaining puzzles are `error` rows.
-pub const MAX_CRASHES_IN_A_ROW: u32 = 5;
+/// Crashes on one grid size, with no answer at all on that size, after which
+/// a contender is given up on it: its puzzles left there are `error` rows.
+///
+/// Each crash costs a restart (a few milliseconds for a program or a
+/// library's host), so a contender that answers nothing is given up after
+/// well under a second. One that answers even a tenth of the puzzles, in any
+/// order, crashes on all of its first 50 with a chance of 0.5%; one crash
+/// pattern in the puzzles never gives up the rows it can answer.
+pub const UNANSWERED_BOUND: u32 = 50;
+
+/// What a contender has done on one grid size: crashes and answers.
+#[derive(Clone, Copy, Debug, Default)]
+struct Attempts {
+    crashes: u32,
+    answers: u32,
+}
+
+/// Where a contender was given up: on one side, or everywhere.
+#[derive(Clone, Debug, Default)]
+struct GivenUp {
+    /// Sides given up on, each with why.
+    sides: Vec<(usize, String)>,
+    /// Given up everywhere (`max_crashes` reached), with why.
+    all: Option<String>,
+}
 
 /// A contender program at run time: its idle processes (one per worker that
 /// has used it), its stderr log, and how often it had to be restarted.
@@ -407,8 +469,11 @@ pub struct Program {
     library: Mutex<Option<(Vec<usize>, bool)>>,
     log: Option<PathBuf>,
     idle: Mutex<Vec<Process>>,
+    /// Crashes and answers per grid side.
+    attempts: Mutex<Vec<(usize, Attempts)>>,
+    /// Crashes over the run, every side.
     crashes: AtomicU32,
-    gave_up: Mutex<Option<String>>,
+    gave_up: Mutex<GivenUp>,
     /// True when the run's workers and programs outnumber the cores: readers sleep.
     crowded: AtomicBool,
 }
@@ -448,8 +513,9 @@ impl Program {
             library: Mutex::new(None),
             log,
             idle: Mutex::new(Vec::new()),
+            attempts: Mutex::new(Vec::new()),
             crashes: AtomicU32::new(0),
-            gave_up: Mutex::new(None),
+            gave_up: Mutex::new(GivenUp::default()),
             crowded: AtomicBool::new(false),
         })
     }
@@ -515,11 +581,15 @@ impl Program {
         }
     }
 
-    fn take(&self, mode: Mode) -> Result<Process, String> {
-        if crate::sync::lock(&self.gave_up).is_some() {
-            return Err(format!(
-                "not run: the contender crashed {MAX_CRASHES_IN_A_ROW} times in a row and was given up"
-            ));
+    fn take(&self, mode: Mode, side: usize) -> Result<Process, String> {
+        {
+            let gave_up = crate::sync::lock(&self.gave_up);
+            if let Some(why) = &gave_up.all {
+                return Err(format!("not run: {why}"));
+            }
+            if let Some((_, why)) = gave_up.sides.iter().find(|(s, _)| *s == side) {
+                return Err(format!("not run: {why}"));
+            }
         }
         let found = {
             let mut idle = crate::sync::lock(&self.idle);
@@ -541,32 +611,64 @@ impl Program {
     /// Forgets the crashes so far (those of the warm-up, which has no rows).
     pub fn forgive(&self) {
         self.crashes.store(0, Ordering::Relaxed);
-        *crate::sync::lock(&self.gave_up) = None;
+        crate::sync::lock(&self.attempts).clear();
+        *crate::sync::lock(&self.gave_up) = GivenUp::default();
     }
 
-    /// Counts a crash; at [`MAX_CRASHES_IN_A_ROW`] with no answer between
-    /// them, gives the contender up.
-    fn crashed(&self, why: &str) {
-        let n = self.crashes.fetch_add(1, Ordering::Relaxed) + 1;
-        if n >= MAX_CRASHES_IN_A_ROW {
-            let mut gave_up = crate::sync::lock(&self.gave_up);
-            gave_up.get_or_insert(format!(
-                "`{}` was given up after {n} crashes in a row with no answer between (last: {why}); its puzzles left are `error` rows reading \"not run\"",
-                self.spec.name
+    /// This side's attempts, changed by `f`; returns them after.
+    fn attempt(&self, side: usize, f: impl FnOnce(&mut Attempts)) -> Attempts {
+        let mut all = crate::sync::lock(&self.attempts);
+        let at = match all.iter().position(|(s, _)| *s == side) {
+            Some(i) => i,
+            None => {
+                all.push((side, Attempts::default()));
+                all.len() - 1
+            }
+        };
+        f(&mut all[at].1);
+        all[at].1
+    }
+
+    /// Counts a crash on a puzzle of `side`. Gives the contender up on that
+    /// side after [`UNANSWERED_BOUND`] crashes there with no answer at all,
+    /// and everywhere at its `max_crashes` over the run.
+    fn crashed(&self, why: &str, side: usize) {
+        let total = self.crashes.fetch_add(1, Ordering::Relaxed) + 1;
+        let here = self.attempt(side, |a| a.crashes += 1);
+        let mut gave_up = crate::sync::lock(&self.gave_up);
+        let name = &self.spec.name;
+        if let Some(max) = self.spec.max_crashes.filter(|&m| total >= m) {
+            gave_up.all.get_or_insert(format!(
+                "`{name}` was given up after {total} crashes, its max_crashes ({max}; last: {why}): its puzzles left are `error` rows reading \"not run\""
+            ));
+        } else if here.answers == 0
+            && here.crashes >= UNANSWERED_BOUND
+            && !gave_up.sides.iter().any(|(s, _)| *s == side)
+        {
+            gave_up.sides.push((
+                side,
+                format!(
+                    "`{name}` was given up on {side}x{side} puzzles: its first {} calls there all crashed, with no answer (last: {why}); its {side}x{side} puzzles left are `error` rows reading \"not run\"",
+                    here.crashes
+                ),
             ));
         }
     }
 
-    /// An answer came: the crashes so far were no loop.
-    fn answered(&self) {
-        if self.crashes.load(Ordering::Relaxed) > 0 {
-            self.crashes.store(0, Ordering::Relaxed);
-        }
+    /// An answer came for a puzzle of `side`.
+    fn answered(&self, side: usize) {
+        self.attempt(side, |a| a.answers += 1);
     }
 
-    /// Why the contender was given up, if it was.
-    pub fn given_up(&self) -> Option<String> {
-        crate::sync::lock(&self.gave_up).clone()
+    /// Why the contender was given up, where it was.
+    pub fn given_up(&self) -> Vec<String> {
+        let gave_up = crate::sync::lock(&self.gave_up);
+        gave_up
+            .sides
+            .iter()
+            .map(|(_, why)| why.clone())
+            .chain(gave_up.all.clone())
+            .collect()
     }
 
     /// This program as a contender of a run (after [`Program::start`], which
@@ -826,6 +928,7 @@ impl Engine for Program {
             return;
         };
         let alphabet = Alphabet::default_for(first.grid.geometry());
+        let side = first.grid.geometry().side();
         let pencilmarks = self.takes_pencilmarks();
         // Puzzles whose lines were not answered: they go to a restarted program.
         let mut resend: VecDeque<usize> = Default::default();
@@ -863,7 +966,7 @@ impl Engine for Program {
             }
             let p = match proc.as_mut() {
                 Some(p) => p,
-                None => match self.take(job.mode) {
+                None => match self.take(job.mode, side) {
                     Ok(p) => proc.insert(p),
                     Err(msg) => {
                         // Given up: these puzzles and every one this worker would get are error rows.
@@ -885,7 +988,7 @@ impl Engine for Program {
             if p.send(&out).is_err() {
                 // The program is gone (it ended after its last answer): a new one gets these.
                 let why = proc.take().expect("running").ended();
-                self.crashed(&why);
+                self.crashed(&why, side);
                 for &slot in slots.iter().rev() {
                     resend.push_front(slot);
                 }
@@ -904,7 +1007,7 @@ impl Engine for Program {
                     Ok(line) => {
                         let puzzle = &job.puzzles[slot].grid;
                         let solved = self.answer(line, puzzle, &alphabet, ns, now);
-                        self.answered();
+                        self.answered(side);
                         if self.timing == Timing::Batch {
                             held.push((slot, solved));
                         } else {
@@ -939,7 +1042,7 @@ impl Engine for Program {
             let known = unanswered.len() == 1 || self.batch == 1 || self.spec.library.is_some();
             if known {
                 if let Some(why) = &f.crash {
-                    self.crashed(why);
+                    self.crashed(why, side);
                 }
                 done(unanswered[0], f.row);
                 for &slot in unanswered[1..].iter().rev() {
@@ -962,7 +1065,7 @@ impl Engine for Program {
         self.shutdown();
     }
 
-    fn given_up(&self) -> Option<String> {
+    fn given_up(&self) -> Vec<String> {
         Program::given_up(self)
     }
 }

@@ -102,3 +102,65 @@ fn zombies() -> usize {
         })
         .count()
 }
+
+#[test]
+fn sizes_are_declared_after_the_name() {
+    let s = parse_argument("mine@9=python3 mine.py").unwrap();
+    assert_eq!((s.name.as_str(), s.sizes.as_slice()), ("mine", &[9][..]));
+    let s = parse_argument("big@16x16,25=./big").unwrap();
+    assert_eq!(s.sizes, [16, 25]);
+    let s = parse_library_argument("t@9=./libt.so:f:tdoku").unwrap();
+    assert_eq!((s.name.as_str(), s.sizes.as_slice()), ("t", &[9][..]));
+    for (bad, why) in [
+        ("m@nine=./a", "not a grid side"),
+        ("m@10=./a", "size 10 is not one of"),
+        ("m@=./a", "not a grid side"),
+    ] {
+        let e = parse_argument(bad).unwrap_err().to_string();
+        assert!(e.contains(why), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn a_size_is_given_up_only_when_nothing_there_was_answered() {
+    let spec = ContenderSpec::program("p", vec!["./p".into()]);
+    let p = Program::new(spec.clone(), None).unwrap();
+    // One answer on 9x9, then crashes far past the bound: never given up there.
+    p.answered(9);
+    for _ in 0..3 * UNANSWERED_BOUND {
+        p.crashed("signal 11", 9);
+    }
+    assert!(p.given_up().is_empty());
+    // On 4x4 it answers nothing: given up there at the bound, once.
+    for i in 1..=2 * UNANSWERED_BOUND {
+        p.crashed("signal 11", 4);
+        assert_eq!(
+            p.given_up().len(),
+            usize::from(i >= UNANSWERED_BOUND),
+            "{i}"
+        );
+    }
+    assert!(p.given_up()[0].contains("4x4 puzzles"));
+    assert!(matches!(p.take(Mode::Unique, 4), Err(e) if e.starts_with("not run:")));
+    // The warm-up's crashes are forgotten.
+    p.forgive();
+    assert!(p.given_up().is_empty());
+    // max_crashes counts every size.
+    let p = Program::new(
+        ContenderSpec {
+            max_crashes: Some(3),
+            ..spec
+        },
+        None,
+    )
+    .unwrap();
+    p.answered(9);
+    p.crashed("a", 9);
+    p.crashed("b", 4);
+    assert!(p.given_up().is_empty());
+    p.crashed("c", 9);
+    let why = p.given_up();
+    assert_eq!(why.len(), 1);
+    assert!(why[0].contains("max_crashes (3"), "{}", why[0]);
+    assert!(p.take(Mode::Unique, 16).is_err());
+}

@@ -214,13 +214,13 @@ fn a_crashing_program_costs_only_its_own_rows_and_is_restarted_each_time() {
 }
 
 #[test]
-fn a_program_that_crashes_on_every_puzzle_is_given_up_after_a_crash_loop() {
+fn a_program_that_answers_nothing_is_given_up_after_the_documented_bound() {
     let dir = tempfile::tempdir().unwrap();
     let t = table(dir.path(), &["hard-9x9"]);
     let out = bin(dir.path())
         .args(RUN)
         .args(ONE_BESIDE_BITSET)
-        .args(["--limit", "40", "--out", "run"])
+        .args(["--limit", "60", "--out", "run"])
         .args(["--contender", &fixture(&t, "crash-at:1")])
         .assert()
         .code(1);
@@ -228,18 +228,47 @@ fn a_program_that_crashes_on_every_puzzle_is_given_up_after_a_crash_loop() {
     let run = dir.path().join("run");
     let all = rows(&run);
     let fx = of(&all, "fx");
-    assert_eq!(fx.len(), 40, "every puzzle has its row");
-    let k = sudoku_bench::external::MAX_CRASHES_IN_A_ROW as usize;
-    let crashed = fx.iter().filter(|r| r.3.contains("exit code 3")).count();
+    assert_eq!(fx.len(), 60, "every puzzle has its row");
+    let k = sudoku_bench::external::UNANSWERED_BOUND as usize;
+    let crashed = fx
+        .iter()
+        .filter(|r| r.3.contains("exit code 3") && !r.3.starts_with("not run:"))
+        .count();
     let given_up = fx.iter().filter(|r| r.3.starts_with("not run:")).count();
-    assert_eq!((crashed, given_up), (k, 40 - k));
+    assert_eq!((crashed, given_up), (k, 60 - k));
     assert!(fx.iter().all(|r| r.2 == "error"));
     // Said once, in the terminal and in the summary.
     assert_eq!(stderr.matches("given up").count(), 1, "{stderr}");
+    assert!(stderr.contains("9x9 puzzles"), "{stderr}");
     let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
     assert_eq!(md.matches("given up").count(), 1, "{md}");
     let log = std::fs::read_to_string(run.join("contenders/fx.stderr.log")).unwrap();
     assert_eq!(log.matches("crashing on puzzle 1").count(), k);
+}
+
+#[test]
+fn max_crashes_gives_a_program_up_at_that_many_crashes() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path(), &["hard-9x9"]);
+    let out = bin(dir.path())
+        .args(RUN)
+        .args(ONE_BESIDE_BITSET)
+        .args(["--limit", "60", "--out", "run", "--max-crashes", "4"])
+        .args(["--contender", &fixture(&t, "crash-at:5")])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let all = rows(&dir.path().join("run"));
+    let fx = of(&all, "fx");
+    // Four answers, then a crash: four times, then nothing more is sent.
+    let crashed = fx
+        .iter()
+        .filter(|r| r.3.contains("exit code 3") && !r.3.starts_with("not run:"))
+        .count();
+    let given_up = fx.iter().filter(|r| r.3.starts_with("not run:")).count();
+    assert_eq!((crashed, given_up), (4, 60 - 20), "{stderr}");
+    assert_eq!(stderr.matches("given up").count(), 1, "{stderr}");
+    assert!(stderr.contains("max_crashes (4"), "{stderr}");
 }
 
 #[test]

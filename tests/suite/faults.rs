@@ -132,14 +132,59 @@ fn a_library_that_crashes_on_every_puzzle_is_given_up_once() {
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert_eq!(stderr.matches("was given up").count(), 1, "{stderr}");
     let rows: Vec<PuzzleResult> = csv_rows(&dir.path().join("run/results.csv"));
-    let k = sudoku_bench::external::MAX_CRASHES_IN_A_ROW as usize;
+    let k = sudoku_bench::external::UNANSWERED_BOUND as usize;
     let crashed = rows
         .iter()
-        .filter(|r| r.detail.contains("ended before answering"))
+        .filter(|r| r.detail.contains("ended before answering") && !r.detail.starts_with("not run"))
         .count();
     let not_run = rows
         .iter()
         .filter(|r| r.detail.starts_with("not run"))
         .count();
     assert_eq!((crashed, not_run), (k, 60 - k));
+}
+
+/// A library that crashes whenever the first cell is blank (212 of hard-9x9's
+/// 300 puzzles): a pattern in the puzzles, not a crash loop. Exactly those
+/// rows are errors, every other puzzle is answered, nothing is given up.
+#[test]
+fn a_crash_pattern_in_the_puzzles_costs_only_its_rows_and_gives_nothing_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = puzzles(300);
+    let blank: Vec<bool> = all.iter().map(|(p, _)| p.starts_with('.')).collect();
+    assert_eq!(blank.iter().filter(|&&b| b).count(), 212);
+    let faults: String = all
+        .iter()
+        .filter(|(p, _)| p.starts_with('.'))
+        .map(|(p, _)| format!("crash {p}\n"))
+        .collect();
+    std::fs::write(dir.path().join("faults"), faults).unwrap();
+    let lib = format!(
+        "lib@9={}:fixture_tdoku:tdoku",
+        example("libfixture_library.so").display()
+    );
+    for threads in ["1", "2"] {
+        let out = bin(dir.path())
+            .args(["bench", "--min-time", "0", "--rounds", "1", "--warmup", "0"])
+            .args(["--no-report", "--dataset", "hard-9x9", "--library", &lib])
+            .args(["--threads", threads, "--out", "run", "--force"])
+            .env(
+                "SUDOKU_BENCH_FIXTURE",
+                format!("faults:{}", dir.path().join("faults").display()),
+            )
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(!stderr.contains("given up"), "{stderr}");
+        let rows: Vec<PuzzleResult> = csv_rows(&dir.path().join("run/results.csv"));
+        assert_eq!(rows.len(), 300);
+        for r in &rows {
+            let want = if blank[r.puzzle_index as usize] {
+                RowStatus::Error
+            } else {
+                RowStatus::Unique
+            };
+            assert_eq!(r.status, want, "puzzle {}: {}", r.puzzle_index, r.detail);
+        }
+    }
 }
