@@ -297,7 +297,11 @@ pub(super) fn one(
         info.errors,
         m.result.interrupted,
         regressed.map(|_| after.baseline.as_deref().unwrap_or_default()),
-    );
+    )
+    .by(sudoku_bench::export::failures::names(
+        &m.report.summary,
+        info,
+    ));
     if let Some(line) = ending.line(&out_dir.join(files::RESULTS_CSV)) {
         eprintln!("{line}");
     }

@@ -18,9 +18,19 @@ pub enum DatasetError {
     /// A public list could not be downloaded or cached.
     #[error(transparent)]
     Download(#[from] public::DownloadError),
-    /// A name that is neither an embedded dataset nor a path.
-    #[error("no dataset named {0:?}: there is no such file or folder, and no embedded or public set of that name ({1})")]
-    Unknown(String, String),
+    /// A name that is neither an embedded dataset nor a path: the name, the
+    /// names there are, and the closest of them (empty when none is close).
+    #[error("no dataset named {0:?}: there is no such file or folder, and no embedded or public set of that name{hint}({1})", hint = did_you_mean(.2))]
+    Unknown(String, String, String),
+}
+
+/// `; did you mean "NAME"? ` before the list of names, or a space.
+fn did_you_mean(name: &str) -> String {
+    if name.is_empty() {
+        " ".to_string()
+    } else {
+        format!("; did you mean {name:?}? ")
+    }
 }
 
 /// A dataset compiled into the binary.

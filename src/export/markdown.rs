@@ -70,8 +70,13 @@ pub fn num(x: f64) -> String {
     }
 }
 
+/// A figure that may be missing: [`num`], or empty.
+pub fn opt(x: Option<f64>) -> String {
+    x.map(num).unwrap_or_default()
+}
+
 /// Column heads of the summary table.
-pub const SUMMARY_HEADER: [&str; 17] = [
+pub const SUMMARY_HEADER: [&str; 18] = [
     "dataset",
     "variant",
     "puzzles",
@@ -88,11 +93,14 @@ pub const SUMMARY_HEADER: [&str; 17] = [
     "p99 µs",
     "max µs",
     "guesses",
+    "nodes",
     "no guess %",
 ];
 
-/// One summary row as display cells (the first two are text, the rest numbers).
-pub fn summary_cells(r: &SummaryRow) -> [String; 17] {
+/// One summary row as display cells (the first two are text, the rest
+/// numbers). Times, guesses and nodes are over the verified puzzles, and
+/// empty where the row's figures do not stand.
+pub fn summary_cells(r: &SummaryRow) -> [String; 18] {
     [
         r.dataset.clone(),
         r.label(),
@@ -109,12 +117,13 @@ pub fn summary_cells(r: &SummaryRow) -> [String; 17] {
         r.errors.to_string(),
         r.unchecked.to_string(),
         num(r.puzzles_per_sec),
-        num(r.mean_us),
-        num(r.median_us),
-        num(r.p90_us),
-        num(r.p99_us),
-        num(r.max_us),
-        r.guesses_per_puzzle.map(num).unwrap_or_default(),
+        opt(r.mean_us),
+        opt(r.median_us),
+        opt(r.p90_us),
+        opt(r.p99_us),
+        opt(r.max_us),
+        opt(r.guesses_per_puzzle),
+        opt(r.nodes_per_puzzle),
         r.no_guess_pct
             .map(|p| format!("{p:.1}"))
             .unwrap_or_default(),
@@ -176,10 +185,13 @@ pub fn relative_cells(r: &SummaryRow) -> Option<[String; 8]> {
         r.dataset.clone(),
         r.label(),
         r.reference.clone(),
-        r.speed.map_or("-".into(), times),
+        match r.stands() {
+            true => crate::export::terminal::speed_cell(r),
+            false => r.failure_cell(),
+        },
         interval(r.speed_lo, r.speed_hi, times),
         r.faster_pct.map_or("-".into(), |p| format!("{p:.0}")),
-        num(r.median_us),
+        r.median_us.map_or("-".into(), num),
         interval(r.median_lo_us, r.median_hi_us, num),
     ])
 }
@@ -206,9 +218,10 @@ pub const RELATIVE_NOTE: &str = "Speed: the geometric mean, over the puzzles bot
 /// What the run's 95% intervals cover, in one line: rounds (re-runs should land
 /// inside) or puzzles only (older runs, `--rounds 1`, small datasets).
 pub fn interval_note(rows: &[SummaryRow], complete: Option<usize>, asked: usize) -> String {
+    // A row without figures has no interval to describe.
     let few = super::first_seen(
         rows.iter()
-            .filter(|r| r.rounds <= 1)
+            .filter(|r| r.rounds <= 1 && r.stands())
             .map(|r| r.dataset.as_str()),
     );
     let most = rows.iter().map(|r| r.rounds).max().unwrap_or(0);
@@ -257,7 +270,8 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
             continue;
         }
         let half = (hi / s - 1.0).max(1.0 - lo / s);
-        if half <= DECISIVE {
+        // Judged as it is printed, in whole percent: ±10% is never "too wide".
+        if (100.0 * half).round() <= (100.0 * DECISIVE).round() {
             continue;
         }
         if lo > 1.0 || hi < 1.0 {
@@ -291,8 +305,13 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
     }
     if let Some(&(w, half)) = decided.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
         let n = decided.len();
+        let faster = if w.speed_lo.unwrap_or(0.0) > 1.0 {
+            &w.variant
+        } else {
+            &w.reference
+        };
         out.push(format!(
-            "{n} more comparison{} {} wider than ±{:.0}% (the widest `{}` against `{}` on {}, ±{:.0}%): {} which is faster, not by how much to within {:.0}%.",
+            "{n} more comparison{} {} wider than ±{:.0}% (the widest: `{}` against `{}` on {}, ±{:.0}%, where `{faster}` is faster): {} which is faster, not by how much to within {:.0}%.",
             if n == 1 { "" } else { "s" },
             if n == 1 { "is" } else { "are" },
             100.0 * DECISIVE,
@@ -355,13 +374,13 @@ pub fn transport_notes(rows: &[SummaryRow], floor_ns: Option<u64>) -> Vec<String
     let factor = crate::external::floor::FLOOR_FACTOR;
     let floor_us = floor as f64 / 1e3;
     rows.iter()
-        .filter(|r| r.timing == "pipe" && r.median_us > 0.0 && r.median_us < factor * floor_us)
+        .filter(|r| r.timing == "pipe" && r.median_us.is_some_and(|m| m > 0.0 && m < factor * floor_us))
         .map(|r| {
             format!(
                 "`{}` on {}: its median, {} µs, is under {factor:.0}× the pipe's own round trip ({} µs, measured this run): transport is most of what its rows time. Race it as a library (`--library`) or with `batch = K` in its contenders entry.",
                 r.variant,
                 r.dataset,
-                num(r.median_us),
+                opt(r.median_us),
                 num(floor_us)
             )
         })
@@ -439,6 +458,17 @@ pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
             (Some(lo), Some(_)) if lo <= 1.0 => "; the difference is inside the noise",
             _ => "",
         };
+        // Figures over fewer than every puzzle say over how many.
+        let over: Vec<String> = [best, next]
+            .iter()
+            .filter(|r| !r.over().is_empty())
+            .map(|r| format!("`{}` {} puzzles", r.variant, r.over()))
+            .collect();
+        let ci = match (ci.is_empty(), over.is_empty()) {
+            (_, true) => ci,
+            (true, false) => format!(" ({})", over.join(", ")),
+            (false, false) => format!("{}; {})", ci.trim_end_matches(')'), over.join(", ")),
+        };
         out.push(format!(
             "`{}` is {} faster than `{}` on {d}{ci}{noise}.",
             best.variant,
@@ -448,6 +478,28 @@ pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
     }
     out.extend(wide_intervals(rows));
     out
+}
+
+/// The `## Failures` section that opens a run's summary and report: every
+/// contender given up, then a line per contender and dataset that failed
+/// (see [`super::failures::lines`]). Empty when nothing failed.
+pub fn failures_section(rows: &[SummaryRow], given_up: &[String]) -> String {
+    let lines = super::failures::lines(rows);
+    if lines.is_empty() && given_up.is_empty() {
+        return String::new();
+    }
+    let (wrong, errors) = crate::harness::summary::failures(rows);
+    let mut s = format!(
+        "\n## Failures\n\n**{wrong} puzzles answered wrong and {errors} failed.** A contender's figures count only its verified puzzles; under {:.0}% verified it has none.\n\n",
+        100.0 * crate::harness::record::STANDING_SHARE
+    );
+    for why in given_up {
+        let _ = writeln!(s, "- **{why}.**");
+    }
+    for l in lines {
+        let _ = writeln!(s, "- {l}");
+    }
+    s
 }
 
 /// `summary.md`: the run's metadata and the summary table.
@@ -494,16 +546,7 @@ impl Exporter for SummaryMarkdown {
             i.cpu_model, i.cores, i.options.threads, i.os
         );
         let _ = writeln!(s, "- {}", i.options.describe());
-        if i.wrong > 0 || i.errors > 0 {
-            let _ = writeln!(
-                s,
-                "\n**{} wrong answers and {} strategy errors: see `results.csv`.**",
-                i.wrong, i.errors
-            );
-        }
-        for why in &i.given_up {
-            let _ = writeln!(s, "\n**{why}.**");
-        }
+        s.push_str(&failures_section(&run.summary, &i.given_up));
         let mut parts = sentences(&run.summary);
         parts.extend(run_notes(&run.summary, i.pipe_floor_ns));
         if !parts.is_empty() {
@@ -591,6 +634,8 @@ mod tests {
             speed_lo: Some(lo),
             speed_hi: Some(hi),
             faster_pct: Some(faster),
+            puzzles: 10,
+            solved: 10,
             ..SummaryRow::default()
         }
     }
@@ -665,7 +710,7 @@ mod tests {
         assert_eq!(wide.len(), 1, "{wide:?}");
         assert!(
             wide[0].starts_with(
-                "1 more comparison is wider than ±10% (the widest `wide` against `ref` on d, ±36%)"
+                "1 more comparison is wider than ±10% (the widest: `wide` against `ref` on d, ±36%, where `wide` is faster)"
             ),
             "{}",
             wide[0]
@@ -678,8 +723,8 @@ mod tests {
             row("fast", 1.0, 1.0, 1.0, 50.0),
             row("slow", 1.0, 1.0, 1.0, 50.0),
         ];
-        rows[0].median_us = 11.0;
-        rows[1].median_us = 40.0;
+        rows[0].median_us = Some(11.0);
+        rows[1].median_us = Some(40.0);
         for r in &mut rows {
             r.timing = "pipe".into();
         }

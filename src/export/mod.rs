@@ -2,6 +2,7 @@
 
 use crate::harness::files;
 pub mod csv;
+pub mod failures;
 pub mod json;
 pub mod markdown;
 pub mod run_dir;

@@ -13,16 +13,36 @@ pub const WIDTH: usize = 100;
 
 /// Strategies as rows, datasets as columns, each cell the strategy's speed
 /// against that dataset's reference (`ref` for the reference itself, `-` where
-/// it did not run or was not compared). Datasets that do not fit in `width`
+/// it did not run or was not compared; see [`speed_cell`]). Datasets that do not fit in `width`
 /// columns go to a further block below. Empty when nothing was compared.
 pub fn speed_matrix(rows: &[SummaryRow], width: usize) -> String {
     if rows.iter().all(|r| r.speed.is_none()) {
         return String::new();
     }
-    matrix(rows, width, "speed", &|r| match r.variant == r.reference {
-        true => "ref".into(),
-        false => r.speed.map_or("-".into(), times),
-    })
+    matrix(rows, width, "speed", &speed_cell)
+}
+
+/// A contender's cell in the speed matrix: `ref`, its speed, or where its
+/// figures do not stand its failures (`282/300 errors`); with the verified
+/// puzzles it stands on when that is fewer than all (`0.52× 269/300`).
+pub fn speed_cell(r: &SummaryRow) -> String {
+    if !r.stands() {
+        return if r.puzzles > 0 {
+            r.failure_cell()
+        } else {
+            "-".into()
+        };
+    }
+    let part = if r.solved < r.puzzles {
+        format!(" {}/{}", r.solved, r.puzzles)
+    } else {
+        String::new()
+    };
+    match (r.variant == r.reference, r.speed) {
+        (true, _) => format!("ref{part}"),
+        (false, Some(x)) => format!("{}{part}", times(x)),
+        (false, None) => "-".into(),
+    }
 }
 
 /// Strategies as rows, datasets as columns, each cell the mean instructions
@@ -190,7 +210,9 @@ pub fn answer(report: &super::RunReport, summary_md: &std::path::Path) -> String
     } else if matrix.is_empty() {
         out.push_str(&compact_summary(&report.summary));
     } else {
-        out.push_str("Speed against each dataset's reference (ref; above 1× is faster):\n\n");
+        let head = "Speed against each dataset's reference (ref; above 1× is faster; n/m: over the n verified of m puzzles; a contender verified on under half shows its failures):";
+        out.push_str(&wrap(head, WIDTH));
+        out.push_str("\n\n");
         out.push_str(&matrix);
         out.push('\n');
         for line in sentences(&report.summary) {
@@ -238,7 +260,7 @@ pub fn compact_summary(rows: &[SummaryRow]) -> String {
                 r.dataset.clone(),
                 r.label(),
                 format!("{}/{}", r.solved, r.puzzles),
-                num(r.median_us),
+                super::markdown::opt(r.median_us),
                 num(r.puzzles_per_sec),
             ]
         })
@@ -255,12 +277,14 @@ pub fn compact_summary(rows: &[SummaryRow]) -> String {
 pub enum Ending {
     /// Every answer right, nothing regressed.
     Passed,
-    /// Wrong answers or strategy errors (exit 1).
+    /// Wrong answers or failed rows (exit 1).
     Failed {
         /// Puzzles answered wrong.
         wrong: u64,
-        /// Puzzles a strategy failed on.
+        /// Puzzles a contender failed on (a panic, a crash, no answer).
         errors: u64,
+        /// The contenders that failed, each as [`super::failures::names`] says it.
+        by: Vec<String>,
     },
     /// Stopped by Ctrl-C: what was measured is kept (exit 130).
     Interrupted,
@@ -276,12 +300,28 @@ impl Ending {
     /// interruption, then a regression.
     pub fn of(wrong: u64, errors: u64, interrupted: bool, regressed: Option<&str>) -> Ending {
         match (wrong + errors > 0, interrupted, regressed) {
-            (true, _, _) => Ending::Failed { wrong, errors },
+            (true, _, _) => Ending::Failed {
+                wrong,
+                errors,
+                by: Vec::new(),
+            },
             (_, true, _) => Ending::Interrupted,
             (_, _, Some(b)) => Ending::Regressed {
                 baseline: b.to_string(),
             },
             _ => Ending::Passed,
+        }
+    }
+
+    /// The same ending, naming the contenders that failed.
+    pub fn by(self, names: Vec<String>) -> Ending {
+        match self {
+            Ending::Failed { wrong, errors, .. } => Ending::Failed {
+                wrong,
+                errors,
+                by: names,
+            },
+            other => other,
         }
     }
 
@@ -300,8 +340,13 @@ impl Ending {
         let rows = rows.display();
         Some(match self {
             Ending::Passed => return None,
-            Ending::Failed { wrong, errors } => format!(
-                "FAILED: {wrong} puzzles answered wrong and {errors} with strategy errors (rows with status wrong/error in {rows})"
+            Ending::Failed { wrong, errors, by } => format!(
+                "FAILED: {wrong} puzzles answered wrong and {errors} failed{} (rows with status wrong/error in {rows})",
+                if by.is_empty() {
+                    String::new()
+                } else {
+                    format!(", by {}", by.join("; "))
+                }
             ),
             Ending::Interrupted => {
                 format!("interrupted: {rows} keeps every puzzle measured so far")
@@ -324,6 +369,8 @@ mod tests {
             dataset: dataset.into(),
             reference: reference.into(),
             speed,
+            puzzles: 10,
+            solved: 10,
             origin: if variant == "sat" {
                 "reference".into()
             } else {
@@ -390,9 +437,15 @@ mod tests {
             failed,
             Ending::Failed {
                 wrong: 2,
-                errors: 1
+                errors: 1,
+                by: Vec::new()
             }
         );
+        let named = failed.clone().by(vec!["mine (1 errors)".into()]);
+        assert!(named
+            .line(rows)
+            .unwrap()
+            .contains("1 failed, by mine (1 errors) (rows"));
         assert_eq!(failed.code(), 1);
         assert!(failed
             .line(rows)

@@ -344,19 +344,28 @@ pub struct SummaryRow {
     /// out of its budget): neither verified nor wrong.
     #[serde(default)]
     pub unchecked: u64,
-    /// Timed solves over the passes' wall time for this strategy and dataset.
+    /// Timed solves of verified puzzles over the passes' wall time for this
+    /// strategy and dataset: what it solved a second, not what it attempted.
     pub puzzles_per_sec: f64,
-    /// Mean time per puzzle, µs (each puzzle's median over its repeats; so are the quantiles).
-    pub mean_us: f64,
+    /// Mean time per puzzle, µs (each puzzle's median over its repeats; so
+    /// are the quantiles). Every time figure is over the verified puzzles
+    /// only, and empty where the row's figures do not stand (see
+    /// [`SummaryRow::stands`]).
+    #[serde(default)]
+    pub mean_us: Option<f64>,
     /// Median time per puzzle, µs.
-    pub median_us: f64,
+    #[serde(default)]
+    pub median_us: Option<f64>,
     /// 90th percentile, µs.
-    pub p90_us: f64,
+    #[serde(default)]
+    pub p90_us: Option<f64>,
     /// 99th percentile, µs.
-    pub p99_us: f64,
+    #[serde(default)]
+    pub p99_us: Option<f64>,
     /// Slowest puzzle, µs.
-    pub max_us: f64,
-    /// Mean guesses per puzzle, over the puzzles that report guesses (empty when none does).
+    #[serde(default)]
+    pub max_us: Option<f64>,
+    /// Mean guesses per puzzle, over the verified puzzles that report guesses (empty when none does).
     pub guesses_per_puzzle: Option<f64>,
     /// Share of those puzzles solved without a guess, %.
     pub no_guess_pct: Option<f64>,
@@ -425,20 +434,97 @@ pub struct SummaryRow {
     /// Mean nanoseconds on a CPU per puzzle (`task-clock`), likewise.
     #[serde(default)]
     pub task_clock_ns_per_puzzle: Option<f64>,
+    /// Mean search nodes per puzzle, over the verified puzzles that report
+    /// nodes (empty when none does).
+    #[serde(default)]
+    pub nodes_per_puzzle: Option<f64>,
+    /// The first three distinct reasons of failed rows (wrong or error),
+    /// each as `#INDEX STATUS: DETAIL` with the first puzzle that gave it,
+    /// joined by ` | `; empty when none failed.
+    #[serde(default)]
+    pub first_failures: String,
+}
+
+/// The share of a row's decidable puzzles (all but the `unchecked`) that
+/// must be verified for its time, speed and interval to stand. Below it the
+/// figures would describe the few puzzles a contender happened to solve, not
+/// the dataset: every view shows the failures instead. Above it, a figure
+/// over fewer than every puzzle says over how many.
+pub const STANDING_SHARE: f64 = 0.5;
+
+impl SummaryRow {
+    /// True when its figures stand: at least [`STANDING_SHARE`] of its
+    /// decidable puzzles were verified.
+    pub fn stands(&self) -> bool {
+        let decidable = self.puzzles.saturating_sub(self.unchecked);
+        self.solved > 0 && self.solved as f64 >= STANDING_SHARE * decidable as f64
+    }
+
+    /// `over 269 of 300` when its figures stand on fewer than every puzzle;
+    /// empty when they stand on all (or do not stand).
+    pub fn over(&self) -> String {
+        if self.stands() && self.solved < self.puzzles {
+            format!("over {} of {}", self.solved, self.puzzles)
+        } else {
+            String::new()
+        }
+    }
+
+    /// What failed, by kind, largest first: `282 errors, 3 wrong`
+    /// (`stopped` for the budget's rows); empty when nothing did.
+    pub fn failed_kinds(&self) -> String {
+        let mut kinds = [
+            (self.errors, "errors"),
+            (self.wrong, "wrong"),
+            (self.budget, "stopped"),
+        ];
+        kinds.sort_by_key(|k| std::cmp::Reverse(k.0));
+        kinds
+            .iter()
+            .filter(|k| k.0 > 0)
+            .map(|k| format!("{} {}", k.0, k.1))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// A cell for a row whose figures do not stand, in place of a speed:
+    /// its largest kind of failure over its puzzles, like `282/300 errors`.
+    pub fn failure_cell(&self) -> String {
+        let kinds = [
+            (self.errors, "errors"),
+            (self.wrong, "wrong"),
+            (self.budget, "stopped"),
+            (self.unchecked, "unchecked"),
+        ];
+        let (n, kind) = kinds
+            .iter()
+            .max_by_key(|k| k.0)
+            .copied()
+            .unwrap_or((0, "errors"));
+        format!("{n}/{} {kind}", self.puzzles)
+    }
 }
 
 impl SummaryRow {
     /// The variant as tables and charts show it: outside and reference
-    /// contenders are marked.
+    /// contenders are marked, a library as one.
     pub fn label(&self) -> String {
-        label(&self.variant, &self.origin)
+        label(&self.variant, self.origin_word())
+    }
+
+    /// `library` for a library contender, else its origin.
+    pub fn origin_word(&self) -> &str {
+        match (self.origin.as_str(), self.strategy.as_str()) {
+            ("external", "library") => "library",
+            (o, _) => o,
+        }
     }
 }
 
 /// A variant's name, marked when its origin is not built in.
 pub fn label(variant: &str, origin: &str) -> String {
     match origin {
-        "external" | "reference" => format!("{variant} ({origin})"),
+        "external" | "reference" | "library" => format!("{variant} ({origin})"),
         _ => variant.to_string(),
     }
 }

@@ -50,7 +50,11 @@ pub fn resolve_windowed(
             .map(|e| e.name)
             .chain(datasets::public::PUBLIC.iter().map(|p| p.name))
             .collect();
-        return Err(DatasetError::Unknown(spec.to_string(), names.join(", ")));
+        return Err(DatasetError::Unknown(
+            spec.to_string(),
+            names.join(", "),
+            closest(spec, &names).unwrap_or_default().to_string(),
+        ));
     }
     read_files(path, None, opts, sel, window)
 }
@@ -90,4 +94,38 @@ fn read_files(
             })
         })
         .collect()
+}
+
+/// The name `typed` most likely meant: the same letters and digits
+/// (`hard9x9`, `HARD-9x9`), else the closest by Jaro–Winkler above 0.85.
+pub fn closest<'a>(typed: &str, names: &[&'a str]) -> Option<&'a str> {
+    let bare = |s: &str| -> String {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let want = bare(typed);
+    if let Some(n) = names.iter().find(|n| bare(n) == want) {
+        return Some(n);
+    }
+    names
+        .iter()
+        .map(|n| (strsim::jaro_winkler(&want, &bare(n)), *n))
+        .filter(|(score, _)| *score > 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, n)| n)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_mistyped_name_is_matched_to_the_closest() {
+        let names = ["hard-9x9", "extreme-9x9", "set-16x16", "top1465", "17-clue"];
+        assert_eq!(super::closest("hard9x9", &names), Some("hard-9x9"));
+        assert_eq!(super::closest("HARD-9x9", &names), Some("hard-9x9"));
+        assert_eq!(super::closest("extrem-9x9", &names), Some("extreme-9x9"));
+        assert_eq!(super::closest("top1456", &names), Some("top1465"));
+        assert_eq!(super::closest("my-puzzles.txt", &names), None);
+    }
 }

@@ -124,10 +124,13 @@ impl Pairs {
         if rows.len() < 2 {
             return; // nothing to compare with
         }
-        let chosen = reference.and_then(|name| rows.iter().position(|r| r.variant == name));
+        // Only a row whose figures stand is compared, or compared with.
+        let chosen = reference
+            .and_then(|name| rows.iter().position(|r| r.variant == name))
+            .filter(|&i| rows[i].stands());
         let fastest = || {
             (0..rows.len())
-                .filter(|&i| rows[i].puzzles_per_sec > 0.0)
+                .filter(|&i| rows[i].puzzles_per_sec > 0.0 && rows[i].stands())
                 .max_by(|&a, &b| rows[a].puzzles_per_sec.total_cmp(&rows[b].puzzles_per_sec))
         };
         let Some(r) = chosen.or_else(fastest) else {
@@ -136,6 +139,9 @@ impl Pairs {
         let name = rows[r].variant.clone();
         for (i, row) in rows.iter_mut().enumerate() {
             row.reference = name.clone();
+            if !row.stands() {
+                continue;
+            }
             if let Some(s) = self.sums[r][i].finish() {
                 row.speed = Some(s.ratio.value);
                 row.speed_lo = Some(s.ratio.lo);

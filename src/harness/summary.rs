@@ -23,9 +23,15 @@ pub struct SummaryBuilder {
     errors: u64,
     unchecked: u64,
     guesses: u64,
-    /// Puzzles that report their guesses.
+    /// Verified puzzles that report their guesses.
     counted: u64,
     no_guess: u64,
+    /// Nodes of the verified puzzles that report them, and those puzzles.
+    nodes: (u64, u64),
+    /// Timed solves of the verified puzzles.
+    verified_solves: u64,
+    /// The first three distinct reasons of failed rows, as `#INDEX STATUS: DETAIL`.
+    first_failures: Vec<String>,
     /// Each counter's counts over the puzzles that have one, summed, and
     /// those puzzles (in [`Event::ALL`]'s order).
     counted_sums: [(u128, u64); 4],
@@ -59,7 +65,8 @@ impl SummaryBuilder {
         (n > 0).then(|| sum as f64 / n as f64)
     }
 
-    /// Adds one puzzle's row.
+    /// Adds one puzzle's row. Its time, counts, guesses and nodes count only
+    /// when it was verified: a figure is never drawn from a failed row.
     pub fn add(&mut self, r: &PuzzleResult) {
         self.puzzles += 1;
         self.solves += u64::from(r.solves);
@@ -70,12 +77,38 @@ impl SummaryBuilder {
             RowStatus::Unchecked => self.unchecked += 1,
             _ => self.errors += 1,
         }
+        // "not run" rows of a contender given up are said where it is given up.
+        if matches!(r.status, RowStatus::Wrong | RowStatus::Error)
+            && self.first_failures.len() < 3
+            && !r.detail.starts_with("not run")
+        {
+            // The first three distinct reasons, each with its first puzzle.
+            let detail: String = r
+                .detail
+                .chars()
+                .take(200)
+                .collect::<String>()
+                .replace('|', "/");
+            let said = format!(" {}: {detail}", r.status);
+            if !self.first_failures.iter().any(|f| f.ends_with(&said)) {
+                self.first_failures
+                    .push(format!("#{}{said}", r.puzzle_index));
+            }
+        }
+        if !r.status.is_solved() {
+            return;
+        }
+        self.verified_solves += u64::from(r.solves);
         if let Some(g) = r.guesses {
             self.counted += 1;
             self.guesses += g;
-            if g == 0 && r.status.is_solved() {
+            if g == 0 {
                 self.no_guess += 1;
             }
+        }
+        if let Some(n) = r.nodes {
+            self.nodes.0 += n;
+            self.nodes.1 += 1;
         }
         let counts = r.counts();
         for (e, (sum, n)) in Event::ALL.into_iter().zip(&mut self.counted_sums) {
@@ -131,14 +164,17 @@ impl SummaryBuilder {
                 .map(|r| (r.value.max(1.0)).ln())
                 .collect();
             if let Some((lo, hi)) = rounds_interval(e.value.max(1.0).ln(), &logs) {
-                (e.lo, e.hi) = (lo.exp(), hi.exp());
+                if lo.exp().is_finite() && hi.exp().is_finite() {
+                    (e.lo, e.hi) = (lo.exp(), hi.exp());
+                }
             }
             Some(e)
         };
         let median = us(over_rounds(0.5));
         let p90 = us(over_rounds(0.9));
         let p99 = us(self.times.quantile(0.99));
-        SummaryRow {
+        let timed = !self.times.is_empty();
+        let mut row = SummaryRow {
             strategy: strategy.to_string(),
             variant: variant.to_string(),
             dataset: dataset.to_string(),
@@ -151,15 +187,15 @@ impl SummaryBuilder {
             errors: self.errors,
             unchecked: self.unchecked,
             puzzles_per_sec: if wall_s > 0.0 {
-                self.solves as f64 / wall_s
+                self.verified_solves as f64 / wall_s
             } else {
                 0.0
             },
-            mean_us: self.times.mean() / 1e3,
-            median_us: median.map_or(0.0, |m| m.0),
-            p90_us: p90.map_or(0.0, |m| m.0),
-            p99_us: p99.map_or(0.0, |m| m.0),
-            max_us: self.times.max() as f64 / 1e3,
+            mean_us: timed.then(|| self.times.mean() / 1e3),
+            median_us: median.map(|m| m.0),
+            p90_us: p90.map(|m| m.0),
+            p99_us: p99.map(|m| m.0),
+            max_us: timed.then(|| self.times.max() as f64 / 1e3),
             guesses_per_puzzle: per(self.guesses),
             no_guess_pct: per(self.no_guess).map(|x| 100.0 * x),
             wall_s,
@@ -172,8 +208,28 @@ impl SummaryBuilder {
             cycles_per_puzzle: self.mean_count(Event::Cycles),
             branch_misses_per_puzzle: self.mean_count(Event::BranchMisses),
             task_clock_ns_per_puzzle: self.mean_count(Event::TaskClock),
+            nodes_per_puzzle: (self.nodes.1 > 0).then(|| self.nodes.0 as f64 / self.nodes.1 as f64),
+            first_failures: self.first_failures.join(" | "),
             ..SummaryRow::default()
+        };
+        if !row.stands() {
+            // Figures over a few puzzles would read as the dataset's: none.
+            row.mean_us = None;
+            row.median_us = None;
+            row.p90_us = None;
+            row.p99_us = None;
+            row.max_us = None;
+            (row.median_lo_us, row.median_hi_us) = (None, None);
+            (row.p90_lo_us, row.p90_hi_us) = (None, None);
+            row.guesses_per_puzzle = None;
+            row.no_guess_pct = None;
+            row.nodes_per_puzzle = None;
+            row.instructions_per_puzzle = None;
+            row.cycles_per_puzzle = None;
+            row.branch_misses_per_puzzle = None;
+            row.task_clock_ns_per_puzzle = None;
         }
+        row
     }
 }
 
@@ -225,9 +281,85 @@ mod tests {
         let s = b.finish("s", "s", "d", 1, 0.5);
         assert_eq!((s.puzzles, s.solves), (4, 9));
         assert_eq!((s.solved, s.budget, s.wrong, s.errors), (2, 1, 1, 0));
-        assert_eq!((s.median_us, s.max_us), (7.0, 20.0));
-        assert!((s.mean_us - 41.0 / 4.0).abs() < 1e-9, "{}", s.mean_us);
-        // Solves over the wall time.
-        assert!((s.puzzles_per_sec - 18.0).abs() < 1e-9);
+        // Times over the verified puzzles only: 20 and 5 µs.
+        assert_eq!((s.median_us, s.max_us), (Some(5.0), Some(20.0)));
+        assert!((s.mean_us.unwrap() - 12.5).abs() < 1e-9, "{:?}", s.mean_us);
+        // Verified puzzles' solves over the wall time.
+        assert!((s.puzzles_per_sec - 12.0).abs() < 1e-9);
+        assert!(s.stands() && s.over() == "over 2 of 4", "{}", s.over());
+        assert!(
+            s.first_failures.starts_with("#3 wrong"),
+            "{}",
+            s.first_failures
+        );
+    }
+}
+
+#[cfg(test)]
+mod standing {
+    use super::*;
+
+    fn rows(statuses: &[RowStatus]) -> SummaryRow {
+        let mut b = SummaryBuilder::default();
+        for (i, &status) in statuses.iter().enumerate() {
+            b.add(&PuzzleResult {
+                strategy: "s".into(),
+                variant: "s".into(),
+                dataset: "d".into(),
+                puzzle_index: i as u64,
+                round: (i % 2) as u32,
+                status,
+                solutions: 1,
+                nodes: Some(7),
+                guesses: Some(1),
+                solves: 1,
+                median_ns: 1_000 * (i as u64 + 1),
+                min_ns: 1,
+                own_ns: None,
+                threads: 1,
+                detail: "signal 11".into(),
+                timing: crate::contender::Timing::Call,
+                checked: Default::default(),
+                instructions: None,
+                cycles: None,
+                branch_misses: None,
+                task_clock_ns: None,
+            });
+        }
+        b.finish("s", "s", "d", 1, 1.0)
+    }
+
+    #[test]
+    fn a_row_verified_on_under_half_its_puzzles_has_no_figures() {
+        let mut statuses = vec![RowStatus::Error; 282];
+        statuses.extend([RowStatus::Unique; 18]);
+        let r = rows(&statuses);
+        assert!(!r.stands());
+        assert_eq!((r.solved, r.errors), (18, 282));
+        assert_eq!((r.median_us, r.median_lo_us, r.mean_us), (None, None, None));
+        assert_eq!(r.nodes_per_puzzle, None);
+        assert_eq!(r.failure_cell(), "282/300 errors");
+        assert_eq!(r.over(), "");
+        // One reason, said once with its first puzzle.
+        assert_eq!(r.first_failures, "#0 error: signal 11");
+        // Nothing verified at all: nothing to show, and no sentinel.
+        let none = rows(&[RowStatus::Error; 5]);
+        assert!(!none.stands() && none.median_us.is_none() && none.max_us.is_none());
+        assert_eq!(none.puzzles_per_sec, 0.0);
+    }
+
+    #[test]
+    fn a_row_verified_on_most_puzzles_says_over_how_many() {
+        let mut statuses = vec![RowStatus::Unique; 269];
+        statuses.extend([RowStatus::Budget; 31]);
+        let r = rows(&statuses);
+        assert!(r.stands());
+        assert_eq!(r.over(), "over 269 of 300");
+        assert_eq!(r.nodes_per_puzzle, Some(7.0));
+        assert_eq!(r.failed_kinds(), "31 stopped");
+        // The slowest verified puzzle is the 269th: the stopped ones are not timed.
+        assert_eq!(r.max_us, Some(269.0));
+        let lo = r.median_lo_us.unwrap();
+        assert!(lo.is_finite() && lo <= r.median_us.unwrap());
     }
 }

@@ -30,6 +30,8 @@ padding-bottom:.2em;border-bottom:1px solid var(--line)}h3{font-size:1em;margin:
 .meta{color:var(--muted);font-size:13px;margin:0 0 .6em}.meta summary{cursor:pointer}\n\
 ul.findings{margin:.4em 0;padding-left:1.2em}ul.findings li{margin:.15em 0}\n\
 .note{color:var(--muted);font-size:13px}\n\
+.failures{border-left:4px solid #b00020;background:#fdf0f2;padding:.2em 1em;margin:1em 0}\n\
+.heat td.failed{background:#f3d6db;color:#7a0014;font-size:.85em}\n\
 .overview{display:grid;grid-template-columns:minmax(0,1.6fr) minmax(0,1fr);gap:1em;align-items:start}\n\
 @media (max-width:1000px){.overview{grid-template-columns:minmax(0,1fr)}}\n\
 .panel{border:1px solid var(--line);border-radius:8px;padding:.8em 1em;background:#fff}\n\
@@ -80,6 +82,17 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
         let _ = write!(s, "<tr><th class=\"row\">{}</th>", esc(&label));
         for d in &datasets {
             match rows.iter().find(|r| r.variant == *v && r.dataset == *d) {
+                Some(r) if !r.stands() && r.puzzles > 0 => {
+                    let _ = write!(
+                        s,
+                        "<td class=\"failed\" title=\"{} on {}: {} of {} puzzles; no speed under half verified\">{}</td>",
+                        esc(&label),
+                        esc(d),
+                        esc(&r.failed_kinds()),
+                        r.puzzles,
+                        esc(&r.failure_cell())
+                    );
+                }
                 Some(r) if r.variant == r.reference => {
                     let _ = write!(
                         s,
@@ -87,27 +100,31 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
                         esc(d)
                     );
                 }
-                Some(r) => match r.speed {
-                    Some(x) => {
-                        let span = match (r.speed_lo, r.speed_hi) {
-                            (Some(lo), Some(hi)) => {
-                                format!(" (95% CI {}–{})", times(lo), times(hi))
-                            }
-                            _ => String::new(),
-                        };
-                        let _ = write!(
+                Some(r) => {
+                    match r.speed {
+                        Some(x) => {
+                            let span = match (r.speed_lo, r.speed_hi) {
+                                (Some(lo), Some(hi)) => {
+                                    format!(" (95% CI {}–{})", times(lo), times(hi))
+                                }
+                                _ => String::new(),
+                            };
+                            let over = r.over();
+                            let _ = write!(
                             s,
-                            "<td style=\"background:{}\" title=\"{} against {} on {}{}\">{}</td>",
+                            "<td style=\"background:{}\" title=\"{} against {} on {}{}{}\">{}</td>",
                             heat(x),
                             esc(&label),
                             esc(&r.reference),
                             esc(d),
                             esc(&span),
-                            esc(&times(x))
+                            esc(&if over.is_empty() { String::new() } else { format!(", {over} puzzles") }),
+                            esc(&crate::export::terminal::speed_cell(r))
                         );
+                        }
+                        None => s.push_str("<td>-</td>"),
                     }
-                    None => s.push_str("<td>-</td>"),
-                },
+                }
                 None => s.push_str("<td></td>"),
             }
         }
@@ -123,6 +140,28 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
         let _ = write!(s, "<span style=\"background:{}\">{label}</span>", heat(x));
     }
     s.push_str(" against each dataset's reference (<i>ref</i>).</p>\n");
+}
+
+/// What failed, first: the same lines as `report.md`'s Failures section.
+fn failures(s: &mut String, data: &RunData) {
+    let given_up = data.info.as_ref().map_or(&[][..], |i| &i.given_up[..]);
+    let lines = crate::export::failures::lines(&data.summary);
+    if lines.is_empty() && given_up.is_empty() {
+        return;
+    }
+    let (wrong, errors) = crate::harness::summary::failures(&data.summary);
+    let _ = writeln!(
+        s,
+        "<section class=\"failures\" id=\"failures\"><h2>Failures</h2>\n<p><b>{wrong} puzzles answered wrong and {errors} failed.</b> A contender's figures count only its verified puzzles; under {:.0}% verified it has none.</p>\n<ul>",
+        100.0 * crate::harness::record::STANDING_SHARE
+    );
+    for why in given_up {
+        let _ = writeln!(s, "<li><b>{}.</b></li>", esc(why));
+    }
+    for l in lines {
+        let _ = writeln!(s, "<li>{}</li>", esc(&l.replace('`', "")));
+    }
+    s.push_str("</ul></section>\n");
 }
 
 /// A chart as a `<figure>`, its SVG inline.
@@ -169,6 +208,7 @@ pub fn html(data: &RunData, report: &Report) -> String {
     }
     s.push_str("</ul></details>\n");
 
+    failures(&mut s, data);
     let mut findings = sentences(&data.summary);
     findings.extend(crate::export::markdown::run_notes(
         &data.summary,

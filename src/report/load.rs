@@ -175,7 +175,7 @@ impl RunData {
             .summary
             .iter()
             .find(|r| &r.variant == name)
-            .map_or("", |r| r.origin.as_str());
+            .map_or("", |r| r.origin_word());
         crate::harness::record::label(name, origin)
     }
 
@@ -357,11 +357,6 @@ const SUMMARY_COLUMNS: &[&str] = &[
     "wrong",
     "errors",
     "puzzles_per_sec",
-    "mean_us",
-    "median_us",
-    "p90_us",
-    "p99_us",
-    "max_us",
     "guesses_per_puzzle",
     "no_guess_pct",
     "wall_s",
@@ -421,11 +416,11 @@ fn read_summary(dir: &Path) -> Result<Vec<SummaryRow>, ReportError> {
             errors: f.num("errors", "a whole number")?,
             unchecked: f.opt_num("unchecked", "a whole number")?.unwrap_or(0),
             puzzles_per_sec: f.num("puzzles_per_sec", n)?,
-            mean_us: f.num("mean_us", n)?,
-            median_us: f.num("median_us", n)?,
-            p90_us: f.num("p90_us", n)?,
-            p99_us: f.num("p99_us", n)?,
-            max_us: f.num("max_us", n)?,
+            mean_us: f.opt_num("mean_us", n)?,
+            median_us: f.opt_num("median_us", n)?,
+            p90_us: f.opt_num("p90_us", n)?,
+            p99_us: f.opt_num("p99_us", n)?,
+            max_us: f.opt_num("max_us", n)?,
             guesses_per_puzzle: f.opt_num("guesses_per_puzzle", n)?,
             no_guess_pct: f.opt_num("no_guess_pct", n)?,
             wall_s: f.num("wall_s", n)?,
@@ -447,6 +442,8 @@ fn read_summary(dir: &Path) -> Result<Vec<SummaryRow>, ReportError> {
             cycles_per_puzzle: f.opt_num("cycles_per_puzzle", n)?,
             branch_misses_per_puzzle: f.opt_num("branch_misses_per_puzzle", n)?,
             task_clock_ns_per_puzzle: f.opt_num("task_clock_ns_per_puzzle", n)?,
+            nodes_per_puzzle: f.opt_num("nodes_per_puzzle", n)?,
+            first_failures: f.opt_text("first_failures").unwrap_or_default().to_string(),
         });
         Ok(())
     })?;

@@ -238,6 +238,11 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
     for l in metadata_lines(data) {
         let _ = writeln!(s, "- {l}");
     }
+    let given_up = data.info.as_ref().map_or(&[][..], |i| &i.given_up[..]);
+    s.push_str(&crate::export::markdown::failures_section(
+        &data.summary,
+        given_up,
+    ));
     let mut findings = sentences(&data.summary);
     findings.extend(crate::export::markdown::run_notes(
         &data.summary,

@@ -838,8 +838,161 @@ fn a_batch_program_is_sent_puzzles_in_batches_and_its_rows_say_batch() {
         assert!(
             summary
                 .lines()
-                .any(|l| l.contains(",fx,") && l.ends_with(",batch,solution,,,,")),
+                .any(|l| l.contains(",fx,") && l.contains(",batch,solution,,,,,")),
             "{summary}"
         );
     }
+}
+
+/// Every number in a file, as written (digits, a point, separators).
+fn numbers(text: &str) -> Vec<f64> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .flat_map(|w| w.split(',').map(str::to_string).collect::<Vec<_>>())
+        .filter_map(|w| w.trim_matches('.').parse::<f64>().ok())
+        .collect()
+}
+
+#[test]
+fn a_program_failing_every_row_gets_no_figure_anywhere_and_its_failures_come_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path(), &["hard-9x9"]);
+    let out = bin(dir.path())
+        .args(["bench", "--min-time", "0", "--dataset", "hard-9x9"])
+        .args(["--solver", "bitset-mrv", "--threads", "1", "--warmup", "0"])
+        .args(["--limit", "5", "--out", "run"])
+        .args(["--contender", &fixture(&t, "wrong")])
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    // The matrix shows its failures, and the last line names it.
+    let fx = stdout
+        .lines()
+        .find(|l| l.starts_with("fx (external)"))
+        .unwrap();
+    assert!(fx.contains("5/5 wrong"), "{stdout}");
+    assert!(
+        !stdout.contains("`fx`") && !stdout.contains("fx is"),
+        "{stdout}"
+    );
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("by fx (5 wrong) (rows with status wrong/error in run/results.csv)"),
+        "{stderr}"
+    );
+    let run = dir.path().join("run");
+    let mut r = csv::Reader::from_path(run.join("summary.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    for row in r.records() {
+        let row = row.unwrap();
+        let get = |n: &str| row.get(h.iter().position(|x| x == n).unwrap()).unwrap();
+        if get("variant") == "fx" {
+            for col in [
+                "speed",
+                "speed_lo",
+                "speed_hi",
+                "median_us",
+                "median_lo_us",
+                "mean_us",
+                "max_us",
+            ] {
+                assert_eq!(get(col), "", "{col}");
+            }
+            assert_eq!(get("puzzles_per_sec"), "0.0");
+            assert!(get("first_failures").starts_with("#0 wrong:"));
+        }
+    }
+    // Failures first, and no figure, sentence or advice for it.
+    for name in ["summary.md", "report.md"] {
+        let md = std::fs::read_to_string(run.join(name)).unwrap();
+        let failures = md
+            .find("## Failures")
+            .unwrap_or_else(|| panic!("{name}: {md}"));
+        assert!(md.find("## Summary").unwrap() > failures, "{name}");
+        assert!(
+            md.contains("`fx` on hard-9x9: 5 wrong of 5 puzzles (0 verified)"),
+            "{md}"
+        );
+        assert!(
+            !md.contains("than `fx`") && !md.contains("`fx` is"),
+            "{name}: {md}"
+        );
+        assert!(!md.contains("pipe's own round trip"), "{name}");
+    }
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(html.find("id=\"failures\"").unwrap() < html.find("id=\"overview\"").unwrap());
+    assert!(html.contains("<td class=\"failed\""));
+    // No number out of range in any file: no sentinel, no infinity.
+    for name in ["summary.csv", "summary.md", "report.md"] {
+        let text = std::fs::read_to_string(run.join(name)).unwrap();
+        assert!(!text.contains("inf") && !text.contains("NaN"), "{name}");
+        assert!(
+            numbers(&text).iter().all(|x| x.is_finite() && *x < 1e12),
+            "{name}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_program_named_with_its_sizes_is_skipped_on_the_others_and_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let nines = [
+        "seeds-9x9",
+        "easy-9x9",
+        "medium-9x9",
+        "hard-9x9",
+        "extreme-9x9",
+    ];
+    let t = table(dir.path(), &nines);
+    // Not declared: every 4x4 puzzle fails, and the last line says how to skip them.
+    let out = bin(dir.path())
+        .args(["bench", "--min-time", "0", "--quiet", "--no-report"])
+        .args(["--solver", "bitset-mrv", "--threads", "1", "--warmup", "0"])
+        .args([
+            "--dataset",
+            "hard-9x9,set-4x4",
+            "--limit",
+            "10",
+            "--out",
+            "bare",
+        ])
+        .args(["--contender", &fixture(&t, "good")])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let last = stderr.lines().last().unwrap();
+    assert!(
+        last.contains("by fx (10 wrong): every 4x4 puzzle failed; declaring its sizes skips them: `--contender 'fx@9="),
+        "{last}"
+    );
+    assert!(last.contains("`sizes = [9]`"), "{last}");
+    let named = fixture(&t, "good").replacen("fx=", "fx@9=", 1);
+    let out = bin(dir.path())
+        .args(["bench", "--min-time", "0", "--quiet", "--no-report"])
+        .args(["--solver", "bitset-mrv", "--threads", "1", "--warmup", "0"])
+        .args(["--limit", "10", "--out", "run", "--contender", &named])
+        .assert()
+        .code(0);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    for set in [
+        "set-4x4",
+        "set-16x16",
+        "set-25x25",
+        "set-36x36",
+        "set-64x64",
+    ] {
+        assert!(
+            stderr.contains(&format!("fx skipped on {set}")),
+            "{set}: {stderr}"
+        );
+    }
+    let all = rows(&dir.path().join("run"));
+    let fx = of(&all, "fx");
+    assert_eq!(
+        fx.len(),
+        10 * (nines.len() - 1) + 3,
+        "seeds-9x9 has 3 puzzles"
+    );
+    assert!(fx.iter().all(|r| r.2 == "unique"));
 }

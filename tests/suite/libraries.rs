@@ -106,7 +106,7 @@ fn a_library_that_crashes_or_hangs_costs_those_rows_and_leaves_no_process() {
             ])
             .assert()
             .code(1)
-            .stderr(predicate::str::contains("1 with strategy errors"));
+            .stderr(predicate::str::contains("1 failed, by fx (1 errors)"));
         let results: Vec<PuzzleResult> = rows(&dir.path().join("run/results.csv"));
         assert_eq!(results.len(), 20, "every puzzle has its row");
         let with = |s: RowStatus| results.iter().filter(|r| r.status == s).count();

@@ -83,7 +83,8 @@ fn rounds_deal_each_puzzle_once_and_visit_every_dataset_in_turn() {
     );
     assert!(lo <= v && v <= hi, "{lo} {v} {hi}");
     assert!(
-        dlx.median_lo_us.unwrap() <= dlx.median_us && dlx.median_us <= dlx.median_hi_us.unwrap()
+        dlx.median_lo_us.unwrap() <= dlx.median_us.unwrap()
+            && dlx.median_us.unwrap() <= dlx.median_hi_us.unwrap()
     );
     // A dataset too small for the rounds asked gets fewer: two puzzles a round at least.
     assert_eq!(

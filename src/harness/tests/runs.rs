@@ -97,7 +97,8 @@ fn records_and_summary_describe_the_run() {
         (s.puzzles, s.solves, s.solved, s.budget, s.wrong, s.errors),
         (3, 6, 3, 0, 0, 0)
     );
-    assert!(s.median_us > 0.0 && s.max_us >= s.p99_us && s.p99_us >= s.median_us);
+    let (median, p99, max) = (s.median_us.unwrap(), s.p99_us.unwrap(), s.max_us.unwrap());
+    assert!(median > 0.0 && max >= p99 && p99 >= median);
     assert!(s.puzzles_per_sec > 0.0);
     let no_guess = s.no_guess_pct.expect("built-in strategies count guesses");
     assert!((no_guess - 100.0 * 2.0 / 3.0).abs() < 1e-9, "{no_guess}");
@@ -154,7 +155,8 @@ fn speed_columns_compare_with_the_fastest_or_the_chosen_reference() {
     let (lo, v, hi) = (o.speed_lo.unwrap(), o.speed.unwrap(), o.speed_hi.unwrap());
     assert!(lo <= v && v <= hi, "{lo} {v} {hi}");
     assert!((0.0..=100.0).contains(&o.faster_pct.unwrap()));
-    assert!(o.median_lo_us.unwrap() <= o.median_us && o.median_us <= o.median_hi_us.unwrap());
+    let m = o.median_us.unwrap();
+    assert!(o.median_lo_us.unwrap() <= m && m <= o.median_hi_us.unwrap());
     // A chosen reference is used whatever the speeds.
     let rows = go(Some("slow"));
     let (f, s) = (by(&rows, "fast"), by(&rows, "slow"));

@@ -14,6 +14,11 @@ pub struct RelativeSpeed {
     pub reference: String,
     /// One row per variant, top row first.
     pub rows: Vec<SpeedRow>,
+    /// How the intervals were made: `a t-interval over 5 rounds`, or `a
+    /// bootstrap over the puzzles`.
+    pub method: String,
+    /// Variants that ran but have no speed here, each with why.
+    pub left_out: Vec<String>,
 }
 
 /// One variant's speed against the reference, with its interval.
@@ -39,12 +44,16 @@ impl Chart for RelativeSpeed {
         format!("Relative speed: {}", self.dataset)
     }
     fn caption(&self) -> String {
-        format!(
+        let mut caption = format!(
             "Each strategy's speed on {} against {} (at 1×): the geometric mean over the puzzles both solved \
-             of the time ratio, puzzle by puzzle, with its 95% bootstrap confidence interval as whiskers \
+             of the time ratio, puzzle by puzzle, with its 95% interval ({}) as whiskers \
              (log scale; right of 1× is faster). Whiskers that cross the 1× line mean the difference is inside the noise.",
-            self.dataset, self.reference
-        )
+            self.dataset, self.reference, self.method
+        );
+        if !self.left_out.is_empty() {
+            caption.push_str(&format!(" Not shown: {}.", self.left_out.join(", ")));
+        }
+        caption
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let (mut lo, mut hi) = (1.0f64, 1.0f64);
@@ -105,7 +114,17 @@ impl RunChart for FromRun {
         for dname in crate::export::first_seen(data.summary.iter().map(|r| r.dataset.as_str())) {
             let mut rows = Vec::new();
             let mut reference = String::new();
+            let mut left_out = Vec::new();
+            let mut rounds = 0;
             for r in data.summary.iter().filter(|r| r.dataset == dname) {
+                rounds = rounds.max(r.rounds);
+                if r.speed.is_none() && !r.reference.is_empty() {
+                    left_out.push(if r.stands() {
+                        format!("{} (no puzzle solved by both)", r.label())
+                    } else {
+                        format!("{} ({}: under half verified)", r.label(), r.failure_cell())
+                    });
+                }
                 if let (Some(speed), Some(lo), Some(hi)) = (r.speed, r.speed_lo, r.speed_hi) {
                     let v = crate::report::find_variant(data, &r.variant);
                     rows.push(SpeedRow {
@@ -126,6 +145,12 @@ impl RunChart for FromRun {
                 dataset: dname.to_string(),
                 reference,
                 rows,
+                method: if rounds > 1 {
+                    format!("a t-interval over {rounds} rounds")
+                } else {
+                    "a bootstrap over the puzzles".into()
+                },
+                left_out,
             };
             run.draw(&chart, "relative-speed", out)?;
         }
