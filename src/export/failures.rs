@@ -31,7 +31,10 @@ pub fn lines(rows: &[SummaryRow]) -> Vec<String> {
                 ));
             }
             if !r.first_failures.is_empty() {
-                line.push_str(&format!("; first: {}", r.first_failures));
+                line.push_str(&format!(
+                    "; first reasons, in the order measured: {}",
+                    r.first_failures
+                ));
             }
             if r.wrong + r.errors > 0 {
                 line.push_str(&format!(

@@ -116,7 +116,12 @@ pub fn summary_cells(r: &SummaryRow) -> [String; 18] {
         r.wrong.to_string(),
         r.errors.to_string(),
         r.unchecked.to_string(),
-        num(r.puzzles_per_sec),
+        // Under half verified: no figure at all, throughput included.
+        if r.stands() {
+            num(r.puzzles_per_sec)
+        } else {
+            String::new()
+        },
         opt(r.mean_us),
         opt(r.median_us),
         opt(r.p90_us),
@@ -311,7 +316,8 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
             &w.reference
         };
         out.push(format!(
-            "{n} more comparison{} {} wider than ±{:.0}% (the widest: `{}` against `{}` on {}, ±{:.0}%, where `{faster}` is faster): {} which is faster, not by how much to within {:.0}%.",
+            "{n} {}comparison{} {} wider than ±{:.0}% (the widest: `{}` against `{}` on {}, ±{:.0}%, where `{faster}` is faster): {} which is faster, not by how much to within {:.0}%.",
+            if out.is_empty() { "" } else { "more " },
             if n == 1 { "" } else { "s" },
             if n == 1 { "is" } else { "are" },
             100.0 * DECISIVE,
@@ -710,7 +716,7 @@ mod tests {
         assert_eq!(wide.len(), 1, "{wide:?}");
         assert!(
             wide[0].starts_with(
-                "1 more comparison is wider than ±10% (the widest: `wide` against `ref` on d, ±36%, where `wide` is faster)"
+                "1 comparison is wider than ±10% (the widest: `wide` against `ref` on d, ±36%, where `wide` is faster)"
             ),
             "{}",
             wide[0]

@@ -577,3 +577,19 @@ fn a_36x36_grid_of_numbers_reads_as_a_block_and_as_a_line() {
     assert_eq!(e.line, 3);
     assert!(e.to_string().contains("37"), "{e}");
 }
+
+#[test]
+fn comments_never_decide_the_format() {
+    // A merged hunt's lines: a puzzle, then a comment with commas and the word "puzzles".
+    let text = format!(
+        "# hunt of bitset-mrv against dlx, merged\n\
+         {P} # ratio 9.92: bitset-mrv 585 nodes, dlx 59 nodes; from h2/puzzles.txt:4\n\
+         {P} # time 6,424,597 ns, puzzle 2\n"
+    );
+    let d = read(&text).unwrap();
+    assert_eq!(d.format, Format::Line);
+    assert_eq!(d.puzzles.len(), 2);
+    // A header still reads as one, with or without a comment after it.
+    let csv = format!("id,puzzle,solution # from a forum\n1,{P},{S}\n");
+    assert_eq!(read(&csv).unwrap().format, Format::Csv);
+}

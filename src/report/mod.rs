@@ -79,6 +79,16 @@ pub(crate) fn find_variant(data: &RunData, name: &str) -> Option<usize> {
     data.variants.iter().position(|v| v == name)
 }
 
+/// True when variant `v`'s figures stand on dataset `dataset` (see
+/// [`crate::harness::SummaryRow::stands`]): a chart of speed or time draws
+/// only those. A run without its summary row counts as standing.
+pub(crate) fn stands(data: &RunData, v: usize, dataset: &str) -> bool {
+    data.summary
+        .iter()
+        .find(|r| r.variant == data.variants[v] && r.dataset == dataset)
+        .is_none_or(|r| r.stands())
+}
+
 /// A point's solve time in µs.
 pub(crate) fn solve_us(p: &Point) -> f64 {
     p.solve_ns as f64 / 1e3

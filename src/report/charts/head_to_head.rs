@@ -82,10 +82,12 @@ fn pair_for(run: &RunCharts<'_>, dname: &str) -> Result<(usize, usize), String> 
             )),
         };
     }
+    let ran = data.summary.iter().filter(|r| r.dataset == dname).count();
+    // Only contenders whose figures stand are set head to head.
     let mut rows: Vec<&crate::harness::SummaryRow> = data
         .summary
         .iter()
-        .filter(|r| r.dataset == dname && r.puzzles_per_sec > 0.0)
+        .filter(|r| r.dataset == dname && r.puzzles_per_sec > 0.0 && r.stands())
         .collect();
     rows.sort_by(|x, y| {
         y.puzzles_per_sec
@@ -98,6 +100,9 @@ fn pair_for(run: &RunCharts<'_>, dname: &str) -> Result<(usize, usize), String> 
         .collect::<Vec<_>>()[..]
     {
         [ai, bi, ..] => Ok((ai, bi)),
+        _ if ran >= 2 => Err(format!(
+            "Head to head on {dname}: skipped, fewer than two strategies have figures on it (one verified on under half its puzzles has none)."
+        )),
         _ => Err(format!(
             "Head to head on {dname}: skipped, only one strategy ran on it."
         )),

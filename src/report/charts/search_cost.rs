@@ -114,6 +114,7 @@ impl RunChart for FromRun {
             let points: Vec<CostPoint> = run
                 .order()
                 .iter()
+                .filter(|&&v| crate::report::stands(data, v, dname))
                 .filter_map(|&v| {
                     let (nodes, per_node_us) = crate::report::node_costs(data, di, v)?;
                     Some(CostPoint {
@@ -126,7 +127,7 @@ impl RunChart for FromRun {
                 .collect();
             if points.len() < 2 {
                 out.skipped.push(format!(
-                    "Search size and cost per node on {dname}: skipped, fewer than two strategies solved a puzzle of it."
+                    "Search size and cost per node on {dname}: skipped, fewer than two strategies with figures (verified on half their puzzles or more) solved a puzzle of it."
                 ));
             } else {
                 let chart = SearchCost {
