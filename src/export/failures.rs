@@ -5,12 +5,25 @@
 
 use crate::harness::{files, RunInfo, SummaryRow};
 
-/// One line per contender and dataset with a failed row (wrong or error),
-/// or whose figures do not stand: what failed, the first reasons, and
-/// where its rows are. Empty when nothing failed.
+/// One line per contender and dataset with a failed row (wrong or error):
+/// what failed, the first reasons, and where its rows are. Empty when
+/// nothing failed.
 pub fn lines(rows: &[SummaryRow]) -> Vec<String> {
+    said(rows, |r| r.wrong + r.errors > 0)
+}
+
+/// One line per contender and dataset with no failed row whose figures do
+/// not stand all the same: stopped by its budget (or unchecked) on over
+/// half its puzzles.
+pub fn without_figures(rows: &[SummaryRow]) -> Vec<String> {
+    said(rows, |r| {
+        r.wrong + r.errors == 0 && !r.stands() && r.puzzles > 0
+    })
+}
+
+fn said(rows: &[SummaryRow], which: impl Fn(&SummaryRow) -> bool) -> Vec<String> {
     rows.iter()
-        .filter(|r| r.wrong + r.errors > 0 || (!r.stands() && r.puzzles > 0))
+        .filter(|r| which(r))
         .map(|r| {
             let mut line = format!(
                 "`{}` on {}: {} of {} puzzles ({} verified)",
@@ -24,7 +37,7 @@ pub fn lines(rows: &[SummaryRow]) -> Vec<String> {
                 r.puzzles,
                 r.solved
             );
-            if !r.stands() {
+            if !r.stands() && r.wrong + r.errors > 0 {
                 line.push_str(&format!(
                     "; under {:.0}% verified, so no time, speed or interval is given for it",
                     100.0 * crate::harness::record::STANDING_SHARE

@@ -491,19 +491,30 @@ pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
 /// (see [`super::failures::lines`]). Empty when nothing failed.
 pub fn failures_section(rows: &[SummaryRow], given_up: &[String]) -> String {
     let lines = super::failures::lines(rows);
-    if lines.is_empty() && given_up.is_empty() {
-        return String::new();
+    let bare = super::failures::without_figures(rows);
+    let share = 100.0 * crate::harness::record::STANDING_SHARE;
+    let mut s = String::new();
+    if !lines.is_empty() || !given_up.is_empty() {
+        let (wrong, errors) = crate::harness::summary::failures(rows);
+        let _ = write!(
+            s,
+            "\n## Failures\n\n**{wrong} puzzles answered wrong and {errors} failed.** A contender's figures count only its verified puzzles; under {share:.0}% verified it has none.\n\n"
+        );
+        for why in given_up {
+            let _ = writeln!(s, "- **{why}.**");
+        }
+        for l in lines {
+            let _ = writeln!(s, "- {l}");
+        }
     }
-    let (wrong, errors) = crate::harness::summary::failures(rows);
-    let mut s = format!(
-        "\n## Failures\n\n**{wrong} puzzles answered wrong and {errors} failed.** A contender's figures count only its verified puzzles; under {:.0}% verified it has none.\n\n",
-        100.0 * crate::harness::record::STANDING_SHARE
-    );
-    for why in given_up {
-        let _ = writeln!(s, "- **{why}.**");
-    }
-    for l in lines {
-        let _ = writeln!(s, "- {l}");
+    if !bare.is_empty() {
+        let _ = write!(
+            s,
+            "\n## Without figures\n\nThese answered nothing wrong and never failed, but were verified on under {share:.0}% of their puzzles (the rest stopped by a node budget or time limit), so they have no time, speed or interval:\n\n"
+        );
+        for l in bare {
+            let _ = writeln!(s, "- {l}");
+        }
     }
     s
 }

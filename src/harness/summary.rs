@@ -237,6 +237,39 @@ impl SummaryBuilder {
 mod tests {
     use super::*;
 
+    /// One puzzle's row of strategy `s` on dataset `d`, in round `puzzle % 2`.
+    pub(super) fn result(
+        puzzle: u64,
+        solves: u32,
+        median_ns: u64,
+        status: RowStatus,
+        detail: &str,
+    ) -> PuzzleResult {
+        PuzzleResult {
+            strategy: "s".into(),
+            variant: "s".into(),
+            dataset: "d".into(),
+            puzzle_index: puzzle,
+            round: (puzzle % 2) as u32,
+            status,
+            solutions: 1,
+            nodes: Some(7),
+            guesses: Some(0),
+            solves,
+            median_ns,
+            min_ns: median_ns / 2,
+            own_ns: None,
+            threads: 1,
+            detail: detail.into(),
+            timing: crate::contender::Timing::Call,
+            checked: Default::default(),
+            instructions: None,
+            cycles: None,
+            branch_misses: None,
+            task_clock_ns: None,
+        }
+    }
+
     #[test]
     fn quantiles_nearest_rank() {
         let v: Vec<u64> = (1..=100).collect();
@@ -251,29 +284,7 @@ mod tests {
     #[test]
     fn each_puzzle_counts_once_by_its_median() {
         let mut b = SummaryBuilder::default();
-        let row = |puzzle, solves, median_ns, status| PuzzleResult {
-            strategy: "s".into(),
-            variant: "s".into(),
-            dataset: "d".into(),
-            puzzle_index: puzzle,
-            round: 0,
-            status,
-            solutions: 1,
-            nodes: Some(1),
-            guesses: Some(0),
-            solves,
-            median_ns,
-            min_ns: median_ns / 2,
-            own_ns: None,
-            threads: 1,
-            detail: String::new(),
-            timing: crate::contender::Timing::Call,
-            checked: Default::default(),
-            instructions: None,
-            cycles: None,
-            branch_misses: None,
-            task_clock_ns: None,
-        };
+        let row = |puzzle, solves, median_ns, status| result(puzzle, solves, median_ns, status, "");
         b.add(&row(0, 3, 20_000, RowStatus::Unique));
         b.add(&row(1, 3, 5_000, RowStatus::Unique));
         b.add(&row(2, 1, 7_000, RowStatus::Budget));
@@ -302,29 +313,13 @@ mod standing {
     fn rows(statuses: &[RowStatus]) -> SummaryRow {
         let mut b = SummaryBuilder::default();
         for (i, &status) in statuses.iter().enumerate() {
-            b.add(&PuzzleResult {
-                strategy: "s".into(),
-                variant: "s".into(),
-                dataset: "d".into(),
-                puzzle_index: i as u64,
-                round: (i % 2) as u32,
+            b.add(&super::tests::result(
+                i as u64,
+                1,
+                1_000 * (i as u64 + 1),
                 status,
-                solutions: 1,
-                nodes: Some(7),
-                guesses: Some(1),
-                solves: 1,
-                median_ns: 1_000 * (i as u64 + 1),
-                min_ns: 1,
-                own_ns: None,
-                threads: 1,
-                detail: "signal 11".into(),
-                timing: crate::contender::Timing::Call,
-                checked: Default::default(),
-                instructions: None,
-                cycles: None,
-                branch_misses: None,
-                task_clock_ns: None,
-            });
+                "signal 11",
+            ));
         }
         b.finish("s", "s", "d", 1, 1.0)
     }

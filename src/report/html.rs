@@ -142,26 +142,38 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
     s.push_str(" against each dataset's reference (<i>ref</i>).</p>\n");
 }
 
-/// What failed, first: the same lines as `report.md`'s Failures section.
+/// What failed, first: the same lines as `report.md`'s Failures section,
+/// then (folded) the contenders without figures that failed nothing.
 fn failures(s: &mut String, data: &RunData) {
     let given_up = data.info.as_ref().map_or(&[][..], |i| &i.given_up[..]);
     let lines = crate::export::failures::lines(&data.summary);
-    if lines.is_empty() && given_up.is_empty() {
-        return;
+    let share = 100.0 * crate::harness::record::STANDING_SHARE;
+    if !lines.is_empty() || !given_up.is_empty() {
+        let (wrong, errors) = crate::harness::summary::failures(&data.summary);
+        let _ = writeln!(
+            s,
+            "<section class=\"failures\" id=\"failures\"><h2>Failures</h2>\n<p><b>{wrong} puzzles answered wrong and {errors} failed.</b> A contender's figures count only its verified puzzles; under {share:.0}% verified it has none.</p>\n<ul>"
+        );
+        for why in given_up {
+            let _ = writeln!(s, "<li><b>{}.</b></li>", esc(why));
+        }
+        for l in lines {
+            let _ = writeln!(s, "<li>{}</li>", esc(&l.replace('`', "")));
+        }
+        s.push_str("</ul></section>\n");
     }
-    let (wrong, errors) = crate::harness::summary::failures(&data.summary);
-    let _ = writeln!(
-        s,
-        "<section class=\"failures\" id=\"failures\"><h2>Failures</h2>\n<p><b>{wrong} puzzles answered wrong and {errors} failed.</b> A contender's figures count only its verified puzzles; under {:.0}% verified it has none.</p>\n<ul>",
-        100.0 * crate::harness::record::STANDING_SHARE
-    );
-    for why in given_up {
-        let _ = writeln!(s, "<li><b>{}.</b></li>", esc(why));
+    let bare = crate::export::failures::without_figures(&data.summary);
+    if !bare.is_empty() {
+        let _ = writeln!(
+            s,
+            "<details class=\"meta\" id=\"without-figures\"><summary>{} without figures: verified on under {share:.0}% of their puzzles (the rest stopped by a budget)</summary>\n<ul>",
+            bare.len()
+        );
+        for l in &bare {
+            let _ = writeln!(s, "<li>{}</li>", esc(&l.replace('`', "")));
+        }
+        s.push_str("</ul></details>\n");
     }
-    for l in lines {
-        let _ = writeln!(s, "<li>{}</li>", esc(&l.replace('`', "")));
-    }
-    s.push_str("</ul></section>\n");
 }
 
 /// A chart as a `<figure>`, its SVG inline.

@@ -56,7 +56,7 @@ fn every_chart_names_its_strategies_and_axes() {
     let axes = [
         ("throughput", "puzzles per second"),
         ("cactus-tiny", "puzzles solved"),
-        ("distribution-tiny", "share of puzzles finished"),
+        ("distribution-tiny", "share of puzzles solved"),
         ("search-cost-tiny", "search nodes per puzzle"),
         ("head-to-head-tiny", "time per puzzle, µs"),
         ("hardness", "guesses + 1"),
@@ -86,8 +86,9 @@ fn every_chart_names_its_strategies_and_axes() {
     ] {
         let svg = &report.charts.iter().find(|c| c.name == chart).unwrap().svg;
         for v in ["dlx", "bitset-mrv", "backtracking"] {
+            // The distribution's legend says how many a strategy solved when not all.
             assert!(
-                svg.contains(&format!("\n{v}\n</text>")),
+                svg.contains(&format!("\n{v}\n</text>")) || svg.contains(&format!("\n{v} (")),
                 "{chart} lacks {v}"
             );
         }

@@ -75,6 +75,7 @@ impl RunChart for FromRun {
         for (di, dname) in data.datasets.iter().enumerate() {
             let mut cactus = Vec::new();
             let mut dist = Vec::new();
+            let mut rows = Vec::new();
             let mut puzzles = 0;
             for &v in run.order() {
                 let Some(s) = data.series(v, di) else {
@@ -90,9 +91,8 @@ impl RunChart for FromRun {
                 };
                 if !s.solved.is_empty() {
                     cactus.push(line(&s.solved));
-                }
-                if !s.timed.is_empty() {
-                    dist.push(line(&s.timed));
+                    dist.push(line(&s.solved));
+                    rows.push(s.rows as usize);
                 }
             }
             if cactus.is_empty() {
@@ -109,12 +109,13 @@ impl RunChart for FromRun {
             }
             if dist.is_empty() {
                 out.skipped.push(format!(
-                    "Time distribution of {dname}: skipped, no timed rows."
+                    "Time distribution of {dname}: skipped, no strategy solved a puzzle of it."
                 ));
             } else {
                 let chart = super::Distribution {
                     dataset: dname.clone(),
                     lines: dist,
+                    rows,
                 };
                 run.draw(&chart, "distribution", out)?;
             }

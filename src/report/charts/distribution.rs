@@ -10,8 +10,21 @@ use plotters::prelude::*;
 pub struct Distribution {
     /// Dataset name.
     pub dataset: String,
-    /// `(variant name, palette index, the curve of every row's time in µs)`.
+    /// `(variant name, palette index, the curve of its solved puzzles' times in µs)`.
     pub lines: Vec<super::Line>,
+    /// Each line's puzzles, solved or not: its curve ends at solved / this.
+    pub rows: Vec<usize>,
+}
+
+/// The ECDF of a line's solved times as shares of all its `rows` puzzles:
+/// it ends at the share solved, never at 100% when some were not.
+fn shares(times: &super::Curve, rows: usize) -> Vec<(f64, f64)> {
+    let scale = times.n as f64 / rows.max(times.n).max(1) as f64;
+    times
+        .ecdf()
+        .into_iter()
+        .map(|(x, y)| (x, y * scale))
+        .collect()
 }
 
 impl Chart for Distribution {
@@ -23,8 +36,10 @@ impl Chart for Distribution {
     }
     fn caption(&self) -> String {
         format!(
-            "For each strategy on {}, the share of puzzles finished within a given time (budget-exhausted puzzles included at the time they stopped); \
-             a curve further left is faster, and its spread shows how uneven the puzzles are for it.",
+            "For each strategy on {}, the share of its puzzles solved (verified) within a given time; \
+             a curve ends at the share it solved, since puzzles stopped by a budget or failed never count as finished \
+             (the legend says how many of how many where fewer than all). A curve further left is faster, and its spread \
+             shows how uneven the puzzles are for it.",
             self.dataset
         )
     }
@@ -36,22 +51,45 @@ impl Chart for Distribution {
         chart
             .configure_mesh()
             .x_desc("time per puzzle, µs (log)")
-            .y_desc("share of puzzles finished")
+            .y_desc("share of puzzles solved")
             .x_label_formatter(&|v| compact(*v))
             .y_label_formatter(&|v: &f64| format!("{:.0}%", v * 100.0))
             .label_style((FONT, 14))
             .axis_desc_style((FONT, 16))
             .draw()
             .map_err(err)?;
-        for super::Line {
-            label: name,
-            color: ci,
-            curve: times,
-        } in &self.lines
+        for (
+            super::Line {
+                label: name,
+                color: ci,
+                curve: times,
+            },
+            &rows,
+        ) in self.lines.iter().zip(&self.rows)
         {
             let c = color(*ci);
-            labelled_line(&mut chart, name, c, times.ecdf())?;
+            let steps = shares(times, rows);
+            let label = if times.n < rows {
+                format!("{name} ({}/{rows})", times.n)
+            } else {
+                name.clone()
+            };
+            labelled_line(&mut chart, &label, c, steps)?;
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_curve_ends_at_the_share_solved() {
+        // 3 of 4 puzzles solved (one stopped by the budget): it ends at 75%.
+        let curve = super::super::Curve::from_sorted(&[1.0, 2.0, 5.0]);
+        let steps = super::shares(&curve, 4);
+        assert_eq!(steps.last(), Some(&(5.0, 0.75)));
+        assert!(steps.iter().all(|&(_, y)| y <= 0.75));
+        // All solved: it ends at 100%.
+        assert_eq!(super::shares(&curve, 3).last(), Some(&(5.0, 1.0)));
     }
 }
