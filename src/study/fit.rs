@@ -188,6 +188,10 @@ pub struct Growth {
     pub fitted: Vec<usize>,
     /// Sides left out because their median is censored (or the point was not run).
     pub censored: Vec<usize>,
+    /// Every fitted median is the same: nothing grows, so there is nothing
+    /// to fit (both fits are flat, with an R² that means nothing).
+    #[serde(default)]
+    pub flat: bool,
 }
 
 impl Growth {
@@ -260,7 +264,9 @@ pub fn growth(points: &[SizePoint]) -> Option<Growth> {
     };
     let power = make(Model::Power, &mut pw)?;
     let exponential = make(Model::Exponential, &mut ex)?;
+    let flat = ys.iter().all(|y| (y - ys[0]).abs() <= 1e-12);
     Some(Growth {
+        flat,
         better: if power.rss <= exponential.rss {
             Model::Power
         } else {
@@ -383,6 +389,27 @@ mod tests {
         assert!((g.power.slope - 1.7).abs() < 0.1, "{}", g.power.slope);
         assert_eq!(g.better, Model::Power);
         assert_eq!(g.fitted, SIDES.to_vec());
+    }
+
+    #[test]
+    fn constant_data_is_said_to_have_no_growth_not_fitted() {
+        // Every puzzle costs one node at every size: nothing to fit.
+        let pts: Vec<SizePoint> = SIDES
+            .iter()
+            .map(|&s| SizePoint {
+                side: s as f64,
+                obs: vec![
+                    Obs {
+                        value: 1.0,
+                        censored: false
+                    };
+                    10
+                ],
+            })
+            .collect();
+        assert!(growth(&pts).unwrap().flat);
+        let growing = synthetic(|s| 0.3 * (s * s).powf(1.7), &SIDES, 40);
+        assert!(!growth(&growing).unwrap().flat);
     }
 
     #[test]

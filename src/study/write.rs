@@ -183,6 +183,12 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
             censored += &format!("; not run at {}", sizes(&f.not_run));
         }
         match &f.growth {
+            Some(g) if g.flat => out.push(format!(
+                "{} (mode {}): no growth measured: the median is the same at every size fitted ({}), so there is nothing to fit{censored}.",
+                f.variant,
+                f.mode,
+                sizes(&g.fitted)
+            )),
             Some(g) => {
                 let (best, other) = match g.better {
                     Model::Power => (&g.power, &g.exponential),
