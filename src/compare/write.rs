@@ -283,9 +283,15 @@ pub fn csv_text(c: &Comparison) -> Result<String, csv::Error> {
 
 fn describe(side: &super::Side) -> String {
     let i = &side.info;
+    let threads = i.options.threads;
     format!(
-        "{}: commit {}, started {}, {} ({} cores), {} threads",
-        side.label, i.git_commit, i.started, i.cpu_model, i.cores, i.options.threads
+        "{}: commit {}, started {}, {} ({} cores), {threads} thread{}",
+        side.label,
+        i.git_commit,
+        i.started,
+        i.cpu_model,
+        i.cores,
+        if threads == 1 { "" } else { "s" }
     )
 }
 
