@@ -386,10 +386,39 @@ fn read_datasets(
         })?;
         datasets.extend(found);
     }
+    unique_names(&mut datasets);
     if let Some(d) = datasets.iter().find(|d| d.is_empty()) {
         return Err(BenchError::Empty(d.name.clone()));
     }
     Ok(datasets)
+}
+
+/// Datasets that share a name (two `puzzles.txt` from two hunt folders)
+/// take their parent folder's name before it (`h1/puzzles.txt`), then a
+/// number if that still clashes, so that every row, summary line and chart
+/// of each stays its own.
+fn unique_names(datasets: &mut [harness::BenchDataset]) {
+    let names: Vec<String> = datasets.iter().map(|d| d.name.clone()).collect();
+    for (i, name) in names.iter().enumerate() {
+        if names.iter().filter(|n| *n == name).count() < 2 {
+            continue;
+        }
+        let parent = Path::new(&datasets[i].info.source)
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|p| p.to_string_lossy().into_owned());
+        if let Some(p) = parent {
+            datasets[i].name = format!("{p}/{name}");
+        }
+    }
+    for i in 0..datasets.len() {
+        let mut k = 2;
+        while datasets[..i].iter().any(|d| d.name == datasets[i].name) {
+            datasets[i].name = format!("{} #{k}", names[i]);
+            k += 1;
+        }
+        datasets[i].info.name = datasets[i].name.clone();
+    }
 }
 
 #[cfg(test)]

@@ -568,3 +568,46 @@ fn several_thread_counts_make_one_run_each_and_a_scaling_curve() {
         .code(2)
         .stderr(predicate::str::contains("take one thread count"));
 }
+
+#[test]
+fn two_datasets_of_one_file_name_stay_apart_with_their_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let hard = crate::common::hard_lines(10);
+    for (folder, part) in [("h1", &hard[..5]), ("h2", &hard[5..])] {
+        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+        let text: String = part.iter().map(|(p, _)| format!("{p}\n")).collect();
+        std::fs::write(dir.path().join(folder).join("puzzles.txt"), text).unwrap();
+    }
+    let out = dir.path().join("run");
+    let sets = format!(
+        "{},{}",
+        dir.path().join("h1/puzzles.txt").display(),
+        dir.path().join("h2/puzzles.txt").display()
+    );
+    bin()
+        .args([
+            "bench",
+            "--solver",
+            "band,dlx",
+            "--threads",
+            "1",
+            "--min-time",
+            "0",
+        ])
+        .args([
+            "--quiet",
+            "--dataset",
+            &sets,
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let summary: Vec<SummaryRow> = rows(&out.join("summary.csv"));
+    let mut names: Vec<&str> = summary.iter().map(|r| r.dataset.as_str()).collect();
+    names.dedup();
+    assert_eq!(names, ["h1/puzzles", "h2/puzzles"]);
+    for chart in ["cactus-h1_puzzles.svg", "cactus-h2_puzzles.svg"] {
+        assert!(out.join("charts").join(chart).is_file(), "{chart}");
+    }
+}
