@@ -337,6 +337,7 @@ impl Ending {
     /// The last line for stderr, naming the file that holds the rows
     /// (none when the run passed).
     pub fn line(&self, rows: &std::path::Path) -> Option<String> {
+        let path = rows;
         let rows = rows.display();
         Some(match self {
             Ending::Passed => return None,
@@ -352,7 +353,13 @@ impl Ending {
                 format!("interrupted: {rows} keeps every puzzle measured so far")
             }
             Ending::Regressed { baseline } => {
-                format!("REGRESSED against baseline {baseline}: see the comparison above")
+                // Named by path: with --quiet no comparison was printed above.
+                format!(
+                    "REGRESSED against baseline {baseline}: see {}",
+                    path.with_file_name(crate::harness::files::COMPARE)
+                        .join("compare.md")
+                        .display()
+                )
             }
         })
     }
@@ -456,7 +463,11 @@ mod tests {
         assert!(cut.line(rows).unwrap().contains("r/results.csv keeps"));
         let slower = Ending::of(0, 0, false, Some("main"));
         assert_eq!(slower.code(), 1);
-        assert!(slower.line(rows).unwrap().contains("baseline main"));
+        let line = slower.line(rows).unwrap();
+        assert!(
+            line.contains("baseline main: see r/compare/compare.md"),
+            "{line}"
+        );
         assert_eq!(Ending::of(0, 0, false, None).line(rows), None);
         assert_eq!(Ending::Passed.code(), 0);
     }

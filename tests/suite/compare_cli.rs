@@ -135,8 +135,9 @@ fn a_faster_baseline_is_a_regression_and_exits_1() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
-            "REGRESSED against baseline far-faster",
+            "REGRESSED against baseline far-faster: see again2/compare/compare.md",
         ));
+    assert!(tmp.path().join("again2/compare/compare.md").is_file());
 }
 
 #[test]
