@@ -63,21 +63,17 @@ impl CheckReport {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let sized = self.sides.iter().filter(|(_, ok)| !ok).count();
         match self.problems() {
             0 => out += &format!("\nno problems: ready for {}\n", declare(&passed)),
-            n if !passed.is_empty() && !failed.is_empty() && self.only_on_sides(sized) => {
+            n if !passed.is_empty() && !failed.is_empty() && self.only_on_sides() => {
                 out += &format!(
                     "\n{n} problem(s), all on {}; {} passed. To race it on {} alone: {}\n",
                     names(&failed),
-                    names(
-                        &self
-                            .sides
-                            .iter()
-                            .copied()
-                            .filter(|(_, ok)| *ok)
-                            .collect::<Vec<_>>()
-                    ),
+                    passed
+                        .iter()
+                        .map(|s| format!("{s}x{s}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     if passed.len() == 1 {
                         "that size"
                     } else {
@@ -92,14 +88,13 @@ impl CheckReport {
     }
 
     /// True when every problem was found within a size's puzzles (none in the
-    /// start, the counters or the exit), given how many sizes failed.
-    fn only_on_sides(&self, failed_sides: usize) -> bool {
-        failed_sides > 0
-            && self.findings.iter().filter(|f| !f.ok).all(|f| {
-                self.sides
-                    .iter()
-                    .any(|(s, _)| f.text.starts_with(&format!("{s}x{s} ")))
-            })
+    /// start, the counters or the exit).
+    fn only_on_sides(&self) -> bool {
+        self.findings.iter().filter(|f| !f.ok).all(|f| {
+            self.sides
+                .iter()
+                .any(|(s, _)| f.text.starts_with(&format!("{s}x{s} ")))
+        })
     }
 }
 

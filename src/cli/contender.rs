@@ -84,31 +84,16 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
     };
     let tail = external::process::stderr_tail(&log, 0);
     let _ = std::fs::remove_dir_all(&dir);
+    // What `bench` would be given, named NAME, to declare the sizes found.
+    let named = match &args.library {
+        Some(lib) => external::parse_library_argument(&format!("NAME={lib}"))?,
+        None => external::ContenderSpec::program("NAME", args.command.clone()),
+    };
     let declare = |sides: &[usize]| {
-        let at = sides
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-        let flag = match &args.library {
-            Some(lib) => format!("--library NAME@{at}={lib}"),
-            None => {
-                let words = args.command.iter().map(String::as_str);
-                let command = shlex::try_join(words).unwrap_or_else(|_| args.command.join(" "));
-                format!(
-                    "--contender {}",
-                    shlex::try_quote(&format!("NAME@{at}={command}"))
-                        .map_or_else(|_| format!("'NAME@{at}={command}'"), |q| q.into_owned())
-                )
-            }
-        };
         format!(
-            "`bench {flag}`, or `sizes = [{}]` in its contenders-file entry",
-            sides
-                .iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+            "`bench {}`, or `{}` in its contenders-file entry",
+            named.sized_flag(sides),
+            external::ContenderSpec::sizes_line(sides)
         )
     };
     print!("{}", report.text(&tail, &declare));

@@ -122,34 +122,14 @@ fn undeclared(mine: &[&SummaryRow], info: &RunInfo) -> Option<String> {
     if failed.is_empty() || kept.is_empty() {
         return None;
     }
-    let at = kept
-        .iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
-    let flag = match (&spec.library, spec.abi) {
-        (Some(lib), Some(abi)) => format!(
-            "--library {name}@{at}={}:{}:{}",
-            lib.display(),
-            spec.symbol.as_deref().unwrap_or_default(),
-            abi.name()
-        ),
-        _ => format!(
-            "--contender '{name}@{at}={}'",
-            shlex::try_join(spec.command.iter().map(String::as_str))
-                .unwrap_or_else(|_| spec.command.join(" "))
-        ),
-    };
     Some(format!(
-        "every {} puzzle failed; declaring its sizes skips them: `{flag}`, or `sizes = [{}]` in its contenders-file entry",
+        "every {} puzzle failed; declaring its sizes skips them: `{}`, or `{}` in its contenders-file entry",
         failed
             .iter()
             .map(|s| format!("{s}x{s}"))
             .collect::<Vec<_>>()
             .join(", "),
-        kept.iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
+        spec.sized_flag(&kept),
+        crate::external::ContenderSpec::sizes_line(&kept)
     ))
 }

@@ -92,6 +92,35 @@ impl ContenderSpec {
         }
     }
 
+    /// The flag that names it with `sides` only: `--contender 'mine@9=python3
+    /// mine.py'`, or `--library mine@9=PATH:SYMBOL:ABI`.
+    pub fn sized_flag(&self, sides: &[usize]) -> String {
+        let at: Vec<String> = sides.iter().map(usize::to_string).collect();
+        let name = format!("{}@{}", self.name, at.join(","));
+        match (&self.library, self.abi) {
+            (Some(lib), Some(abi)) => format!(
+                "--library {name}={}:{}:{}",
+                lib.display(),
+                self.symbol.as_deref().unwrap_or_default(),
+                abi.name()
+            ),
+            _ => {
+                let words = self.command.iter().map(String::as_str);
+                let command = shlex::try_join(words).unwrap_or_else(|_| self.command.join(" "));
+                let arg = format!("{name}={command}");
+                let quoted =
+                    shlex::try_quote(&arg).map_or_else(|_| format!("'{arg}'"), |q| q.into_owned());
+                format!("--contender {quoted}")
+            }
+        }
+    }
+
+    /// A contenders file's `sizes` line for `sides`: `sizes = [9, 16]`.
+    pub fn sizes_line(sides: &[usize]) -> String {
+        let list: Vec<String> = sides.iter().map(usize::to_string).collect();
+        format!("sizes = [{}]", list.join(", "))
+    }
+
     /// The contender in a line: `NAME: command words`, or its library, symbol
     /// and ABI.
     pub fn describe(&self) -> String {
