@@ -207,6 +207,9 @@ impl BenchDataset {
             })
             .collect();
         let pencilmarks = puzzles.iter().filter(|p| p.grid.is_pencilmark()).count();
+        // Positions run up to the source's last: a share of a study's point
+        // holds puzzles 0, 5, 10, … of it, and verdicts are kept by position.
+        let in_source = puzzles.iter().map(|p| p.index + 1).max().unwrap_or(0);
         BenchDataset {
             info: DatasetInfo {
                 name: name.clone(),
@@ -214,7 +217,7 @@ impl BenchDataset {
                 size: geometry.name(),
                 bytes: 0,
                 sha256: String::new(),
-                puzzles_in_source: puzzles.len() as u64,
+                puzzles_in_source: in_source.max(puzzles.len() as u64),
                 puzzles_run: puzzles.len() as u64,
                 skipped: 0,
                 pencilmarks: pencilmarks as u64,

@@ -193,7 +193,11 @@ pub struct StudyRow {
     pub wrong: u64,
     /// Puzzles where the strategy failed.
     pub errors: u64,
-    /// Mode unique: share of the puzzles with a verdict that have exactly one solution, %.
+    /// Puzzles whose verdict nothing could check (the reference search ran
+    /// out of its budget): left out of the costs and of the one-solution share.
+    #[serde(default)]
+    pub unchecked: u64,
+    /// Mode unique: share of the puzzles with a checked verdict that have exactly one solution, %.
     pub unique_pct: Option<f64>,
     /// Median time per puzzle, µs (a lower bound when censored).
     pub median_us: Option<f64>,
@@ -488,6 +492,7 @@ fn empty_row(axis: Axis, p: PointSpec, mode: &str, s: SolverId) -> StudyRow {
         censored: 0,
         wrong: 0,
         errors: 0,
+        unchecked: 0,
         unique_pct: None,
         median_us: None,
         median_lo_us: None,
@@ -526,6 +531,10 @@ fn summarise(
         }
         if reps.iter().any(|r| r.status == RowStatus::Wrong) {
             row.wrong += 1;
+            continue;
+        }
+        if reps.iter().any(|r| r.status == RowStatus::Unchecked) {
+            row.unchecked += 1;
             continue;
         }
         let censored = reps.iter().any(|r| r.status.is_budget());

@@ -131,7 +131,12 @@ fn a_study_measures_every_point_mode_and_strategy_and_hears_each_solve() {
     assert_eq!(data.samples.len(), data.rows.len());
     assert!(!data.interrupted);
     for r in &data.rows {
-        assert_eq!((r.puzzles, r.solved, r.wrong, r.errors), (6, 6, 0, 0));
+        // Every verdict had a reference to check it, whichever round its
+        // puzzle fell in (puzzle 5 is the second of round 1's share).
+        assert_eq!(
+            (r.puzzles, r.solved, r.wrong, r.errors, r.unchecked),
+            (6, 6, 0, 0, 0)
+        );
         assert_eq!(r.state, PointState::Measured);
         assert!(r.median_us.is_some());
         // Share of unique puzzles: in mode unique only, the same for every strategy.
@@ -147,7 +152,20 @@ fn a_study_measures_every_point_mode_and_strategy_and_hears_each_solve() {
             .map(|r| r.unique_pct)
             .collect();
         assert!(shares.windows(2).all(|w| w[0] == w[1]), "{shares:?}");
+        // The share is what the rows said, over all six puzzles.
+        let said: Vec<&SolveRecord> = heard
+            .iter()
+            .filter(|r| *r.dataset == format!("4x4-k{p}") && &*r.variant == "dlx")
+            .filter(|r| matches!(r.status, RowStatus::Unique | RowStatus::Multiple))
+            .collect();
+        assert_eq!(said.len(), 6);
+        let unique = said
+            .iter()
+            .filter(|r| r.status == RowStatus::Unique)
+            .count();
+        assert_eq!(shares[0], Some(100.0 * unique as f64 / 6.0));
     }
+    assert!(heard.iter().all(|r| r.status != RowStatus::Unchecked));
     let f = analysis::analyse(&opts, &data);
     // Time for all three, nodes for the two that count them; in both modes.
     assert_eq!(f.peaks.len(), 2 * (3 + 2));
@@ -258,4 +276,65 @@ fn an_interrupted_study_keeps_only_finished_points() {
     .unwrap();
     assert!(data.interrupted);
     assert!(data.rows.is_empty());
+}
+
+fn solve(index: u64, status: RowStatus, ns: u64) -> SolveRecord {
+    SolveRecord {
+        strategy: "dlx".into(),
+        variant: "dlx".into(),
+        dataset: "9x9-k30".into(),
+        puzzle_index: index,
+        round: 0,
+        repeat: 0,
+        status,
+        solutions: 1,
+        nodes: Some(10),
+        guesses: Some(1),
+        solve_ns: ns,
+        own_ns: None,
+        threads: 1,
+        detail: String::new(),
+        timing: Default::default(),
+        instructions: None,
+        cycles: None,
+        branch_misses: None,
+        task_clock_ns: None,
+    }
+}
+
+#[test]
+fn unchecked_verdicts_are_counted_apart_and_said() {
+    let p = PointSpec {
+        side: 9,
+        givens: 30,
+    };
+    // Two unique, one multiple, three whose verdict nothing could check
+    // (slow ones: they would move the median if they counted).
+    let mut records = vec![
+        solve(0, RowStatus::Unique, 1_000),
+        solve(1, RowStatus::Unique, 2_000),
+        solve(2, RowStatus::Multiple, 3_000),
+    ];
+    records.extend((3..6).map(|i| solve(i, RowStatus::Unchecked, 900_000)));
+    let (row, sample) = summarise(Axis::Clues, p, 0, "unique", SolverId::Dlx, &records);
+    assert_eq!((row.puzzles, row.solved, row.unchecked), (6, 3, 3));
+    assert_eq!(row.unique_pct, Some(100.0 * 2.0 / 3.0));
+    assert_eq!(sample.times.len(), 3);
+    assert_eq!(row.median_us, Some(2.0));
+    let said = write::checks(std::slice::from_ref(&row)).join("\n");
+    assert!(
+        said.contains("dlx (mode unique): of 6 puzzles, 3 unchecked"),
+        "{said}"
+    );
+    assert!(said.contains("one-solution share"), "{said}");
+    let clean = StudyRow {
+        unchecked: 0,
+        puzzles: 3,
+        ..row
+    };
+    let said = write::checks(&[clean]).join("\n");
+    assert!(
+        said.starts_with("Every answer (3 in all) was checked"),
+        "{said}"
+    );
 }

@@ -7,7 +7,7 @@ use super::analysis::{Cost, Findings};
 use super::fit::{Fit, Model};
 use super::{Axis, PointState, StudyRow};
 use crate::export::first_seen;
-use crate::export::markdown::{num, table};
+use crate::export::markdown::{num, table, thousands};
 use crate::harness::plan::Measure;
 use crate::harness::RunInfo;
 use crate::report::charts::{render, CurvePoint, Rendered, StudyChart, StudyCurve};
@@ -75,7 +75,8 @@ pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Res
     for chart in charts_of(file, rows) {
         charts.push(render(&chart, &charts_dir).map_err(io::Error::other)?);
     }
-    let said = sentences(file);
+    let mut said = checks(rows);
+    said.extend(sentences(file));
     std::fs::write(dir.join("report.md"), markdown(file, rows, &said, &charts))?;
     std::fs::write(dir.join("report.html"), html(file, rows, &said, &charts))?;
     Ok(said)
@@ -152,13 +153,16 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
                 f.variant, f.mode, p.at, cost_value(f.cost, p.value)
             ));
         } else {
+            let interval = if p.lo == p.hi {
+                "there in every bootstrap resample".to_string()
+            } else {
+                format!("95% interval {}–{}", p.lo, p.hi)
+            };
             out.push(format!(
-                "{} (mode {}): {what} {peaks} at {} clues (95% interval {}–{}), {} at the median there.{edge}",
+                "{} (mode {}): {what} {peaks} at {} clues ({interval}), {} at the median there.{edge}",
                 f.variant,
                 f.mode,
                 p.at,
-                p.lo,
-                p.hi,
                 cost_value(f.cost, p.value)
             ));
         }
@@ -211,6 +215,52 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
                 f.variant, f.mode
             )),
         }
+    }
+    out
+}
+
+/// How the answers fared against their checks, one sentence per strategy and
+/// mode that had any answer left out, or one saying every answer passed.
+pub fn checks(rows: &[StudyRow]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut all = 0u64;
+    for mode in first_seen(rows.iter().map(|r| r.mode.as_str())) {
+        let here: Vec<&StudyRow> = rows.iter().filter(|r| r.mode == mode).collect();
+        for v in first_seen(here.iter().map(|r| r.variant.as_str())) {
+            let of = |f: fn(&StudyRow) -> u64| -> u64 {
+                here.iter().filter(|r| r.variant == v).map(|r| f(r)).sum()
+            };
+            let puzzles = of(|r| r.puzzles);
+            all += puzzles;
+            let mut parts = Vec::new();
+            for (n, what) in [
+                (of(|r| r.wrong), "answered wrong"),
+                (of(|r| r.errors), "failed"),
+                (of(|r| r.unchecked), "unchecked: the reference search ran out of its node budget, so nothing could check the verdict"),
+            ] {
+                if n > 0 {
+                    parts.push(format!("{} {what}", thousands(n)));
+                }
+            }
+            if !parts.is_empty() {
+                out.push(format!(
+                    "{v} (mode {mode}): of {} puzzles, {}. They are left out of the medians{}.",
+                    thousands(puzzles),
+                    parts.join("; "),
+                    if mode == "unique" {
+                        " and of the one-solution share"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+    }
+    if out.is_empty() && all > 0 {
+        out.push(format!(
+            "Every answer ({} in all) was checked: each solution against the givens, each verdict against the puzzle's solutions counted untimed by the strategy `solve` trusts on the size.",
+            thousands(all)
+        ));
     }
     out
 }
@@ -285,10 +335,17 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
             };
             let (x_desc, log_x) = match axis {
                 Axis::Clues => ("clues (givens)".to_string(), false),
-                Axis::Size => (
-                    "cells (log): 16 for 4x4, 81 for 9x9, 256, 625, ... 4096 for 64x64".to_string(),
-                    true,
-                ),
+                Axis::Size => {
+                    // The sizes this study measured, and no other.
+                    let mut sides: Vec<usize> = rows.iter().map(|r| r.side).collect();
+                    sides.sort_unstable();
+                    sides.dedup();
+                    let named: Vec<String> = sides
+                        .iter()
+                        .map(|s| format!("{} for {s}x{s}", s * s))
+                        .collect();
+                    (format!("cells (log): {}", named.join(", ")), true)
+                }
             };
             out.push(StudyChart {
                 name: format!("study-{}-{what}-{mode}", axis.name()),
