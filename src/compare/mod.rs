@@ -172,6 +172,8 @@ pub struct Comparison {
     pub threshold: f64,
     /// Differences between the two runs' machines or settings that weaken the comparison.
     pub warnings: Vec<String>,
+    /// How the 95% intervals were made, in words.
+    pub intervals: String,
     /// Variants or datasets in only one run, or left out, with why.
     pub notes: Vec<String>,
     /// One row per variant and dataset present in both.
@@ -302,6 +304,20 @@ pub fn compare(
     );
     differs("time limit", limit(bo.time_limit), limit(co.time_limit));
     let same_permutation = bo.permute == co.permute && (!bo.permute || bo.seed == co.seed);
+    if !same_permutation {
+        warnings.push(format!(
+            "the puzzles differ: {} in the baseline, {} now; each dataset is compared as two independent samples, not puzzle by puzzle",
+            permutation(bo),
+            permutation(co)
+        ));
+    }
+    if (bo.limit, bo.sample) != (co.limit, co.sample) {
+        warnings.push(format!(
+            "the runs measured different subsets: {} in the baseline, {} now; each row compares the puzzles both measured, and says how many",
+            subset(bo),
+            subset(co)
+        ));
+    }
     // Rounds pair up when both runs dealt their puzzles into the same number of them.
     let by_rounds = bo.rounds == co.rounds && co.rounds > 1;
     let mut notes = Vec::new();
@@ -350,7 +366,26 @@ pub fn compare(
             }
             continue;
         }
+        let run = |info: &RunInfo| {
+            info.datasets
+                .iter()
+                .find(|d| d.name == r.dataset)
+                .map_or(0, |d| d.puzzles_run)
+        };
+        let (base_run, cur_run) = (run(bi), run(ci));
         let mut row = compare_one(&key, b, c, same_permutation, by_rounds, threshold);
+        if base_run != cur_run {
+            let why = format!(
+                "{}: compared on {} puzzles both runs measured (the baseline ran {}, the current run {})",
+                r.dataset,
+                row.puzzles,
+                crate::stats::thousands(base_run),
+                crate::stats::thousands(cur_run)
+            );
+            if !notes.contains(&why) {
+                notes.push(why);
+            }
+        }
         if metric == Measure::Instructions {
             let base_row = base_data
                 .summary
@@ -375,12 +410,18 @@ pub fn compare(
     if rows.is_empty() {
         return Err(CompareError::Nothing { details });
     }
+    let intervals = if by_rounds {
+        format!("a t-interval over the {} rounds' own estimates (each round measured the same puzzles in both runs, so it covers the machine's drift between rounds)", co.rounds)
+    } else {
+        "a bootstrap over the puzzles (the runs were not measured in matching rounds, so it covers the puzzles' spread, not the machine's drift)".into()
+    };
     Ok(Comparison {
         baseline,
         current,
         metric,
         threshold,
         warnings,
+        intervals,
         notes,
         rows,
     })
@@ -406,6 +447,25 @@ fn solved_in_both<'a>(
         }
     }
     out
+}
+
+/// How a run's puzzles were arranged: `as given` or `--permute, seed 7`.
+fn permutation(o: &crate::harness::RunOptions) -> String {
+    if o.permute {
+        format!("--permute, seed {}", o.seed)
+    } else {
+        "as given".into()
+    }
+}
+
+/// Which of each dataset's puzzles a run measured: `all`, `--limit 50`, `--sample 40 (seed 7)`.
+fn subset(o: &crate::harness::RunOptions) -> String {
+    match (o.limit, o.sample) {
+        (None, None) => "all".into(),
+        (Some(l), None) => format!("--limit {l}"),
+        (None, Some(s)) => format!("--sample {s} (seed {})", o.seed),
+        (Some(l), Some(s)) => format!("--limit {l}, --sample {s} (seed {})", o.seed),
+    }
 }
 
 fn short(sha: Option<&str>) -> String {

@@ -209,7 +209,7 @@ fn a_comparison_writes_its_files_and_charts() {
     assert_eq!(json["rows"].as_array().unwrap().len(), 2);
     assert_eq!(json["rows"][0]["verdict"], "regressed");
     let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
-    assert!(md.contains("20.0% slower"), "{md}");
+    assert!(md.contains("regressed, time per puzzle +25.0%"), "{md}");
     for chart in ["ratio-distribution-tiny", "before-after-tiny"] {
         assert!(out.join("charts").join(format!("{chart}.svg")).is_file());
         assert!(md.contains(&format!("(charts/{chart}.svg)")));

@@ -127,30 +127,28 @@ pub fn sentences(c: &Comparison) -> Vec<String> {
     }
     let mut out = Vec::new();
     for r in &c.rows {
+        // One figure for one change: the time per puzzle, the geometric mean
+        // of the per-puzzle ratios, with its interval in the same unit.
+        let time = |speed: f64| 100.0 * (1.0 / speed - 1.0);
         let interval = format!(
-            "speed {} of the baseline's, 95% CI {}–{}",
-            ratio(r.speed),
-            ratio(r.speed_lo),
-            ratio(r.speed_hi)
+            "time per puzzle {}, 95% CI {} to {}",
+            pct(time(r.speed)),
+            pct(time(r.speed_hi)),
+            pct(time(r.speed_lo))
         );
         let mut line = match r.verdict {
             Verdict::WithinNoise => continue_if_quiet(r, t, &interval),
             Verdict::Improved => Some(format!(
-                "{} on {}: improved, {:.1}% faster ({interval}).",
-                r.variant,
-                r.dataset,
-                100.0 * (r.speed - 1.0)
+                "{} on {}: improved, {interval}.",
+                r.variant, r.dataset
             )),
             Verdict::Regressed if r.cur_failed > r.base_failed => Some(format!(
                 "{} on {}: regressed, {} wrong answers or errors now against {} in the baseline.",
                 r.variant, r.dataset, r.cur_failed, r.base_failed
             )),
             Verdict::Regressed => Some(format!(
-                "{} on {}: regressed, {:.1}% slower ({interval}; time per puzzle {}).",
-                r.variant,
-                r.dataset,
-                100.0 * (1.0 - r.speed),
-                pct(r.time_change_pct)
+                "{} on {}: regressed, {interval}.",
+                r.variant, r.dataset
             )),
         };
         if let Some(l) = &mut line {
@@ -314,7 +312,11 @@ pub fn markdown(c: &Comparison, charts: &[Rendered]) -> String {
     }
     s.push_str("\n## By strategy and dataset\n\n");
     s.push_str(&table_text(c));
-    s.push_str("\nSpeed: the geometric mean, over the puzzles solved in both runs, of the baseline's time over the current time (above 1×: faster now), with a 95% bootstrap interval; unpaired rows (puzzles permuted differently) compare the two geometric means instead.\n");
+    let _ = writeln!(
+        s,
+        "\nSpeed: the geometric mean, over the puzzles solved in both runs, of the baseline's time over the current time (above 1×: faster now); time: the same change as a change in time per puzzle. The medians are each run's own, over the same puzzles: a different statistic, so they can move by a different amount. The 95% interval is {}; unpaired rows (puzzles permuted differently) compare the two geometric means instead, with a bootstrap of each side.",
+        c.intervals
+    );
     if !c.notes.is_empty() {
         s.push_str("\n## Not compared\n\n");
         for n in &c.notes {

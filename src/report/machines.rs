@@ -76,6 +76,84 @@ fn mismatch(message: String) -> ReportError {
     ReportError::Mismatch(message)
 }
 
+/// What a run's figures depend on besides the machine, in the command
+/// line's words: runs that differ in any of it measured different things.
+fn setting(info: &RunInfo) -> [(&'static str, String); 4] {
+    let o = &info.options;
+    let subset = match (o.limit, o.sample) {
+        (None, None) => "every puzzle".to_string(),
+        (Some(l), None) => format!("--limit {l}"),
+        (None, Some(s)) => format!("--sample {s} (seed {})", o.seed),
+        (Some(l), Some(s)) => format!("--limit {l} --sample {s} (seed {})", o.seed),
+    };
+    let order = if o.permute {
+        format!("--permute (seed {})", o.seed)
+    } else {
+        "puzzles as given".into()
+    };
+    [
+        ("mode", o.mode.to_string()),
+        ("subset", subset),
+        ("permutation", order),
+        ("measure", o.measure.to_string()),
+    ]
+}
+
+/// Refuses runs whose settings differ: the report would show a change of
+/// mode, subset or measure as a change of machine.
+fn alike(machines: &[Machine]) -> Result<(), ReportError> {
+    let first = setting(&machines[0].info);
+    let mut differences = Vec::new();
+    for m in &machines[1..] {
+        for ((what, a), (_, b)) in first.iter().zip(setting(&m.info)) {
+            if *a != b {
+                differences.push(format!(
+                    "{what}: {b} in {}, {a} in {}",
+                    m.dir.display(),
+                    machines[0].dir.display()
+                ));
+            }
+        }
+    }
+    if differences.is_empty() {
+        return Ok(());
+    }
+    Err(mismatch(format!(
+        "the runs measured different things, so a report across them would show that as a difference of machines: {}. Report runs of one setting together, or each on its own",
+        differences.join("; ")
+    )))
+}
+
+/// Machines that are one: the same CPU, cores, instruction set and OS.
+/// A sentence for each group, so their differences read as run-to-run drift.
+pub fn same_machines(machines: &[Machine]) -> Vec<String> {
+    let key = |m: &Machine| {
+        let i = &m.info;
+        (i.cpu_model.clone(), i.cores, i.isa.clone(), i.os.clone())
+    };
+    let mut out = Vec::new();
+    let mut told = vec![false; machines.len()];
+    for a in 0..machines.len() {
+        if told[a] {
+            continue;
+        }
+        let group: Vec<usize> = (a..machines.len())
+            .filter(|&b| key(&machines[b]) == key(&machines[a]))
+            .collect();
+        if group.len() > 1 {
+            group.iter().for_each(|&g| told[g] = true);
+            let labels: Vec<&str> = group.iter().map(|&g| machines[g].label.as_str()).collect();
+            out.push(format!(
+                "{} ran on one machine ({}, {} cores, the same instruction set and OS): what differs between them is the run, not the machine.",
+                labels.join(" and "),
+                machines[a].info.cpu_model,
+                machines[a].info.cores
+            ));
+        }
+    }
+    out
+}
+
 /// The machines, the datasets they share, and the datasets left out.
 pub type Gathered = (Vec<Machine>, Vec<SharedDataset>, Vec<String>);
 
@@ -98,6 +176,7 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
         });
         summaries.push(data.summary);
     }
+    alike(&machines)?;
     // Datasets by checksum: those every run measured, in the first run's order.
     let sums: Vec<HashMap<&str, &str>> = machines
         .iter()
@@ -115,6 +194,26 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
     for d in &machines[0].info.datasets {
         if d.sha256.is_empty() || !sums.iter().all(|s| s.contains_key(d.sha256.as_str())) {
             left_out.push(d.name.clone());
+            continue;
+        }
+        // Every run measured the same puzzles of it.
+        let runs: Vec<u64> = machines
+            .iter()
+            .map(|m| {
+                m.info
+                    .datasets
+                    .iter()
+                    .find(|o| o.sha256 == d.sha256)
+                    .map_or(0, |o| o.puzzles_run)
+            })
+            .collect();
+        if runs.iter().any(|&n| n != runs[0]) {
+            let counts: Vec<String> = machines
+                .iter()
+                .zip(&runs)
+                .map(|(m, n)| format!("{n} in {}", m.label))
+                .collect();
+            left_out.push(format!("{} (puzzles run: {})", d.name, counts.join(", ")));
             continue;
         }
         let names: Vec<&str> = sums.iter().map(|s| s[d.sha256.as_str()]).collect();
@@ -400,7 +499,8 @@ fn speed_rows(machines: &[Machine], d: &SharedDataset) -> (Vec<String>, Vec<Vec<
 /// and a chart per dataset under `charts/`.
 pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError> {
     let (machines, datasets, left_out) = gather(dirs)?;
-    let sentences = changes(&machines, &datasets);
+    let mut sentences = same_machines(&machines);
+    sentences.extend(changes(&machines, &datasets));
     let charts_dir = out.join(files::CHARTS);
     std::fs::create_dir_all(&charts_dir).map_err(|source| ReportError::Write {
         path: charts_dir.clone(),

@@ -98,11 +98,11 @@ fn a_faster_baseline_is_a_regression_and_exits_1() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(
-        text.contains("bitset-mrv on easy-9x9: regressed, 20.0% slower"),
+        text.contains("bitset-mrv on easy-9x9: regressed, time per puzzle +25.0%, 95% CI"),
         "{text}"
     );
     assert!(
-        text.contains("dlx on easy-9x9: regressed, 20.0% slower"),
+        text.contains("dlx on easy-9x9: regressed, time per puzzle +25.0%, 95% CI"),
         "{text}"
     );
     // bench --baseline gates the same way: a new run against a baseline. Its
@@ -171,4 +171,69 @@ fn different_datasets_are_refused_and_unknown_baselines_listed() {
         .code(2)
         .stderr(predicate::str::contains("baselines: easy"));
     assert!(!tmp.path().join("x/results.csv").exists());
+}
+
+/// Like with like: a `--limit` run, a mode-`first` run and a permuted run
+/// against a full mode-`unique` run, through `compare` and `report`.
+#[test]
+fn comparisons_and_reports_across_runs_keep_unlike_runs_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        bin(tmp.path())
+            .args(bench_args(name, "easy-9x9"))
+            .args(extra)
+            .assert()
+            .success();
+    };
+    run("full", &[]);
+    run("again", &[]);
+    run("lim50", &["--limit", "50"]);
+    run("first", &["--mode", "first"]);
+    run("permuted", &["--permute", "--seed", "3"]);
+    // compare names the subset and the count both runs measured.
+    let out = bin(tmp.path())
+        .args(["compare", "full", "lim50", "--noise-threshold", "50%"])
+        .assert()
+        .get_output()
+        .clone();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("the runs measured different subsets: all in the baseline, --limit 50 now"),
+        "{text}"
+    );
+    assert!(text.contains("easy-9x9: compared on 50 puzzles both runs measured (the baseline ran 300, the current run 50)"), "{text}");
+    // …and that permuted puzzles are not paired.
+    let out = bin(tmp.path())
+        .args(["compare", "full", "permuted", "--noise-threshold", "50%"])
+        .assert()
+        .get_output()
+        .clone();
+    let text = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        text.contains("the puzzles differ: as given in the baseline, --permute, seed 3 now"),
+        "{text}"
+    );
+    // report across runs refuses unlike runs, naming what differs.
+    for (other, says) in [
+        ("first", "mode: first in first, unique in full"),
+        ("lim50", "subset: --limit 50 in lim50, every puzzle in full"),
+        (
+            "permuted",
+            "permutation: --permute (seed 3) in permuted, puzzles as given in full",
+        ),
+    ] {
+        bin(tmp.path())
+            .args(["report", "full", other, "--out", &format!("r-{other}")])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+    // Two runs of one machine are said to be that.
+    bin(tmp.path())
+        .args(["report", "full", "again", "--out", "same"])
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(tmp.path().join("same/report.md")).unwrap();
+    assert!(md.contains("M1 and M2 ran on one machine"), "{md}");
 }
