@@ -3,8 +3,8 @@
 use crate::grid::{Geometry, Grid, Unit};
 use std::fmt;
 
-/// A digit that appears twice in one unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A digit that appears more than once in one unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
     /// Kind of unit.
     pub unit: Unit,
@@ -12,8 +12,8 @@ pub struct Conflict {
     pub index: usize,
     /// The repeated digit.
     pub digit: u8,
-    /// The two cells holding it (row-major indices).
-    pub cells: (usize, usize),
+    /// The cells holding it, two or more (row-major indices, in the unit's order).
+    pub cells: Vec<usize>,
     /// Geometry, for naming cells.
     pub geometry: Geometry,
 }
@@ -24,23 +24,37 @@ fn cell_name(g: Geometry, cell: usize) -> String {
 
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = self
+            .cells
+            .iter()
+            .map(|&c| cell_name(self.geometry, c))
+            .collect();
+        let (last, rest) = names
+            .split_last()
+            .expect("a conflict has two cells or more");
+        let times = match names.len() {
+            2 => "twice".to_string(),
+            n => format!("{n} times"),
+        };
         write!(
             f,
-            "digit {} appears twice in {} {}: {} and {}",
+            "digit {} appears {times} in {} {}: {} and {last}",
             self.digit,
             self.unit,
             self.index + 1,
-            cell_name(self.geometry, self.cells.0),
-            cell_name(self.geometry, self.cells.1)
+            rest.join(", ")
         )
     }
 }
 
+/// Conflicts named in a message at most; the rest are counted.
+const CONFLICTS_NAMED: usize = 8;
+
 /// Why a puzzle is `invalid` before any search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Flaw {
-    /// Two givens conflict.
-    Conflict(Conflict),
+    /// Givens conflict: every conflict, rows first, then columns, then boxes.
+    Conflicts(Vec<Conflict>),
     /// The pencilmarks leave an empty cell no candidate.
     NoCandidate {
         /// The cell (row-major index).
@@ -62,7 +76,21 @@ pub enum Flaw {
 impl fmt::Display for Flaw {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Flaw::Conflict(c) => c.fmt(f),
+            Flaw::Conflicts(ref all) => {
+                if all.len() > 1 {
+                    write!(f, "{} conflicts: ", all.len())?;
+                }
+                for (i, c) in all.iter().take(CONFLICTS_NAMED).enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    c.fmt(f)?;
+                }
+                match all.len().saturating_sub(CONFLICTS_NAMED) {
+                    0 => Ok(()),
+                    more => write!(f, "; and {more} more"),
+                }
+            }
             Flaw::NoCandidate { cell, geometry } => write!(
                 f,
                 "the pencilmarks leave cell {} no candidate",
@@ -85,8 +113,11 @@ impl fmt::Display for Flaw {
 /// or pencilmarks that leave a cell nothing (an empty cell no candidate, a
 /// given its own digit). Cells are looked at in row-major order after conflicts.
 pub fn find_flaw(grid: &Grid) -> Option<Flaw> {
-    if let Some(c) = find_conflict(grid) {
-        return Some(Flaw::Conflict(c));
+    if has_conflict(grid) {
+        let all = conflicts(grid);
+        if !all.is_empty() {
+            return Some(Flaw::Conflicts(all));
+        }
     }
     let marks = grid.marks()?;
     let geometry = grid.geometry();
@@ -166,31 +197,54 @@ fn clash<const B: usize, const N: usize>(grid: &Grid) -> bool {
 }
 
 fn first_conflict(grid: &Grid) -> Option<Conflict> {
+    let mut found = None;
+    walk_conflicts(grid, &mut |c| {
+        found = Some(c);
+        false
+    });
+    found
+}
+
+/// Every conflict among the givens: each unit (rows, then columns, then
+/// boxes) and digit given more than once in it, with all its cells.
+pub fn conflicts(grid: &Grid) -> Vec<Conflict> {
+    let mut all = Vec::new();
+    walk_conflicts(grid, &mut |c| {
+        all.push(c);
+        true
+    });
+    all
+}
+
+/// Hands each conflict to `each` in order while it returns true.
+fn walk_conflicts(grid: &Grid, each: &mut dyn FnMut(Conflict) -> bool) {
     let g = grid.geometry();
-    let mut seen = vec![usize::MAX; g.side() + 1];
+    let mut at: Vec<Vec<usize>> = vec![Vec::new(); g.side() + 1];
     for unit in Unit::ALL {
         for index in 0..g.side() {
-            seen.fill(usize::MAX);
+            at.iter_mut().for_each(Vec::clear);
             for cell in g.unit_cells(unit, index) {
-                let d = grid.get(cell);
-                if d == 0 {
-                    continue;
+                let d = grid.get(cell) as usize;
+                if d != 0 && d < at.len() {
+                    at[d].push(cell);
                 }
-                let first = seen[d as usize];
-                if first != usize::MAX {
-                    return Some(Conflict {
+            }
+            for (d, cells) in at.iter_mut().enumerate() {
+                if cells.len() > 1 {
+                    let c = Conflict {
                         unit,
                         index,
-                        digit: d,
-                        cells: (first, cell),
+                        digit: d as u8,
+                        cells: std::mem::take(cells),
                         geometry: g,
-                    });
+                    };
+                    if !each(c) {
+                        return;
+                    }
                 }
-                seen[d as usize] = cell;
             }
         }
     }
-    None
 }
 
 /// Why a proposed solution is wrong.
@@ -358,8 +412,8 @@ mod tests {
         s.replace_range(60..61, "5"); // r7c7 shares box 9 with r9c9
         let c = find_conflict(&grid(&s)).unwrap();
         assert_eq!(
-            (c.unit, c.index, c.digit, c.cells),
-            (Unit::Box, 8, 5, (60, 80))
+            (c.unit, c.index, c.digit, c.cells.clone()),
+            (Unit::Box, 8, 5, vec![60, 80])
         );
         assert_eq!(
             c.to_string(),
@@ -367,7 +421,45 @@ mod tests {
         );
         s.replace_range(8..9, "5"); // r1c9 repeats row 1
         let c = find_conflict(&grid(&s)).unwrap();
-        assert_eq!((c.unit, c.index, c.cells), (Unit::Row, 0, (0, 8)));
+        assert_eq!((c.unit, c.index, c.cells), (Unit::Row, 0, vec![0, 8]));
+    }
+
+    #[test]
+    fn every_conflict_is_named_with_all_its_cells() {
+        // Three conflicts: 5 three times in row 1 (r1c1, r1c5, r1c9), 7
+        // twice in column 2 (r4c2, r8c2), and 5 twice in box 1 (r1c1, r3c3).
+        let mut s = ".".repeat(81);
+        for (cell, d) in [
+            (0, "5"),
+            (4, "5"),
+            (8, "5"),
+            (28, "7"),
+            (64, "7"),
+            (20, "5"),
+        ] {
+            s.replace_range(cell..cell + 1, d);
+        }
+        let all = conflicts(&grid(&s));
+        let said: Vec<String> = all.iter().map(|c| c.to_string()).collect();
+        assert_eq!(
+            said,
+            [
+                "digit 5 appears 3 times in row 1: r1c1, r1c5 and r1c9",
+                "digit 7 appears twice in column 2: r4c2 and r8c2",
+                "digit 5 appears twice in box 1: r1c1 and r3c3",
+            ]
+        );
+        let flaw = find_flaw(&grid(&s)).unwrap().to_string();
+        assert_eq!(flaw, format!("3 conflicts: {}", said.join("; ")));
+        assert_eq!(find_conflict(&grid(&s)), all.first().cloned());
+        // A long list names the first few and counts the rest.
+        let row = "123456789".repeat(9);
+        let flaw = find_flaw(&grid(&row)).unwrap().to_string();
+        assert!(
+            flaw.starts_with("36 conflicts: digit 1 appears 9 times in column 1"),
+            "{flaw}"
+        );
+        assert!(flaw.ends_with("; and 28 more"), "{flaw}");
     }
 
     #[test]
@@ -465,7 +557,7 @@ mod tests {
         // Conflicts come first.
         let mut clash = refused.clone();
         clash.set(0, other_digit);
-        assert!(matches!(find_flaw(&clash), Some(Flaw::Conflict(_))));
+        assert!(matches!(find_flaw(&clash), Some(Flaw::Conflicts(_))));
     }
 
     #[test]

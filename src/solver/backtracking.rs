@@ -7,7 +7,7 @@
 //! A pencilmark puzzle's excluded digits are skipped like held ones.
 
 use super::tables::Tables;
-use super::{Control, Event, Reason, Solver, Tracer};
+use super::{Control, Event, Reason, Solver, Tracer, Why};
 use crate::grid::Grid;
 
 /// Row-major cell backtracking with no heuristic.
@@ -128,9 +128,16 @@ fn recurse<T: Tracer>(
             return;
         }
     }
-    if T::ENABLED {
+    // Back to the step before; at the first, only a dead end is told (the
+    // search simply ends once every candidate there was tried).
+    if T::ENABLED && (step > 0 || allowed == 0) {
         ctl.tracer.event(Event::Backtrack {
             depth: step.saturating_sub(1),
+            why: if allowed == 0 {
+                Why::NoCandidate { cell: c }
+            } else {
+                Why::Tried { cell: Some(c) }
+            },
         });
     }
 }

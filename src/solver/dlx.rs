@@ -13,7 +13,7 @@
 //! instead of a walk along the live list; `dlx-first-column` takes the
 //! leftmost live column.
 
-use super::{Control, Event, Reason, Solver, Tracer};
+use super::{Control, Event, Reason, Solver, Tracer, Why};
 use crate::grid::{Geometry, Grid};
 
 /// How Algorithm X picks the column to branch on.
@@ -283,6 +283,52 @@ fn smallest_key(keys: &[u32]) -> u32 {
     keys.iter().copied().fold(u32::MAX, u32::min)
 }
 
+/// What column `column` of the matrix built for `puzzle` stands for, as a
+/// dead end (it has no option left): an open cell with no candidate, or a
+/// digit with no place in a unit. Counts the open constraints in
+/// [`Matrix::build`]'s order; only tracing calls it.
+fn constraint_left(puzzle: &Grid, column: u32) -> Why {
+    let g = puzzle.geometry();
+    let (n, cells) = (g.side(), g.cells());
+    let mut used = vec![0u64; 3 * n];
+    for unit in crate::grid::Unit::ALL {
+        for index in 0..n {
+            let k = match unit {
+                crate::grid::Unit::Row => 0,
+                crate::grid::Unit::Column => 1,
+                crate::grid::Unit::Box => 2,
+            };
+            for c in g.unit_cells(unit, index) {
+                if let d @ 1.. = puzzle.get(c) {
+                    used[k * n + index] |= 1 << (d - 1);
+                }
+            }
+        }
+    }
+    let mut count = 0u32;
+    for cell in (0..cells).filter(|&c| puzzle.get(c) == 0) {
+        count += 1;
+        if count == column {
+            return Why::NoCandidate { cell };
+        }
+    }
+    for (slot, mask) in used.iter().enumerate() {
+        for d in 0..n {
+            if mask & (1 << d) == 0 {
+                count += 1;
+                if count == column {
+                    return Why::NoPlace {
+                        digit: d as u8 + 1,
+                        unit: crate::grid::Unit::ALL[slot / n],
+                        index: slot % n,
+                    };
+                }
+            }
+        }
+    }
+    Why::Uncoverable
+}
+
 /// The search; `KEYS` for the smallest-column rule.
 struct Search<'m, const KEYS: bool> {
     m: &'m mut Matrix,
@@ -348,6 +394,7 @@ impl<const KEYS: bool> Search<'_, KEYS> {
             if T::ENABLED {
                 ctl.tracer.event(Event::Backtrack {
                     depth: depth.saturating_sub(1),
+                    why: constraint_left(self.base, i),
                 });
             }
             return;
@@ -387,9 +434,10 @@ impl<const KEYS: bool> Search<'_, KEYS> {
             x = self.m.nodes[x as usize].down;
         }
         self.m.uncover::<KEYS>(i);
-        if T::ENABLED && !ctl.stopped() {
+        if T::ENABLED && !ctl.stopped() && depth > 0 {
             ctl.tracer.event(Event::Backtrack {
-                depth: depth.saturating_sub(1),
+                depth: depth - 1,
+                why: Why::Tried { cell: None },
             });
         }
     }

@@ -30,7 +30,7 @@ pub use naive_exact_cover::NaiveExactCover;
 pub use reference::{DlxCrate, SatVarisat};
 pub(crate) use registry::solvable_without;
 pub use registry::{Entry, SolverId, ALL_SIZES};
-pub use trace::{Event, NoTrace, Reason, TraceLog, Tracer};
+pub use trace::{Event, NoTrace, Reason, TraceLog, Tracer, Why};
 
 use crate::grid::{Geometry, Grid};
 use std::fmt;

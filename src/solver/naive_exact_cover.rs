@@ -10,7 +10,7 @@
 //! form backtracks as soon as some uncovered column has no row left after the
 //! current one; the `-pure` variant is the seed's search exactly.
 
-use super::{Control, Event, Reason, Solver, Tracer};
+use super::{Control, Event, Reason, Solver, Tracer, Why};
 use crate::grid::Grid;
 
 /// Naive exact-cover DFS.
@@ -186,6 +186,7 @@ impl Search<'_> {
                 reason: Reason::Guess,
             });
         }
+        let mut why = Why::Tried { cell: None };
         if self.covered_count == self.m.columns {
             let (m, chosen) = (self.m, &self.chosen);
             ctl.solution(|| {
@@ -196,7 +197,9 @@ impl Search<'_> {
                 }
                 grid
             });
-        } else if !self.dead_after(row) {
+        } else if self.dead_after(row) {
+            why = Why::Uncoverable;
+        } else {
             self.children(Some(row), g, ctl);
         }
         self.chosen.pop();
@@ -205,6 +208,7 @@ impl Search<'_> {
         if T::ENABLED && !ctl.stopped() {
             ctl.tracer.event(Event::Backtrack {
                 depth: self.chosen.len().saturating_sub(1),
+                why,
             });
         }
         true

@@ -316,7 +316,80 @@ fn trace_matches_untraced_search_and_records_decisions() {
             1,
             "{s}"
         );
+        // Every backtrack says why, and none is told twice at the end.
+        let backs: Vec<Why> = log
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Backtrack { why, .. } => Some(*why),
+                _ => None,
+            })
+            .collect();
+        assert_ne!(log.events.last(), log.events.iter().rev().nth(1), "{s}");
+        // The cell searches and DLX name the cell left without a candidate or
+        // the digit left without a place.
+        if matches!(
+            s,
+            SolverId::BitsetMrv
+                | SolverId::BitsetMrvLocked
+                | SolverId::Backtracking
+                | SolverId::Dlx
+        ) {
+            assert!(
+                backs
+                    .iter()
+                    .any(|w| matches!(w, Why::NoCandidate { .. } | Why::NoPlace { .. })),
+                "{s}: {backs:?}"
+            );
+        }
     }
+}
+
+#[test]
+fn a_dead_end_names_the_cell_or_digit_it_met() {
+    use crate::grid::Unit;
+    use crate::solver::trace::dead_end;
+    let g = Geometry::from_side(4).unwrap();
+    // r1c1 empty with no candidate.
+    let why = dead_end(g, |_| 0, |c| if c == 0 { 0 } else { 0b1111 });
+    assert_eq!(why, Why::NoCandidate { cell: 0 });
+    // Every cell has candidates, but no cell of row 2 may hold 3.
+    let why = dead_end(
+        g,
+        |_| 0,
+        |c| if (4..8).contains(&c) { 0b1011 } else { 0b1111 },
+    );
+    assert_eq!(
+        why,
+        Why::NoPlace {
+            digit: 3,
+            unit: Unit::Row,
+            index: 1
+        }
+    );
+    let why = dead_end(g, |_| 0, |_| 0b1111);
+    assert_eq!(why, Why::Contradiction);
+    let alphabet = crate::format::Alphabet::default_for(g);
+    let said = |why| {
+        super::trace::Display {
+            event: &Event::Backtrack { depth: 2, why },
+            side: 4,
+            alphabet: &alphabet,
+        }
+        .to_string()
+    };
+    assert_eq!(
+        said(Why::NoPlace {
+            digit: 3,
+            unit: Unit::Row,
+            index: 1
+        }),
+        "    backtrack to depth 2: digit 3 has no place left in row 2"
+    );
+    assert_eq!(
+        said(Why::NoCandidate { cell: 5 }),
+        "    backtrack to depth 2: r2c2 has no candidate left"
+    );
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! Strategies guard every event with `if T::ENABLED`, so with [`NoTrace`]
 //! the events are never built and tracing costs nothing.
 
+use crate::grid::{Geometry, Unit};
 use std::fmt;
 
 /// Why a digit was placed.
@@ -50,16 +51,84 @@ pub enum Event {
         /// Row-major cells it is confined to.
         cells: Vec<usize>,
     },
-    /// A dead end: the search returns to depth `depth`.
+    /// The search returns to depth `depth`, and why.
     Backtrack {
         /// Depth returned to.
         depth: usize,
+        /// What sent it back.
+        why: Why,
     },
     /// The `index`-th solution was found.
     Solution {
         /// 1-based index.
         index: u64,
     },
+}
+
+/// Why a search turned back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// An empty cell has no candidate left.
+    NoCandidate {
+        /// Row-major cell index.
+        cell: usize,
+    },
+    /// A digit has no cell left in a unit.
+    NoPlace {
+        /// The digit.
+        digit: u8,
+        /// The kind of unit.
+        unit: Unit,
+        /// 0-based index of the unit.
+        index: usize,
+    },
+    /// Every alternative of a branch point was tried (on `cell`, when the
+    /// strategy branches on cells).
+    Tried {
+        /// The cell branched on.
+        cell: Option<usize>,
+    },
+    /// An exact-cover constraint no option left can meet.
+    Uncoverable,
+    /// The propagation met a contradiction the strategy does not name
+    /// (`band`'s triads, a clause of `cdcl`).
+    Contradiction,
+    /// No dead end: the search starts again from the top (a restart, a
+    /// found solution's blocking clause, `cdcl-hybrid`'s handover).
+    Restart,
+}
+
+/// Names the dead end a cell search met, from its board: the first empty
+/// cell with no candidate (`value` 0 and `candidates` empty), else the first
+/// digit with no place in a unit, else an unnamed contradiction. Only tracing
+/// calls it, so it costs an untraced search nothing.
+pub fn dead_end(
+    g: Geometry,
+    value: impl Fn(usize) -> u8,
+    candidates: impl Fn(usize) -> u64,
+) -> Why {
+    if let Some(cell) = (0..g.cells()).find(|&c| value(c) == 0 && candidates(c) == 0) {
+        return Why::NoCandidate { cell };
+    }
+    for unit in Unit::ALL {
+        for index in 0..g.side() {
+            let mut seen = 0u64;
+            for c in g.unit_cells(unit, index) {
+                seen |= match value(c) {
+                    0 => candidates(c),
+                    d => 1u64 << (d - 1),
+                };
+            }
+            if let Some(d) = (1..=g.side() as u8).find(|&d| seen & (1u64 << (d - 1)) == 0) {
+                return Why::NoPlace {
+                    digit: d,
+                    unit,
+                    index,
+                };
+            }
+        }
+    }
+    Why::Contradiction
 }
 
 /// Receives trace events.
@@ -193,13 +262,22 @@ impl fmt::Display for Display<'_> {
                     indent = depth * 2
                 )
             }
-            Event::Backtrack { depth } => {
-                write!(
-                    f,
-                    "{:indent$}backtrack to depth {depth}",
-                    "",
-                    indent = depth * 2
-                )
+            Event::Backtrack { depth, why } => {
+                let pad = depth * 2;
+                let why = match *why {
+                    Why::NoCandidate { cell: c } => format!("{} has no candidate left", cell(c)),
+                    Why::NoPlace { digit, unit, index } => format!(
+                        "digit {} has no place left in {unit} {}",
+                        self.alphabet.symbol(digit),
+                        index + 1
+                    ),
+                    Why::Tried { cell: Some(c) } => format!("every candidate of {} tried", cell(c)),
+                    Why::Tried { cell: None } => "every option here tried".into(),
+                    Why::Uncoverable => "a constraint no option left can meet".into(),
+                    Why::Contradiction => "the propagation met a contradiction".into(),
+                    Why::Restart => return write!(f, "{:pad$}restart from depth {depth}", ""),
+                };
+                write!(f, "{:pad$}backtrack to depth {depth}: {why}", "")
             }
             Event::Solution { index } => write!(f, "solution #{index}"),
         }

@@ -79,7 +79,9 @@ fn solve_takes_pencilmark_lines_and_names_what_makes_one_invalid() {
         .assert()
         .success()
         .stdout("invalid\t-\n")
-        .stderr("<stdin>:1: invalid: digit 5 appears twice in row 1: r1c1 and r1c2\n");
+        // Every conflict, each with its cells: the 5 put at r1c2 also meets
+        // the 5 given at r4c2.
+        .stderr("<stdin>:1: invalid: 3 conflicts: digit 5 appears twice in row 1: r1c1 and r1c2; digit 5 appears twice in column 2: r1c2 and r4c2; digit 5 appears twice in box 1: r1c1 and r1c2\n");
     // A file's invalid puzzles are named with its path and line.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pm.txt");

@@ -186,6 +186,7 @@ macro_rules! search {
                 if T::ENABLED {
                     ctl.tracer.event(Event::Backtrack {
                         depth: depth.saturating_sub(1),
+                        why: $crate::solver::Why::Contradiction,
                     });
                 }
                 return;

@@ -15,7 +15,7 @@
 //! same fixpoint at every node, so the search is the scalar one node for node.
 
 use super::tables::Tables;
-use super::{Control, Event, Isa, Reason, Solver, Tracer};
+use super::{Control, Event, Isa, Reason, Solver, Tracer, Why};
 use crate::grid::{Geometry, Grid};
 
 mod plain;
@@ -571,8 +571,10 @@ impl<
             self.work.queue.clear();
             self.work.dirty = U::none();
             if T::ENABLED {
+                let b = &self.boards[depth];
                 ctl.tracer.event(Event::Backtrack {
                     depth: depth.saturating_sub(1),
+                    why: super::trace::dead_end(g, |c| b.value[c], |c| b.cand[c].to_mask()),
                 });
             }
             return;
@@ -630,9 +632,10 @@ impl<
                 return;
             }
         }
-        if T::ENABLED {
+        if T::ENABLED && depth > 0 {
             ctl.tracer.event(Event::Backtrack {
-                depth: depth.saturating_sub(1),
+                depth: depth - 1,
+                why: Why::Tried { cell: Some(best) },
             });
         }
     }

@@ -2,7 +2,7 @@
 //! (`bitset-mrv-plain`).
 
 use super::super::tables::Tables;
-use super::super::{Control, Event, Reason, Tracer};
+use super::super::{Control, Event, Reason, Tracer, Why};
 use crate::grid::Grid;
 
 struct State<'t> {
@@ -122,9 +122,14 @@ fn dfs<T: Tracer>(
             return;
         }
     }
-    if T::ENABLED {
+    if T::ENABLED && (depth > 0 || best_mask == 0) {
         ctl.tracer.event(Event::Backtrack {
             depth: depth.saturating_sub(1),
+            why: if best_mask == 0 {
+                Why::NoCandidate { cell: best }
+            } else {
+                Why::Tried { cell: Some(best) }
+            },
         });
     }
 }

@@ -33,6 +33,8 @@ pub(super) trait Digits:
     fn count(self) -> u32;
     /// The digits of a `u64` mask (those past the word dropped).
     fn from_mask(m: u64) -> Self;
+    /// The digits as a `u64` mask.
+    fn to_mask(self) -> u64;
 }
 
 macro_rules! digits {
@@ -70,6 +72,10 @@ macro_rules! digits {
             #[inline(always)]
             fn from_mask(m: u64) -> $t {
                 m as $t
+            }
+            #[inline(always)]
+            fn to_mask(self) -> u64 {
+                u64::from(self)
             }
         }
     };

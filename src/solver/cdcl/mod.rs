@@ -16,7 +16,7 @@ mod engine;
 mod heap;
 
 use self::engine::{split, Engine, Keep, Kind};
-use super::{cnf, Control, Event, Reason, Solver, Tracer};
+use super::{cnf, Control, Event, Reason, Solver, Tracer, Why};
 use crate::grid::Grid;
 
 /// Clause-learning search over the candidates the givens leave.
@@ -54,7 +54,10 @@ fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option
             }
             let level = e.learn(conflict);
             if T::ENABLED {
-                ctl.tracer.event(Event::Backtrack { depth: level });
+                ctl.tracer.event(Event::Backtrack {
+                    depth: level,
+                    why: Why::Contradiction,
+                });
             }
             traced = traced.min(e.trail_len() - 1);
             continue;
@@ -66,7 +69,10 @@ fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option
         if e.restart_due() {
             e.backtrack(0);
             if T::ENABLED {
-                ctl.tracer.event(Event::Backtrack { depth: 0 });
+                ctl.tracer.event(Event::Backtrack {
+                    depth: 0,
+                    why: Why::Restart,
+                });
             }
             traced = traced.min(e.trail_len());
         }
@@ -111,7 +117,10 @@ fn run<T: Tracer>(puzzle: &Grid, ctl: &mut Control<'_, T>, keep: Keep) -> Option
                 let block = e.blocking_clause();
                 e.backtrack(0);
                 if T::ENABLED {
-                    ctl.tracer.event(Event::Backtrack { depth: 0 });
+                    ctl.tracer.event(Event::Backtrack {
+                        depth: 0,
+                        why: Why::Restart,
+                    });
                 }
                 traced = traced.min(e.trail_len());
                 if !e.add_clause(&block, Kind::Block) {
@@ -137,7 +146,10 @@ impl Solver for CdclHybrid {
         let mrv = super::BitsetMrv::new(super::Singles::NakedHiddenLocked);
         if ctl.try_within(HANDOVER_NODES, |c| mrv.search(puzzle, c)) {
             if T::ENABLED {
-                ctl.tracer.event(Event::Backtrack { depth: 0 });
+                ctl.tracer.event(Event::Backtrack {
+                    depth: 0,
+                    why: Why::Restart,
+                });
             }
             Cdcl.search(puzzle, ctl);
         }
