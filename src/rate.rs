@@ -1,19 +1,21 @@
 //! Difficulty ratings, tdoku's way: the mean `guesses` and `nodes` of a fixed
-//! reference strategy over k seeded random symmetry permutations of a puzzle,
-//! plus whether singles alone solve it.
+//! strategy over k seeded random symmetry permutations of a puzzle, plus
+//! whether singles alone solve it. Only a puzzle with exactly one solution is
+//! rated: each gets its verdict first (see [`verdict`]).
 //!
-//! The reference strategy is `bitset-mrv` (naked and hidden singles), fixed so
-//! ratings never change when faster strategies arrive. Permutation `i` is drawn
-//! from stream `i` of a fixed seed, so a puzzle's rating depends on nothing else.
+//! The strategy is `bitset-mrv` (naked and hidden singles) unless asked
+//! otherwise, fixed so ratings never change when faster strategies arrive.
+//! Permutation `i` is drawn from stream `i` of a fixed seed, so a puzzle's
+//! rating depends on nothing else.
 
 use crate::grid::Grid;
 use crate::seeded::stream;
-use crate::solver::{Limits, Mode, Solver, SolverId};
+use crate::solver::{Limits, Mode, Solver, SolverId, Status};
 use crate::transform::Transform;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The strategy ratings are measured with.
+/// The strategy ratings are measured with unless another is asked for.
 pub const REFERENCE: SolverId = SolverId::BitsetMrv;
 /// Permutations per rating by default.
 pub const DEFAULT_PERMUTATIONS: u32 = 8;
@@ -22,7 +24,7 @@ const SEED: u64 = 0x005E_ED0F_D1FF;
 /// A puzzle's difficulty.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
-    /// Mean guesses of the reference strategy over the permutations.
+    /// Mean guesses of the rating strategy over the permutations.
     pub guesses: f64,
     /// Mean nodes over the permutations.
     pub nodes: f64,
@@ -33,14 +35,15 @@ pub struct Rating {
     pub propagation: bool,
 }
 
-/// Named difficulty bands, by mean guesses `g` of [`REFERENCE`]: easy `g = 0`
+/// Named difficulty levels, by mean guesses `g` of the rating strategy
+/// ([`REFERENCE`] unless another is asked for): easy `g = 0`
 /// (singles solve it); medium `0 < g ≤ 1.5`, or any puzzle some strategy's
 /// propagation solves without a guess ([`Rating::propagation`]); hard
 /// `1.5 < g ≤ 6`; extreme `g > 6`. So hard and extreme puzzles need a guess
 /// from every strategy of the workbench.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Band {
+pub enum Level {
     /// Singles alone solve it.
     Easy,
     /// A guess or so.
@@ -51,61 +54,67 @@ pub enum Band {
     Extreme,
 }
 
-impl Band {
-    /// Every band, easiest first.
-    pub const ALL: [Band; 4] = [Band::Easy, Band::Medium, Band::Hard, Band::Extreme];
+impl Level {
+    /// Every level, easiest first.
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Extreme];
 
-    /// The band's name.
+    /// The level's name.
     pub fn name(self) -> &'static str {
         match self {
-            Band::Easy => "easy",
-            Band::Medium => "medium",
-            Band::Hard => "hard",
-            Band::Extreme => "extreme",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Extreme => "extreme",
         }
     }
 
     /// Parses a name.
-    pub fn from_name(name: &str) -> Option<Band> {
-        Band::ALL.into_iter().find(|b| b.name() == name)
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|b| b.name() == name)
     }
 
-    /// Mean-guess range `(above, at_most)`: a rating is in the band when `above < g ≤ at_most`
+    /// Mean-guess range `(above, at_most)`: a rating is at the level when `above < g ≤ at_most`
     /// (easy: exactly 0).
     pub fn guess_range(self) -> (f64, f64) {
         match self {
-            Band::Easy => (-1.0, 0.0),
-            Band::Medium => (0.0, 1.5),
-            Band::Hard => (1.5, 6.0),
-            Band::Extreme => (6.0, f64::INFINITY),
+            Level::Easy => (-1.0, 0.0),
+            Level::Medium => (0.0, 1.5),
+            Level::Hard => (1.5, 6.0),
+            Level::Extreme => (6.0, f64::INFINITY),
         }
     }
 
-    /// The band of a rating.
-    pub fn of(r: &Rating) -> Band {
-        let by_guesses = Band::ALL
+    /// The level of a rating.
+    pub fn of(r: &Rating) -> Level {
+        let by_guesses = Level::ALL
             .into_iter()
             .find(|b| {
                 let (lo, hi) = b.guess_range();
                 r.guesses > lo && r.guesses <= hi
             })
-            .unwrap_or(Band::Extreme);
-        if r.propagation && by_guesses > Band::Medium {
-            Band::Medium
+            .unwrap_or(Level::Extreme);
+        if r.propagation && by_guesses > Level::Medium {
+            Level::Medium
         } else {
             by_guesses
         }
     }
 }
 
-impl fmt::Display for Band {
+impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-/// Rates a puzzle over `permutations` seeded symmetry permutations (the first is the puzzle as given).
+/// Rates a puzzle over `permutations` seeded symmetry permutations (the
+/// first is the puzzle as given) with [`REFERENCE`].
 pub fn rate(puzzle: &Grid, permutations: u32) -> Rating {
+    rate_with(REFERENCE, puzzle, permutations)
+}
+
+/// Rates a puzzle with `solver` (which must handle its size), as [`rate`] does.
+pub fn rate_with(solver: SolverId, puzzle: &Grid, permutations: u32) -> Rating {
     let limits = Limits::new(Mode::Unique);
     let g = puzzle.geometry();
     let k = permutations.max(1);
@@ -117,9 +126,13 @@ pub fn rate(puzzle: &Grid, permutations: u32) -> Rating {
         } else {
             Transform::random(g, &mut stream(SEED, i as u64)).apply(puzzle)
         };
-        let c = REFERENCE.solve(&p, &limits).counters;
+        let c = solver.solve(&p, &limits).counters;
         if i == 0 {
-            singles = c.no_guess();
+            singles = if solver == REFERENCE {
+                c.no_guess()
+            } else {
+                REFERENCE.solve(puzzle, &limits).counters.no_guess()
+            };
         }
         guesses += c.guesses;
         nodes += c.nodes;
@@ -134,37 +147,153 @@ pub fn rate(puzzle: &Grid, permutations: u32) -> Rating {
     }
 }
 
-/// Writes `rate`'s CSV for every puzzle of `datasets` (a header, then a
-/// row a puzzle in order), rating on `pool`.
+/// Nodes the verdict search may visit on one puzzle before it is left
+/// `budget` (undecided): the same budget as a run's reference verdicts.
+pub const VERDICT_BUDGET: u64 = 20_000_000;
+
+/// A puzzle's verdict, searched by the strategy `solve` trusts on its size:
+/// `invalid` (the givens conflict), `none`, `multiple`, `unique` (with the
+/// solution), or `budget` when [`VERDICT_BUDGET`] nodes did not decide it.
+pub fn verdict(puzzle: &Grid) -> (Status, Option<Grid>) {
+    if crate::validate::find_flaw(puzzle).is_some() {
+        return (Status::Invalid, None);
+    }
+    let limits = Limits {
+        max_solutions: 2,
+        keep_solutions: 1,
+        ..Limits::new(Mode::Unique)
+    }
+    .with_node_budget(Some(VERDICT_BUDGET));
+    let mut out = SolverId::fastest_for(puzzle.geometry()).solve(puzzle, &limits);
+    let solution = (out.status == Status::Unique).then(|| out.solutions.swap_remove(0));
+    (out.status, solution)
+}
+
+/// What `rate` found of one puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rated {
+    /// See [`verdict`].
+    pub verdict: Status,
+    /// The solution, when the puzzle has exactly one.
+    pub solution: Option<Grid>,
+    /// The rating, when the puzzle has exactly one solution.
+    pub rating: Option<Rating>,
+}
+
+/// A puzzle's verdict, and its rating by `solver` when it has one solution.
+pub fn rate_puzzle(solver: SolverId, puzzle: &Grid, permutations: u32) -> Rated {
+    let (verdict, solution) = verdict(puzzle);
+    let rating = solution
+        .is_some()
+        .then(|| rate_with(solver, puzzle, permutations));
+    Rated {
+        verdict,
+        solution,
+        rating,
+    }
+}
+
+/// Puzzles a `rate` run found, by verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Rated (exactly one solution).
+    pub rated: u64,
+    /// Givens that conflict.
+    pub invalid: u64,
+    /// No solution.
+    pub none: u64,
+    /// Two or more solutions.
+    pub multiple: u64,
+    /// Not decided within [`VERDICT_BUDGET`].
+    pub undecided: u64,
+}
+
+impl Tally {
+    fn add(&mut self, status: Status) {
+        match status {
+            Status::Unique => self.rated += 1,
+            Status::Invalid => self.invalid += 1,
+            Status::None => self.none += 1,
+            Status::Multiple => self.multiple += 1,
+            _ => self.undecided += 1,
+        }
+    }
+
+    /// Puzzles seen.
+    pub fn puzzles(&self) -> u64 {
+        self.rated + self.invalid + self.none + self.multiple + self.undecided
+    }
+
+    /// What was left out, in words (empty when nothing was): `2 invalid, 1
+    /// with no solution, 3 with several solutions`.
+    pub fn left_out(&self) -> String {
+        let parts: Vec<String> = [
+            (self.invalid, "invalid (the givens conflict)"),
+            (self.none, "with no solution"),
+            (self.multiple, "with several solutions"),
+            (
+                self.undecided,
+                "undecided within the verdict search's budget",
+            ),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        parts.join(", ")
+    }
+}
+
+/// The columns of `rate`'s CSV.
+pub const COLUMNS: [&str; 8] = [
+    "puzzle", "solution", "verdict", "solver", "guesses", "nodes", "singles", "level",
+];
+
+/// Writes `rate`'s CSV for every puzzle of `datasets` (a header, then a row
+/// a puzzle in order, every puzzle with its verdict and only those with one
+/// solution rated by `solver`), working on `pool`; returns the tally.
 pub fn write_csv(
     datasets: &[crate::format::Dataset],
+    solver: SolverId,
     permutations: u32,
     pool: &rayon::ThreadPool,
     out: &mut dyn std::io::Write,
-) -> Result<(), csv::Error> {
+) -> Result<Tally, csv::Error> {
     use crate::format::write_line;
     use rayon::prelude::*;
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(["puzzle", "solution", "guesses", "nodes", "singles", "band"])?;
+    w.write_record(COLUMNS)?;
+    let mut tally = Tally::default();
     for ds in datasets {
-        let ratings: Vec<Rating> = pool.install(|| {
+        let rated: Vec<Rated> = pool.install(|| {
             let puzzles = ds.puzzles.par_iter();
-            puzzles.map(|p| rate(&p.grid, permutations)).collect()
+            puzzles
+                .map(|p| rate_puzzle(solver, &p.grid, permutations))
+                .collect()
         });
-        for (p, r) in ds.puzzles.iter().zip(ratings) {
-            let expected = p.expected.as_ref();
-            w.write_record([
+        for (p, r) in ds.puzzles.iter().zip(rated) {
+            tally.add(r.verdict);
+            let solution = r.solution.as_ref().or(p.expected.as_ref());
+            let mut row = vec![
                 write_line(&p.grid, &ds.alphabet),
-                expected.map_or(String::new(), |e| write_line(e, &ds.alphabet)),
-                format!("{:.3}", r.guesses),
-                format!("{:.1}", r.nodes),
-                r.singles.to_string(),
-                Band::of(&r).to_string(),
-            ])?;
+                solution.map_or(String::new(), |e| write_line(e, &ds.alphabet)),
+                r.verdict.to_string(),
+            ];
+            match r.rating {
+                Some(r) => row.extend([
+                    solver.name().to_string(),
+                    format!("{:.3}", r.guesses),
+                    format!("{:.1}", r.nodes),
+                    r.singles.to_string(),
+                    Level::of(&r).to_string(),
+                ]),
+                None => row.extend(std::iter::repeat_n(String::new(), 5)),
+            }
+            w.write_record(&row)?;
         }
     }
     w.flush()?;
-    Ok(())
+    Ok(tally)
 }
 
 #[cfg(test)]
@@ -182,58 +311,99 @@ mod tests {
         );
         let (re, rh) = (rate(&easy, 8), rate(&hard, 8));
         assert_eq!(rate(&hard, 8), rh);
-        assert!(re.singles && re.guesses == 0.0 && Band::of(&re) == Band::Easy);
+        assert!(re.singles && re.guesses == 0.0 && Level::of(&re) == Level::Easy);
         assert!(!rh.singles && rh.guesses > re.guesses && rh.nodes > re.nodes);
-        assert_ne!(Band::of(&rh), Band::Easy);
+        assert_ne!(Level::of(&rh), Level::Easy);
     }
 
     #[test]
-    fn the_csv_has_a_row_a_puzzle_in_order() {
-        let text = "1......2..3..4..\n..3..4..1......2\n";
+    fn the_csv_gives_every_puzzle_its_verdict_and_rates_only_unique_ones() {
+        let unique = "1......2..3..4..";
+        // Two 1s in the first row; a 4x4 with one clue (several solutions);
+        // a valid grid with no solution (r1c4 can hold nothing).
+        let text = format!("{unique}\n11..............\n1...............\n123....4........\n");
         let read = crate::format::ReadOptions::default();
-        let sets = [crate::format::read_str("t", text, &read).unwrap()];
+        let sets = [crate::format::read_str("t", &text, &read).unwrap()];
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap();
         let mut out = Vec::new();
-        write_csv(&sets, 2, &pool, &mut out).unwrap();
+        let tally = write_csv(&sets, SolverId::Dlx, 2, &pool, &mut out).unwrap();
         let out = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines[0], "puzzle,solution,guesses,nodes,singles,band");
-        assert_eq!(lines.len(), 3, "{out}");
-        assert!(lines[1].starts_with("1......2..3..4..,,"), "{out}");
-        assert!(lines[2].starts_with("..3..4..1......2,,"), "{out}");
+        assert_eq!(
+            lines[0],
+            "puzzle,solution,verdict,solver,guesses,nodes,singles,level"
+        );
+        assert_eq!(lines.len(), 5, "{out}");
+        let (verdict, solution) = verdict(&crate::format::test_grid(unique));
+        assert_eq!(verdict, Status::Unique);
+        let solved = crate::format::write_line(&solution.unwrap(), &sets[0].alphabet);
+        assert!(
+            lines[1].starts_with(&format!("{unique},{solved},unique,dlx,")),
+            "{out}"
+        );
+        assert_eq!(lines[2], "11..............,,invalid,,,,,", "{out}");
+        assert_eq!(lines[3], "1...............,,multiple,,,,,", "{out}");
+        assert_eq!(lines[4], "123....4........,,none,,,,,", "{out}");
+        let expected = Tally {
+            rated: 1,
+            invalid: 1,
+            none: 1,
+            multiple: 1,
+            undecided: 0,
+        };
+        assert_eq!(tally, expected);
+        assert_eq!(
+            tally.left_out(),
+            "1 invalid (the givens conflict), 1 with no solution, 1 with several solutions"
+        );
     }
 
     #[test]
-    fn bands_partition_the_line() {
+    fn another_strategy_rates_by_its_own_guesses() {
+        let hard = grid(
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+        );
+        let by_mrv = rate(&hard, 4);
+        let by_dlx = rate_with(SolverId::Dlx, &hard, 4);
+        assert_ne!(by_mrv.nodes, by_dlx.nodes);
+        // Singles and propagation do not depend on the strategy asked for.
+        assert_eq!(
+            (by_mrv.singles, by_mrv.propagation),
+            (by_dlx.singles, by_dlx.propagation)
+        );
+    }
+
+    #[test]
+    fn levels_partition_the_line() {
         let at = |g: f64| {
-            Band::of(&Rating {
+            Level::of(&Rating {
                 guesses: g,
                 nodes: 1.0,
                 singles: g == 0.0,
                 propagation: g == 0.0,
             })
         };
-        assert_eq!(at(0.0), Band::Easy);
-        assert_eq!(at(0.125), Band::Medium);
-        assert_eq!(at(1.5), Band::Medium);
-        assert_eq!(at(1.6), Band::Hard);
-        assert_eq!(at(6.0), Band::Hard);
-        assert_eq!(at(6.1), Band::Extreme);
-        for b in Band::ALL {
-            assert_eq!(Band::from_name(b.name()), Some(b));
+        assert_eq!(at(0.0), Level::Easy);
+        assert_eq!(at(0.125), Level::Medium);
+        assert_eq!(at(1.5), Level::Medium);
+        assert_eq!(at(1.6), Level::Hard);
+        assert_eq!(at(6.0), Level::Hard);
+        assert_eq!(at(6.1), Level::Extreme);
+        for b in Level::ALL {
+            assert_eq!(Level::from_name(b.name()), Some(b));
         }
         let locked = |g: f64| {
-            Band::of(&Rating {
+            Level::of(&Rating {
                 guesses: g,
                 nodes: 1.0,
                 singles: false,
                 propagation: true,
             })
         };
-        assert_eq!(locked(9.0), Band::Medium);
-        assert_eq!(locked(0.5), Band::Medium);
+        assert_eq!(locked(9.0), Level::Medium);
+        assert_eq!(locked(0.5), Level::Medium);
     }
 }

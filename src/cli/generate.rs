@@ -51,11 +51,12 @@ pub(super) struct GenerateArgs {
     /// Leave the answer out of line output.
     #[arg(long)]
     no_answer: bool,
-    /// Keep only puzzles of a difficulty band (by mean guesses of bitset-mrv over 8
-    /// symmetry permutations): easy = 0 (singles solve it); medium ≤ 1.5 or solved without
-    /// a guess by `bitset-mrv-locked` or `band`; hard ≤ 6; extreme > 6.
-    #[arg(long, value_parser = ["easy", "medium", "hard", "extreme"])]
-    band: Option<String>,
+    /// Keep only puzzles of a difficulty level, as `rate` gives it (by mean guesses
+    /// of bitset-mrv over 8 symmetry permutations): easy = 0 (singles solve it);
+    /// medium ≤ 1.5 or solved without a guess by `bitset-mrv-locked` or `band`;
+    /// hard ≤ 6; extreme > 6. (`--band` is its older name.)
+    #[arg(long, alias = "band", value_parser = ["easy", "medium", "hard", "extreme"])]
+    level: Option<String>,
     /// Keep only puzzles with at least this many mean guesses.
     #[arg(long)]
     min_guesses: Option<f64>,
@@ -86,10 +87,10 @@ pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
         min_clues: args.min_clues,
         max_clues: args.max_clues,
         max_attempts: args.max_attempts,
-        band: args
-            .band
+        level: args
+            .level
             .as_deref()
-            .and_then(sudoku_bench::rate::Band::from_name),
+            .and_then(sudoku_bench::rate::Level::from_name),
         min_guesses: args.min_guesses,
         max_guesses: args.max_guesses,
         holes: args.holes,

@@ -111,7 +111,8 @@ pub(crate) fn parse<R: BufRead>(
             }
         };
         let trimmed = text.trim();
-        if trimmed.is_empty() {
+        // A verdict `solve` wrote above its block (or with no solution) ends the one before.
+        if trimmed.is_empty() || super::result_rest(text).is_some() {
             finish_block(std::mem::take(&mut rows), raw.number, col);
             continue;
         }

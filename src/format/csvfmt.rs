@@ -93,7 +93,10 @@ pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_, '_>) -> io::Re
         };
         let grid = Grid::from_cells(geometry, &cells).expect("decoded cells fit the geometry");
         let mut expected = None;
-        if let Some(answer) = answer_idx.and_then(|i| record.get(i)) {
+        // An empty answer field is no answer (`rate` leaves it empty where a
+        // puzzle has none or several).
+        let answer = answer_idx.and_then(|i| record.get(i));
+        if let Some(answer) = answer.filter(|a| !a.trim().is_empty()) {
             let acol = field_column(&record, answer_idx.unwrap_or(0));
             let decoded = col.decode(
                 &alphabet,

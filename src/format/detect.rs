@@ -12,6 +12,8 @@ pub(super) fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseE
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+        // `solve`'s answers are told by their solutions.
+        .map(|(i, l)| (i, super::result_rest(l).unwrap_or(l)))
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
     let Some((first_no, first)) = content.next() else {
         return Ok(Format::Line); // empty input: the line reader reports it as empty

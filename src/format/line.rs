@@ -34,7 +34,8 @@ pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_, '_>) -> io::Re
 }
 
 fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
-    let body = text.trim_start();
+    // `solve`'s answers read back as their solutions.
+    let body = super::result_rest(text).unwrap_or(text).trim_start();
     if body.is_empty() || body.starts_with('#') {
         return;
     }

@@ -75,6 +75,35 @@ impl Format {
     }
 }
 
+/// The verdict words `solve` opens each answer with (the words of
+/// `solver::Status`), so that its output reads back as puzzles.
+pub(crate) const RESULT_WORDS: [&str; 7] = [
+    "unique",
+    "multiple",
+    "solved",
+    "none",
+    "budget",
+    "cancelled",
+    "invalid",
+];
+
+/// What follows the verdict on a line `solve` wrote (`unique<TAB>GRID`; in
+/// mode count `multiple<TAB>2<TAB>GRID`): the solution's text, or an empty
+/// string where there is none (`none<TAB>-`, or the verdict alone above a
+/// block). `None` for any other line.
+pub(crate) fn result_rest(line: &str) -> Option<&str> {
+    let body = line.trim_start();
+    let (word, rest) = body.split_once('\t').unwrap_or((body.trim_end(), ""));
+    if !RESULT_WORDS.contains(&word) {
+        return None;
+    }
+    let rest = match rest.split_once('\t') {
+        Some((n, after)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => after,
+        _ => rest,
+    };
+    Some(if rest.trim() == "-" { "" } else { rest })
+}
+
 /// One puzzle read from an input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {

@@ -593,3 +593,29 @@ fn comments_never_decide_the_format() {
     let csv = format!("id,puzzle,solution # from a forum\n1,{P},{S}\n");
     assert_eq!(read(&csv).unwrap().format, Format::Csv);
 }
+
+#[test]
+fn solves_answers_read_back_as_their_solutions() {
+    assert_eq!(super::RESULT_WORDS, crate::solver::Status::WORDS);
+    let s = "438172569215694387679538421763285194582419736941367852856941273197823645324756918";
+    for (text, n) in [
+        (format!("unique\t{s}\nnone\t-\ninvalid\t-\n"), 1),
+        (format!("multiple\t2\t{s}\nnone\t0\t-\n"), 1),
+        (format!("none\t-\nsolved\t{s}\nunique\t{s}\n"), 2),
+    ] {
+        let ds = read_str("t", &text, &ReadOptions::default()).unwrap();
+        assert_eq!(ds.puzzles.len(), n, "{text}");
+        assert_eq!(ds.puzzles[0].grid, crate::format::test_grid(s));
+    }
+    let block = crate::format::write_block(
+        &crate::format::test_grid(s),
+        &Alphabet::default_for(crate::grid::Geometry::new(3).unwrap()),
+    );
+    let text = format!("invalid\t-\nunique\n{block}\nmultiple\n{block}");
+    let ds = read_str("t", &text, &ReadOptions::default()).unwrap();
+    assert_eq!(ds.format, Format::Block);
+    assert_eq!(ds.puzzles.len(), 2);
+    // A word that is no verdict is still an error, at its column.
+    let e = read_str("t", &format!("uniq\t{s}\n"), &ReadOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("t:1:1"), "{e}");
+}

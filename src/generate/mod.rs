@@ -20,7 +20,7 @@
 pub mod write;
 
 use crate::grid::{Geometry, Grid};
-use crate::rate::{rate, Band, Rating, DEFAULT_PERMUTATIONS};
+use crate::rate::{rate, Level, Rating, DEFAULT_PERMUTATIONS};
 use crate::seeded::stream;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
 use crate::transform::Transform;
@@ -42,8 +42,8 @@ pub struct GenerateOptions {
     pub max_clues: Option<usize>,
     /// Draws allowed per puzzle before giving up.
     pub max_attempts: u32,
-    /// Keep only puzzles of this difficulty band.
-    pub band: Option<Band>,
+    /// Keep only puzzles of this difficulty level.
+    pub level: Option<Level>,
     /// Keep only puzzles whose mean guesses (see [`crate::rate`]) are at least this.
     pub min_guesses: Option<f64>,
     /// Keep only puzzles whose mean guesses are at most this.
@@ -66,7 +66,7 @@ impl GenerateOptions {
             min_clues: None,
             max_clues: None,
             max_attempts: 200,
-            band: None,
+            level: None,
             min_guesses: None,
             max_guesses: None,
             holes: false,
@@ -112,11 +112,11 @@ pub fn clue_lower_bound(g: Geometry) -> usize {
 
 impl GenerateOptions {
     fn rating_wanted(&self) -> bool {
-        self.band.is_some() || self.min_guesses.is_some() || self.max_guesses.is_some()
+        self.level.is_some() || self.min_guesses.is_some() || self.max_guesses.is_some()
     }
 
     fn accepts(&self, r: &Rating) -> bool {
-        self.band.is_none_or(|b| Band::of(r) == b)
+        self.level.is_none_or(|b| Level::of(r) == b)
             && self.min_guesses.is_none_or(|m| r.guesses >= m)
             && self.max_guesses.is_none_or(|m| r.guesses <= m)
     }
@@ -146,7 +146,7 @@ impl GenerateOptions {
                 )));
             }
         }
-        if self.band == Some(Band::Easy) && self.min_guesses.is_some_and(|m| m > 0.0) {
+        if self.level == Some(Level::Easy) && self.min_guesses.is_some_and(|m| m > 0.0) {
             return Err(GenerateError::Impossible(
                 "easy puzzles need no guess, so --min-guesses must be 0".into(),
             ));
@@ -273,7 +273,7 @@ pub fn pencilmark_puzzle<R: Rng>(g: Geometry, rng: &mut R) -> (Grid, Grid) {
     (crate::format::from_marks(g, marks), solution)
 }
 
-/// One puzzle from a random stream, with its solution (and its rating when a band or guess range was asked).
+/// One puzzle from a random stream, with its solution (and its rating when a level or guess range was asked).
 pub fn generate_one<R: Rng>(opts: &GenerateOptions, rng: &mut R) -> Option<(Grid, Grid)> {
     generate_rated(opts, rng).map(|(p, s, _)| (p, s))
 }
@@ -481,7 +481,7 @@ mod tests {
             },
             GenerateOptions {
                 pencilmark: true,
-                band: Some(Band::Hard),
+                level: Some(Level::Hard),
                 ..GenerateOptions::minimal(Geometry::from_side(16).unwrap())
             },
         ] {
@@ -537,25 +537,25 @@ mod tests {
         assert_eq!(p.givens(), 900);
         assert_eq!(check_solution(&p, &s), Ok(()));
         let rated = GenerateOptions {
-            band: Some(Band::Hard),
+            level: Some(Level::Hard),
             ..holes.clone()
         };
         assert!(rated.validate().is_err());
     }
 
     #[test]
-    fn bands_are_met() {
+    fn levels_are_met() {
         let g = Geometry::new(3).unwrap();
-        for band in Band::ALL {
+        for level in Level::ALL {
             let opts = GenerateOptions {
-                band: Some(band),
+                level: Some(level),
                 max_attempts: 5000,
                 ..GenerateOptions::minimal(g)
             };
             let (p, _) = generate_indexed(&opts, 11, 0).unwrap();
             let r = rate(&p, DEFAULT_PERMUTATIONS);
-            assert_eq!(Band::of(&r), band);
-            if band >= Band::Hard {
+            assert_eq!(Level::of(&r), level);
+            if level >= Level::Hard {
                 for s in SolverId::ALL.iter().filter(|s| s.counts_search()) {
                     let out = s.solve(
                         &p,
@@ -563,7 +563,7 @@ mod tests {
                     );
                     assert!(
                         !out.counters.no_guess(),
-                        "{s} solved a {band} puzzle without a guess"
+                        "{s} solved a {level} puzzle without a guess"
                     );
                 }
             }

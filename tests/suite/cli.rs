@@ -7,7 +7,7 @@ const HARD: &str =
 const HARD_ANSWER: &str =
     "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
 
-use crate::common::bin;
+use crate::common::{bin, repo_datasets};
 
 fn reference(file: &str) -> String {
     format!("{}/datasets/reference/{file}", env!("CARGO_MANIFEST_DIR"))
@@ -562,4 +562,60 @@ fn solve_answers_in_the_notation_it_was_given() {
     let first = String::from_utf8(out.stdout).unwrap();
     let answer = first.lines().next().unwrap().split_once('\t').unwrap().1;
     assert_eq!(answer.split(' ').count(), 625, "{answer:.40}");
+}
+
+#[test]
+fn rate_gives_verdicts_first_and_rates_only_puzzles_with_one_solution() {
+    let verdicts = repo_datasets().join("reference/verdicts-9x9.txt");
+    let out = bin()
+        .arg("rate")
+        .arg(&verdicts)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "rated 0 of 6 puzzles by bitset-mrv's mean guesses over 8 permutations; left out (only a puzzle with one solution has a rating): 2 invalid (the givens conflict), 2 with no solution, 2 with several solutions",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let verdicts: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["invalid", "invalid", "none", "none", "multiple", "multiple"]
+    );
+    // No level on any of them: the columns after the verdict are empty.
+    assert!(text.lines().skip(1).all(|l| l.ends_with(",,,,,")), "{text}");
+    // `--solver` rates by another strategy's guesses, and names it.
+    let out = bin()
+        .args(["rate", "--quiet", "--solver", "band", "hard-9x9"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 301);
+    assert!(text.lines().skip(1).all(|l| l.contains(",unique,band,")));
+    for (args, says) in [
+        (
+            &["--solver", "sat-varisat", "hard-9x9"][..],
+            "counts no guesses",
+        ),
+        (
+            &["--solver", "band", "set-16x16"],
+            "16x16 puzzles, which --solver band does not handle",
+        ),
+    ] {
+        bin()
+            .arg("rate")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
 }

@@ -21,5 +21,6 @@ mod public_datasets;
 mod reference;
 mod repository;
 mod resume;
+mod round_trip;
 mod study_cli;
 mod verdicts;
