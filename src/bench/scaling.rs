@@ -157,7 +157,7 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
             dataset: d.to_string(),
             series,
         };
-        let r = render(&chart, &charts).map_err(|message| BenchError::Report {
+        let r = render(&chart, &charts, "").map_err(|message| BenchError::Report {
             dir: top.to_path_buf(),
             source: Box::new(ReportError::Draw {
                 chart: chart.name(),

@@ -346,7 +346,13 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
     })?;
     let variants = first_seen(c.rows.iter().map(|r| r.variant.as_str()));
     let datasets = first_seen(c.rows.iter().map(|r| r.dataset.as_str()));
-    let color = |v: &str| variants.iter().position(|x| *x == v).unwrap_or(0);
+    let slots = crate::report::charts::slots(variants.iter().copied());
+    let color = |v: &str| {
+        variants
+            .iter()
+            .position(|x| *x == v)
+            .map_or(0, |i| slots[i])
+    };
     let mut out = Vec::new();
     let draw = |r: Result<Rendered, DrawError>, out: &mut Vec<Rendered>| {
         r.map(|ch| out.push(ch))
@@ -355,6 +361,12 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
                 source: std::io::Error::other(message),
             })
     };
+    let line = format!(
+        "baseline {} against {}; {}",
+        c.baseline.label,
+        c.current.label,
+        crate::report::charts::machine_line(&c.current.info)
+    );
     for d in datasets {
         let rows: Vec<&CompareRow> = c.rows.iter().filter(|r| r.dataset == d).collect();
         let lines: Vec<(String, usize, Vec<f64>)> = rows
@@ -368,7 +380,7 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
                 threshold: c.threshold,
                 lines,
             };
-            draw(render(&chart, &charts_dir), &mut out)?;
+            draw(render(&chart, &charts_dir, &line), &mut out)?;
         }
         let chart = BeforeAfter {
             dataset: d.to_string(),
@@ -384,7 +396,7 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
                 })
                 .collect(),
         };
-        draw(render(&chart, &charts_dir), &mut out)?;
+        draw(render(&chart, &charts_dir, &line), &mut out)?;
     }
     Ok(out)
 }

@@ -215,7 +215,7 @@ pub fn write_results(
         steps: steps.to_vec(),
         end_s: result.elapsed.as_secs_f64(),
     };
-    render(&chart, &charts).map_err(io::Error::other)?;
+    render(&chart, &charts, "").map_err(io::Error::other)?;
     let mut out = vec![puzzles, found, dir.join("progress.csv")];
     out.push(charts.join("hunt-progress.svg"));
     Ok(out)

@@ -526,8 +526,17 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
             variants: d.variants.clone(),
             points,
         };
+        let line = format!(
+            "{} runs: {}",
+            machines.len(),
+            machines
+                .iter()
+                .map(|m| format!("{} {}", m.label, m.dir.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         charts.push(
-            render(&chart, &charts_dir).map_err(|message| ReportError::Draw {
+            render(&chart, &charts_dir, &line).map_err(|message| ReportError::Draw {
                 chart: format!("machines-{}", d.name),
                 message,
             })?,

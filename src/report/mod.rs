@@ -112,6 +112,8 @@ pub struct RunCharts<'a> {
     dir: std::path::PathBuf,
     /// Variant indices in colour order (see [`variant_order`]).
     order: Vec<usize>,
+    /// Each variant's series slot (colour and marker), by variant index.
+    slots: Vec<usize>,
 }
 
 impl RunCharts<'_> {
@@ -120,9 +122,10 @@ impl RunCharts<'_> {
         &self.order
     }
 
-    /// The palette index of variant `v`.
+    /// The series slot (colour and marker) of variant `v`: a built-in
+    /// strategy's own in every chart of every command (see [`charts::slots`]).
     pub fn color_of(&self, v: usize) -> usize {
-        self.order.iter().position(|&o| o == v).unwrap_or(v)
+        self.slots.get(v).copied().unwrap_or(v)
     }
 
     /// Draws `chart` into the charts' folder and adds it to `out`.
@@ -132,7 +135,17 @@ impl RunCharts<'_> {
         kind: &str,
         out: &mut Report,
     ) -> Result<(), ReportError> {
-        let r = render(chart, &self.dir).map_err(|message| ReportError::Draw {
+        let line = self.data.info.as_ref().map_or(String::new(), |info| {
+            // A chart of one dataset ends with its slug.
+            let name = chart.name();
+            let one = info
+                .datasets
+                .iter()
+                .find(|d| name.ends_with(&format!("-{}", slug(&d.name))))
+                .map(|d| (d.name.as_str(), d.puzzles_run));
+            charts::run_line(info, one)
+        });
+        let r = render(chart, &self.dir, &line).map_err(|message| ReportError::Draw {
             chart: kind.to_string(),
             message,
         })?;
@@ -167,11 +180,19 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         path: charts_dir.clone(),
         source,
     })?;
+    let order = variant_order(data);
+    // Each variant's series slot, by variant index.
+    let mut slots = vec![0; data.variants.len()];
+    let named = charts::slots(order.iter().map(|&v| data.variants[v].as_str()));
+    for (&v, s) in order.iter().zip(named) {
+        slots[v] = s;
+    }
     let run = RunCharts {
         data,
         choices: opts,
         dir: charts_dir,
-        order: variant_order(data),
+        order,
+        slots,
     };
     let mut out = Report {
         charts: Vec::new(),

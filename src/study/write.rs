@@ -72,8 +72,18 @@ pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Res
     let charts_dir = dir.join("charts");
     std::fs::create_dir_all(&charts_dir)?;
     let mut charts = Vec::new();
+    let s = &file.study.options;
+    let line = format!(
+        "{} puzzles a point, seed {}, {} thread{}, {} rounds; {}",
+        s.puzzles,
+        s.seed,
+        s.threads,
+        if s.threads == 1 { "" } else { "s" },
+        s.rounds,
+        crate::report::charts::machine_line(&file.run)
+    );
     for chart in charts_of(file, rows) {
-        charts.push(render(&chart, &charts_dir).map_err(io::Error::other)?);
+        charts.push(render(&chart, &charts_dir, &line).map_err(io::Error::other)?);
     }
     let mut said = checks(rows);
     said.extend(sentences(file));
@@ -159,10 +169,11 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
                 format!("95% interval {}–{}", p.lo, p.hi)
             };
             out.push(format!(
-                "{} (mode {}): {what} {peaks} at {} clues ({interval}), {} at the median there.{edge}",
+                "{} (mode {}): {what} {peaks} at {} clue{} ({interval}), {} at the median there.{edge}",
                 f.variant,
                 f.mode,
                 p.at,
+                if p.at == 1.0 { "" } else { "s" },
                 cost_value(f.cost, p.value)
             ));
         }
@@ -280,7 +291,8 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
     for mode in first_seen(rows.iter().map(|r| r.mode.as_str())) {
         for cost in file.study.options.costs() {
             let mut curves = Vec::new();
-            for (ci, v) in variants.iter().enumerate() {
+            let slots = crate::report::charts::slots(variants.iter().copied());
+            for (&ci, v) in slots.iter().zip(&variants) {
                 let points: Vec<CurvePoint> = rows
                     .iter()
                     .filter(|r| r.mode == mode && r.variant == *v && r.state != PointState::Skipped)

@@ -611,3 +611,47 @@ fn two_datasets_of_one_file_name_stay_apart_with_their_folders() {
         assert!(out.join("charts").join(chart).is_file(), "{chart}");
     }
 }
+
+/// A strategy that solved nothing has no throughput bar, and the chart says
+/// why where its bar would stand; references are drawn with the rest.
+#[test]
+fn throughput_draws_verified_puzzles_and_names_a_strategy_without_any() {
+    let dir = tempfile::tempdir().unwrap();
+    bin()
+        .current_dir(dir.path())
+        .args([
+            "bench",
+            "--quiet",
+            "--out",
+            "run",
+            "--dataset",
+            "set-25x25",
+            "--limit",
+            "2",
+        ])
+        .args([
+            "--solver",
+            "naive-exact-cover,dlx,sat-varisat",
+            "--threads",
+            "2",
+        ])
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(dir.path().join("run/charts/throughput.svg")).unwrap();
+    assert!(
+        svg.contains("2/2 stopped"),
+        "naive-exact-cover's missing bar is named"
+    );
+    assert!(svg.contains("verified puzzles per second"));
+    assert!(
+        svg.contains("sat-varisat (reference)"),
+        "the reference is in the legend"
+    );
+    // What the note stands for: none solved, both stopped by the budget.
+    let summary: Vec<SummaryRow> = rows(&dir.path().join("run/summary.csv"));
+    let naive = summary
+        .iter()
+        .find(|r| r.variant == "naive-exact-cover")
+        .unwrap();
+    assert_eq!((naive.solved, naive.budget), (0, 2));
+}

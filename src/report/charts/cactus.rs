@@ -1,7 +1,7 @@
 //! Cactus plot: per-puzzle times sorted ascending against puzzles solved.
 
 use super::{
-    color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
+    compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
 };
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
@@ -53,14 +53,8 @@ impl Chart for Cactus {
             curve: times,
         } in &self.lines
         {
-            let c = color(*ci);
             let pts: Vec<(f64, f64)> = times.points.iter().map(|&(r, t)| (r as f64, t)).collect();
-            labelled_line(&mut chart, name, c, pts.clone())?;
-            if pts.len() == 1 {
-                chart
-                    .draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))
-                    .map_err(err)?;
-            }
+            labelled_line(&mut chart, name, *ci, pts)?;
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     }

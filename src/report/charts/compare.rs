@@ -66,7 +66,7 @@ impl Chart for RatioDistribution {
         ))
         .map_err(err)?;
         for (name, ci, ratios) in &self.lines {
-            labelled_line(&mut chart, name, color(*ci), super::ecdf(ratios))?;
+            labelled_line(&mut chart, name, *ci, super::ecdf(ratios))?;
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)
     }

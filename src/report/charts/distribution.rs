@@ -1,7 +1,7 @@
 //! Distribution of per-puzzle times: an ECDF per variant on a log time axis.
 
 use super::{
-    color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
+    compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
 };
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -67,14 +67,13 @@ impl Chart for Distribution {
             &rows,
         ) in self.lines.iter().zip(&self.rows)
         {
-            let c = color(*ci);
             let steps = shares(times, rows);
             let label = if times.n < rows {
                 format!("{name} ({}/{rows})", times.n)
             } else {
                 name.clone()
             };
-            labelled_line(&mut chart, &label, c, steps)?;
+            labelled_line(&mut chart, &label, *ci, steps)?;
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)
     }

@@ -1,6 +1,6 @@
 //! What makes a puzzle hard: time against guesses (or nodes) per puzzle for one variant.
 
-use super::{color, err, frame, legend, log_axis, log_log_mesh, log_range, Chart, DrawError};
+use super::{err, frame, legend, log_axis, log_log_mesh, log_range, Chart, DrawError};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -83,17 +83,19 @@ impl Chart for Hardness {
         log_log_mesh(&mut chart, x_desc, "time per puzzle, µs (log)")?;
         for (i, s) in self.series.iter().enumerate() {
             let (name, pts) = (&s.dataset, &s.points);
-            // Datasets take the palette from its far end, away from the strategy colours.
-            let c = color(9 - i % 10);
+            // Datasets have colours of their own, and a marker each (for grayscale).
+            let c = super::dataset_color(i);
+            let shape = super::marker_shape(i, 5);
+            let key = super::marker_shape(i, 9);
             chart
-                .draw_series(
-                    super::dots(pts)
-                        .into_iter()
-                        .map(|p| Circle::new(p, 2, c.mix(0.7).filled())),
-                )
+                .draw_series(super::dots(pts).into_iter().map(|p| {
+                    EmptyElement::at(p) + Polygon::new(shape.clone(), c.mix(0.7).filled())
+                }))
                 .map_err(err)?
                 .label(name.clone())
-                .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
+                .legend(move |(x, y)| {
+                    EmptyElement::at((x + 8, y)) + Polygon::new(key.clone(), c.filled())
+                });
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     }

@@ -53,7 +53,7 @@ impl Chart for MachineSpeed {
             &self.variants,
             &|v| format!("{}×", compact(*v)),
             &format!(
-                "speed relative to {} on the same machine (log; higher is faster)",
+                "speed relative to {} on the same machine (log; higher is faster; bars: 95% intervals)",
                 self.reference
             ),
         )?;

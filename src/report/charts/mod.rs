@@ -50,24 +50,183 @@ pub fn register_font() {
     });
 }
 
-/// Tableau 10: one colour per strategy variant, the same in every chart of a report.
-const PALETTE: [(u8, u8, u8); 10] = [
-    (78, 121, 167),
-    (242, 142, 43),
-    (225, 87, 89),
-    (118, 183, 178),
-    (89, 161, 79),
-    (237, 201, 72),
-    (176, 122, 161),
-    (255, 157, 167),
-    (156, 117, 95),
-    (186, 176, 172),
+/// Okabe and Ito's colours, safe for colour-blind readers, without their
+/// yellow (1.6:1 on white), in an order where neighbours differ most in
+/// lightness (at least 12.9 L*): black, bluish green, orange, vermillion,
+/// sky blue, blue, reddish purple.
+const PALETTE: [(u8, u8, u8); 7] = [
+    (0, 0, 0),
+    (0, 158, 115),
+    (230, 159, 0),
+    (213, 94, 0),
+    (86, 180, 233),
+    (0, 114, 178),
+    (204, 121, 167),
 ];
 
-/// The colour of series `i`.
+/// Colours for datasets (Paul Tol's muted scheme, less its pale ones), apart
+/// from the strategies' so that a dataset never reads as a strategy.
+const DATASET_PALETTE: [(u8, u8, u8); 6] = [
+    (51, 34, 136),
+    (68, 170, 153),
+    (136, 34, 85),
+    (153, 153, 51),
+    (204, 102, 119),
+    (17, 119, 51),
+];
+
+/// The colour of dataset `i` in a chart whose series are datasets.
+pub fn dataset_color(i: usize) -> RGBColor {
+    let (r, g, b) = DATASET_PALETTE[i % DATASET_PALETTE.len()];
+    RGBColor(r, g, b)
+}
+
+/// Marker shapes, one per series with its colour (see [`marker_shape`]).
+pub const MARKERS: usize = 7;
+
+/// The colour of series slot `i`: slots 7 apart share a colour and differ
+/// in marker.
 pub fn color(i: usize) -> RGBColor {
     let (r, g, b) = PALETTE[i % PALETTE.len()];
     RGBColor(r, g, b)
+}
+
+/// The marker shape of series slot `i`: slots that share a colour differ in
+/// shape, and slots that share a shape (up to slot 13) are neighbours in the
+/// palette, so they differ in lightness for a grayscale print.
+pub fn marker_kind(i: usize) -> usize {
+    (i + i / PALETTE.len()) % MARKERS
+}
+
+/// The built-in strategies, each in its own slot in every chart of every
+/// command (`bench`, `report`, `study`, `compare`).
+const SLOTS: [&str; 15] = [
+    "band",
+    "bitset-mrv",
+    "dlx",
+    "backtracking",
+    "naive-exact-cover",
+    "cdcl",
+    "sat-varisat",
+    "bitset-mrv-locked",
+    "cdcl-hybrid",
+    "dlx-first-column",
+    "band-portable",
+    "bitset-mrv-plain",
+    "bitset-mrv-naked",
+    // The other reference: sat-varisat's colour, another marker.
+    "dlx-crate",
+    "naive-exact-cover-pure",
+];
+
+/// Each series' slot: a built-in strategy's own, any other name the next
+/// slot after them in the order given.
+pub fn slots<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
+    let mut next = SLOTS.len();
+    names
+        .into_iter()
+        .map(|n| {
+            SLOTS.iter().position(|s| *s == n).unwrap_or_else(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
+
+/// The outline of marker shape `kind`, `size` pixels across, around (0, 0):
+/// a circle, square, triangle, diamond, downward triangle, cross or plus.
+/// Every shape is one polygon, so a series' marks are one element type.
+pub fn marker_shape(kind: usize, size: i32) -> Vec<(i32, i32)> {
+    let r = size / 2;
+    let (a, b) = (r + 1, (r / 3).max(1));
+    match kind % MARKERS {
+        0 => (0..16)
+            .map(|k| {
+                let t = k as f64 * std::f64::consts::TAU / 16.0;
+                (
+                    (r as f64 * t.cos()).round() as i32,
+                    (r as f64 * t.sin()).round() as i32,
+                )
+            })
+            .collect(),
+        1 => vec![(-r, -r), (r, -r), (r, r), (-r, r)],
+        2 => vec![(0, -a), (a, r), (-a, r)],
+        3 => vec![(0, -a), (a, 0), (0, a), (-a, 0)],
+        4 => vec![(0, a), (a, -r), (-a, -r)],
+        5 => vec![
+            (-a, -a + b),
+            (-a + b, -a),
+            (0, -b),
+            (a - b, -a),
+            (a, -a + b),
+            (b, 0),
+            (a, a - b),
+            (a - b, a),
+            (0, b),
+            (-a + b, a),
+            (-a, a - b),
+            (-b, 0),
+        ],
+        _ => vec![
+            (-b, -a),
+            (b, -a),
+            (b, -b),
+            (a, -b),
+            (a, b),
+            (b, b),
+            (b, a),
+            (-b, a),
+            (-b, b),
+            (-a, b),
+            (-a, -b),
+            (-b, -b),
+        ],
+    }
+}
+
+/// Draws series slot `slot`'s marker, `size` pixels across, at each point.
+pub fn draw_marks<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    points: impl IntoIterator<Item = (f64, f64)>,
+    slot: usize,
+    size: i32,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    let shape = marker_shape(marker_kind(slot), size);
+    let style = color(slot).filled();
+    chart
+        .draw_series(
+            points
+                .into_iter()
+                .map(|p| EmptyElement::at(p) + Polygon::new(shape.clone(), style)),
+        )
+        .map_err(err)?;
+    Ok(())
+}
+
+/// The legend entry of series slot `slot`: its marker, and a stroke through
+/// it when the series is a line.
+pub fn legend_mark<'a, DB: DrawingBackend + 'a>(
+    (x, y): (i32, i32),
+    slot: usize,
+    line: bool,
+) -> impl plotters::element::IntoDynElement<'a, DB, (i32, i32)> {
+    let c = color(slot);
+    let stroke = if line { 24 } else { 0 };
+    EmptyElement::at((x, y))
+        + PathElement::new(vec![(0, 0), (stroke, 0)], c.stroke_width(2))
+        + Polygon::new(
+            marker_shape(marker_kind(slot), 9)
+                .into_iter()
+                .map(|(dx, dy)| (dx + stroke.max(12) / 2 + if line { 0 } else { 2 }, dy))
+                .collect::<Vec<_>>(),
+            c.filled(),
+        )
 }
 
 /// A chart that can be drawn on any plotters backend.
@@ -129,23 +288,54 @@ pub fn err<E: std::fmt::Display>(e: E) -> DrawError {
     DrawError(e.to_string())
 }
 
-/// Draws `chart` to `dir/NAME.svg` and `dir/NAME.png`.
-pub fn render<C: Chart>(chart: &C, dir: &Path) -> Result<Rendered, DrawError> {
+/// The machine and build of a run, for a chart's data line: `AMD EPYC (2
+/// cores), sudoku-bench 0.1.0 (8f34ad2)`.
+pub fn machine_line(info: &crate::harness::RunInfo) -> String {
+    let commit: String = info.git_commit.chars().take(7).collect();
+    format!(
+        "{} ({} cores), sudoku-bench {} ({commit})",
+        info.cpu_model, info.cores, info.version
+    )
+}
+
+/// What a run's chart shows, for its data line: how it was measured, then
+/// [`machine_line`]; `puzzles` names the dataset when the chart has one.
+pub fn run_line(info: &crate::harness::RunInfo, puzzles: Option<(&str, u64)>) -> String {
+    let o = &info.options;
+    let mut s = match puzzles {
+        Some((name, n)) => format!("{name}: {} puzzles; ", crate::stats::thousands(n)),
+        None => String::new(),
+    };
+    s += &format!(
+        "mode {}, {} thread{}, {} round{}; {}",
+        o.mode,
+        o.threads,
+        if o.threads == 1 { "" } else { "s" },
+        o.rounds,
+        if o.rounds == 1 { "" } else { "s" },
+        machine_line(info)
+    );
+    s
+}
+
+/// Height of the strip under a chart that says what its data is.
+const DATA_LINE: u32 = 24;
+
+/// Draws `chart` to `dir/NAME.svg` and `dir/NAME.png`, with `data` (what the
+/// chart's data is: puzzles, threads, machine, build) in a line under it,
+/// so a figure taken out of its report still says so.
+pub fn render<C: Chart>(chart: &C, dir: &Path, data: &str) -> Result<Rendered, DrawError> {
     register_font();
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        chart.draw(&root)?;
-        root.present().map_err(err)?;
+        draw_with_line(chart, &root, data)?;
     }
     std::fs::write(dir.join(format!("{}.svg", chart.name())), &svg).map_err(err)?;
     let png = dir.join(format!("{}.png", chart.name()));
     {
         let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        chart.draw(&root)?;
-        root.present().map_err(err)?;
+        draw_with_line(chart, &root, data)?;
     }
     Ok(Rendered {
         name: chart.name(),
@@ -153,6 +343,24 @@ pub fn render<C: Chart>(chart: &C, dir: &Path) -> Result<Rendered, DrawError> {
         caption: chart.caption(),
         svg,
     })
+}
+
+fn draw_with_line<C: Chart, DB: DrawingBackend>(
+    chart: &C,
+    root: &DrawingArea<DB, Shift>,
+    data: &str,
+) -> Result<(), DrawError> {
+    root.fill(&WHITE).map_err(err)?;
+    if data.is_empty() {
+        chart.draw(root)?;
+    } else {
+        let (plot, line) = root.split_vertically(SIZE.1 - DATA_LINE);
+        chart.draw(&plot)?;
+        let style = (FONT, 13).into_font().color(&BLACK.mix(0.75));
+        line.draw(&Text::new(data.to_string(), (16, 4), style))
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
 }
 
 /// A log-axis range padded around positive values.
@@ -397,11 +605,16 @@ pub fn sampled_note(points: usize, population: Option<u64>) -> String {
     }
 }
 
-/// Draws one strategy's line with its legend entry (a short stroke in its colour).
+/// Markers along a line: this many, evenly spread over its points.
+const MARKS_ON_A_LINE: usize = 8;
+
+/// Draws one strategy's line in slot `slot`'s colour, with its markers spread
+/// along it (so it reads in grayscale), and its legend entry (a stroke and
+/// the marker).
 pub fn labelled_line<'a, DB, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     name: &str,
-    c: RGBColor,
+    slot: usize,
     points: Vec<(f64, f64)>,
 ) -> Result<(), DrawError>
 where
@@ -409,12 +622,21 @@ where
     X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
     Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
 {
+    let c = color(slot);
+    let n = points.len();
+    // Staggered by slot, so two lines that run together keep their marks apart.
+    let marks: Vec<(f64, f64)> = (0..MARKS_ON_A_LINE.min(n))
+        .map(|k| {
+            let at = (2 * k + 1) * n / (2 * MARKS_ON_A_LINE.min(n));
+            points[(at + slot * n / 97) % n]
+        })
+        .collect();
     chart
         .draw_series(LineSeries::new(points, c.stroke_width(2)))
         .map_err(err)?
         .label(name)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
-    Ok(())
+        .legend(move |p| legend_mark(p, slot, true));
+    draw_marks(chart, marks, slot, 9)
 }
 
 /// Legend box in the corner, the same style in every chart.
@@ -439,6 +661,91 @@ pub fn legend<
 
 #[cfg(test)]
 mod tests {
+    /// CIELAB of a colour as a reader sees it: as given, or (`deutan`)
+    /// through Machado et al.'s simulation of deuteranopia.
+    fn lab(c: plotters::style::RGBColor, deutan: bool) -> [f64; 3] {
+        let lin = |v: u8| {
+            let v = v as f64 / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let mut rgb = [lin(c.0), lin(c.1), lin(c.2)];
+        if deutan {
+            let m = [
+                [0.367322, 0.860646, -0.227968],
+                [0.280085, 0.672501, 0.047413],
+                [-0.011820, 0.042940, 0.968881],
+            ];
+            rgb = m.map(|row| (0..3).map(|j| row[j] * rgb[j]).sum::<f64>().clamp(0.0, 1.0));
+        }
+        let [r, g, b] = rgb;
+        let (x, y, z) = (
+            (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+            0.2126 * r + 0.7152 * g + 0.0722 * b,
+            (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+        );
+        let f = |t: f64| {
+            if t > 0.008856 {
+                t.cbrt()
+            } else {
+                7.787 * t + 16.0 / 116.0
+            }
+        };
+        [
+            116.0 * f(y) - 16.0,
+            500.0 * (f(x) - f(y)),
+            200.0 * (f(y) - f(z)),
+        ]
+    }
+
+    #[test]
+    fn every_two_series_differ_for_a_deuteranope_and_in_grayscale_or_by_marker() {
+        let dist = |a: [f64; 3], b: [f64; 3]| {
+            ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+        };
+        // A chart holds up to 14 series.
+        for a in 0..14 {
+            for b in a + 1..14 {
+                if super::marker_kind(a) != super::marker_kind(b) {
+                    continue;
+                }
+                let (ca, cb) = (super::color(a), super::color(b));
+                let deutan = dist(lab(ca, true), lab(cb, true));
+                let gray = (lab(ca, false)[0] - lab(cb, false)[0]).abs();
+                assert!(
+                    deutan >= 15.0,
+                    "slots {a} and {b}: ΔE {deutan:.1} for a deuteranope"
+                );
+                assert!(
+                    gray >= 12.0,
+                    "slots {a} and {b}: ΔL* {gray:.1} in grayscale"
+                );
+            }
+        }
+        // No colour is pale on white: each has L* under 75 (yellow's 88 is out).
+        for i in 0..7 {
+            let l = lab(super::color(i), false)[0];
+            assert!(l < 75.0, "slot {i}: L* {l:.1}");
+        }
+    }
+
+    #[test]
+    fn a_strategy_keeps_its_slot_whatever_else_is_drawn() {
+        let a = super::slots(["dlx", "band", "my-solver"]);
+        let b = super::slots(["tdoku", "band", "bitset-mrv", "dlx"]);
+        assert_eq!((a[0], a[1]), (b[3], b[1]));
+        // Other names follow the built-ins, in order.
+        assert_eq!(a[2], b[0]);
+        assert!(a[2] >= 15);
+        // Every marker shape is a closed outline of at least three points.
+        for k in 0..super::MARKERS {
+            assert!(super::marker_shape(k, 9).len() >= 3);
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -69,14 +69,14 @@ impl Chart for RelativeSpeed {
         let x = (lo / 1.25)..(hi * 1.25);
         let n = self.rows.len().max(1) as f64;
         let names: Vec<String> = self.rows.iter().map(|r| r.label.clone()).collect();
-        let chart = super::rows_chart(
+        let mut chart = super::rows_chart(
             root,
             &self.title(),
             x,
             &names,
             &|v| format!("{}×", compact(*v)),
             &format!(
-                "speed relative to {} (log; higher is faster)",
+                "speed relative to {} (log; higher is faster; bars: 95% intervals)",
                 self.reference
             ),
         )?;
@@ -97,8 +97,7 @@ impl Chart for RelativeSpeed {
                 ))
                 .map_err(err)?;
             }
-            area.draw(&Circle::new((*speed, y), 6, c.filled()))
-                .map_err(err)?;
+            super::draw_marks(&mut chart, [(*speed, y)], *ci, 13)?;
         }
         Ok(())
     }

@@ -65,18 +65,14 @@ impl Chart for Scaling {
             .draw()
             .map_err(err)?;
         for (name, ci, pts) in &self.series {
-            let c = color(*ci);
+            let (slot, c) = (*ci, color(*ci));
             let line: Vec<(f64, f64)> = pts.iter().map(|&(t, v)| (t as f64, v)).collect();
             chart
                 .draw_series(LineSeries::new(line.clone(), c.stroke_width(2)))
                 .map_err(err)?
                 .label(name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
-                });
-            chart
-                .draw_series(line.iter().map(|&p| Circle::new(p, 4, c.filled())))
-                .map_err(err)?;
+                .legend(move |p| super::legend_mark(p, slot, true));
+            super::draw_marks(&mut chart, line.iter().copied(), slot, 10)?;
             if let Some(&(t0, _)) = pts.first() {
                 let from = (t0 as f64, ideal(pts, t0 as f64));
                 let to = (max_t, ideal(pts, max_t));

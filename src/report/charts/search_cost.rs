@@ -81,10 +81,8 @@ impl Chart for SearchCost {
         {
             let c = color(*ci);
             let p = (*nodes, *cost);
-            chart
-                .plotting_area()
-                .draw(&Circle::new(p, 6, c.filled()))
-                .map_err(err)?;
+            let _ = c;
+            super::draw_marks(&mut chart, [p], *ci, 13)?;
             // Names of dots near the right edge go on their left, inside the plot.
             let right = (nodes / x.start).ln() > 0.7 * (x.end / x.start).ln();
             let style = (FONT, 14).into_font().color(&BLACK);

@@ -128,7 +128,7 @@ impl StudyChart {
             band.extend(c.points.iter().rev().map(|p| (p.x, p.hi.unwrap_or(top))));
             if c.points.len() > 1 {
                 chart
-                    .draw_series(std::iter::once(Polygon::new(band, col.mix(0.15))))
+                    .draw_series(std::iter::once(Polygon::new(band, col.mix(0.2))))
                     .map_err(err)?;
             }
             // The line joins the known medians; a censored point breaks it.
@@ -146,14 +146,12 @@ impl StudyChart {
                     .draw_series(LineSeries::new(run.clone(), col.stroke_width(2)))
                     .map_err(err)?;
                 if !labelled {
-                    s.label(c.name.clone()).legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(2))
-                    });
+                    let slot = c.color;
+                    s.label(c.name.clone())
+                        .legend(move |p| super::legend_mark(p, slot, true));
                     labelled = true;
                 }
-                chart
-                    .draw_series(run.iter().map(|&p| Circle::new(p, 3, col.filled())))
-                    .map_err(err)?;
+                super::draw_marks(chart, run.iter().copied(), c.color, 8)?;
             }
             let censored: Vec<(f64, f64)> = c
                 .points

@@ -14,6 +14,9 @@ pub struct Throughput {
     pub variants: Vec<(String, usize)>,
     /// `(dataset index, variant index, puzzles/sec)` (or instructions a puzzle).
     pub bars: Vec<(usize, usize, f64)>,
+    /// `(dataset index, variant index, why)`: a variant that ran on a dataset
+    /// but has no bar there, said where its bar would stand (`282/300 errors`).
+    pub missing: Vec<(usize, usize, String)>,
     /// True when the bars are instructions per puzzle.
     pub instructions: bool,
 }
@@ -33,7 +36,13 @@ impl Chart for Throughput {
     }
     fn caption(&self) -> String {
         match self.instructions {
-            false => "Puzzles solved per second of wall time by each strategy on each dataset (log scale; higher is better).".into(),
+            false => {
+                let mut s = "Verified puzzles per second of wall time (puzzles whose answer passed every check, over the time of every call) by each strategy on each dataset (log scale; higher is better).".to_string();
+                if !self.missing.is_empty() {
+                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no bar: its largest kind of failure is written in its place.";
+                }
+                s
+            }
             true => "Mean instructions per puzzle of each strategy on each dataset, counted by valgrind's callgrind: the same on every run of this build, on any machine (log scale; lower is less work).".into(),
         }
     }
@@ -60,7 +69,7 @@ impl Chart for Throughput {
             .y_label_formatter(&|v| compact(*v))
             .x_desc("dataset")
             .y_desc(match self.instructions {
-                false => "puzzles per second (log)",
+                false => "verified puzzles per second (log)",
                 true => "instructions per puzzle (log)",
             })
             .label_style((FONT, 14))
@@ -75,11 +84,32 @@ impl Chart for Throughput {
                 let x0 = di as f64 - 0.4 + vi as f64 * width;
                 Rectangle::new([(x0, floor), (x0 + width * 0.92, v)], c.filled())
             });
+            let slot = *ci;
             chart
                 .draw_series(bars)
                 .map_err(err)?
                 .label(name.clone())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
+                .legend(move |p| super::legend_mark(p, slot, false));
+            // Each bar carries its series' marker on top (for grayscale).
+            let tops = self
+                .bars
+                .iter()
+                .filter(|b| b.1 == vi)
+                .map(|&(di, _, v)| (di as f64 - 0.4 + (vi as f64 + 0.46) * width, v));
+            super::draw_marks(&mut chart, tops, slot, 10)?;
+            // Where a bar is missing, why: written upwards from the floor.
+            let style = TextStyle::from((FONT, 13).into_font())
+                .transform(FontTransform::Rotate270)
+                .color(&c);
+            let notes = self
+                .missing
+                .iter()
+                .filter(|m| m.1 == vi)
+                .map(|(di, _, why)| {
+                    let x = *di as f64 - 0.4 + vi as f64 * width + width * 0.2;
+                    Text::new(why.clone(), (x, floor * 1.3), style.clone())
+                });
+            chart.draw_series(notes).map_err(err)?;
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)
     }
@@ -99,25 +129,36 @@ impl Throughput {
                 .into_iter()
                 .map(str::to_string)
                 .collect();
-        let variants: Vec<(String, usize)> = run
+        // Matched by variant name; drawn with its label (`sat-varisat (reference)`).
+        let order: Vec<usize> = run
             .order()
             .iter()
-            .map(|&v| (data.label(v), run.color_of(v)))
-            .filter(|(name, _)| data.summary.iter().any(|r| &r.variant == name))
+            .copied()
+            .filter(|&v| data.summary.iter().any(|r| r.variant == data.variants[v]))
             .collect();
-        let bars = data
-            .summary
+        let variants: Vec<(String, usize)> = order
             .iter()
-            .filter_map(|r| {
-                let di = datasets.iter().position(|d| *d == r.dataset)?;
-                let vi = variants.iter().position(|v| v.0 == r.variant)?;
-                Some((di, vi, value(r)?))
-            })
+            .map(|&v| (data.label(v), run.color_of(v)))
             .collect();
+        let (mut bars, mut missing) = (Vec::new(), Vec::new());
+        for r in &data.summary {
+            let Some(di) = datasets.iter().position(|d| *d == r.dataset) else {
+                continue;
+            };
+            let Some(vi) = order.iter().position(|&v| data.variants[v] == r.variant) else {
+                continue;
+            };
+            match value(r) {
+                Some(v) if instructions || r.stands() => bars.push((di, vi, v)),
+                _ if !instructions => missing.push((di, vi, r.failure_cell())),
+                _ => {}
+            }
+        }
         Throughput {
             datasets,
             variants,
             bars,
+            missing,
             instructions,
         }
     }
