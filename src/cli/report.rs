@@ -43,7 +43,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     println!(
         "{}, {}, {}; report in {} and {}",
-        count(r.machines.len(), "machine"),
+        count(r.machines.len(), "run"),
         count(r.datasets.len(), "dataset"),
         count(r.charts.len(), "chart"),
         out.join(files::REPORT_MD).display(),

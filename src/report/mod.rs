@@ -142,7 +142,7 @@ impl RunCharts<'_> {
                 .datasets
                 .iter()
                 .find(|d| name.ends_with(&format!("-{}", slug(&d.name))))
-                .map(|d| (d.name.as_str(), d.puzzles_run));
+                .map(|d| (d.name.as_str(), d.puzzles_run, d.puzzles_in_source));
             charts::run_line(info, one)
         });
         let r = render(chart, &self.dir, &line).map_err(|message| ReportError::Draw {

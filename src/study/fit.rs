@@ -290,7 +290,7 @@ fn usable_interval(v: &mut [f64]) -> (Option<f64>, Option<f64>) {
 }
 
 /// Where a strategy's cost peaks along the clue axis.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Peak {
     /// The clue count with the highest median cost.
     pub at: f64,
@@ -303,6 +303,10 @@ pub struct Peak {
     /// The peak's median is censored: the cost there is only bounded below, and
     /// the location is the first such point.
     pub censored: bool,
+    /// Every point whose known median equals the highest, when more than one
+    /// does: then there is no single peak (a flat stretch, or a flat curve).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tied: Vec<f64>,
 }
 
 /// Locates the peak over `(parameter, costs)` points: the highest median, a
@@ -342,12 +346,22 @@ pub fn peak(points: &[(f64, Vec<Obs>)]) -> Option<Peak> {
         })
         .collect();
     let (lo, hi) = usable_interval(&mut at);
+    let tied: Vec<f64> = if medians[i].known {
+        pts.iter()
+            .zip(&keys)
+            .filter(|(_, k)| **k == keys[i])
+            .map(|(p, _)| p.0)
+            .collect()
+    } else {
+        Vec::new()
+    };
     Some(Peak {
         at: pts[i].0,
         lo: lo.unwrap_or(pts[i].0),
         hi: hi.unwrap_or(pts[i].0),
         value: medians[i].value,
         censored: !medians[i].known,
+        tied: if tied.len() > 1 { tied } else { Vec::new() },
     })
 }
 
@@ -502,6 +516,21 @@ mod tests {
             "{p:?}"
         );
         assert!(!p.censored);
+        assert!(p.tied.is_empty());
+    }
+
+    #[test]
+    fn a_flat_curve_or_a_shared_top_has_no_single_peak() {
+        let at = |v: &[f64]| Obs {
+            value: v[0],
+            censored: false,
+        };
+        let ones = |k: f64| (k, vec![at(&[1.0]), at(&[1.0]), at(&[1.0])]);
+        let flat = peak(&[ones(45.0), ones(50.0), ones(55.0)]).unwrap();
+        assert_eq!(flat.tied, vec![45.0, 50.0, 55.0]);
+        let twos = |k: f64| (k, vec![at(&[2.0]), at(&[2.0]), at(&[2.0])]);
+        let shared = peak(&[ones(45.0), twos(50.0), twos(55.0)]).unwrap();
+        assert_eq!(shared.tied, vec![50.0, 55.0]);
     }
 
     #[test]

@@ -171,7 +171,7 @@ fn a_study_measures_every_point_mode_and_strategy_and_hears_each_solve() {
     assert_eq!(f.peaks.len(), 2 * (3 + 2));
     assert!(f.growth.is_empty());
     for p in &f.peaks {
-        let peak = p.peak.unwrap();
+        let peak = p.peak.clone().unwrap();
         assert!([4.0, 6.0, 8.0].contains(&peak.at) && peak.lo <= peak.at && peak.at <= peak.hi);
     }
 }

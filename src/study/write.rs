@@ -146,7 +146,7 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
         givens.iter().max().copied().unwrap_or(0) as f64,
     );
     for f in &file.findings.peaks {
-        let Some(p) = f.peak else { continue };
+        let Some(p) = &f.peak else { continue };
         let (what, peaks) = match f.cost {
             Cost::Time => ("time", "peaks"),
             Cost::Nodes => ("search nodes", "peak"),
@@ -157,7 +157,21 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
         } else {
             ""
         };
-        if p.censored {
+        if !p.tied.is_empty() {
+            let every = p.tied.len() == file.study.options.points.len();
+            let at: Vec<String> = p.tied.iter().map(|x| x.to_string()).collect();
+            out.push(if every {
+                format!(
+                    "{} (mode {}): {what} {peaks} nowhere: the median is the same at every clue count ({}), so there is no peak to locate.",
+                    f.variant, f.mode, cost_value(f.cost, p.value)
+                )
+            } else {
+                format!(
+                    "{} (mode {}): {what} {peaks} on no single clue count: the highest median, {}, is shared by {} clues.",
+                    f.variant, f.mode, cost_value(f.cost, p.value), at.join(", ")
+                )
+            });
+        } else if p.censored {
             out.push(format!(
                 "{} (mode {}): {what} {peaks} in the censored stretch from {} clues on: half or more of the puzzles there hit the limit (at least {} at the median).",
                 f.variant, f.mode, p.at, cost_value(f.cost, p.value)

@@ -253,7 +253,7 @@ fn one_report_across_two_machines_names_both() {
         .args(["report", "zen", "xeon", "--out", "both"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("2 machines, 2 datasets, 2 charts"));
+        .stdout(predicate::str::contains("2 runs, 2 datasets, 2 charts"));
     let md = std::fs::read_to_string(dir.path().join("both/report.md")).unwrap();
     for s in [
         "AMD EPYC Zen 3",

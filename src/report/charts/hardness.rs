@@ -144,14 +144,18 @@ impl RunChart for FromRun {
             .filter(|s| !s.points.is_empty())
             .collect();
         if series.is_empty() {
+            // An invalid puzzle is answered before any search: it counts nothing.
+            let searched = |p: &&crate::report::load::Point| {
+                p.status.is_solved() && p.status != crate::harness::RowStatus::Invalid
+            };
             let solved = (0..data.datasets.len()).any(|di| {
                 data.series(vi, di)
-                    .is_some_and(|s| s.sample.iter().any(|p| p.status.is_solved()))
+                    .is_some_and(|s| s.sample.iter().any(|p| searched(&p)))
             });
             out.skipped.push(if solved {
                 format!("What makes a puzzle hard: skipped, {name} does not report its {metric} (an outside contender may not count them).")
             } else {
-                format!("What makes a puzzle hard: skipped, {name} solved no puzzle.")
+                format!("What makes a puzzle hard: skipped, {name} searched no puzzle to a verified answer (invalid puzzles are answered before any search).")
             });
             return Ok(());
         }

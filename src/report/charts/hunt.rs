@@ -2,7 +2,7 @@
 //! hunt, thin step lines, and the best of all of them, a thick one (none
 //! of them falls).
 
-use super::{color, compact, err, frame, log_axis, log_range, Chart, DrawError, FONT};
+use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -26,7 +26,7 @@ impl Chart for HuntProgress {
     }
     fn caption(&self) -> String {
         format!(
-            "Each island's best {} so far (thin lines; a drop is a restart from a new puzzle or a puzzle taken from the best island) and the best of all (thick), against the seconds into the hunt (log scale); each step is a better puzzle.",
+            "Each island's best {} so far (gray lines; a drop is a restart from a new puzzle or a puzzle taken from the best island) and the best of all (black, a mark at each better puzzle), against the seconds into the hunt; the score's axis is log scale.",
             self.score
         )
     }
@@ -59,10 +59,19 @@ impl Chart for HuntProgress {
                 .filter(|s| s.1 == island)
                 .map(|s| (s.0, s.2))
                 .collect();
-            let c = color(island + 1).mix(0.6);
-            chart
-                .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(1)))
+            // Every island alike, in one mid gray: which island is which does
+            // not matter, how they climb and restart does.
+            let c = RGBColor(120, 120, 120);
+            let s = chart
+                .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(2)))
                 .map_err(err)?;
+            if island == 0 {
+                s.label(format!(
+                    "each of {islands} island{}: its best so far (a drop: it restarted from a new puzzle)",
+                    if islands == 1 { "" } else { "s" }
+                ))
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(2)));
+            }
         }
         // The best of all: each step that betters every island's before it.
         let mut steps: Vec<(f64, f64)> = Vec::new();
@@ -74,15 +83,21 @@ impl Chart for HuntProgress {
         let c = color(0);
         chart
             .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(3)))
-            .map_err(err)?;
+            .map_err(err)?
+            .label("the best of all islands (each mark: a better puzzle)")
+            .legend(move |(x, y)| {
+                EmptyElement::at((x, y))
+                    + PathElement::new(vec![(0, 0), (24, 0)], c.stroke_width(3))
+                    + Circle::new((12, 0), 4, c.filled())
+            });
         chart
             .draw_series(
                 steps
                     .iter()
-                    .map(|&(t, v)| Circle::new((t, v), 3, c.filled())),
+                    .map(|&(t, v)| Circle::new((t, v), 4, c.filled())),
             )
             .map_err(err)?;
-        Ok(())
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
     }
 }
 

@@ -300,10 +300,15 @@ pub fn machine_line(info: &crate::harness::RunInfo) -> String {
 
 /// What a run's chart shows, for its data line: how it was measured, then
 /// [`machine_line`]; `puzzles` names the dataset when the chart has one.
-pub fn run_line(info: &crate::harness::RunInfo, puzzles: Option<(&str, u64)>) -> String {
+pub fn run_line(info: &crate::harness::RunInfo, puzzles: Option<(&str, u64, u64)>) -> String {
     let o = &info.options;
     let mut s = match puzzles {
-        Some((name, n)) => format!("{name}: {} puzzles; ", crate::stats::thousands(n)),
+        Some((name, n, of)) if n < of => format!(
+            "{name}: {} of its {} puzzles; ",
+            crate::stats::thousands(n),
+            crate::stats::thousands(of)
+        ),
+        Some((name, n, _)) => format!("{name}: {} puzzles; ", crate::stats::thousands(n)),
         None => String::new(),
     };
     s += &format!(
