@@ -40,7 +40,15 @@ impl Chart for HeadToHead {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let r = log_range(self.points.iter().flat_map(|&(x, y)| [x, y]));
-        let mut chart = frame(root, &self.title())
+        // Equal scales: a square plot, so the diagonal lies at 45 degrees and
+        // a factor reads the same across as up.
+        // The frame takes 104 px across (margins, y labels) and 106 down
+        // (title, margins, x labels): a plot of height h - 106 needs h - 2.
+        let (w, h) = root.dim_in_pixel();
+        let across = (h.saturating_sub(2)).min(w);
+        let pad = ((w - across) / 2) as i32;
+        let square = root.margin(0, 0, pad, pad);
+        let mut chart = frame(&square, &self.title())
             .build_cartesian_2d(log_axis(r.clone()), log_axis(r.clone()))
             .map_err(err)?;
         log_log_mesh(
@@ -55,12 +63,35 @@ impl Chart for HeadToHead {
             ))
             .map_err(err)?;
         let c = color(self.b.1);
+        let shape = super::marker_shape(super::marker_kind(self.b.1), 6);
         chart
             .draw_series(
-                super::dots(&self.points)
-                    .into_iter()
-                    .map(|p| Circle::new(p, 2, c.mix(0.6).filled())),
+                super::dots(&self.points).into_iter().map(|p| {
+                    EmptyElement::at(p) + Polygon::new(shape.clone(), c.mix(0.7).filled())
+                }),
             )
+            .map_err(err)?;
+        // Which side of the diagonal is whose: named in the plot's corners.
+        let above = self.points.iter().filter(|(x, y)| y > x).count();
+        let n = self.points.len();
+        let style = (super::FONT, 16).into_font().color(&BLACK);
+        let (lo, hi) = (r.start * 1.3, r.end / 1.3);
+        chart
+            .draw_series([
+                Text::new(
+                    format!("{} faster: {} of {n}", self.a.0, above),
+                    (lo, hi),
+                    style.clone(),
+                ),
+                Text::new(
+                    format!("{} faster: {} of {n}", self.b.0, n - above),
+                    (hi, lo),
+                    style.pos(plotters::style::text_anchor::Pos::new(
+                        plotters::style::text_anchor::HPos::Right,
+                        plotters::style::text_anchor::VPos::Bottom,
+                    )),
+                ),
+            ])
             .map_err(err)?;
         Ok(())
     }
