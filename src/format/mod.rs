@@ -75,9 +75,9 @@ impl Format {
     }
 }
 
-/// The verdict words `solve` opens each answer with (the words of
-/// `solver::Status`), so that its output reads back as puzzles.
-pub(crate) const RESULT_WORDS: [&str; 7] = [
+/// The verdict words `solve` opens each answer with: `solver::Status`'s
+/// words (it takes them from here), so that its output reads back as puzzles.
+pub const RESULT_WORDS: [&str; 7] = [
     "unique",
     "multiple",
     "solved",
@@ -93,6 +93,10 @@ pub(crate) const RESULT_WORDS: [&str; 7] = [
 /// block). `None` for any other line.
 pub(crate) fn result_rest(line: &str) -> Option<&str> {
     let body = line.trim_start();
+    // Every verdict word opens with a lowercase letter; a puzzle line rarely does.
+    if !body.as_bytes().first().is_some_and(u8::is_ascii_lowercase) {
+        return None;
+    }
     let (word, rest) = body.split_once('\t').unwrap_or((body.trim_end(), ""));
     if !RESULT_WORDS.contains(&word) {
         return None;

@@ -173,15 +173,7 @@ impl Status {
     ];
 
     /// Every status's word, in [`Status::ALL`]'s order.
-    pub const WORDS: [&'static str; 7] = [
-        "unique",
-        "multiple",
-        "solved",
-        "none",
-        "budget",
-        "cancelled",
-        "invalid",
-    ];
+    pub const WORDS: [&'static str; 7] = crate::format::RESULT_WORDS;
 
     /// The word printed for this status.
     pub fn word(self) -> &'static str {
