@@ -157,7 +157,11 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
             dataset: d.to_string(),
             series,
         };
-        let r = render(&chart, &charts, "").map_err(|message| BenchError::Report {
+        let line = format!(
+            "{d}: puzzles per second at each thread count; {}",
+            crate::report::charts::machine_here()
+        );
+        let r = render(&chart, &charts, &line, false).map_err(|message| BenchError::Report {
             dir: top.to_path_buf(),
             source: Box::new(ReportError::Draw {
                 chart: chart.name(),

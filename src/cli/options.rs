@@ -4,7 +4,7 @@ use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use std::path::PathBuf;
 use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
-use sudoku_bench::harness::plan::{ChartChoices, Metric};
+use sudoku_bench::harness::plan::{ChartChoices, Figures, Metric};
 use sudoku_bench::solver::Mode;
 /// Value parsers for shares and durations (their errors say what was expected).
 pub(super) use sudoku_bench::words::{duration, fraction, share};
@@ -21,6 +21,11 @@ pub(super) struct ReportChoices {
     /// The hardness chart's x axis.
     #[arg(long, default_value = "guesses", value_parser = words::<Metric>(&Metric::WORDS))]
     hardness_metric: Metric,
+    /// `paper` also draws each chart as a single-column figure (3.5 in wide,
+    /// `NAME-3.5in.svg|png`) beside the double-column one (7 in, `NAME.svg|png`);
+    /// no text is under 8 pt at either width, and each PNG is 300 dpi.
+    #[arg(long, default_value = "report", value_parser = words::<Figures>(&Figures::WORDS))]
+    figures: Figures,
 }
 
 impl ReportChoices {
@@ -34,6 +39,7 @@ impl ReportChoices {
             compare,
             hardness_variant: self.hardness_solver.clone(),
             metric: self.hardness_metric,
+            figures: self.figures,
         })
     }
 }

@@ -380,7 +380,7 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
                 threshold: c.threshold,
                 lines,
             };
-            draw(render(&chart, &charts_dir, &line), &mut out)?;
+            draw(render(&chart, &charts_dir, &line, false), &mut out)?;
         }
         let chart = BeforeAfter {
             dataset: d.to_string(),
@@ -396,7 +396,7 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
                 })
                 .collect(),
         };
-        draw(render(&chart, &charts_dir, &line), &mut out)?;
+        draw(render(&chart, &charts_dir, &line, false), &mut out)?;
     }
     Ok(out)
 }

@@ -323,7 +323,29 @@ pub struct ChartChoices {
     pub hardness_variant: Option<String>,
     /// The hardness chart's x axis.
     pub metric: Metric,
+    /// The sizes each chart is drawn at.
+    pub figures: Figures,
 }
+
+/// The sizes charts are drawn at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Figures {
+    /// Each chart as a double-column figure (7 in), which the report shows.
+    #[default]
+    Report,
+    /// Also as a single-column figure (3.5 in), `NAME-3.5in.svg|png`.
+    Paper,
+}
+
+impl Figures {
+    /// Every choice, in [`Figures::WORDS`]'s order.
+    pub const ALL: [Figures; 2] = [Figures::Report, Figures::Paper];
+    /// The names `--figures` takes.
+    pub const WORDS: [&'static str; 2] = ["report", "paper"];
+}
+
+crate::words_of!(Figures, "a choice of figures");
 
 /// The search counter on the hardness chart's x axis.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -215,7 +215,18 @@ pub fn write_results(
         steps: steps.to_vec(),
         end_s: result.elapsed.as_secs_f64(),
     };
-    render(&chart, &charts, "").map_err(io::Error::other)?;
+    let line = format!(
+        "hunt for {}: seed {}, {} island{}, {} thread{}, {} s; {}",
+        name.short(),
+        header.seed,
+        header.islands,
+        if header.islands == 1 { "" } else { "s" },
+        header.threads,
+        if header.threads == 1 { "" } else { "s" },
+        crate::report::charts::compact(result.elapsed.as_secs_f64()),
+        crate::report::charts::machine_here()
+    );
+    render(&chart, &charts, &line, false).map_err(io::Error::other)?;
     let mut out = vec![puzzles, found, dir.join("progress.csv")];
     out.push(charts.join("hunt-progress.svg"));
     Ok(out)

@@ -536,7 +536,7 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
                 .join(", ")
         );
         charts.push(
-            render(&chart, &charts_dir, &line).map_err(|message| ReportError::Draw {
+            render(&chart, &charts_dir, &line, false).map_err(|message| ReportError::Draw {
                 chart: format!("machines-{}", d.name),
                 message,
             })?,

@@ -89,6 +89,40 @@ pub(crate) fn stands(data: &RunData, v: usize, dataset: &str) -> bool {
         .is_none_or(|r| r.stands())
 }
 
+/// Variant `v`'s label on a chart of what it solved of `dataset`: with, when
+/// it verified fewer than all, how many, and any answered wrong, failed or
+/// left unchecked (the rest were stopped), as `dlx (269/300)` or
+/// `cdcl (290/300; 2 wrong)`.
+pub(crate) fn label_solved(data: &RunData, v: usize, dataset: &str) -> String {
+    let label = data.label(v);
+    let Some(r) = data
+        .summary
+        .iter()
+        .find(|r| r.variant == data.variants[v] && r.dataset == dataset)
+    else {
+        return label;
+    };
+    if r.solved >= r.puzzles {
+        return label;
+    }
+    // Puzzles stopped (by the budget, a limit or an interrupt) are said by
+    // the count alone; the caption says so.
+    let why: Vec<String> = [
+        (r.wrong, "wrong"),
+        (r.errors, "failed"),
+        (r.unchecked, "unchecked"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, w)| format!("{n} {w}"))
+    .collect();
+    if why.is_empty() {
+        format!("{label} ({}/{})", r.solved, r.puzzles)
+    } else {
+        format!("{label} ({}/{}; {})", r.solved, r.puzzles, why.join(", "))
+    }
+}
+
 /// A point's solve time in µs.
 pub(crate) fn solve_us(p: &Point) -> f64 {
     p.solve_ns as f64 / 1e3
@@ -145,7 +179,13 @@ impl RunCharts<'_> {
                 .map(|d| (d.name.as_str(), d.puzzles_run, d.puzzles_in_source));
             charts::run_line(info, one)
         });
-        let r = render(chart, &self.dir, &line).map_err(|message| ReportError::Draw {
+        let r = render(
+            chart,
+            &self.dir,
+            &line,
+            self.choices.figures == crate::harness::plan::Figures::Paper,
+        )
+        .map_err(|message| ReportError::Draw {
             chart: kind.to_string(),
             message,
         })?;

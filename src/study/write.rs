@@ -83,7 +83,7 @@ pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Res
         crate::report::charts::machine_line(&file.run)
     );
     for chart in charts_of(file, rows) {
-        charts.push(render(&chart, &charts_dir, &line).map_err(io::Error::other)?);
+        charts.push(render(&chart, &charts_dir, &line, false).map_err(io::Error::other)?);
     }
     let mut said = checks(rows);
     said.extend(sentences(file));
@@ -344,11 +344,21 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
                             .collect();
                         (law(best), line)
                     });
+                // A single, measured peak is ringed; a censored or flat one is not.
+                let peak = file
+                    .findings
+                    .peaks
+                    .iter()
+                    .find(|f| f.variant == *v && f.mode == mode && f.cost == cost)
+                    .and_then(|f| f.peak.as_ref())
+                    .filter(|p| !p.censored && p.tied.is_empty())
+                    .map(|p| (p.at, p.lo, p.hi));
                 curves.push(StudyCurve {
                     name: v.to_string(),
                     color: ci,
                     points,
                     fitted,
+                    peak,
                 });
             }
             if curves.is_empty() {
@@ -375,14 +385,15 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
             };
             out.push(StudyChart {
                 name: format!("study-{}-{what}-{mode}", axis.name()),
-                title: format!("{}: {what}, mode {mode}", title(file)),
+                title: format!("{} ({what}, mode {mode})", title(file)),
                 caption: format!(
-                    "Median {what} per puzzle against {} (mode {mode}); the bands are the medians' 95% intervals, hollow triangles censored points at their lower bound{}.",
+                    "Median {what} per puzzle against {} (mode {mode}); the bands are the medians' 95% intervals, hollow triangles censored points at their lower bound{}{}.",
                     match axis {
                         Axis::Clues => "the clue count",
                         Axis::Size => "the cells of the grid",
                     },
-                    if axis == Axis::Size { ", dashed lines the better fit" } else { "" }
+                    if axis == Axis::Size { ", dashed lines the better fit" } else { "" },
+                    if axis == Axis::Clues { ", and a ring marks a curve's peak, the bar under it where the peak lies in 95% of bootstrap resamples" } else { "" }
                 ),
                 x_desc,
                 y_desc: unit.to_string(),

@@ -13,6 +13,7 @@ mod counters;
 mod download;
 mod embedded;
 mod faults;
+mod figures;
 mod hunt_cli;
 mod instructions;
 mod libraries;

@@ -15,6 +15,9 @@ pub struct Cactus {
     pub lines: Vec<super::Line>,
     /// Puzzles in the dataset (x axis length).
     pub puzzles: usize,
+    /// Strategies that solved none, each with what stopped them: named in
+    /// the legend, drawn nowhere.
+    pub unsolved: Vec<String>,
 }
 
 impl Chart for Cactus {
@@ -27,12 +30,14 @@ impl Chart for Cactus {
     fn caption(&self) -> String {
         format!(
             "For each strategy on {}, its per-puzzle times sorted ascending against the number of puzzles solved; \
-             a line further right solved more, a lower line solved them faster, and a line that ends early ran out of budget.",
+             a line further right solved more, a lower line solved them faster; where a strategy verified fewer than all, the legend says how many of how many, and which answers were wrong or failed (the rest were stopped by the node budget or a time limit); a strategy that solved none is named there.",
             self.dataset
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let y = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
+        let room = super::legend_room(root, self.lines.len() + self.unsolved.len());
+        let y = super::log_headroom(y, room);
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..(self.puzzles.max(1) as f64 * 1.02), log_axis(y))
             .map_err(err)?;
@@ -43,10 +48,11 @@ impl Chart for Cactus {
             .x_desc("puzzles solved")
             .y_desc("time per puzzle, µs (log)")
             .y_label_formatter(&|v| compact(*v))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
+            .label_style((FONT, super::TEXT))
+            .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
+        let mut paths = Vec::new();
         for super::Line {
             label: name,
             color: ci,
@@ -54,9 +60,19 @@ impl Chart for Cactus {
         } in &self.lines
         {
             let pts: Vec<(f64, f64)> = times.points.iter().map(|&(r, t)| (r as f64, t)).collect();
+            paths.push(pts.clone());
             labelled_line(&mut chart, name, *ci, pts)?;
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+        for u in &self.unsolved {
+            super::legend_note(&mut chart, u)?;
+        }
+        let labels: Vec<String> = self
+            .lines
+            .iter()
+            .map(|l| l.label.clone())
+            .chain(self.unsolved.iter().cloned())
+            .collect();
+        legend(&mut chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
     }
 }
 
@@ -70,6 +86,7 @@ impl RunChart for FromRun {
             let mut cactus = Vec::new();
             let mut dist = Vec::new();
             let mut rows = Vec::new();
+            let mut unsolved = Vec::new();
             let mut puzzles = 0;
             for &v in run.order() {
                 let Some(s) = data.series(v, di) else {
@@ -77,7 +94,7 @@ impl RunChart for FromRun {
                 };
                 puzzles = puzzles.max(s.rows as usize);
                 let line = |sk: &crate::stats::Sketch| super::Line {
-                    label: data.label(v),
+                    label: crate::report::label_solved(data, v, dname),
                     color: run.color_of(v),
                     curve: super::Curve::from_ranks(sk.len() as usize, |r| {
                         sk.at_rank(r) as f64 / 1e3
@@ -87,6 +104,8 @@ impl RunChart for FromRun {
                     cactus.push(line(&s.solved));
                     dist.push(line(&s.solved));
                     rows.push(s.rows as usize);
+                } else if s.rows > 0 {
+                    unsolved.push(crate::report::label_solved(data, v, dname));
                 }
             }
             if cactus.is_empty() {
@@ -98,6 +117,7 @@ impl RunChart for FromRun {
                     dataset: dname.clone(),
                     lines: cactus,
                     puzzles,
+                    unsolved: unsolved.clone(),
                 };
                 run.draw(&chart, "cactus", out)?;
             }
@@ -110,6 +130,7 @@ impl RunChart for FromRun {
                     dataset: dname.clone(),
                     lines: dist,
                     rows,
+                    unsolved,
                 };
                 run.draw(&chart, "distribution", out)?;
             }

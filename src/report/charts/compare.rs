@@ -1,8 +1,6 @@
 //! The charts of a comparison between two runs.
 
-use super::{
-    color, compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
-};
+use super::{color, compact, err, frame, labelled_line, legend, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -40,17 +38,24 @@ impl Chart for RatioDistribution {
             1.0 / (1.0 + self.threshold) / 1.5,
             (1.0 + self.threshold) * 1.5,
         ]));
+        let room = super::legend_room(root, self.lines.len());
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(log_axis(x), 0.0..1.02)
+            .build_cartesian_2d(super::log_x_axis(x, root), 0.0..1.02 / (1.0 - room))
             .map_err(err)?;
         chart
             .configure_mesh()
             .x_desc("time now / baseline time, per puzzle (log)")
             .y_desc("share of puzzles")
             .x_label_formatter(&|v| format!("{}×", compact(*v)))
-            .y_label_formatter(&|v: &f64| format!("{:.0}%", v * 100.0))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
+            .y_label_formatter(&|v: &f64| {
+                if *v <= 1.0 + 1e-9 {
+                    format!("{:.0}%", v * 100.0)
+                } else {
+                    String::new()
+                }
+            })
+            .label_style((FONT, super::TEXT))
+            .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
         let (lo, hi) = (1.0 / (1.0 + self.threshold), 1.0 + self.threshold);
@@ -65,10 +70,14 @@ impl Chart for RatioDistribution {
             BLACK.mix(0.6),
         ))
         .map_err(err)?;
+        let mut paths = Vec::new();
         for (name, ci, ratios) in &self.lines {
-            labelled_line(&mut chart, name, *ci, super::ecdf(ratios))?;
+            let steps = super::ecdf(ratios);
+            paths.push(steps.clone());
+            labelled_line(&mut chart, name, *ci, steps)?;
         }
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
+        let labels: Vec<String> = self.lines.iter().map(|l| l.0.clone()).collect();
+        legend(&mut chart, &labels, &paths, SeriesLabelPosition::LowerRight)
     }
 }
 

@@ -1,8 +1,6 @@
 //! Distribution of per-puzzle times: an ECDF per variant on a log time axis.
 
-use super::{
-    compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
-};
+use super::{compact, err, frame, labelled_line, legend, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -14,6 +12,9 @@ pub struct Distribution {
     pub lines: Vec<super::Line>,
     /// Each line's puzzles, solved or not: its curve ends at solved / this.
     pub rows: Vec<usize>,
+    /// Strategies that solved none, each with what stopped them: named in
+    /// the legend, drawn nowhere.
+    pub unsolved: Vec<String>,
 }
 
 /// The ECDF of a line's solved times as shares of all its `rows` puzzles:
@@ -38,26 +39,34 @@ impl Chart for Distribution {
         format!(
             "For each strategy on {}, the share of its puzzles solved (verified) within a given time; \
              a curve ends at the share it solved, since puzzles stopped by a budget or failed never count as finished \
-             (the legend says how many of how many where fewer than all). A curve further left is faster, and its spread \
+             (where fewer than all, the legend says how many of how many, and which answers were wrong or failed, the rest having been stopped by the node budget or a time limit; a strategy that solved none is named there). A curve further left is faster, and its spread \
              shows how uneven the puzzles are for it.",
             self.dataset
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
+        let room = super::legend_room(root, self.lines.len() + self.unsolved.len());
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(log_axis(x), 0.0..1.02)
+            .build_cartesian_2d(super::log_x_axis(x, root), 0.0..1.02 / (1.0 - room))
             .map_err(err)?;
         chart
             .configure_mesh()
             .x_desc("time per puzzle, µs (log)")
             .y_desc("share of puzzles solved")
             .x_label_formatter(&|v| compact(*v))
-            .y_label_formatter(&|v: &f64| format!("{:.0}%", v * 100.0))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
+            .y_label_formatter(&|v: &f64| {
+                if *v <= 1.0 + 1e-9 {
+                    format!("{:.0}%", v * 100.0)
+                } else {
+                    String::new()
+                }
+            })
+            .label_style((FONT, super::TEXT))
+            .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
+        let mut paths = Vec::new();
         for (
             super::Line {
                 label: name,
@@ -68,14 +77,19 @@ impl Chart for Distribution {
         ) in self.lines.iter().zip(&self.rows)
         {
             let steps = shares(times, rows);
-            let label = if times.n < rows {
-                format!("{name} ({}/{rows})", times.n)
-            } else {
-                name.clone()
-            };
-            labelled_line(&mut chart, &label, *ci, steps)?;
+            paths.push(steps.clone());
+            labelled_line(&mut chart, name, *ci, steps)?;
         }
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
+        for u in &self.unsolved {
+            super::legend_note(&mut chart, u)?;
+        }
+        let labels: Vec<String> = self
+            .lines
+            .iter()
+            .map(|l| l.label.clone())
+            .chain(self.unsolved.iter().cloned())
+            .collect();
+        legend(&mut chart, &labels, &paths, SeriesLabelPosition::LowerRight)
     }
 }
 

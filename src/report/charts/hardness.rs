@@ -38,15 +38,17 @@ impl Chart for Hardness {
             Metric::Guesses => "guesses",
             Metric::Nodes => "nodes",
         };
-        format!("What makes a puzzle hard: {} time vs {m}", self.variant)
+        format!("Hardness: {} time vs {m}", self.variant)
     }
     fn caption(&self) -> String {
         format!(
             "Each dot is a puzzle solved by {}, coloured by dataset: its time against the {} its search needed; \
-             time grows with the size of the search, so search effort, not the clue count, is what makes a puzzle hard.",
+             time grows with the size of the search, so search effort, not the clue count, is what makes a puzzle hard. \
+             The largest set is drawn first, so a smaller one is never hidden under it.",
             self.variant,
             match self.metric {
-                Metric::Guesses => "guesses (plus one, for the log axis)",
+                Metric::Guesses => "guesses (plus one, for the log axis; each dot moved sideways by up to 12%, \
+                 by its puzzle, so that equal counts do not hide each other)",
                 Metric::Nodes => "nodes",
             }
         ) + &self
@@ -74,21 +76,35 @@ impl Chart for Hardness {
                 .flat_map(|s| s.points.iter().map(|p| p.1)),
         );
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(log_axis(x), log_axis(y))
+            .build_cartesian_2d(super::log_x_axis(x, root), log_axis(y))
             .map_err(err)?;
         let x_desc = match self.metric {
             Metric::Guesses => "guesses + 1 (log)",
             Metric::Nodes => "search nodes (log)",
         };
         log_log_mesh(&mut chart, x_desc, "time per puzzle, µs (log)")?;
-        for (i, s) in self.series.iter().enumerate() {
+        // Larger sets first, so that a small one lies on top.
+        let mut order: Vec<usize> = (0..self.series.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.series[i].points.len()));
+        let mut marks: Vec<Vec<(f64, f64)>> = Vec::new();
+        for i in order {
+            let s = &self.series[i];
             let (name, pts) = (&s.dataset, &s.points);
+            let pts: Vec<(f64, f64)> = match self.metric {
+                Metric::Guesses => pts
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(x, y))| (x * jitter(k as u64 ^ (i as u64) << 32), y))
+                    .collect(),
+                Metric::Nodes => pts.clone(),
+            };
+            marks.extend(super::dots(&pts).into_iter().map(|p| vec![p]));
             // Datasets have colours of their own, and a marker each (for grayscale).
             let c = super::dataset_color(i);
             let shape = super::marker_shape(i, 5);
             let key = super::marker_shape(i, 9);
             chart
-                .draw_series(super::dots(pts).into_iter().map(|p| {
+                .draw_series(super::dots(&pts).into_iter().map(|p| {
                     EmptyElement::at(p) + Polygon::new(shape.clone(), c.mix(0.7).filled())
                 }))
                 .map_err(err)?
@@ -97,8 +113,19 @@ impl Chart for Hardness {
                     EmptyElement::at((x + 8, y)) + Polygon::new(key.clone(), c.filled())
                 });
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+        let labels: Vec<String> = self.series.iter().map(|s| s.dataset.clone()).collect();
+        legend(&mut chart, &labels, &marks, SeriesLabelPosition::UpperLeft)
     }
+}
+
+/// A factor within 12% of 1 on a log scale, fixed by `key`: spreads dots
+/// of equal whole counts apart.
+fn jitter(key: u64) -> f64 {
+    let mut z = key.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^= z >> 27;
+    let u = (z >> 11) as f64 / (1u64 << 53) as f64;
+    (0.12 * (2.0 * u - 1.0)).exp()
 }
 
 /// The report's hardness chart: the chosen variant (else the fastest), its

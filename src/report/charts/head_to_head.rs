@@ -1,6 +1,6 @@
 //! Head to head: per-puzzle time of one variant against another, log-log, with the diagonal.
 
-use super::{color, err, frame, log_axis, log_log_mesh, log_range, Chart, DrawError};
+use super::{color, err, frame, log_log_mesh, log_range, Chart, DrawError};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -49,7 +49,10 @@ impl Chart for HeadToHead {
         let pad = ((w - across) / 2) as i32;
         let square = root.margin(0, 0, pad, pad);
         let mut chart = frame(&square, &self.title())
-            .build_cartesian_2d(log_axis(r.clone()), log_axis(r.clone()))
+            .build_cartesian_2d(
+                super::log_x_axis(r.clone(), root),
+                super::log_x_axis(r.clone(), root),
+            )
             .map_err(err)?;
         log_log_mesh(
             &mut chart,
@@ -74,7 +77,7 @@ impl Chart for HeadToHead {
         // Which side of the diagonal is whose: named in the plot's corners.
         let above = self.points.iter().filter(|(x, y)| y > x).count();
         let n = self.points.len();
-        let style = (super::FONT, 16).into_font().color(&BLACK);
+        let style = (super::FONT, super::TEXT).into_font().color(&BLACK);
         let (lo, hi) = (r.start * 1.3, r.end / 1.3);
         chart
             .draw_series([

@@ -48,11 +48,12 @@ impl Chart for HuntProgress {
             .y_desc(format!("best {} (log)", self.score))
             .x_label_formatter(&|v| compact(*v))
             .y_label_formatter(&|v| compact(*v))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
+            .label_style((FONT, super::TEXT))
+            .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
         let islands = all.iter().map(|s| s.1 + 1).max().unwrap_or(0);
+        let mut paths = Vec::new();
         for island in 0..islands {
             let steps: Vec<(f64, f64)> = all
                 .iter()
@@ -62,6 +63,7 @@ impl Chart for HuntProgress {
             // Every island alike, in one mid gray: which island is which does
             // not matter, how they climb and restart does.
             let c = RGBColor(120, 120, 120);
+            paths.push(step_line(&steps, end));
             let s = chart
                 .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(2)))
                 .map_err(err)?;
@@ -97,7 +99,12 @@ impl Chart for HuntProgress {
                     .map(|&(t, v)| Circle::new((t, v), 4, c.filled())),
             )
             .map_err(err)?;
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
+        paths.push(step_line(&steps, end));
+        let labels = [
+            format!("each of {islands} island{}: its best so far (a drop: it restarted from a new puzzle)", if islands == 1 { "" } else { "s" }),
+            "the best of all islands (each mark: a better puzzle)".to_string(),
+        ];
+        legend(&mut chart, &labels, &paths, SeriesLabelPosition::LowerRight)
     }
 }
 

@@ -92,6 +92,16 @@ impl Chart for MachineSpeed {
                 .label(label.clone())
                 .legend(move |(x, y)| Circle::new((x + 6, y), 5, c.filled()));
         }
-        legend(&mut chart, SeriesLabelPosition::LowerRight)
+        let marks: Vec<Vec<(f64, f64)>> = self
+            .points
+            .iter()
+            .map(|p| vec![(p.3, n - 1.0 - p.0 as f64), (p.4, n - 1.0 - p.0 as f64)])
+            .collect();
+        legend(
+            &mut chart,
+            &self.machines,
+            &marks,
+            SeriesLabelPosition::LowerRight,
+        )
     }
 }

@@ -1,9 +1,11 @@
 //! Charts drawn with plotters from finished run data, one file per chart.
-//! Each chart is drawn to SVG (kept as text for the HTML report) and to PNG.
+//! Each chart is drawn to SVG (kept as text for the HTML report) and, from
+//! that SVG, to PNG (see [`figure`]).
 
 pub mod cactus;
 mod compare;
 mod distribution;
+pub mod figure;
 pub mod hardness;
 pub mod head_to_head;
 mod hunt;
@@ -33,18 +35,41 @@ use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
 
-/// Chart size in pixels.
-pub const SIZE: (u32, u32) = (960, 560);
-/// The font family every chart uses (DejaVu Sans, embedded).
+/// Chart size in pixels: the double-column figure's (see [`figure::DOUBLE`]).
+pub const SIZE: (u32, u32) = figure::DOUBLE.px;
+/// The font family every chart names (DejaVu Sans, embedded).
 pub const FONT: &str = "sans-serif";
+/// The embedded font's own name.
+const FONT_NAME: &str = "DejaVu Sans";
+/// The embedded font.
+const FONT_BYTES: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
+
+/// Text sizes as plotters takes them (it writes 1/1.24 of each as the SVG's
+/// font size): every tick, legend, note and data line.
+pub const TEXT: u32 = 20;
+/// An axis's name.
+pub const AXIS: u32 = 22;
+/// A chart's title.
+pub const TITLE: u32 = 28;
+/// The smallest text in SVG pixels: 8.4 pt on a 7 in or a 3.5 in figure.
+pub const SMALLEST_PX: f64 = TEXT as f64 / 1.24;
+
+/// The width in SVG pixels of `text` set in the embedded font at a font
+/// size of `px` SVG pixels, as plotters lays it out.
+pub fn text_width(text: &str, px: f64) -> f64 {
+    register_font();
+    (FONT, px * 1.24)
+        .into_font()
+        .box_size(text)
+        .map_or(0.0, |b| b.0 as f64)
+}
 
 /// Registers the embedded font with plotters (once per process).
 pub fn register_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        let bytes: &'static [u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
         for style in [FontStyle::Normal, FontStyle::Bold] {
-            plotters::style::register_font(FONT, style, bytes)
+            plotters::style::register_font(FONT, style, FONT_BYTES)
                 .unwrap_or_else(|_| panic!("the embedded font loads"));
         }
     });
@@ -271,11 +296,51 @@ pub fn frame<'a, 'b, DB: DrawingBackend>(
     title: &str,
 ) -> ChartBuilder<'a, 'b, DB> {
     let mut b = ChartBuilder::on(root);
-    b.caption(title, (FONT, 24))
+    // A title too long for a narrow figure is set smaller, down to the text size.
+    let room = root.dim_in_pixel().0 as f64 - 32.0;
+    let size = (TEXT..=TITLE)
+        .rev()
+        .find(|&s| text_width(title, s as f64 / 1.24) <= room)
+        .unwrap_or(TEXT);
+    b.caption(title, (FONT, size))
         .margin(16)
-        .x_label_area_size(44)
-        .y_label_area_size(72);
+        .margin_right(30)
+        .x_label_area_size(52)
+        .y_label_area_size(84);
     b
+}
+
+/// The share of a plot's height a legend of `lines` lines takes, with its
+/// margins, in a chart drawn on `root`: what a chart whose curves span its
+/// width leaves free above them, so that the legend covers none.
+pub fn legend_room<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: usize) -> f64 {
+    let plot = root.dim_in_pixel().1 as f64 - 130.0;
+    let legend = lines.max(1) as f64 * TEXT as f64 * 1.25 + 24.0;
+    (legend / plot.max(1.0)).min(0.75)
+}
+
+/// A log range `lo..hi` made taller, so that its top `share` is free.
+pub fn log_headroom(r: std::ops::Range<f64>, share: f64) -> std::ops::Range<f64> {
+    let span = (r.end / r.start).ln() / (1.0 - share);
+    r.start..r.start * span.exp()
+}
+
+/// `text`, an axis's name, as it fits in `width` pixels: whole, else with
+/// its parenthesis cut to the first clause, else without it.
+pub fn fit(text: &str, width: f64) -> String {
+    let fits = |t: &str| text_width(t, AXIS as f64 / 1.24) <= width;
+    if fits(text) {
+        return text.to_string();
+    }
+    if let Some((head, _)) = text.split_once(';') {
+        let shorter = format!("{head})");
+        if fits(&shorter) {
+            return shorter;
+        }
+    }
+    text.split_once(" (")
+        .map_or(text, |(head, _)| head)
+        .to_string()
 }
 
 /// Why a chart could not be drawn: the plotting backend's message.
@@ -296,6 +361,13 @@ pub fn machine_line(info: &crate::harness::RunInfo) -> String {
         "{} ({} cores), sudoku-bench {} ({commit})",
         info.cpu_model, info.cores, info.version
     )
+}
+
+/// [`machine_line`] for this machine and build, for a chart drawn outside a
+/// bench run (a hunt, a scaling run).
+pub fn machine_here() -> String {
+    let info = crate::harness::RunInfo::new(Default::default(), Vec::new(), Vec::new());
+    machine_line(&info)
 }
 
 /// What a run's chart shows, for its data line: how it was measured, then
@@ -323,24 +395,22 @@ pub fn run_line(info: &crate::harness::RunInfo, puzzles: Option<(&str, u64, u64)
     s
 }
 
-/// Height of the strip under a chart that says what its data is.
+/// Height of one line of the strip under a chart that says what its data is.
 const DATA_LINE: u32 = 24;
 
-/// Draws `chart` to `dir/NAME.svg` and `dir/NAME.png`, with `data` (what the
-/// chart's data is: puzzles, threads, machine, build) in a line under it,
-/// so a figure taken out of its report still says so.
-pub fn render<C: Chart>(chart: &C, dir: &Path, data: &str) -> Result<Rendered, DrawError> {
-    register_font();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        draw_with_line(chart, &root, data)?;
-    }
-    std::fs::write(dir.join(format!("{}.svg", chart.name())), &svg).map_err(err)?;
-    let png = dir.join(format!("{}.png", chart.name()));
-    {
-        let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
-        draw_with_line(chart, &root, data)?;
+/// Draws `chart` to `dir/NAME.svg` and `dir/NAME.png` (the double-column
+/// figure), with `data` (what the chart's data is: puzzles, threads,
+/// machine, build) under it, so a figure taken out of its report still says
+/// so; with `paper`, also to `dir/NAME-3.5in.svg|png`, a single-column one.
+pub fn render<C: Chart>(
+    chart: &C,
+    dir: &Path,
+    data: &str,
+    paper: bool,
+) -> Result<Rendered, DrawError> {
+    let svg = write_figure(chart, dir, data, &figure::DOUBLE)?;
+    if paper {
+        write_figure(chart, dir, data, &figure::SINGLE)?;
     }
     Ok(Rendered {
         name: chart.name(),
@@ -348,6 +418,32 @@ pub fn render<C: Chart>(chart: &C, dir: &Path, data: &str) -> Result<Rendered, D
         caption: chart.caption(),
         svg,
     })
+}
+
+/// Draws `chart` at `size` to its SVG and PNG files; returns the SVG.
+fn write_figure<C: Chart>(
+    chart: &C,
+    dir: &Path,
+    data: &str,
+    size: &figure::Size,
+) -> Result<String, DrawError> {
+    let svg = draw_svg(chart, data, size)?;
+    let stem = format!("{}{}", chart.name(), size.suffix);
+    std::fs::write(dir.join(format!("{stem}.svg")), &svg).map_err(err)?;
+    let png = figure::png(&svg, size)?;
+    std::fs::write(dir.join(format!("{stem}.png")), png).map_err(err)?;
+    Ok(svg)
+}
+
+/// `chart` drawn at `size` as SVG text, `data` under it.
+pub fn draw_svg<C: Chart>(chart: &C, data: &str, size: &figure::Size) -> Result<String, DrawError> {
+    register_font();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size.px).into_drawing_area();
+        draw_with_line(chart, &root, data)?;
+    }
+    Ok(svg)
 }
 
 fn draw_with_line<C: Chart, DB: DrawingBackend>(
@@ -359,13 +455,44 @@ fn draw_with_line<C: Chart, DB: DrawingBackend>(
     if data.is_empty() {
         chart.draw(root)?;
     } else {
-        let (plot, line) = root.split_vertically(SIZE.1 - DATA_LINE);
+        let style = (FONT, TEXT).into_font().color(&BLACK.mix(0.75));
+        let (w, h) = root.dim_in_pixel();
+        let lines = wrap(data, w.saturating_sub(32), |t| {
+            root.estimate_text_size(t, &style).map_or(0, |d| d.0)
+        });
+        let (plot, strip) = root.split_vertically(h - DATA_LINE * lines.len() as u32 - 4);
         chart.draw(&plot)?;
-        let style = (FONT, 13).into_font().color(&BLACK.mix(0.75));
-        line.draw(&Text::new(data.to_string(), (16, 4), style))
-            .map_err(err)?;
+        for (i, l) in lines.into_iter().enumerate() {
+            strip
+                .draw(&Text::new(
+                    l,
+                    (16, 2 + DATA_LINE as i32 * i as i32),
+                    style.clone(),
+                ))
+                .map_err(err)?;
+        }
     }
     root.present().map_err(err)
+}
+
+/// `text` in lines no wider than `width` by `measure`, broken after "; "
+/// or ", " where it must be (a part wider than a line stays whole).
+pub fn wrap(text: &str, width: u32, measure: impl Fn(&str) -> u32) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find([';', ',']) {
+        parts.push(&rest[..i + 1]);
+        rest = &rest[i + 1..];
+    }
+    parts.push(rest);
+    let mut lines: Vec<String> = Vec::new();
+    for p in parts {
+        match lines.last_mut() {
+            Some(l) if measure(&format!("{l}{p}")) <= width => l.push_str(p),
+            _ => lines.push(p.trim_start().to_string()),
+        }
+    }
+    lines
 }
 
 /// A log-axis range padded around positive values.
@@ -386,8 +513,28 @@ pub fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
 /// the range spans more than three decades), light lines at the other whole
 /// multiples; so no stretch of the axis gets denser lines than another.
 pub fn log_axis(r: std::ops::Range<f64>) -> WithKeyPoints<LogCoord<f64>> {
+    log_axis_labels(r, usize::MAX)
+}
+
+/// A [`log_axis`] for the x axis of a chart drawn on `root`: labels only at
+/// the powers of ten where 1, 2 and 5 would crowd its width.
+pub fn log_x_axis<DB: DrawingBackend>(
+    r: std::ops::Range<f64>,
+    root: &DrawingArea<DB, Shift>,
+) -> WithKeyPoints<LogCoord<f64>> {
+    let room = root.dim_in_pixel().0.saturating_sub(140) as usize;
+    log_axis_labels(r, (room / 64).max(2))
+}
+
+/// A [`log_axis`] with at most `most` labels where fewer will do.
+fn log_axis_labels(r: std::ops::Range<f64>, most: usize) -> WithKeyPoints<LogCoord<f64>> {
     let (lo, hi) = (r.start, r.end);
-    let labelled: &[u32] = if hi / lo > 1e3 { &[1] } else { &[1, 2, 5] };
+    let decades = (hi.log10().floor() - lo.log10().ceil()) as usize + 1;
+    let labelled: &[u32] = if hi / lo > 1e3 || 3 * decades > most && decades >= 2 {
+        &[1]
+    } else {
+        &[1, 2, 5]
+    };
     let (mut bold, mut light) = (Vec::new(), Vec::new());
     let mut decade = 10f64.powi(lo.log10().floor() as i32);
     while decade <= hi {
@@ -420,14 +567,15 @@ pub fn log_log_mesh<'a, DB: DrawingBackend + 'a>(
     x_desc: &str,
     y_desc: &str,
 ) -> Result<(), DrawError> {
+    let (w, h) = chart.plotting_area().dim_in_pixel();
     chart
         .configure_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
+        .x_desc(fit(x_desc, w as f64))
+        .y_desc(fit(y_desc, h as f64))
         .x_label_formatter(&|v| compact(*v))
         .y_label_formatter(&|v| compact(*v))
-        .label_style((FONT, 14))
-        .axis_desc_style((FONT, 16))
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, AXIS))
         .draw()
         .map_err(err)
 }
@@ -447,10 +595,10 @@ pub fn compact(v: f64) -> String {
 fn trim(v: f64) -> String {
     let s = if v >= 10.0 {
         format!("{v:.0}")
-    } else if v == 0.0 || v.abs() >= 0.01 {
+    } else if v == 0.0 || v.abs() >= 1.0 {
         format!("{v:.2}")
     } else {
-        // Two significant digits below 0.01 (0.005, 0.0025), never "0".
+        // Two significant digits below 1 (0.5, 0.015, 0.0025), never "0".
         let places = (-v.abs().log10().floor()) as usize + 1;
         format!("{v:.places$}")
     };
@@ -475,9 +623,16 @@ pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
     x_desc: &str,
 ) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
     let n = names.len().max(1) as f64;
+    let widest = names
+        .iter()
+        .map(|l| text_width(l, TEXT as f64 / 1.24))
+        .fold(0.0, f64::max);
+    let labels = widest as u32 + 16;
+    let plot = root.dim_in_pixel().0.saturating_sub(labels + 46) as f64;
+    let x_desc = fit(x_desc, plot);
     let mut chart = frame(root, title)
-        .y_label_area_size(150)
-        .build_cartesian_2d(log_axis(x), -0.5..n - 0.5)
+        .y_label_area_size(labels)
+        .build_cartesian_2d(log_x_axis(x, root), -0.5..n - 0.5)
         .map_err(err)?;
     let label = row_label(names);
     chart
@@ -487,8 +642,8 @@ pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
         .y_label_formatter(&label)
         .x_label_formatter(x_label)
         .x_desc(x_desc)
-        .label_style((FONT, 14))
-        .axis_desc_style((FONT, 16))
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, AXIS))
         .draw()
         .map_err(err)?;
     Ok(chart)
@@ -644,24 +799,170 @@ where
     draw_marks(chart, marks, slot, 9)
 }
 
-/// Legend box in the corner, the same style in every chart.
-pub fn legend<
-    'a,
+/// A line of the legend with no series: a strategy drawn nowhere on the
+/// chart (it solved none), named so that it is not dropped silently.
+pub fn legend_note<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    text: &str,
+) -> Result<(), DrawError>
+where
     DB: DrawingBackend + 'a,
     X: plotters::coord::ranged1d::Ranged,
     Y: plotters::coord::ranged1d::Ranged,
->(
+{
+    chart
+        .draw_series(std::iter::empty::<
+            EmptyElement<(X::ValueType, Y::ValueType), DB>,
+        >())
+        .map_err(err)?
+        .label(text)
+        .legend(|p| {
+            PathElement::new(
+                vec![(p.0 + 2, p.1), (p.0 + 22, p.1)],
+                BLACK.mix(0.4).stroke_width(1),
+            )
+        });
+    Ok(())
+}
+
+/// The legend box, the same style in every chart, in the first place among
+/// `preferred` and then the four corners where it covers no part of the
+/// `avoid` paths (data coordinates; a path of one point is a mark), else
+/// where it covers the least. `labels` are the legend's lines, to size it.
+pub fn legend<'a, DB, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    position: SeriesLabelPosition,
-) -> Result<(), DrawError> {
+    labels: &[String],
+    avoid: &[Vec<(X::ValueType, Y::ValueType)>],
+    preferred: SeriesLabelPosition,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    let font = (FONT, TEXT).into_font();
+    let area = chart.plotting_area();
+    let base = area.get_base_pixel();
+    let dims = area.dim_in_pixel();
+    let width = labels
+        .iter()
+        .map(|l| {
+            area.estimate_text_size(l, &TextStyle::from(font.clone()))
+                .map_or(0, |d| d.0 as i32)
+        })
+        .max()
+        .unwrap_or(0);
+    // plotters' layout: a 30 px column for the marks, 10 px margins, lines
+    // 1.25 text heights apart.
+    let n = labels.len().max(1) as f64;
+    let size = (
+        width + 30 + 20,
+        ((n - 1.0) * TEXT as f64 * 1.25 + TEXT as f64) as i32 + 20,
+    );
+    let paths: Vec<Vec<(i32, i32)>> = avoid
+        .iter()
+        .map(|p| {
+            p.iter()
+                .map(|v| {
+                    let (x, y) = chart.backend_coord(v);
+                    (x - base.0, y - base.1)
+                })
+                .collect()
+        })
+        .collect();
+    let at = legend_place(size, dims, &paths, preferred);
     chart
         .configure_series_labels()
-        .position(position)
+        .position(SeriesLabelPosition::Coordinate(at.0, at.1))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.4))
-        .label_font((FONT, 14))
+        .label_font(font)
         .draw()
         .map_err(err)
+}
+
+/// Where a legend box of `size` pixels goes in a plot of `dims` pixels:
+/// the top-left corner of the first place (`preferred`, then the corners,
+/// then the edges' middles) that no path of `paths` (pixels) enters, else
+/// of the place that the fewest path points enter.
+pub fn legend_place(
+    size: (i32, i32),
+    dims: (u32, u32),
+    paths: &[Vec<(i32, i32)>],
+    preferred: SeriesLabelPosition,
+) -> (i32, i32) {
+    use SeriesLabelPosition::*;
+    let (w, h) = (dims.0 as i32, dims.1 as i32);
+    let place = |p: &SeriesLabelPosition| -> (i32, i32) {
+        let x = match p {
+            UpperLeft | MiddleLeft | LowerLeft => 5,
+            UpperMiddle | MiddleMiddle | LowerMiddle => (w - size.0) / 2,
+            _ => w - size.0 - 5,
+        };
+        let y = match p {
+            UpperLeft | UpperMiddle | UpperRight => 5,
+            MiddleLeft | MiddleMiddle | MiddleRight => (h - size.1) / 2,
+            _ => h - size.1 - 5,
+        };
+        match p {
+            Coordinate(x, y) => (*x, *y),
+            _ => (x, y),
+        }
+    };
+    // Points along each path, at most 3 px apart, and a 4 px clearance.
+    let covered = |(x0, y0): (i32, i32)| -> usize {
+        let inside = |(x, y): (f64, f64)| {
+            x >= (x0 - 4) as f64
+                && x <= (x0 + size.0 + 4) as f64
+                && y >= (y0 - 4) as f64
+                && y <= (y0 + size.1 + 4) as f64
+        };
+        let mut n = 0;
+        for path in paths {
+            if let [p] = path.as_slice() {
+                n += inside((p.0 as f64, p.1 as f64)) as usize;
+            }
+            for seg in path.windows(2) {
+                let (a, b) = (seg[0], seg[1]);
+                let len = ((b.0 - a.0) as f64).hypot((b.1 - a.1) as f64);
+                let steps = (len / 3.0).ceil().clamp(1.0, 2000.0) as usize;
+                n += (0..=steps)
+                    .map(|k| {
+                        let t = k as f64 / steps as f64;
+                        (
+                            a.0 as f64 + t * (b.0 - a.0) as f64,
+                            a.1 as f64 + t * (b.1 - a.1) as f64,
+                        )
+                    })
+                    .filter(|&p| inside(p))
+                    .count();
+            }
+        }
+        n
+    };
+    let places = [
+        preferred,
+        UpperLeft,
+        UpperRight,
+        LowerRight,
+        LowerLeft,
+        UpperMiddle,
+        LowerMiddle,
+        MiddleLeft,
+        MiddleRight,
+    ];
+    let mut best = (usize::MAX, place(&places[0]));
+    for p in &places {
+        let at = place(p);
+        let n = covered(at);
+        if n == 0 {
+            return at;
+        }
+        if n < best.0 {
+            best = (n, at);
+        }
+    }
+    best.1
 }
 
 #[cfg(test)]
@@ -785,6 +1086,8 @@ mod tests {
             (0.002, "0.002"),
             (0.005, "0.005"),
             (0.0025, "0.0025"),
+            (0.015, "0.015"),
+            (0.25, "0.25"),
             (0.01, "0.01"),
             (0.5, "0.5"),
             (2.0, "2"),

@@ -46,7 +46,7 @@ impl Chart for Scaling {
         );
         let x = min_t / 1.25..max_t * 1.25;
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(log_axis(x), log_axis(y))
+            .build_cartesian_2d(super::log_x_axis(x, root), log_axis(y))
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -60,8 +60,8 @@ impl Chart for Scaling {
             .y_label_formatter(&|v| compact(*v))
             .x_desc("worker threads (log)")
             .y_desc("puzzles per second (log)")
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
+            .label_style((FONT, super::TEXT))
+            .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
         for (name, ci, pts) in &self.series {
@@ -81,6 +81,12 @@ impl Chart for Scaling {
                     .map_err(err)?;
             }
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+        let labels: Vec<String> = self.series.iter().map(|s| s.0.clone()).collect();
+        let paths: Vec<Vec<(f64, f64)>> = self
+            .series
+            .iter()
+            .map(|s| s.2.iter().map(|&(t, v)| (t as f64, v)).collect())
+            .collect();
+        legend(&mut chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
     }
 }

@@ -48,7 +48,7 @@ impl Chart for SearchCost {
         let x = log_range(self.points.iter().map(|p| p.nodes));
         let y = log_range(self.points.iter().map(|p| p.per_node_us));
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(log_axis(x.clone()), log_axis(y.clone()))
+            .build_cartesian_2d(super::log_x_axis(x.clone(), root), log_axis(y.clone()))
             .map_err(err)?;
         log_log_mesh(
             &mut chart,
@@ -63,11 +63,24 @@ impl Chart for SearchCost {
             if x0 < x1 {
                 let line = PathElement::new(vec![(x0, t / x0), (x1, t / x1)], BLACK.mix(0.3));
                 chart.plotting_area().draw(&line).map_err(err)?;
-                let style = (FONT, 12).into_font().color(&BLACK.mix(0.55));
-                let label = Text::new(format!("{} µs/puzzle", compact(t)), (4, 2), style);
+                // The label at the line's middle: above it to the right where
+                // it fits (the line falls away under it), else below it to
+                // the left (the line rises away over it).
+                let text = format!("{} µs/puzzle", compact(t));
+                let mid = (x0 * x1).sqrt();
+                let at = (mid, t / mid);
+                let px = chart.backend_coord(&at).0 - chart.plotting_area().get_base_pixel().0;
+                let room = chart.plotting_area().dim_in_pixel().0 as i32 - px;
+                let wide = super::text_width(&text, super::TEXT as f64 / 1.24) as i32 + 8;
+                let style = (FONT, super::TEXT).into_font().color(&BLACK.mix(0.6));
+                let label = if wide <= room {
+                    Text::new(text, (4, -4), style.pos(Pos::new(HPos::Left, VPos::Bottom)))
+                } else {
+                    Text::new(text, (-4, 4), style.pos(Pos::new(HPos::Right, VPos::Top)))
+                };
                 chart
                     .plotting_area()
-                    .draw(&(EmptyElement::at((x0, t / x0)) + label))
+                    .draw(&(EmptyElement::at(at) + label))
                     .map_err(err)?;
             }
             t *= 10.0;
@@ -85,7 +98,7 @@ impl Chart for SearchCost {
             super::draw_marks(&mut chart, [p], *ci, 13)?;
             // Names of dots near the right edge go on their left, inside the plot.
             let right = (nodes / x.start).ln() > 0.7 * (x.end / x.start).ln();
-            let style = (FONT, 14).into_font().color(&BLACK);
+            let style = (FONT, super::TEXT).into_font().color(&BLACK);
             let label = if right {
                 let style = style.pos(Pos::new(HPos::Right, VPos::Center));
                 Text::new(name.clone(), (-9, 0), style)

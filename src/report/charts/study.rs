@@ -1,7 +1,7 @@
 //! A study's cost curves: one line per strategy against the study's parameter
 //! (clue count, or cells on a log axis), its 95% intervals as a band, censored
-//! points as hollow triangles at their lower bound, and a fitted line where
-//! the study fitted one.
+//! points as hollow triangles at their lower bound, a fitted line where
+//! the study fitted one, and a ring on a peak the study located.
 
 use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
@@ -34,6 +34,10 @@ pub struct StudyCurve {
     pub points: Vec<CurvePoint>,
     /// The fitted cost at each parameter, drawn dashed, with what it is.
     pub fitted: Option<(String, Vec<(f64, f64)>)>,
+    /// The curve's peak, where the study located one: `(at, lo, hi)`, its
+    /// parameter and that location's 95% interval. Ringed, the interval a
+    /// bar under it.
+    pub peak: Option<(f64, f64, f64)>,
 }
 
 /// A study chart.
@@ -85,7 +89,7 @@ impl Chart for StudyChart {
         };
         let b = frame(root, &self.title);
         if self.log_x {
-            let x = log_axis(xmin / 1.4..xmax * 1.4);
+            let x = super::log_x_axis(xmin / 1.4..xmax * 1.4, root);
             let mut chart = { b }
                 .build_cartesian_2d(x, log_axis(y.clone()))
                 .map_err(err)?;
@@ -117,10 +121,12 @@ impl StudyChart {
             .y_desc(self.y_desc.as_str())
             .x_label_formatter(&|v| compact(*v))
             .y_label_formatter(&|v| compact(*v))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
+            .label_style((FONT, super::TEXT))
+            .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
+        let (mut labels, mut paths) = (Vec::new(), Vec::new());
+        let mut rings = false;
         for c in &self.curves {
             let col = color(c.color);
             // The band: the intervals, unbounded ones to the top of the plot.
@@ -149,8 +155,10 @@ impl StudyChart {
                     let slot = c.color;
                     s.label(c.name.clone())
                         .legend(move |p| super::legend_mark(p, slot, true));
+                    labels.push(c.name.clone());
                     labelled = true;
                 }
+                paths.push(run.clone());
                 super::draw_marks(chart, run.iter().copied(), c.color, 8)?;
             }
             let censored: Vec<(f64, f64)> = c
@@ -166,11 +174,33 @@ impl StudyChart {
                         .map(|&p| TriangleMarker::new(p, 6, col.stroke_width(2))),
                 )
                 .map_err(err)?;
+            paths.extend(censored.iter().map(|&p| vec![p]));
             if !labelled && !censored.is_empty() {
+                labels.push(format!("{} (censored)", c.name));
                 s.label(format!("{} (censored)", c.name))
                     .legend(move |(x, y)| TriangleMarker::new((x + 7, y), 6, col.stroke_width(2)));
             }
+            if let Some((at, lo, hi)) = c.peak {
+                if let Some(p) = c.points.iter().find(|p| p.x == at) {
+                    let ring = Circle::new((at, p.value), 11, col.stroke_width(2));
+                    chart.plotting_area().draw(&ring).map_err(err)?;
+                    // The location's interval: a bar just under the ring.
+                    let area = chart.plotting_area();
+                    let base = area.get_base_pixel();
+                    let y = chart.backend_coord(&(at, p.value)).1 - base.1 + 16;
+                    let lx = chart.backend_coord(&(lo, p.value)).0 - base.0;
+                    let hx = chart.backend_coord(&(hi, p.value)).0 - base.0;
+                    let bar = vec![(lx, y - 4), (lx, y), (hx, y), (hx, y - 4)];
+                    area.strip_coord_spec()
+                        .draw(&PathElement::new(bar.clone(), col.stroke_width(2)))
+                        .map_err(err)?;
+                    paths.push(vec![(at, p.value)]);
+                    rings = true;
+                }
+            }
             if let Some((what, line)) = &c.fitted {
+                labels.push(format!("{} fit: {what}", c.name));
+                paths.push(line.clone());
                 chart
                     .draw_series(DashedLineSeries::new(
                         line.iter().copied(),
@@ -185,12 +215,33 @@ impl StudyChart {
                     });
             }
         }
+        // What the band and the rings are, said in the legend.
+        if self.curves.iter().any(|c| c.points.len() > 1) {
+            let text = "shaded: each median's 95% interval";
+            chart
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+                .map_err(err)?
+                .label(text)
+                .legend(|(x, y)| {
+                    Rectangle::new([(x + 2, y - 6), (x + 22, y + 6)], BLACK.mix(0.2).filled())
+                });
+            labels.push(text.to_string());
+        }
+        if rings {
+            let text = "ringed: the peak; bar: where it lies (95%)";
+            chart
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+                .map_err(err)?
+                .label(text)
+                .legend(|(x, y)| Circle::new((x + 12, y), 7, BLACK.stroke_width(2)));
+            labels.push(text.to_string());
+        }
         // Costs fall with clues and grow with size: the legend goes where the curves are low.
         let corner = if self.log_x {
             SeriesLabelPosition::UpperLeft
         } else {
             SeriesLabelPosition::UpperRight
         };
-        legend(chart, corner)
+        legend(chart, &labels, &paths, corner)
     }
 }

@@ -39,7 +39,7 @@ impl Chart for Throughput {
             false => {
                 let mut s = "Verified puzzles per second of wall time (puzzles whose answer passed every check, over the time of every call) by each strategy on each dataset (log scale; higher is better).".to_string();
                 if !self.missing.is_empty() {
-                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no bar: its largest kind of failure is written in its place.";
+                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no bar: its largest kind of failure is written in its place (in a single-column figure, the legend says on how many sets it has none).";
                 }
                 s
             }
@@ -50,6 +50,7 @@ impl Chart for Throughput {
         let d = self.datasets.len().max(1) as f64;
         let y = log_range(self.bars.iter().map(|b| b.2));
         let floor = y.start;
+        let y = super::log_headroom(y, super::legend_room(root, self.variants.len()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(-0.5..d - 0.5, log_axis(y))
             .map_err(err)?;
@@ -72,13 +73,31 @@ impl Chart for Throughput {
                 false => "verified puzzles per second (log)",
                 true => "instructions per puzzle (log)",
             })
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
+            .label_style((FONT, super::TEXT))
+            .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
         let k = self.variants.len().max(1) as f64;
         let width = 0.8 / k;
-        for (vi, (name, ci)) in self.variants.iter().enumerate() {
+        // Where bars are too thin to carry a note each (a narrow figure), the
+        // legend says which strategy has bars missing instead.
+        let bar_px = chart.plotting_area().dim_in_pixel().0 as f64 / d * width;
+        let notes_fit = bar_px >= super::SMALLEST_PX + 2.0;
+        let labels: Vec<String> = self
+            .variants
+            .iter()
+            .enumerate()
+            .map(|(vi, (name, _))| {
+                let gone = self.missing.iter().filter(|m| m.1 == vi).count();
+                match gone {
+                    0 => name.clone(),
+                    _ if notes_fit => name.clone(),
+                    1 => format!("{name} (no bar on 1 set)"),
+                    n => format!("{name} (no bar on {n} sets)"),
+                }
+            })
+            .collect();
+        for (vi, (_, ci)) in self.variants.iter().enumerate() {
             let c = color(*ci);
             let bars = self.bars.iter().filter(|b| b.1 == vi).map(|&(di, _, v)| {
                 let x0 = di as f64 - 0.4 + vi as f64 * width;
@@ -88,7 +107,7 @@ impl Chart for Throughput {
             chart
                 .draw_series(bars)
                 .map_err(err)?
-                .label(name.clone())
+                .label(labels[vi].clone())
                 .legend(move |p| super::legend_mark(p, slot, false));
             // Each bar carries its series' marker on top (for grayscale).
             let tops = self
@@ -98,7 +117,7 @@ impl Chart for Throughput {
                 .map(|&(di, _, v)| (di as f64 - 0.4 + (vi as f64 + 0.46) * width, v));
             super::draw_marks(&mut chart, tops, slot, 10)?;
             // Where a bar is missing, why: written upwards from the floor.
-            let style = TextStyle::from((FONT, 13).into_font())
+            let style = TextStyle::from((FONT, super::TEXT).into_font())
                 .transform(FontTransform::Rotate270)
                 .color(&c);
             let notes = self
@@ -109,9 +128,22 @@ impl Chart for Throughput {
                     let x = *di as f64 - 0.4 + vi as f64 * width + width * 0.2;
                     Text::new(why.clone(), (x, floor * 1.3), style.clone())
                 });
-            chart.draw_series(notes).map_err(err)?;
+            if notes_fit {
+                chart.draw_series(notes).map_err(err)?;
+            }
         }
-        legend(&mut chart, SeriesLabelPosition::UpperRight)
+        let bars: Vec<Vec<(f64, f64)>> = self
+            .bars
+            .iter()
+            .flat_map(|&(di, vi, v)| {
+                let x0 = di as f64 - 0.4 + vi as f64 * width;
+                (0..=4).map(move |k| {
+                    let x = x0 + width * 0.92 * k as f64 / 4.0;
+                    vec![(x, floor), (x, v)]
+                })
+            })
+            .collect();
+        legend(&mut chart, &labels, &bars, SeriesLabelPosition::UpperRight)
     }
 }
 
