@@ -113,7 +113,7 @@ impl Chart for BeforeAfter {
             x,
             &names,
             &|v| compact(*v),
-            "median time per puzzle, µs (log)",
+            "median time per puzzle, µs (log; ○ baseline, ● now)",
         )?;
         for (i, (_, ci, before, after)) in self.rows.iter().enumerate() {
             let y = n - 1.0 - i as f64;
