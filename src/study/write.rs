@@ -393,7 +393,7 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
                         Axis::Size => "the cells of the grid",
                     },
                     if axis == Axis::Size { ", dashed lines the better fit" } else { "" },
-                    if axis == Axis::Clues { ", and a ring marks a curve's peak, the bar under it where the peak lies in 95% of bootstrap resamples" } else { "" }
+                    if axis == Axis::Clues { ", and a ring marks a curve's peak inside the sweep (one at its first or last clue count is only its edge), the thin bar under it where the peak lies in 95% of bootstrap resamples" } else { "" }
                 ),
                 x_desc,
                 y_desc: unit.to_string(),

@@ -180,7 +180,12 @@ impl StudyChart {
                 s.label(format!("{} (censored)", c.name))
                     .legend(move |(x, y)| TriangleMarker::new((x + 7, y), 6, col.stroke_width(2)));
             }
-            if let Some((at, lo, hi)) = c.peak {
+            // A peak at either end of the sweep is only its edge: not ringed.
+            let inside = |x: f64| {
+                c.points.first().is_some_and(|p| p.x < x)
+                    && c.points.last().is_some_and(|p| p.x > x)
+            };
+            if let Some((at, lo, hi)) = c.peak.filter(|p| inside(p.0)) {
                 if let Some(p) = c.points.iter().find(|p| p.x == at) {
                     let ring = Circle::new((at, p.value), 11, col.stroke_width(2));
                     chart.plotting_area().draw(&ring).map_err(err)?;
@@ -192,7 +197,7 @@ impl StudyChart {
                     let hx = chart.backend_coord(&(hi, p.value)).0 - base.0;
                     let bar = vec![(lx, y - 4), (lx, y), (hx, y), (hx, y - 4)];
                     area.strip_coord_spec()
-                        .draw(&PathElement::new(bar.clone(), col.stroke_width(2)))
+                        .draw(&PathElement::new(bar.clone(), col.stroke_width(1)))
                         .map_err(err)?;
                     paths.push(vec![(at, p.value)]);
                     rings = true;
@@ -243,5 +248,48 @@ impl StudyChart {
             SeriesLabelPosition::UpperRight
         };
         legend(chart, &labels, &paths, corner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart(peak: Option<(f64, f64, f64)>) -> StudyChart {
+        let points = (1..=5)
+            .map(|x| CurvePoint {
+                x: 20.0 + x as f64,
+                value: 10.0 * x as f64,
+                lo: 9.0 * x as f64,
+                hi: Some(11.0 * x as f64),
+                censored: false,
+            })
+            .collect();
+        StudyChart {
+            name: "study".into(),
+            title: "t".into(),
+            caption: String::new(),
+            x_desc: "clues".into(),
+            y_desc: "µs".into(),
+            log_x: false,
+            curves: vec![StudyCurve {
+                name: "dlx".into(),
+                color: 2,
+                points,
+                fitted: None,
+                peak,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_peak_inside_the_sweep_is_ringed_and_one_at_its_edge_is_not() {
+        let svg = |p| super::super::draw_svg(&chart(p), "", &super::super::figure::DOUBLE).unwrap();
+        let inside = svg(Some((23.0, 22.0, 24.0)));
+        assert!(inside.contains("ringed: the peak"), "{inside}");
+        assert!(inside.contains("shaded: each median"));
+        let edge = svg(Some((25.0, 24.0, 25.0)));
+        assert!(!edge.contains("ringed: the peak"));
+        assert!(!svg(None).contains("ringed"));
     }
 }
