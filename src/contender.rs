@@ -202,11 +202,28 @@ pub trait Engine: Send + Sync {
     /// The run is over (an outside program's processes are closed).
     fn finish(&self) {}
 
+    /// What its processes used so far, for an engine that runs outside
+    /// this process (read between passes); `None` for one that runs in it,
+    /// whose CPU time is its worker thread's.
+    fn usage(&self) -> Option<Used> {
+        None
+    }
+
     /// Why the engine was given up during the run (it answered nothing on a
     /// size, or crashed past its limit), once for each place it was.
     fn given_up(&self) -> Vec<String> {
         Vec::new()
     }
+}
+
+/// What an outside contender's processes used: CPU time (user and system,
+/// every thread) and the highest peak resident memory of any of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Used {
+    /// CPU time.
+    pub cpu: Duration,
+    /// Peak resident memory, in bytes.
+    pub peak_bytes: u64,
 }
 
 /// A solve function the harness can time.

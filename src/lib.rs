@@ -52,6 +52,7 @@ pub mod stats;
 pub mod study;
 pub mod sync;
 pub mod transform;
+pub mod usage;
 pub mod validate;
 pub mod words;
 

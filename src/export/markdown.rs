@@ -483,7 +483,28 @@ pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
         ));
     }
     out.extend(wide_intervals(rows));
+    out.extend(more_cores(rows));
     out
+}
+
+/// A sentence for each contender and dataset whose CPU time exceeded its
+/// wall time by more than [`crate::harness::record::CPU_RATIO_FLAG`]: it ran
+/// on more cores than it was given, so its wall times do not compare.
+pub fn more_cores(rows: &[SummaryRow]) -> Vec<String> {
+    rows.iter()
+        .filter_map(|r| {
+            let ratio = r.cpu_ratio?;
+            (ratio > crate::harness::record::CPU_RATIO_FLAG).then(|| {
+                let cpu = r
+                    .cpu_us
+                    .map_or(String::new(), |c| format!(", {} µs of CPU a puzzle", num(c)));
+                format!(
+                    "`{}` on {} used {ratio:.2}× as much CPU time as wall time{cpu}: it ran on more cores than the one each worker gives it, so its wall times are not comparable with the others'.",
+                    r.variant, r.dataset
+                )
+            })
+        })
+        .collect()
 }
 
 /// The `## Failures` section that opens a run's summary and report: every
@@ -752,5 +773,21 @@ mod tests {
         rows[0].timing = "call".into();
         assert!(transport_notes(&rows, Some(5_000)).is_empty());
         assert!(transport_notes(&rows, None).is_empty());
+    }
+
+    #[test]
+    fn a_contender_on_more_cores_than_given_is_flagged() {
+        let mut over = row("spinner", 1.0, 0.9, 1.1, 50.0);
+        (over.cpu_ratio, over.cpu_us) = (Some(1.86), Some(8000.0));
+        let mut fair = row("calm", 1.0, 0.9, 1.1, 50.0);
+        fair.cpu_ratio = Some(1.08);
+        let said = more_cores(&[over, fair]);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("`spinner` on "), "{}", said[0]);
+        assert!(
+            said[0].contains("1.86×") && said[0].contains("8,000 µs"),
+            "{}",
+            said[0]
+        );
     }
 }

@@ -505,6 +505,8 @@ pub struct Program {
     gave_up: Mutex<GivenUp>,
     /// True when the run's workers and programs outnumber the cores: readers sleep.
     crowded: AtomicBool,
+    /// CPU time and peak memory of every process it started.
+    usage: std::sync::Arc<crate::usage::Usage>,
 }
 
 impl std::fmt::Debug for Program {
@@ -542,6 +544,7 @@ impl Program {
             library: Mutex::new(None),
             log,
             idle: Mutex::new(Vec::new()),
+            usage: Default::default(),
             attempts: Mutex::new(Vec::new()),
             crashes: AtomicU32::new(0),
             gave_up: Mutex::new(GivenUp::default()),
@@ -583,6 +586,7 @@ impl Program {
         if self.crowded.load(Ordering::Relaxed) {
             p.sleep_when_idle();
         }
+        p.count_into(self.usage.clone());
         Ok(p)
     }
 
@@ -1088,6 +1092,17 @@ impl Engine for Program {
 
     fn warmed_up(&self) {
         self.forgive();
+    }
+
+    fn usage(&self) -> Option<crate::contender::Used> {
+        // Between passes every process is idle: read each now.
+        for p in crate::sync::lock(&self.idle).iter_mut() {
+            p.count();
+        }
+        Some(crate::contender::Used {
+            cpu: self.usage.cpu(),
+            peak_bytes: self.usage.peak(),
+        })
     }
 
     fn finish(&self) {

@@ -45,6 +45,8 @@ pub struct Process {
     /// How long a read stays awake before sleeping ([`SPIN`], or zero when
     /// workers and programs would outnumber the cores).
     spin: Duration,
+    /// Where its CPU time and peak memory are added up, with its own part.
+    usage: Option<(std::sync::Arc<crate::usage::Usage>, crate::usage::Tracked)>,
 }
 
 /// After a would-block read, how long to keep trying (yielding the core to
@@ -122,7 +124,23 @@ impl Process {
             log: log.map(Path::to_path_buf),
             log_start,
             spin: SPIN,
+            usage: None,
         })
+    }
+
+    /// Adds this process's CPU time and peak memory to `usage`, read now and
+    /// whenever it ends (see [`Process::count`]).
+    pub fn count_into(&mut self, usage: std::sync::Arc<crate::usage::Usage>) {
+        self.usage = Some((usage, Default::default()));
+        self.count();
+    }
+
+    /// Adds what the process used since it was last read to its usage.
+    pub fn count(&mut self) {
+        let pid = self.child.id();
+        if let Some((usage, tracked)) = &mut self.usage {
+            tracked.read(pid, usage);
+        }
     }
 
     /// Sleeps in `poll` as soon as no answer is there, instead of staying awake
@@ -231,6 +249,7 @@ impl Process {
 
     /// Kills the program and says how it ended.
     pub fn kill(mut self) -> String {
+        self.count();
         let _ = self.child.kill();
         self.status()
     }
@@ -238,6 +257,7 @@ impl Process {
     /// Waits a moment for a program that closed its stdout to exit (killing it
     /// if it does not) and says how it ended, with the last lines of its stderr.
     pub fn ended(mut self) -> String {
+        self.count();
         let until = Instant::now() + Duration::from_millis(500);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -255,6 +275,7 @@ impl Process {
 
     /// Closes stdin (the program should exit), waits up to `grace`, then kills.
     pub fn close(mut self, grace: Duration) {
+        self.count();
         self.stdin = None;
         let until = Instant::now() + grace;
         while Instant::now() < until {
@@ -273,6 +294,7 @@ impl Process {
     /// Closes stdin, collects any lines printed after it, and waits up to
     /// `grace` for the program to exit; `Err` says it did not (it is killed).
     pub fn finish(mut self, grace: Duration) -> Result<Vec<String>, Lingered> {
+        self.count();
         self.close_stdin();
         let until = Instant::now() + grace;
         let never = AtomicBool::new(false);
@@ -315,6 +337,7 @@ impl Drop for Process {
     fn drop(&mut self) {
         self.stdin = None;
         if let Ok(None) = self.child.try_wait() {
+            self.count();
             let _ = self.child.kill();
         }
         let _ = self.child.wait();

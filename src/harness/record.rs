@@ -443,7 +443,25 @@ pub struct SummaryRow {
     /// joined by ` | `; empty when none failed.
     #[serde(default)]
     pub first_failures: String,
+    /// CPU time per timed solve, µs: the worker thread's for a built-in
+    /// strategy, its processes' (user and system, every thread) for an
+    /// outside program or library host. Empty in older runs.
+    #[serde(default)]
+    pub cpu_us: Option<f64>,
+    /// CPU time over the busy wall time of the same calls. Above
+    /// [`CPU_RATIO_FLAG`] the contender ran on more cores than it was given,
+    /// and its wall times are not comparable with the others'.
+    #[serde(default)]
+    pub cpu_ratio: Option<f64>,
+    /// Peak resident memory of an outside program's processes (the largest
+    /// of them), bytes; empty for a built-in strategy.
+    #[serde(default)]
+    pub peak_mem_bytes: Option<u64>,
 }
+
+/// A CPU/wall ratio above this (10% more CPU time than wall time) is
+/// flagged: the contender used more cores than it was given.
+pub const CPU_RATIO_FLAG: f64 = 1.1;
 
 /// The share of a row's decidable puzzles (all but the `unchecked`) that
 /// must be verified for its time, speed and interval to stand. Below it the

@@ -160,6 +160,8 @@ pub(super) struct DatasetRun<'a> {
     pub(super) rounds: usize,
     builders: Vec<summary::SummaryBuilder>,
     walls: Vec<Duration>,
+    /// What each contender used over every timed pass.
+    used: Vec<super::workers::PassUse>,
     pairs: Pairs,
     /// The fastest contender's time per puzzle in the first warm-up (sizes stretches).
     fastest: Option<Duration>,
@@ -181,6 +183,7 @@ impl<'a> DatasetRun<'a> {
             rounds: rounds_for(ds.len(), opts.rounds),
             builders: vec![summary::SummaryBuilder::default(); k],
             walls: vec![Duration::ZERO; k],
+            used: vec![Default::default(); k],
             pairs: Pairs::new(k),
             fastest: None,
             turn: 0,
@@ -224,6 +227,7 @@ impl<'a> DatasetRun<'a> {
             Schedule::Sequential => (0..cs.len()).map(|i| vec![i]).collect(),
         };
         let (builders, walls, pairs) = (&mut self.builders, &mut self.walls, &mut self.pairs);
+        let used = &mut self.used;
         let (fastest_seen, turn, writer) = (&mut self.fastest, &mut self.turn, &mut self.writer);
         let names = names(cs);
         let dataset: Arc<str> = ds.name.as_str().into();
@@ -286,7 +290,12 @@ impl<'a> DatasetRun<'a> {
                         repeat,
                     };
                     *turn += pass.stretches();
-                    let (walls, writing) = run_pass(going, &pass, ds, &mut tallies)?;
+                    let (walls, writing, pass_use) = run_pass(going, &pass, ds, &mut tallies)?;
+                    for (u, p) in used.iter_mut().zip(pass_use) {
+                        u.busy += p.busy;
+                        u.cpu += p.cpu;
+                        u.peak_bytes = u.peak_bytes.max(p.peak_bytes);
+                    }
                     *writer += writing;
                     for (s, w) in spent.iter_mut().zip(walls) {
                         *s += w;
@@ -341,7 +350,8 @@ impl<'a> DatasetRun<'a> {
             .iter()
             .zip(self.builders)
             .zip(self.walls)
-            .map(|((c, b), wall)| {
+            .zip(self.used)
+            .map(|(((c, b), wall), used)| {
                 let mut row = b.finish(
                     &c.strategy,
                     &c.variant,
@@ -349,6 +359,12 @@ impl<'a> DatasetRun<'a> {
                     opts.threads,
                     wall.as_secs_f64(),
                 );
+                let timed = row.solves.max(1) as f64;
+                if !used.busy.is_zero() {
+                    row.cpu_us = Some(used.cpu.as_secs_f64() * 1e6 / timed);
+                    row.cpu_ratio = Some(used.cpu.as_secs_f64() / used.busy.as_secs_f64());
+                }
+                row.peak_mem_bytes = used.peak_bytes;
                 row.origin = c.origin.word().to_string();
                 row.checked = c.checked.word().to_string();
                 row.timing = c.timing.word().to_string();

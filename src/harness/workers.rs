@@ -67,8 +67,8 @@ fn budget(c: &Contender, opts: &BenchOptions) -> Option<u64> {
 /// Runs `pass` on the current pool (called from inside it): `init` makes each
 /// worker's state, `each` takes every answer as `(contender, slot, solved)`
 /// (a puzzle whose givens conflict gets an unsolved `invalid` answer), and
-/// `end` runs after each stretch. Returns each contender's busy time, summed
-/// over the workers.
+/// `end` runs after each stretch. Returns each contender's busy time and its
+/// workers' CPU time in it, summed over the workers.
 #[allow(clippy::too_many_arguments)]
 fn share_out<W>(
     pass: &Pass<'_>,
@@ -77,7 +77,7 @@ fn share_out<W>(
     init: impl Fn() -> W + Sync,
     each: impl Fn(&mut W, usize, usize, Solved) + Sync,
     end: impl Fn(&mut W) + Sync,
-) -> Vec<Duration> {
+) -> Vec<(Duration, Duration)> {
     let (cs, puzzles, stretch) = (pass.cs, pass.puzzles, pass.stretch.max(1));
     let count = pass.stretches();
     let jobs: Vec<Job<'_>> = cs
@@ -91,10 +91,10 @@ fn share_out<W>(
         })
         .collect();
     let counter = AtomicUsize::new(0);
-    let busy = Mutex::new(vec![Duration::ZERO; cs.len()]);
+    let busy = Mutex::new(vec![(Duration::ZERO, Duration::ZERO); cs.len()]);
     (0..pass.workers(opts)).into_par_iter().for_each(|_| {
         let state = std::cell::RefCell::new(init());
-        let mut mine = vec![Duration::ZERO; cs.len()];
+        let mut mine = vec![(Duration::ZERO, Duration::ZERO); cs.len()];
         loop {
             let k = counter.fetch_add(1, Ordering::Relaxed);
             if k >= count || cancel.load(Ordering::Relaxed) {
@@ -126,15 +126,18 @@ fn share_out<W>(
                     each(&mut state.borrow_mut(), ci, slot, s);
                 };
                 let mut done = |slot, s| each(&mut state.borrow_mut(), ci, slot, s);
-                let started = Instant::now();
+                // The thread's CPU clock, read once a stretch: no cost a call.
+                let (started, cpu) = (Instant::now(), crate::usage::thread_cpu());
                 cs[ci].engine.work(&jobs[ci], &mut next, &mut done);
-                mine[ci] += started.elapsed();
+                mine[ci].0 += started.elapsed();
+                mine[ci].1 += crate::usage::thread_cpu().saturating_sub(cpu);
             }
             end(&mut state.borrow_mut());
         }
         let mut busy = crate::sync::lock(&busy);
         for (b, m) in busy.iter_mut().zip(&mine) {
-            *b += *m;
+            b.0 += m.0;
+            b.1 += m.1;
         }
     });
     crate::sync::into_inner(busy)
@@ -354,18 +357,29 @@ impl Drop for Batch<'_> {
     }
 }
 
+/// What one contender used in a pass: its workers' busy time, the CPU time
+/// spent for it (its worker threads', or for an outside program its
+/// processes'), and an outside program's peak resident memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct PassUse {
+    pub busy: Duration,
+    pub cpu: Duration,
+    pub peak_bytes: Option<u64>,
+}
+
 /// Runs one pass on the pool and adds every solve to its contender's tally
 /// (`tallies[ci]`, by the puzzle's slot in the window), and to the sink when it keeps solves.
 /// Returns each contender's share of the pass's wall time (its busy time on
 /// the workers, plus an even share of their time outside any contender,
 /// over the workers: the shares add up to the wall time), and the time this
-/// thread was busy with the rows (not waiting for them).
+/// thread was busy with the rows (not waiting for them), and what each
+/// contender used ([`PassUse`]).
 pub(super) fn run_pass(
     going: &mut super::Going<'_>,
     pass: &Pass<'_>,
     ds: &BenchDataset,
     tallies: &mut [Tally],
-) -> io::Result<(Vec<Duration>, Duration)> {
+) -> io::Result<(Vec<Duration>, Duration, Vec<PassUse>)> {
     let (pool, opts, cancel, observer) = (going.pool, going.opts, going.cancel, going.observer);
     let sink = &mut *going.sink;
     let workers = pass.workers(opts).max(1);
@@ -410,6 +424,8 @@ pub(super) fn run_pass(
     let mut failure: Option<io::Error> = None;
     let mut measured = (Duration::ZERO, Vec::new());
     let out = &mut measured;
+    let before: Vec<Option<crate::contender::Used>> =
+        pass.cs.iter().map(|c| c.engine.usage()).collect();
     let puzzles = pass.puzzles;
     let (names, template) = (&names, &template);
     let encoders = &encoders;
@@ -484,7 +500,24 @@ pub(super) fn run_pass(
     }
     sink.flush()?;
     let (wall, busy) = measured;
-    let busy_of = |ci: usize| busy.get(ci).copied().unwrap_or_default().as_secs_f64();
+    let used = (0..pass.cs.len())
+        .map(|ci| {
+            let (b, thread) = busy.get(ci).copied().unwrap_or_default();
+            match (before[ci], pass.cs[ci].engine.usage()) {
+                (Some(a), Some(z)) => PassUse {
+                    busy: b,
+                    cpu: z.cpu.saturating_sub(a.cpu),
+                    peak_bytes: Some(z.peak_bytes),
+                },
+                _ => PassUse {
+                    busy: b,
+                    cpu: thread,
+                    peak_bytes: None,
+                },
+            }
+        })
+        .collect();
+    let busy_of = |ci: usize| busy.get(ci).copied().unwrap_or_default().0.as_secs_f64();
     // The workers' time outside any contender's loop (waiting at the end of
     // the pass, handing rows over, the writer's turns on their cores) is
     // shared out per row, and every contender takes part with the same rows.
@@ -497,5 +530,5 @@ pub(super) fn run_pass(
             false => Duration::ZERO,
         })
         .collect();
-    Ok((walls, writing))
+    Ok((walls, writing, used))
 }

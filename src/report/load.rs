@@ -444,6 +444,9 @@ fn read_summary(dir: &Path) -> Result<Vec<SummaryRow>, ReportError> {
             task_clock_ns_per_puzzle: f.opt_num("task_clock_ns_per_puzzle", n)?,
             nodes_per_puzzle: f.opt_num("nodes_per_puzzle", n)?,
             first_failures: f.opt_text("first_failures").unwrap_or_default().to_string(),
+            cpu_us: f.opt_num("cpu_us", n)?,
+            cpu_ratio: f.opt_num("cpu_ratio", n)?,
+            peak_mem_bytes: f.opt_num("peak_mem_bytes", "a whole number")?,
         });
         Ok(())
     })?;

@@ -21,6 +21,7 @@ mod properties;
 mod public_datasets;
 mod reference;
 mod repository;
+mod resources;
 mod resume;
 mod round_trip;
 mod study_cli;

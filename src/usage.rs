@@ -1,0 +1,119 @@
+//! What a contender used beside the wall clock: CPU time and peak memory,
+//! read from the operating system (Linux: the thread's CPU clock, and
+//! `/proc/PID/stat` and `/proc/PID/status` for a program's process).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The calling thread's CPU time so far (user and system), to the
+/// nanosecond where the clock gives it; zero where there is none.
+pub fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which `ts` is.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    match ok {
+        true => Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32),
+        false => Duration::ZERO,
+    }
+}
+
+/// CPU time (user and system, every thread) of process `pid` so far, from
+/// `/proc/PID/stat` at the clock tick's resolution (10 ms on most Linux
+/// systems); `None` once the process is gone, or off Linux.
+pub fn process_cpu(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name, in parentheses, may hold spaces: count after it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after ')'.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_secs_f64(ticks as f64 / clock_ticks()))
+}
+
+/// Peak resident memory of process `pid` in bytes (`VmHWM`), `None` once it
+/// is gone, or off Linux.
+pub fn process_peak(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn clock_ticks() -> f64 {
+    // SAFETY: sysconf reads a constant.
+    let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if t > 0 {
+        t as f64
+    } else {
+        100.0
+    }
+}
+
+/// CPU time and peak memory of a contender's processes, added up as each
+/// is read (see [`Tracked`]).
+#[derive(Debug, Default)]
+pub struct Usage {
+    cpu_ns: AtomicU64,
+    peak: AtomicU64,
+}
+
+impl Usage {
+    /// CPU time counted so far.
+    pub fn cpu(&self) -> Duration {
+        Duration::from_nanos(self.cpu_ns.load(Ordering::Relaxed))
+    }
+
+    /// The highest peak resident memory of any process, in bytes.
+    pub fn peak(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
+    }
+}
+
+/// One process's part of a [`Usage`]: what it has added so far.
+#[derive(Debug, Default)]
+pub struct Tracked {
+    counted: Duration,
+}
+
+impl Tracked {
+    /// Adds what process `pid` used since the last reading to `usage`.
+    pub fn read(&mut self, pid: u32, usage: &Usage) {
+        if let Some(cpu) = process_cpu(pid) {
+            let more = cpu.saturating_sub(self.counted);
+            self.counted = self.counted.max(cpu);
+            usage
+                .cpu_ns
+                .fetch_add(more.as_nanos() as u64, Ordering::Relaxed);
+        }
+        if let Some(peak) = process_peak(pid) {
+            usage.peak.fetch_max(peak, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_thread_and_process_show_their_use() {
+        let before = thread_cpu();
+        // Work that no optimiser can skip.
+        let mut x = 1u64;
+        for i in 0..20_000_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        }
+        assert!(std::hint::black_box(x) != 0 || x == 0);
+        assert!(thread_cpu() > before, "the thread's CPU clock moves");
+        let me = std::process::id();
+        assert!(process_cpu(me).is_some());
+        assert!(
+            process_peak(me).unwrap() > 1 << 20,
+            "a process holds over 1 MB"
+        );
+        assert_eq!(process_cpu(u32::MAX), None, "no such process");
+    }
+}

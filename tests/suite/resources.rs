@@ -1,0 +1,109 @@
+//! What a contender uses beside the wall clock: CPU time (and a flag when it
+//! exceeds the wall time) and an outside program's peak memory, read from
+//! fixtures that misbehave on purpose.
+
+use crate::common::bin_in as bin;
+use crate::common::{csv_rows, example, hard_lines as puzzles};
+use std::path::Path;
+use sudoku_bench::harness::SummaryRow;
+
+/// Writes 12 puzzles and the fixture's table; returns the contenders file
+/// for `(name, behaviour)` pairs of the fixture program.
+fn setup(dir: &Path, fixtures: &[(&str, &str)]) {
+    let all = puzzles(12);
+    let set: String = all.iter().map(|(p, _)| format!("{p}\n")).collect();
+    let table: String = all.iter().map(|(p, s)| format!("{p}\t{s}\n")).collect();
+    std::fs::write(dir.join("set.txt"), set).unwrap();
+    std::fs::write(dir.join("table.tsv"), table).unwrap();
+    let fx = example("fixture-contender");
+    let toml: String = fixtures
+        .iter()
+        .map(|(name, behaviour)| {
+            format!(
+                "[[contender]]\nname = \"{name}\"\ncommand = [\"{}\", \"{}\", \"{behaviour}\"]\n\n",
+                fx.display(),
+                dir.join("table.tsv").display()
+            )
+        })
+        .collect();
+    std::fs::write(dir.join("c.toml"), toml).unwrap();
+}
+
+fn run(dir: &Path, extra: &[&str]) -> (Vec<SummaryRow>, String) {
+    bin(dir)
+        .args(["bench", "--rounds", "1", "--warmup", "1"])
+        .args([
+            "--no-report",
+            "--dataset",
+            "set.txt",
+            "--contenders",
+            "c.toml",
+        ])
+        .args(["--threads", "1", "--out", "run", "--force"])
+        .args(extra)
+        .assert()
+        .success();
+    let summary = std::fs::read_to_string(dir.join("run/summary.md")).unwrap();
+    (csv_rows(&dir.join("run/summary.csv")), summary)
+}
+
+#[test]
+fn a_programs_cpu_time_is_counted_over_all_its_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    // Four threads, 2 ms of CPU each, a puzzle: 8 ms of CPU a puzzle.
+    setup(
+        dir.path(),
+        &[("spinner", "threads:2000"), ("calm", "slow:3000")],
+    );
+    // Some hundreds of milliseconds of passes: the kernel counts a
+    // process's CPU time in ticks (10 ms).
+    let (rows, _) = run(
+        dir.path(),
+        &["--solver", "bitset-mrv", "--min-time", "0.5s"],
+    );
+    let of = |name: &str| rows.iter().find(|r| r.variant == name).unwrap();
+    let spinner = of("spinner").cpu_us.unwrap();
+    assert!(
+        (7_000.0..10_000.0).contains(&spinner),
+        "spinner: {spinner} µs of CPU a puzzle"
+    );
+    // Sleeping is no CPU time.
+    let calm = of("calm").cpu_us.unwrap();
+    assert!(
+        calm < 1_000.0,
+        "a sleeping program: {calm} µs of CPU a puzzle"
+    );
+    assert!(of("calm").cpu_ratio.unwrap() < 0.5);
+    // A built-in uses its worker thread's core, about one to one.
+    let built_in = of("bitset-mrv");
+    assert!(
+        built_in.cpu_ratio.unwrap() <= 1.1,
+        "{:?}",
+        built_in.cpu_ratio
+    );
+    assert!(built_in.cpu_us.unwrap() > 0.0);
+    eprintln!(
+        "CPU/wall: spinner {:.2}, calm {:.2}",
+        of("spinner").cpu_ratio.unwrap(),
+        of("calm").cpu_ratio.unwrap()
+    );
+}
+
+#[test]
+fn a_programs_peak_memory_is_what_it_held() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path(), &[("holder", "hold:100"), ("small", "good")]);
+    let (rows, _) = run(dir.path(), &["--min-time", "0"]);
+    let of = |name: &str| rows.iter().find(|r| r.variant == name).unwrap();
+    let held = of("holder").peak_mem_bytes.unwrap() as f64;
+    let want = 100.0 * 1024.0 * 1024.0;
+    assert!(
+        (held - want).abs() <= 0.1 * want,
+        "peak {held} bytes for 100 MiB held"
+    );
+    let small = of("small").peak_mem_bytes.unwrap() as f64;
+    assert!(
+        small < 0.2 * want,
+        "a program that holds nothing: {small} bytes"
+    );
+}
