@@ -38,6 +38,7 @@ fn harness_run(ds: &BenchDataset, threads: usize, results: &Path) -> f64 {
         stretch: None,
         schedule: harness::Schedule::Sequential,
         reference: None,
+        pin: false,
     };
     let cancel = Arc::new(AtomicBool::new(false));
     let t = Instant::now();

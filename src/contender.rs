@@ -168,6 +168,9 @@ pub struct Job<'a> {
     pub time_limit: Option<Duration>,
     /// Raised to stop the run.
     pub cancel: &'a Arc<AtomicBool>,
+    /// The worker is pinned to one processor (`--pin`): an outside
+    /// program's processes go on that processor with it.
+    pub pin: bool,
 }
 
 impl Job<'_> {

@@ -52,6 +52,56 @@ fn clock_ticks() -> f64 {
     }
 }
 
+/// The processors this process may run on, in order (`sched_getaffinity`):
+/// with `--pin`, worker `i` takes the `i`-th of them.
+pub fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: a zeroed cpu_set_t is an empty set; sched_getaffinity fills it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
+}
+
+/// Restricts thread `tid` (0: the calling thread) to processor `cpu`.
+pub fn pin(tid: i32, cpu: usize) -> bool {
+    // SAFETY: as in `allowed_cpus`; sched_setaffinity reads the set.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(tid, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    }
+}
+
+/// The one processor the calling thread is pinned to, if it is pinned to one.
+pub fn pinned_cpu() -> Option<usize> {
+    match allowed_cpus().as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// Restricts every thread of process `pid` to processor `cpu` (threads it
+/// starts later inherit it).
+pub fn pin_process(pid: u32, cpu: usize) {
+    match std::fs::read_dir(format!("/proc/{pid}/task")) {
+        Ok(tasks) => {
+            for t in tasks.flatten() {
+                if let Some(tid) = t.file_name().to_str().and_then(|s| s.parse().ok()) {
+                    pin(tid, cpu);
+                }
+            }
+        }
+        Err(_) => {
+            pin(pid as i32, cpu);
+        }
+    }
+}
+
 /// CPU time and peak memory of a contender's processes, added up as each
 /// is read (see [`Tracked`]).
 #[derive(Debug, Default)]

@@ -85,6 +85,11 @@ pub(super) struct BenchArgs {
     /// band/stack swaps, transpose) to each puzzle, seeded, the same for every strategy.
     #[arg(long)]
     permute: bool,
+    /// Pin each worker to a processor of its own (the i-th this process may use), and each
+    /// outside program's processes to their worker's: a program's extra threads then share
+    /// that core, so its wall times compare (recorded in run.json)
+    #[arg(long)]
+    pin: bool,
     /// Run folder (default: reports/run-<UTC time>). A folder that already holds a run
     /// is refused unless --force.
     #[arg(long)]
@@ -171,6 +176,7 @@ impl BenchArgs {
             sample: self.sample,
             seed: self.seed,
             permute: self.permute,
+            pin: self.pin,
             reference: self.reference.clone(),
             reference_budget: self.reference_budget,
             keep_solves: self.keep_solves,

@@ -614,7 +614,7 @@ impl Program {
         }
     }
 
-    fn take(&self, mode: Mode, side: usize) -> Result<Process, String> {
+    fn take(&self, mode: Mode, side: usize, pin: bool) -> Result<Process, String> {
         {
             let gave_up = crate::sync::lock(&self.gave_up);
             if let Some(why) = &gave_up.all {
@@ -629,10 +629,17 @@ impl Program {
             let at = idle.iter().position(|p| p.mode == mode);
             at.map(|i| idle.swap_remove(i))
         };
-        match found {
-            Some(p) => Ok(p),
-            None => self.spawn(mode).map_err(|e| e.to_string()),
+        let mut p = match found {
+            Some(p) => p,
+            None => self.spawn(mode).map_err(|e| e.to_string())?,
+        };
+        // A worker pinned to one processor (--pin) shares it with its program:
+        // every thread of it, and those it starts. Its reads then sleep.
+        if let Some(cpu) = crate::usage::pinned_cpu().filter(|_| pin) {
+            crate::usage::pin_process(p.id(), cpu);
+            p.sleep_when_idle();
         }
+        Ok(p)
     }
 
     fn put_back(&self, p: Process) {
@@ -999,7 +1006,7 @@ impl Engine for Program {
             }
             let p = match proc.as_mut() {
                 Some(p) => p,
-                None => match self.take(job.mode, side) {
+                None => match self.take(job.mode, side, job.pin) {
                     Ok(p) => proc.insert(p),
                     Err(msg) => {
                         // Given up: these puzzles and every one this worker would get are error rows.

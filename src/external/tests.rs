@@ -141,7 +141,7 @@ fn a_size_is_given_up_only_when_nothing_there_was_answered() {
         );
     }
     assert!(p.given_up()[0].contains("4x4 puzzles"));
-    assert!(matches!(p.take(Mode::Unique, 4), Err(e) if e.starts_with("not run:")));
+    assert!(matches!(p.take(Mode::Unique, 4, false), Err(e) if e.starts_with("not run:")));
     // The warm-up's crashes are forgotten.
     p.forgive();
     assert!(p.given_up().is_empty());
@@ -162,5 +162,5 @@ fn a_size_is_given_up_only_when_nothing_there_was_answered() {
     let why = p.given_up();
     assert_eq!(why.len(), 1);
     assert!(why[0].contains("max_crashes (3"), "{}", why[0]);
-    assert!(p.take(Mode::Unique, 16).is_err());
+    assert!(p.take(Mode::Unique, 16, false).is_err());
 }

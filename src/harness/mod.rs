@@ -130,6 +130,9 @@ pub struct BenchOptions {
     pub stretch: Option<usize>,
     /// The variant the speed columns compare with (default: each dataset's fastest).
     pub reference: Option<String>,
+    /// Each worker on a processor of its own, its outside program's
+    /// processes on the same one.
+    pub pin: bool,
 }
 
 /// What a run hands down to its rounds and passes, together: the workers,

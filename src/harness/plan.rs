@@ -73,6 +73,10 @@ pub struct RunOptions {
     pub seed: u64,
     /// Random symmetry transforms applied.
     pub permute: bool,
+    /// Each worker pinned to a processor of its own (the i-th the run may
+    /// use), its outside program's processes with it (`--pin`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pin: bool,
     /// The variant the speed columns compare with (default: each dataset's fastest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
@@ -196,6 +200,7 @@ impl Default for RunOptions {
             sample: None,
             seed: 1,
             permute: false,
+            pin: false,
             reference: None,
             reference_budget: super::verdicts::DEFAULT_BUDGET,
             keep_solves: false,
@@ -259,6 +264,7 @@ impl RunOptions {
             schedule: self.schedule,
             stretch: None,
             reference: self.reference.clone(),
+            pin: self.pin,
         }
     }
 

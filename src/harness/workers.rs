@@ -88,11 +88,21 @@ fn share_out<W>(
             node_budget: budget(c, opts),
             time_limit: opts.time_limit,
             cancel,
+            pin: opts.pin,
         })
         .collect();
     let counter = AtomicUsize::new(0);
     let busy = Mutex::new(vec![(Duration::ZERO, Duration::ZERO); cs.len()]);
+    let cpus = if opts.pin {
+        crate::usage::allowed_cpus()
+    } else {
+        Vec::new()
+    };
     (0..pass.workers(opts)).into_par_iter().for_each(|_| {
+        // With --pin, worker i keeps to the i-th processor the run may use.
+        if let (Some(i), false) = (rayon::current_thread_index(), cpus.is_empty()) {
+            crate::usage::pin(0, cpus[i % cpus.len()]);
+        }
         let state = std::cell::RefCell::new(init());
         let mut mine = vec![(Duration::ZERO, Duration::ZERO); cs.len()];
         loop {

@@ -95,6 +95,7 @@ impl Measure<'_> {
             node_budget: self.contender.default_budget,
             time_limit: None,
             cancel: self.cancel,
+            pin: false,
         };
         let times = match self.objective {
             Objective::Time => self.repeat.max(1),

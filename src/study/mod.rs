@@ -389,6 +389,7 @@ pub fn run(
                     schedule: Schedule::Interleaved,
                     stretch: None,
                     reference: None,
+                    pin: false,
                 };
                 let mut sink = Collected::default();
                 let result = harness::run(&contenders, &[ds], &bench, cancel, &mut sink, observer)?;

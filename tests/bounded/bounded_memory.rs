@@ -56,6 +56,7 @@ fn peaks(n: usize) -> (usize, usize) {
             schedule: Schedule::Interleaved,
             stretch: None,
             reference: None,
+            pin: false,
         };
         let cs = [
             Contender::from_id(SolverId::FASTEST),

@@ -107,3 +107,27 @@ fn a_programs_peak_memory_is_what_it_held() {
         "a program that holds nothing: {small} bytes"
     );
 }
+
+#[test]
+fn pinned_a_programs_threads_share_its_workers_core() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path(), &[("spinner", "threads:2000")]);
+    let (rows, _) = run(dir.path(), &["--min-time", "0.5s", "--pin"]);
+    let spinner = &rows[0];
+    // Four threads on one processor: at most its wall time in CPU time,
+    // whatever else the machine runs (10 ms ticks give the slack).
+    let ratio = spinner.cpu_ratio.unwrap();
+    assert!(ratio <= 1.1, "pinned spinner: CPU/wall {ratio}");
+    assert!(
+        spinner.cpu_us.unwrap() > 7_000.0,
+        "its CPU time is all still counted"
+    );
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("run/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        run["options"]["pin"], true,
+        "run.json says the run was pinned"
+    );
+    eprintln!("pinned CPU/wall {ratio:.2}");
+}

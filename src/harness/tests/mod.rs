@@ -39,6 +39,7 @@ fn opts(threads: usize) -> BenchOptions {
         schedule: Schedule::Interleaved,
         stretch: None,
         reference: None,
+        pin: false,
     }
 }
 
