@@ -20,16 +20,22 @@ pub fn thread_cpu() -> Duration {
     }
 }
 
-/// CPU time (user and system, every thread) of process `pid` so far, from
-/// `/proc/PID/stat` at the clock tick's resolution (10 ms on most Linux
-/// systems); `None` once the process is gone, or off Linux.
+/// CPU time (user and system, every thread) of process `pid` so far, and
+/// of the children it has waited for (a program that forks helpers and
+/// joins them), from `/proc/PID/stat` at the clock tick's resolution
+/// (10 ms on most Linux systems); `None` once the process is gone, or off
+/// Linux.
 pub fn process_cpu(pid: u32) -> Option<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name, in parentheses, may hold spaces: count after it.
     let rest = &stat[stat.rfind(')')? + 1..];
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after ')'.
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // utime, stime, cutime and cstime are fields 14 to 17 of the line, 12
+    // to 15 after ')'.
+    let mut ticks = 0u64;
+    for i in 11..15 {
+        ticks += fields.get(i)?.parse::<u64>().ok()?;
+    }
     Some(Duration::from_secs_f64(ticks as f64 / clock_ticks()))
 }
 

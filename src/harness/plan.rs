@@ -237,7 +237,11 @@ impl RunOptions {
             self.schedule,
             self.permute,
             self.seed
-        )
+        ) + if self.pin {
+            ", pinned (a processor each worker)"
+        } else {
+            ""
+        }
     }
 
     /// Which puzzles of each dataset run, and how they are dealt.

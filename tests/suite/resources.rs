@@ -90,6 +90,21 @@ fn a_programs_cpu_time_is_counted_over_all_its_threads() {
 }
 
 #[test]
+fn the_cpu_time_of_children_a_program_waits_for_is_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three child processes, 3 ms of CPU each, a puzzle: 9 ms a puzzle.
+    setup(dir.path(), &[("forks", "children:3000")]);
+    let (rows, _) = run(dir.path(), &["--min-time", "0.5s"]);
+    // Without the children it would be the parent's own, well under 1 ms;
+    // each child's start (exec, loading) adds a little to their 3 ms.
+    let cpu = rows[0].cpu_us.unwrap();
+    assert!(
+        (8_500.0..40_000.0).contains(&cpu),
+        "forks: {cpu} µs of CPU a puzzle"
+    );
+}
+
+#[test]
 fn a_programs_peak_memory_is_what_it_held() {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path(), &[("holder", "hold:100"), ("small", "good")]);
