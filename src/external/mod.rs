@@ -635,7 +635,7 @@ impl Program {
         };
         // A worker pinned to one processor (--pin) shares it with its program:
         // every thread of it, and those it starts. Its reads then sleep.
-        if let Some(cpu) = crate::usage::pinned_cpu().filter(|_| pin) {
+        if let Some(cpu) = pin.then(crate::usage::pinned_cpu).flatten() {
             crate::usage::pin_process(p.id(), cpu);
             p.sleep_when_idle();
         }

@@ -1,8 +1,6 @@
 //! Cactus plot: per-puzzle times sorted ascending against puzzles solved.
 
-use super::{
-    compact, err, frame, labelled_line, legend, log_axis, log_range, Chart, DrawError, FONT,
-};
+use super::{compact, err, frame, labelled_line, log_axis, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -63,16 +61,13 @@ impl Chart for Cactus {
             paths.push(pts.clone());
             labelled_line(&mut chart, name, *ci, pts)?;
         }
-        for u in &self.unsolved {
-            super::legend_note(&mut chart, u)?;
-        }
-        let labels: Vec<String> = self
-            .lines
-            .iter()
-            .map(|l| l.label.clone())
-            .chain(self.unsolved.iter().cloned())
-            .collect();
-        legend(&mut chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
+        super::lines_legend(
+            &mut chart,
+            &self.lines,
+            &self.unsolved,
+            &paths,
+            SeriesLabelPosition::UpperLeft,
+        )
     }
 }
 

@@ -47,13 +47,7 @@ impl Chart for RatioDistribution {
             .x_desc("time now / baseline time, per puzzle (log)")
             .y_desc("share of puzzles")
             .x_label_formatter(&|v| format!("{}×", compact(*v)))
-            .y_label_formatter(&|v: &f64| {
-                if *v <= 1.0 + 1e-9 {
-                    format!("{:.0}%", v * 100.0)
-                } else {
-                    String::new()
-                }
-            })
+            .y_label_formatter(&super::share_label)
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
             .draw()

@@ -1,6 +1,6 @@
 //! Distribution of per-puzzle times: an ECDF per variant on a log time axis.
 
-use super::{compact, err, frame, labelled_line, legend, log_range, Chart, DrawError, FONT};
+use super::{compact, err, frame, labelled_line, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -55,13 +55,7 @@ impl Chart for Distribution {
             .x_desc("time per puzzle, µs (log)")
             .y_desc("share of puzzles solved")
             .x_label_formatter(&|v| compact(*v))
-            .y_label_formatter(&|v: &f64| {
-                if *v <= 1.0 + 1e-9 {
-                    format!("{:.0}%", v * 100.0)
-                } else {
-                    String::new()
-                }
-            })
+            .y_label_formatter(&super::share_label)
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
             .draw()
@@ -80,16 +74,13 @@ impl Chart for Distribution {
             paths.push(steps.clone());
             labelled_line(&mut chart, name, *ci, steps)?;
         }
-        for u in &self.unsolved {
-            super::legend_note(&mut chart, u)?;
-        }
-        let labels: Vec<String> = self
-            .lines
-            .iter()
-            .map(|l| l.label.clone())
-            .chain(self.unsolved.iter().cloned())
-            .collect();
-        legend(&mut chart, &labels, &paths, SeriesLabelPosition::LowerRight)
+        super::lines_legend(
+            &mut chart,
+            &self.lines,
+            &self.unsolved,
+            &paths,
+            SeriesLabelPosition::LowerRight,
+        )
     }
 }
 

@@ -825,6 +825,40 @@ where
     Ok(())
 }
 
+/// A share as a y label, `40%`; none above 100% (the room a legend takes).
+pub fn share_label(v: &f64) -> String {
+    if *v <= 1.0 + 1e-9 {
+        format!("{:.0}%", v * 100.0)
+    } else {
+        String::new()
+    }
+}
+
+/// The legend of a chart of [`Line`]s: theirs, then a line naming each
+/// strategy in `unsolved` (drawn nowhere), kept clear of `paths`.
+pub fn lines_legend<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    lines: &[Line],
+    unsolved: &[String],
+    paths: &[Vec<(X::ValueType, Y::ValueType)>],
+    preferred: SeriesLabelPosition,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    for u in unsolved {
+        legend_note(chart, u)?;
+    }
+    let labels: Vec<String> = lines
+        .iter()
+        .map(|l| l.label.clone())
+        .chain(unsolved.iter().cloned())
+        .collect();
+    legend(chart, &labels, paths, preferred)
+}
+
 /// The legend box, the same style in every chart, in the first place among
 /// `preferred` and then the four corners where it covers no part of the
 /// `avoid` paths (data coordinates; a path of one point is a mark), else
