@@ -75,6 +75,8 @@ impl Chart for Hardness {
                 .iter()
                 .flat_map(|s| s.points.iter().map(|p| p.1)),
         );
+        // The top of the plot is kept free of dots for the legend.
+        let y = super::log_headroom(y, super::legend_room(root, self.series.len()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(super::log_x_axis(x, root), log_axis(y))
             .map_err(err)?;
@@ -192,5 +194,37 @@ impl RunChart for FromRun {
             series,
         };
         run.draw(&chart, "hardness", out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legend_covers_no_dot_however_the_dots_fill_the_plot() {
+        // A grid of dots over the whole plot: no corner of it is free.
+        let grid = |k: u64| {
+            (0..400)
+                .map(|i| ((1 + i % 20 * k) as f64, 10f64.powf((i / 20) as f64 / 5.0)))
+                .collect()
+        };
+        let chart = Hardness {
+            variant: "band".into(),
+            metric: Metric::Guesses,
+            series: ["top1465", "17-clue"]
+                .iter()
+                .zip(1..)
+                .map(|(d, k)| HardnessSeries {
+                    dataset: d.to_string(),
+                    points: grid(k),
+                    population: None,
+                })
+                .collect(),
+        };
+        for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
+            let svg = super::super::draw_svg(&chart, "", &size).unwrap();
+            assert_eq!(super::super::legend_covers(&svg), None);
+        }
     }
 }

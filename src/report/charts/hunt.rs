@@ -38,7 +38,11 @@ impl Chart for HuntProgress {
             .end_s
             .max(all.iter().map(|s| s.0).fold(0.0, f64::max))
             .max(1e-3);
-        let y = log_range(all.iter().map(|s| s.2));
+        // The top of the plot is kept free for the legend's two lines.
+        let y = super::log_headroom(
+            log_range(all.iter().map(|s| s.2)),
+            super::legend_room(root, 2),
+        );
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..end * 1.02, log_axis(y))
             .map_err(err)?;
@@ -104,7 +108,7 @@ impl Chart for HuntProgress {
             format!("each of {islands} island{}: its best so far (a drop: it restarted from a new puzzle)", if islands == 1 { "" } else { "s" }),
             "the best of all islands (each mark: a better puzzle)".to_string(),
         ];
-        legend(&mut chart, &labels, &paths, SeriesLabelPosition::LowerRight)
+        legend(&mut chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
     }
 }
 
@@ -121,4 +125,32 @@ fn step_line(steps: &[(f64, f64)], end: f64) -> Vec<(f64, f64)> {
         line.push((end, v));
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legend_covers_no_step_however_the_islands_climb() {
+        // Islands that restart low and climb high over the whole hunt.
+        let steps = (0..60)
+            .map(|k| {
+                (
+                    k as f64,
+                    k % 3,
+                    if k % 2 == 0 { 1.0 } else { 1e3 + k as f64 },
+                )
+            })
+            .collect();
+        let chart = HuntProgress {
+            score: "band guesses".into(),
+            steps,
+            end_s: 60.0,
+        };
+        for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
+            let svg = super::super::draw_svg(&chart, "", &size).unwrap();
+            assert_eq!(super::super::legend_covers(&svg), None);
+        }
+    }
 }

@@ -999,6 +999,36 @@ pub fn legend_place(
     best.1
 }
 
+/// For tests: the first point of the data (a vertex of a line or area,
+/// or a mark's centre) that the legend box of chart SVG `svg` covers.
+#[cfg(test)]
+pub(crate) fn legend_covers(svg: &str) -> Option<(f64, f64)> {
+    let doc = roxmltree::Document::parse(svg).expect("an SVG");
+    let nodes: Vec<_> = doc.descendants().filter(|n| n.is_element()).collect();
+    let at = nodes.iter().position(|n| {
+        n.has_tag_name("rect")
+            && n.attribute("fill") == Some("#FFFFFF")
+            && n.attribute("opacity") == Some("0.85")
+    })?;
+    let num = |a: &str| nodes[at].attribute(a).unwrap().parse::<f64>().unwrap();
+    let (x0, y0) = (num("x"), num("y"));
+    let (x1, y1) = (x0 + num("width"), y0 + num("height"));
+    let inside =
+        |&(x, y): &(f64, f64)| x > x0 + 1.0 && x < x1 - 1.0 && y > y0 + 1.0 && y < y1 - 1.0;
+    nodes[..at].iter().find_map(|n| {
+        let points = match n.tag_name().name() {
+            "polyline" | "polygon" => n.attribute("points")?.to_string(),
+            "circle" => format!("{},{}", n.attribute("cx")?, n.attribute("cy")?),
+            _ => return None,
+        };
+        let found = points.split_whitespace().find_map(|p| {
+            let (x, y) = p.split_once(',')?;
+            Some((x.parse::<f64>().ok()?, y.parse::<f64>().ok()?)).filter(inside)
+        });
+        found
+    })
+}
+
 #[cfg(test)]
 mod tests {
     /// CIELAB of a colour as a reader sees it: as given, or (`deutan`)

@@ -44,6 +44,8 @@ impl Chart for Scaling {
                 .map(|p| p.1)
                 .chain(self.series.iter().map(|s| ideal(&s.2, max_t))),
         );
+        // The top of the plot is kept free for the legend.
+        let y = super::log_headroom(y, super::legend_room(root, self.series.len()));
         let x = min_t / 1.25..max_t * 1.25;
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(super::log_x_axis(x, root), log_axis(y))

@@ -87,24 +87,44 @@ impl Chart for StudyChart {
         } else {
             (1.0, 2.0)
         };
+        // The top of the plot is kept free of data for the legend.
+        let top = y.end;
+        let y = super::log_headroom(y, super::legend_room(root, self.legend_lines()));
         let b = frame(root, &self.title);
         if self.log_x {
             let x = super::log_x_axis(xmin / 1.4..xmax * 1.4, root);
             let mut chart = { b }
                 .build_cartesian_2d(x, log_axis(y.clone()))
                 .map_err(err)?;
-            self.body(&mut chart, y.end)
+            self.body(&mut chart, top)
         } else {
             let pad = ((xmax - xmin) * 0.03).max(0.5);
             let mut chart = { b }
                 .build_cartesian_2d(xmin - pad..xmax + pad, log_axis(y.clone()))
                 .map_err(err)?;
-            self.body(&mut chart, y.end)
+            self.body(&mut chart, top)
         }
     }
 }
 
 impl StudyChart {
+    /// The lines of the legend [`StudyChart::body`] draws.
+    fn legend_lines(&self) -> usize {
+        let ringed = |c: &StudyCurve| {
+            c.peak.is_some_and(|(at, _, _)| {
+                c.points.first().is_some_and(|p| p.x < at)
+                    && c.points.last().is_some_and(|p| p.x > at)
+                    && c.points.iter().any(|p| p.x == at)
+            })
+        };
+        self.curves
+            .iter()
+            .map(|c| 1 + c.fitted.is_some() as usize)
+            .sum::<usize>()
+            + self.curves.iter().any(|c| c.points.len() > 1) as usize
+            + self.curves.iter().any(ringed) as usize
+    }
+
     fn body<'a, DB, X, Y>(
         &self,
         chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
@@ -129,7 +149,7 @@ impl StudyChart {
         let mut rings = false;
         for c in &self.curves {
             let col = color(c.color);
-            // The band: the intervals, unbounded ones to the top of the plot.
+            // The band: the intervals, unbounded ones to the top of the data.
             let mut band: Vec<(f64, f64)> = c.points.iter().map(|p| (p.x, p.lo)).collect();
             band.extend(c.points.iter().rev().map(|p| (p.x, p.hi.unwrap_or(top))));
             if c.points.len() > 1 {
@@ -241,7 +261,8 @@ impl StudyChart {
                 .legend(|(x, y)| Circle::new((x + 12, y), 7, BLACK.stroke_width(2)));
             labels.push(text.to_string());
         }
-        // Costs fall with clues and grow with size: the legend goes where the curves are low.
+        // The top of the plot was kept free for it; costs fall with clues
+        // and grow with size, so the side where the curves are low.
         let corner = if self.log_x {
             SeriesLabelPosition::UpperLeft
         } else {
@@ -291,5 +312,42 @@ mod tests {
         let edge = svg(Some((25.0, 24.0, 25.0)));
         assert!(!edge.contains("ringed: the peak"));
         assert!(!svg(None).contains("ringed"));
+    }
+
+    #[test]
+    fn the_legend_covers_no_data_however_the_curves_fill_the_plot() {
+        // Curves and bands over the whole plot, at its top and bottom, and
+        // one with an unbounded interval: no corner of it is free of data.
+        let curve = |color: usize, at: fn(f64) -> f64| StudyCurve {
+            name: format!("s{color}"),
+            color,
+            points: (0..=12)
+                .map(|k| {
+                    let x = 4.0 + k as f64;
+                    CurvePoint {
+                        x,
+                        value: at(x),
+                        lo: at(x) / 3.0,
+                        hi: (k != 6).then_some(at(x) * 3.0),
+                        censored: false,
+                    }
+                })
+                .collect(),
+            fitted: None,
+            peak: Some((10.0, 9.0, 11.0)),
+        };
+        for log_x in [false, true] {
+            let mut c = chart(None);
+            c.log_x = log_x;
+            c.curves = vec![
+                curve(0, |_| 1e4),
+                curve(1, |_| 1.0),
+                curve(2, |x| if x as i64 % 2 == 0 { 1e4 } else { 1.0 }),
+            ];
+            for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
+                let svg = super::super::draw_svg(&c, "", &size).unwrap();
+                assert_eq!(super::super::legend_covers(&svg), None, "log x {log_x}");
+            }
+        }
     }
 }
