@@ -31,6 +31,7 @@ fn harness_run(ds: &BenchDataset, threads: usize, results: &Path) -> f64 {
         mode: Mode::Unique,
         budget: Budget::StrategyDefault,
         time_limit: None,
+        cpu_limit: None,
         warmup: 0,
         repeat: 1,
         rounds: 1,

@@ -490,7 +490,7 @@ fn run_cases(
                         }
                     }
                 }
-                Err(ReadError::Timeout) => {
+                Err(ReadError::Timeout | ReadError::CpuLimit) => {
                     // Perhaps the answer waits in its buffer: closing stdin tells.
                     let late = flushed_only_at_exit(p, timeout);
                     report.fail(match late {

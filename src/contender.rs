@@ -119,6 +119,9 @@ pub struct Solved {
     /// What the row's detail should say of a verdict that needs a word (the
     /// limit that stopped a hung program).
     pub note: Option<String>,
+    /// The contender's process went over the memory limit: the row is
+    /// `memory`, and `result`'s error says how it was stopped.
+    pub memory: bool,
 }
 
 impl Solved {
@@ -133,6 +136,7 @@ impl Solved {
             counts: Default::default(),
             at,
             note: None,
+            memory: false,
         }
     }
 
@@ -152,6 +156,7 @@ impl Solved {
             counts: Default::default(),
             at,
             note: None,
+            memory: false,
         }
     }
 }
@@ -166,6 +171,8 @@ pub struct Job<'a> {
     pub node_budget: Option<u64>,
     /// Per-puzzle time limit.
     pub time_limit: Option<Duration>,
+    /// Per-puzzle CPU-time limit.
+    pub cpu_limit: Option<Duration>,
     /// Raised to stop the run.
     pub cancel: &'a Arc<AtomicBool>,
     /// The worker is pinned to one processor (`--pin`): an outside
@@ -174,11 +181,13 @@ pub struct Job<'a> {
 }
 
 impl Job<'_> {
-    /// The limits of one solve: the budget, a deadline from now, the cancel flag.
+    /// The limits of one solve: the budget, a deadline from now (on the
+    /// wall clock, and on the calling thread's CPU clock), the cancel flag.
     pub fn limits(&self) -> Limits {
         Limits::new(self.mode)
             .with_node_budget(self.node_budget)
             .with_deadline(self.time_limit.map(|t| Instant::now() + t))
+            .with_cpu_deadline(self.cpu_limit.map(|t| crate::usage::thread_cpu() + t))
             .with_cancel(self.cancel.clone())
     }
 }
@@ -261,7 +270,7 @@ impl Engine for InProcess {
         let shared = job.limits();
         while let Some(slot) = next() {
             let own;
-            let limits = match job.time_limit {
+            let limits = match job.time_limit.or(job.cpu_limit) {
                 Some(_) => {
                     own = job.limits();
                     &own
@@ -269,8 +278,10 @@ impl Engine for InProcess {
                 None => &shared,
             };
             let grid = &job.puzzles[slot].grid;
-            let timed = crate::callgrind::timed(|| {
-                catch_unwind(AssertUnwindSafe(|| (self.solve)(grid, limits)))
+            let timed = crate::callgrind::watched(|| {
+                crate::callgrind::timed(|| {
+                    catch_unwind(AssertUnwindSafe(|| (self.solve)(grid, limits)))
+                })
             });
             let (counted, ns, at) = (timed.counts(), timed.ns, timed.at);
             let counters = timed.out.as_ref().ok().map(|o| o.counters);
@@ -296,6 +307,7 @@ impl Engine for InProcess {
                     counts,
                     at,
                     note: None,
+                    memory: false,
                 },
             );
         }

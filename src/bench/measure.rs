@@ -50,7 +50,7 @@ pub fn measure(
     watch: Watch<'_>,
 ) -> Result<Measured, BenchError> {
     let Plan {
-        options,
+        mut options,
         solvers: plan_solvers,
         mut datasets,
         baseline_dir,
@@ -68,7 +68,15 @@ pub fn measure(
         (watch.say)(&note);
     }
     let opts = options.bench_options();
-    let contenders = start_contenders(&options, &plan_solvers, out_dir)?;
+    // The memory limit, set the way this machine allows, said in run.json.
+    let memory = options
+        .memory_limit
+        .as_ref()
+        .map(|m| Arc::new(crate::usage::MemoryLimit::new(m.bytes)));
+    if let (Some(m), Some(limit)) = (&mut options.memory_limit, &memory) {
+        m.by = limit.by.word().to_string();
+    }
+    let contenders = start_contenders(&options, &plan_solvers, out_dir, memory)?;
     let mut own = OwnTime {
         load_s,
         ..OwnTime::default()
@@ -164,6 +172,7 @@ fn start_contenders(
     options: &harness::RunOptions,
     solvers: &[crate::solver::SolverId],
     out_dir: &Path,
+    memory: Option<Arc<crate::usage::MemoryLimit>>,
 ) -> Result<Vec<Contender>, BenchError> {
     let mut contenders: Vec<Contender> = solvers
         .iter()
@@ -177,7 +186,9 @@ fn start_contenders(
         .collect();
     let logs = out_dir.join(harness::files::CONTENDER_LOGS);
     for spec in &options.contenders {
-        let program = Program::new(spec.clone(), Some(&logs)).map_err(BenchError::io(&logs))?;
+        let program = Program::new(spec.clone(), Some(&logs))
+            .map_err(BenchError::io(&logs))?
+            .with_memory_limit(memory.clone());
         program.start(options.threads, options.mode)?;
         contenders.push(Arc::new(program).contender());
     }

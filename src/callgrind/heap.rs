@@ -20,6 +20,11 @@
 //!
 //! The region's bookkeeping is a few instructions a call, inlined into the
 //! caller and counted with it; the same on every run.
+//!
+//! The allocator also watches a thread's heap when asked ([`watch`],
+//! [`watched`]): the most bytes one call held at once, which is the peak
+//! heap of a built-in strategy's calls. When no thread watches, that costs
+//! a load of a global and a branch per allocation, per free and per call.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::{Cell, UnsafeCell};
@@ -27,6 +32,131 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// The global allocator (installed by the binary): see the module's doc.
 pub struct Heap;
+
+/// How many threads watch their heap: while none does, no allocation looks
+/// at the thread-local record.
+static WATCHING: AtomicUsize = AtomicUsize::new(0);
+
+/// A thread's heap watch: whether it has one, whether a watched call is
+/// running, the bytes held since that call began, and the most any
+/// watched call held.
+#[derive(Clone, Copy)]
+struct Record {
+    watched: bool,
+    on: bool,
+    held: isize,
+    most: isize,
+}
+
+thread_local! {
+    static RECORD: Cell<Record> = const {
+        Cell::new(Record { watched: false, on: false, held: 0, most: 0 })
+    };
+}
+
+/// Adds `bytes` (negative: freed) to the calling thread's record, in a
+/// watched call.
+#[inline]
+fn note(bytes: isize) {
+    if WATCHING.load(Ordering::Relaxed) == 0 {
+        return;
+    }
+    let _ = RECORD.try_with(|r| {
+        let mut v = r.get();
+        if v.on {
+            v.held += bytes;
+            v.most = v.most.max(v.held);
+            r.set(v);
+        }
+    });
+}
+
+/// Starts a watch of the calling thread's heap in the calls it makes
+/// through [`watched`]: see [`Watch`].
+pub fn watch() -> Watch {
+    RECORD.with(|r| {
+        r.set(Record {
+            watched: true,
+            on: false,
+            held: 0,
+            most: 0,
+        })
+    });
+    WATCHING.fetch_add(1, Ordering::Relaxed);
+    Watch {
+        _not_send: std::marker::PhantomData,
+    }
+}
+
+/// Runs `f`; when the calling thread has a [`Watch`], the heap bytes `f`
+/// holds at once (from 0 at its start) raise the watch's peak.
+#[inline]
+pub fn watched<T>(f: impl FnOnce() -> T) -> T {
+    if WATCHING.load(Ordering::Relaxed) == 0 || !RECORD.with(|r| r.get().watched) {
+        return f();
+    }
+    RECORD.with(|r| {
+        r.set(Record {
+            on: true,
+            held: 0,
+            ..r.get()
+        })
+    });
+    let out = f();
+    RECORD.with(|r| {
+        r.set(Record {
+            on: false,
+            ..r.get()
+        })
+    });
+    out
+}
+
+/// A watch of the calling thread's heap, from [`watch`] until it drops:
+/// [`Watch::peak`] is the most heap bytes any one call through [`watched`]
+/// held at once, its blocks counted from when it began (one that it frees
+/// and did not make counts against it; the peak is never below 0). Only
+/// blocks made through [`Heap`] are seen: a process whose global allocator
+/// is another sees none ([`counts`] says which).
+pub struct Watch {
+    /// A watch belongs to its thread.
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+impl Watch {
+    /// The most heap bytes a watched call held at once.
+    pub fn peak(&self) -> u64 {
+        RECORD.with(|r| r.get().most.max(0) as u64)
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = RECORD.try_with(|r| {
+            r.set(Record {
+                watched: false,
+                on: false,
+                held: 0,
+                most: 0,
+            })
+        });
+        WATCHING.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// True when this process's allocations go through [`Heap`] (the binary
+/// installs it; a test or another program using the library may not), so
+/// that a [`Watch`] sees them.
+pub fn counts() -> bool {
+    static COUNTS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *COUNTS.get_or_init(|| {
+        let w = watch();
+        let b = watched(|| std::hint::black_box(vec![0u8; 4096]));
+        let seen = w.peak() >= 4096;
+        drop(b);
+        seen
+    })
+}
 
 /// The region's size: address space reserved at once, its pages taken
 /// only when first written.
@@ -213,6 +343,7 @@ fn give(ptr: *mut u8, layout: Layout) {
 // with the caller's own layout, and is handed back to it.
 unsafe impl GlobalAlloc for Heap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size() as isize);
         if taking() {
             let p = take(layout);
             if !p.is_null() {
@@ -224,6 +355,7 @@ unsafe impl GlobalAlloc for Heap {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note(layout.size() as isize);
         if taking() {
             let p = take(layout);
             if !p.is_null() {
@@ -237,6 +369,7 @@ unsafe impl GlobalAlloc for Heap {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note(-(layout.size() as isize));
         if in_region(ptr) {
             give(ptr, layout);
         } else {
@@ -248,14 +381,17 @@ unsafe impl GlobalAlloc for Heap {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let mine = in_region(ptr);
         if !mine && !taking() {
+            note(new_size as isize - layout.size() as isize);
             // SAFETY: the system's block, with the caller's layout and size.
             return unsafe { System.realloc(ptr, layout, new_size) };
         }
         // SAFETY: the caller promises a valid size for this alignment.
         let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         if mine && class(new) == class(layout) {
+            note(new_size as isize - layout.size() as isize);
             return ptr;
         }
+        // (`alloc` and `dealloc` below note the new block and the old.)
         // SAFETY: `new` is a valid non-zero layout (the caller's promise).
         let p = unsafe { self.alloc(new) };
         if !p.is_null() {
@@ -340,5 +476,47 @@ mod tests {
         })
         .join()
         .unwrap();
+    }
+
+    #[test]
+    fn a_watch_holds_the_most_one_watched_call_held() {
+        std::thread::spawn(|| {
+            let l = |n| Layout::from_size_align(n, 8).unwrap();
+            // SAFETY: a non-zero layout.
+            let alloc = |n| unsafe { Heap.alloc(l(n)) };
+            // SAFETY: each block below is freed once, with its layout then.
+            let free = |p, n| unsafe { Heap.dealloc(p, l(n)) };
+            let outside = alloc(1 << 20);
+            let w = watch();
+            let kept = watched(|| {
+                let a = alloc(1000);
+                // SAFETY: a non-zero layout.
+                let b = unsafe { Heap.alloc_zeroed(l(500)) };
+                free(a, 1000);
+                // SAFETY: `b` is a live block of this layout.
+                unsafe { Heap.realloc(b, l(500), 5000) }
+            });
+            assert_eq!(w.peak(), 5000, "1500 at once, then 5000 after the realloc");
+            // Made outside a watched call: not seen, and its free is not either.
+            free(alloc(1 << 16), 1 << 16);
+            watched(|| {
+                // Frees a block made before the call: counts against it.
+                free(outside, 1 << 20);
+                free(alloc(3000), 3000);
+            });
+            assert_eq!(w.peak(), 5000, "the most of any one call");
+            watched(|| free(kept, 5000));
+            let e = watched(|| alloc(8000));
+            assert_eq!(w.peak(), 8000);
+            free(e, 8000);
+            drop(w);
+            // No watch: calls are not recorded.
+            free(watched(|| alloc(1 << 20)), 1 << 20);
+            assert_eq!(watch().peak(), 0);
+        })
+        .join()
+        .unwrap();
+        // The test binary's allocator is the system's: nothing goes through `Heap`.
+        assert!(!counts());
     }
 }

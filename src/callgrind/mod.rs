@@ -29,7 +29,7 @@ use std::time::Instant;
 pub const OUT_VAR: &str = "SUDOKU_BENCH_CALLGRIND_OUT";
 
 mod heap;
-pub use heap::Heap;
+pub use heap::{counts as counts_heap, watch as watch_heap, watched, Heap, Watch as HeapWatch};
 
 /// Set by [`start_from_env`] once this process counts (and never cleared):
 /// the counting thread's blocks come from [`Heap`]'s region from then on,

@@ -42,6 +42,10 @@ pub(super) struct BenchArgs {
     /// Per-puzzle time limit, like `100ms` or `2s` (a run out counts as `budget`).
     #[arg(long, value_parser = duration)]
     time_limit: Option<Duration>,
+    /// Per-puzzle CPU-time limit, like `100ms` or `2s`: a built-in's worker thread, an outside
+    /// program's processes (every thread, read every 20 ms); a run out counts as `budget`
+    #[arg(long, value_parser = duration)]
+    cpu_limit: Option<Duration>,
     /// Nodes the untimed reference search may spend on one puzzle; every row's verdict is
     /// checked against it, and a puzzle it cannot decide gives `unchecked` rows.
     #[arg(long, default_value_t = sudoku_bench::harness::verdicts::DEFAULT_BUDGET, value_parser = positive::<u64>)]
@@ -90,6 +94,11 @@ pub(super) struct BenchArgs {
     /// that core, so its wall times compare (recorded in run.json)
     #[arg(long)]
     pin: bool,
+    /// The most memory each process of an outside contender may hold, like 64M or 2G: a
+    /// cgroup's limit where this machine allows one, else RLIMIT_DATA (run.json says which).
+    /// A puzzle that goes over it is a `memory` row, and a fresh process takes the next
+    #[arg(long, value_name = "SIZE", value_parser = sudoku_bench::usage::parse_size)]
+    memory_limit: Option<u64>,
     /// Run folder (default: reports/run-<UTC time>). A folder that already holds a run
     /// is refused unless --force.
     #[arg(long)]
@@ -166,6 +175,7 @@ impl BenchArgs {
             mode: self.mode.mode(self.count_limit),
             node_budget: self.node_budget.unwrap_or(defaults.node_budget),
             time_limit: self.time_limit,
+            cpu_limit: self.cpu_limit,
             warmup: self.warmup,
             repeat: self.repeat,
             rounds: self.rounds.unwrap_or(defaults.rounds),
@@ -177,6 +187,12 @@ impl BenchArgs {
             seed: self.seed,
             permute: self.permute,
             pin: self.pin,
+            memory_limit: self.memory_limit.map(|bytes| {
+                sudoku_bench::harness::plan::MemorySetting {
+                    bytes,
+                    by: String::new(),
+                }
+            }),
             reference: self.reference.clone(),
             reference_budget: self.reference_budget,
             keep_solves: self.keep_solves,

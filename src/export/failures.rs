@@ -5,11 +5,23 @@
 
 use crate::harness::{files, RunInfo, SummaryRow};
 
-/// One line per contender and dataset with a failed row (wrong or error):
-/// what failed, the first reasons, and where its rows are. Empty when
-/// nothing failed.
+/// One line per contender and dataset with a failed row (wrong, error, or
+/// over the memory limit): what failed, the first reasons, and where its
+/// rows are. Empty when nothing failed.
 pub fn lines(rows: &[SummaryRow]) -> Vec<String> {
-    said(rows, |r| r.wrong + r.errors > 0)
+    said(rows, |r| r.wrong + r.errors + r.memory > 0)
+}
+
+/// The failures' headline: `3 puzzles answered wrong and 2 failed`, and
+/// how many went over the memory limit, when any did.
+pub fn headline(rows: &[SummaryRow]) -> String {
+    let (wrong, errors) = crate::harness::summary::failures(rows);
+    let memory: u64 = rows.iter().map(|r| r.memory).sum();
+    let mut s = format!("{wrong} puzzles answered wrong and {errors} failed");
+    if memory > 0 {
+        s.push_str(&format!(", {memory} over the memory limit"));
+    }
+    s
 }
 
 /// One line per contender and dataset with no failed row whose figures do
@@ -17,7 +29,7 @@ pub fn lines(rows: &[SummaryRow]) -> Vec<String> {
 /// half its puzzles.
 pub fn without_figures(rows: &[SummaryRow]) -> Vec<String> {
     said(rows, |r| {
-        r.wrong + r.errors == 0 && !r.stands() && r.puzzles > 0
+        r.wrong + r.errors + r.memory == 0 && !r.stands() && r.puzzles > 0
     })
 }
 
@@ -37,7 +49,7 @@ fn said(rows: &[SummaryRow], which: impl Fn(&SummaryRow) -> bool) -> Vec<String>
                 r.puzzles,
                 r.solved
             );
-            if !r.stands() && r.wrong + r.errors > 0 {
+            if !r.stands() && r.wrong + r.errors + r.memory > 0 {
                 line.push_str(&format!(
                     "; under {:.0}% verified, so no time, speed or interval is given for it",
                     100.0 * crate::harness::record::STANDING_SHARE
@@ -49,16 +61,21 @@ fn said(rows: &[SummaryRow], which: impl Fn(&SummaryRow) -> bool) -> Vec<String>
                     r.first_failures
                 ));
             }
-            if r.wrong + r.errors > 0 {
+            let statuses: Vec<&str> = [
+                (r.wrong, "`wrong`"),
+                (r.errors, "`error`"),
+                (r.memory, "`memory`"),
+            ]
+            .iter()
+            .filter(|k| k.0 > 0)
+            .map(|k| k.1)
+            .collect();
+            if !statuses.is_empty() {
                 line.push_str(&format!(
                     "; rows: `{}`, variant `{}`, status {}",
                     files::RESULTS_CSV,
                     r.variant,
-                    match (r.wrong > 0, r.errors > 0) {
-                        (true, true) => "`wrong` and `error`",
-                        (true, false) => "`wrong`",
-                        _ => "`error`",
-                    }
+                    statuses.join(" and ")
                 ));
             }
             line

@@ -516,10 +516,10 @@ pub fn failures_section(rows: &[SummaryRow], given_up: &[String]) -> String {
     let share = 100.0 * crate::harness::record::STANDING_SHARE;
     let mut s = String::new();
     if !lines.is_empty() || !given_up.is_empty() {
-        let (wrong, errors) = crate::harness::summary::failures(rows);
         let _ = write!(
             s,
-            "\n## Failures\n\n**{wrong} puzzles answered wrong and {errors} failed.** A contender's figures count only its verified puzzles; under {share:.0}% verified it has none.\n\n"
+            "\n## Failures\n\n**{}.** A contender's figures count only its verified puzzles; under {share:.0}% verified it has none.\n\n",
+            super::failures::headline(rows)
         );
         for why in given_up {
             let _ = writeln!(s, "- **{why}.**");

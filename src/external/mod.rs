@@ -507,6 +507,8 @@ pub struct Program {
     crowded: AtomicBool,
     /// CPU time and peak memory of every process it started.
     usage: std::sync::Arc<crate::usage::Usage>,
+    /// The memory limit each of its processes runs under (`--memory-limit`).
+    memory: Option<std::sync::Arc<crate::usage::MemoryLimit>>,
 }
 
 impl std::fmt::Debug for Program {
@@ -549,7 +551,18 @@ impl Program {
             crashes: AtomicU32::new(0),
             gave_up: Mutex::new(GivenUp::default()),
             crowded: AtomicBool::new(false),
+            memory: None,
         })
+    }
+
+    /// The program, each of its processes under `limit` (a fresh process
+    /// takes the place of one the limit stopped).
+    pub fn with_memory_limit(
+        mut self,
+        limit: Option<std::sync::Arc<crate::usage::MemoryLimit>>,
+    ) -> Program {
+        self.memory = limit;
+        self
     }
 
     /// The stderr log, if any.
@@ -563,12 +576,19 @@ impl Program {
         } else {
             protocol::PROTOCOL_VERSION
         };
+        let cannot = |source| ContenderError::CannotStart {
+            name: self.spec.name.clone(),
+            command: self.command.join(" "),
+            source,
+        };
+        let cage = self.memory.as_ref().map(|m| m.cage()).transpose();
         let mut p = Process::spawn_version(
             &self.command,
             mode,
             self.spec.pencilmark == Some(true) || self.spec.library.is_some(),
             self.log.as_deref(),
             version,
+            cage.map_err(cannot)?,
         )
         .map_err(|source| ContenderError::CannotStart {
             name: self.spec.name.clone(),
@@ -864,6 +884,7 @@ impl Program {
                     counts: a.counts,
                     at: now,
                     note: None,
+                    memory: false,
                 },
                 None => Solved::failed("the host gave no time".into(), ns, now),
             },
@@ -876,6 +897,7 @@ impl Program {
                 counts: Default::default(),
                 at: now,
                 note: None,
+                memory: false,
             },
             Err(why) => Solved::failed(why.0, ns, now),
         }
@@ -886,7 +908,7 @@ impl Program {
         &self,
         e: ReadError,
         p: Process,
-        limit: Option<Duration>,
+        (limit, cpu_limit): (Option<Duration>, Option<Duration>),
         ns: u64,
         now: Instant,
     ) -> Failure {
@@ -904,6 +926,15 @@ impl Program {
                 ));
                 Failure { row, crash: None }
             }
+            ReadError::CpuLimit => {
+                let why = p.kill();
+                let mut row = Solved::stopped(Status::Budget, ns, now);
+                row.note = Some(format!(
+                    "no answer within the CPU limit ({}); killed ({why})",
+                    cpu_limit.map_or("none".into(), |t| format!("{t:?}"))
+                ));
+                Failure { row, crash: None }
+            }
             ReadError::TooLong => crash(format!(
                 "the answer line ran past {} KiB without a line end; killed ({})",
                 protocol::MAX_ANSWER_BYTES / 1024,
@@ -915,6 +946,13 @@ impl Program {
                 let valgrind = crate::callgrind::host_stopped(p.id())
                     .map(|why| format!(" ({why}: valgrind cannot run this code)"))
                     .unwrap_or_default();
+                let (how, over) = p.ended_by();
+                // Over the memory limit: a `memory` row, not a crash.
+                if let Some(why) = over {
+                    let mut row = Solved::failed(format!("{why}; {how}"), ns, now);
+                    row.memory = true;
+                    return Failure { row, crash: None };
+                }
                 crash(format!(
                     "the {} ended before answering: {}{valgrind}",
                     if self.spec.library.is_some() {
@@ -922,7 +960,7 @@ impl Program {
                     } else {
                         "program"
                     },
-                    p.ended()
+                    how
                 ))
             }
         }
@@ -1040,6 +1078,9 @@ impl Engine for Program {
             for &slot in &slots {
                 let p = proc.as_mut().expect("running");
                 let deadline = job.time_limit.map(|t| last + t);
+                // Each answer's CPU time is its own (a batch's first holds
+                // the work done for the others before it).
+                p.limit_cpu(job.cpu_limit);
                 let read = p.read_line(deadline, job.cancel);
                 let now = Instant::now();
                 let ns = (now - last).as_nanos() as u64;
@@ -1066,7 +1107,8 @@ impl Engine for Program {
                     }
                     Err(e) => {
                         let p = proc.take().expect("running");
-                        failure = Some(self.failure(e, p, job.time_limit, ns, now));
+                        failure =
+                            Some(self.failure(e, p, (job.time_limit, job.cpu_limit), ns, now));
                         break;
                     }
                 }

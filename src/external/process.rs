@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 pub enum ReadError {
     /// The deadline passed.
     Timeout,
+    /// The process's CPU time since [`Process::limit_cpu`] reached its limit.
+    CpuLimit,
     /// The cancel flag was raised.
     Cancelled,
     /// The program closed its stdout (it exited or crashed).
@@ -47,6 +49,12 @@ pub struct Process {
     spin: Duration,
     /// Where its CPU time and peak memory are added up, with its own part.
     usage: Option<(std::sync::Arc<crate::usage::Usage>, crate::usage::Tracked)>,
+    /// Its memory limit, when it has one: its cgroup goes once it is reaped
+    /// (the last field, dropped after the process is).
+    cage: Option<crate::usage::Cage>,
+    /// The CPU time it may use before an answer (`--cpu-limit`), and its
+    /// CPU time when that began.
+    cpu_budget: Option<(Duration, Duration)>,
 }
 
 /// After a would-block read, how long to keep trying (yielding the core to
@@ -68,16 +76,18 @@ impl Process {
         pencilmark: bool,
         log: Option<&Path>,
     ) -> io::Result<Process> {
-        Process::spawn_version(command, mode, pencilmark, log, PROTOCOL_VERSION)
+        Process::spawn_version(command, mode, pencilmark, log, PROTOCOL_VERSION, None)
     }
 
-    /// [`Process::spawn`], telling the program protocol `version` ([`PROTOCOL_VAR`]).
+    /// [`Process::spawn`], telling the program protocol `version`
+    /// ([`PROTOCOL_VAR`]), in `cage` when it has one (a memory limit).
     pub fn spawn_version(
         command: &[String],
         mode: Mode,
         pencilmark: bool,
         log: Option<&Path>,
         version: &str,
+        cage: Option<crate::usage::Cage>,
     ) -> io::Result<Process> {
         let (program, args) = command
             .split_first()
@@ -95,6 +105,9 @@ impl Process {
             cmd.env(PENCILMARK_VAR, "1");
         } else {
             cmd.env_remove(PENCILMARK_VAR);
+        }
+        if let Some(cage) = &cage {
+            cage.enter(&mut cmd);
         }
         let mut child = cmd
             .args(args)
@@ -125,6 +138,8 @@ impl Process {
             log_start,
             spin: SPIN,
             usage: None,
+            cage,
+            cpu_budget: None,
         })
     }
 
@@ -140,6 +155,10 @@ impl Process {
         let pid = self.child.id();
         if let Some((usage, tracked)) = &mut self.usage {
             tracked.read(pid, usage);
+            // A cgroup's peak takes in the program's children too.
+            if let Some(peak) = self.cage.as_ref().and_then(crate::usage::Cage::peak) {
+                usage.note_peak(peak);
+            }
         }
     }
 
@@ -220,6 +239,13 @@ impl Process {
                         std::thread::yield_now();
                         continue;
                     }
+                    if let Some((limit, from)) = self.cpu_budget {
+                        let used = crate::usage::process_cpu(self.child.id())
+                            .map_or(Duration::ZERO, |c| c.saturating_sub(from));
+                        if used >= limit {
+                            return Err(ReadError::CpuLimit);
+                        }
+                    }
                     let mut nap = NAP_MS;
                     if let Some(d) = deadline {
                         nap = nap.min((d - now).as_millis() as i32 + 1);
@@ -242,6 +268,39 @@ impl Process {
         self.start == self.buf.len()
     }
 
+    /// How the program's memory limit stopped it, when it did: its cgroup
+    /// says the limit killed it, or (an rlimit) its last words, `said` or
+    /// the last 16 KiB of its stderr, say an allocation failed (a backtrace
+    /// may follow the words). Read once the process has ended.
+    pub fn over_memory(&self, said: &str) -> Option<String> {
+        let cage = self.cage.as_ref()?;
+        let over = match cage.hit() {
+            Some(hit) => hit,
+            None => {
+                crate::usage::says_out_of_memory(said)
+                    || self.log.as_deref().is_some_and(|log| {
+                        crate::usage::says_out_of_memory(&stderr_since(
+                            log,
+                            self.log_start,
+                            16 << 10,
+                        ))
+                    })
+            }
+        };
+        over.then(|| format!("over the memory limit ({})", cage.describe()))
+    }
+
+    /// From now, a read fails with [`ReadError::CpuLimit`] once the
+    /// process (every thread, and the children it waited for) has used
+    /// `limit` more CPU time, seen when the read wakes (every 20 ms at
+    /// most) at the kernel tick's resolution; `None` lifts it.
+    pub fn limit_cpu(&mut self, limit: Option<Duration>) {
+        self.cpu_budget = limit.map(|l| {
+            let now = crate::usage::process_cpu(self.child.id()).unwrap_or_default();
+            (l, now)
+        });
+    }
+
     /// The program's process id.
     pub fn id(&self) -> u32 {
         self.child.id()
@@ -257,6 +316,18 @@ impl Process {
     /// Waits a moment for a program that closed its stdout to exit (killing it
     /// if it does not) and says how it ended, with the last lines of its stderr.
     pub fn ended(mut self) -> String {
+        self.ending()
+    }
+
+    /// [`Process::ended`], and what the memory limit says of it: `Some(why)`
+    /// when the limit is what ended it ([`Process::over_memory`]).
+    pub fn ended_by(mut self) -> (String, Option<String>) {
+        let how = self.ending();
+        let over = self.over_memory(&how);
+        (how, over)
+    }
+
+    fn ending(&mut self) -> String {
         self.count();
         let until = Instant::now() + Duration::from_millis(500);
         while Instant::now() < until {
@@ -346,14 +417,7 @@ impl Drop for Process {
 
 /// The last three non-empty lines of a stderr log after byte `from`, joined by ` | `.
 pub fn stderr_tail(path: &Path, from: u64) -> String {
-    let mut text = String::new();
-    if let Ok(mut f) = File::open(path) {
-        let len = f.metadata().map_or(0, |m| m.len());
-        let _ = f.seek(SeekFrom::Start(len.saturating_sub(2048).max(from)));
-        let mut bytes = Vec::new();
-        let _ = f.read_to_end(&mut bytes);
-        text = String::from_utf8_lossy(&bytes).into_owned();
-    }
+    let text = stderr_since(path, from, 2048);
     let lines: Vec<&str> = text
         .lines()
         .map(str::trim)
@@ -364,4 +428,16 @@ pub fn stderr_tail(path: &Path, from: u64) -> String {
         .map(|l| super::protocol::quote(l))
         .collect::<Vec<_>>()
         .join(" | ")
+}
+
+/// The last `most` bytes of a stderr log after byte `from`, as text.
+fn stderr_since(path: &Path, from: u64, most: u64) -> String {
+    let Ok(mut f) = File::open(path) else {
+        return String::new();
+    };
+    let len = f.metadata().map_or(0, |m| m.len());
+    let _ = f.seek(SeekFrom::Start(len.saturating_sub(most).max(from)));
+    let mut bytes = Vec::new();
+    let _ = f.read_to_end(&mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
 }

@@ -114,6 +114,8 @@ pub struct BenchOptions {
     pub budget: Budget,
     /// Per-puzzle time limit.
     pub time_limit: Option<Duration>,
+    /// Per-puzzle CPU-time limit.
+    pub cpu_limit: Option<Duration>,
     /// Puzzles solved untimed before each strategy's timed pass.
     pub warmup: usize,
     /// Timed passes over each round's share of a dataset (at least).

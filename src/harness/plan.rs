@@ -48,6 +48,14 @@ pub struct RunOptions {
     /// Per-puzzle time limit.
     #[serde(rename = "time_limit_ms", with = "millis")]
     pub time_limit: Option<Duration>,
+    /// Per-puzzle CPU-time limit.
+    #[serde(
+        default,
+        rename = "cpu_limit_ms",
+        with = "millis",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cpu_limit: Option<Duration>,
     /// Untimed puzzles before each timed pass.
     pub warmup: usize,
     /// Timed passes over each round's share (at least).
@@ -77,6 +85,10 @@ pub struct RunOptions {
     /// use), its outside program's processes with it (`--pin`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub pin: bool,
+    /// The memory each process of an outside contender may hold
+    /// (`--memory-limit`), and how the limit is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limit: Option<MemorySetting>,
     /// The variant the speed columns compare with (default: each dataset's fastest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
@@ -114,6 +126,17 @@ pub struct RunOptions {
     /// What follows the measuring: the report, the baseline gate.
     #[serde(default)]
     pub after: AfterRun,
+}
+
+/// A memory limit on each process of an outside contender.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct MemorySetting {
+    /// The limit, bytes.
+    pub bytes: u64,
+    /// How it is set ([`crate::usage::LimitBy::word`]); empty until the
+    /// run starts its contenders.
+    #[serde(default)]
+    pub by: String,
 }
 
 /// What a run measures of each timed call.
@@ -190,6 +213,7 @@ impl Default for RunOptions {
             mode: Mode::Unique,
             node_budget: Budget::StrategyDefault,
             time_limit: None,
+            cpu_limit: None,
             warmup: 20,
             repeat: 1,
             rounds: DEFAULT_ROUNDS,
@@ -201,6 +225,7 @@ impl Default for RunOptions {
             seed: 1,
             permute: false,
             pin: false,
+            memory_limit: None,
             reference: None,
             reference_budget: super::verdicts::DEFAULT_BUDGET,
             keep_solves: false,
@@ -241,7 +266,21 @@ impl RunOptions {
             ", pinned (a processor each worker)"
         } else {
             ""
-        }
+        } + &self
+            .cpu_limit
+            .map(|t| format!(", CPU limit {}", ms(Some(t))))
+            .unwrap_or_default()
+            + &self
+            .memory_limit
+            .as_ref()
+            .map(|m| {
+                format!(
+                    ", memory limit {} a process ({})",
+                    crate::usage::size_words(m.bytes),
+                    m.by
+                )
+            })
+            .unwrap_or_default()
     }
 
     /// Which puzzles of each dataset run, and how they are dealt.
@@ -261,6 +300,7 @@ impl RunOptions {
             mode: self.mode,
             budget: self.node_budget,
             time_limit: self.time_limit,
+            cpu_limit: self.cpu_limit,
             warmup: self.warmup,
             repeat: self.repeat,
             rounds: self.rounds,

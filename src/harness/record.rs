@@ -31,6 +31,9 @@ pub enum RowStatus {
     Wrong,
     /// The strategy panicked (see `detail`).
     Error,
+    /// The contender's process went over the memory limit (`--memory-limit`)
+    /// and was stopped (see `detail`): neither solved nor wrong.
+    Memory,
 }
 
 impl From<Status> for RowStatus {
@@ -72,8 +75,9 @@ impl RowStatus {
     /// budget. An interrupted solve weighs nothing beside a finished one.
     pub fn weight(self) -> u8 {
         match self {
-            RowStatus::Wrong => 4,
-            RowStatus::Error => 3,
+            RowStatus::Wrong => 5,
+            RowStatus::Error => 4,
+            RowStatus::Memory => 3,
             RowStatus::Budget => 2,
             RowStatus::Cancelled => 0,
             _ => 1,
@@ -82,7 +86,7 @@ impl RowStatus {
 
     /// Every row status: the solver's verdicts in [`Status::ALL`]'s order,
     /// then the harness's findings.
-    pub const ALL: [RowStatus; 10] = [
+    pub const ALL: [RowStatus; 11] = [
         RowStatus::Unique,
         RowStatus::Multiple,
         RowStatus::Solved,
@@ -93,10 +97,11 @@ impl RowStatus {
         RowStatus::Unchecked,
         RowStatus::Wrong,
         RowStatus::Error,
+        RowStatus::Memory,
     ];
 
     /// The words of the harness's findings, after the solver's [`Status::WORDS`].
-    const FINDINGS: [&'static str; 3] = ["unchecked", "wrong", "error"];
+    const FINDINGS: [&'static str; 4] = ["unchecked", "wrong", "error", "memory"];
 
     /// The word written in CSV files: a verdict's is the solver's own.
     pub fn word(self) -> &'static str {
@@ -457,6 +462,15 @@ pub struct SummaryRow {
     /// of them), bytes; empty for a built-in strategy.
     #[serde(default)]
     pub peak_mem_bytes: Option<u64>,
+    /// The most heap one call of a built-in strategy held at once, bytes
+    /// (what it allocated; its stack and the code are not in it); empty
+    /// for an outside contender, and when instructions were counted.
+    #[serde(default)]
+    pub peak_heap_bytes: Option<u64>,
+    /// Puzzles whose process went over the memory limit (`--memory-limit`)
+    /// in some solve: neither verified nor wrong. 0 in older runs.
+    #[serde(default)]
+    pub memory: u64,
 }
 
 /// A CPU/wall ratio above this (10% more CPU time than wall time) is
@@ -495,6 +509,7 @@ impl SummaryRow {
             (self.errors, "errors"),
             (self.wrong, "wrong"),
             (self.budget, "stopped"),
+            (self.memory, "over the memory limit"),
         ];
         kinds.sort_by_key(|k| std::cmp::Reverse(k.0));
         kinds
@@ -513,6 +528,7 @@ impl SummaryRow {
             (self.wrong, "wrong"),
             (self.budget, "stopped"),
             (self.unchecked, "unchecked"),
+            (self.memory, "over the memory limit"),
         ];
         let (n, kind) = kinds
             .iter()

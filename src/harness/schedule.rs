@@ -291,10 +291,8 @@ impl<'a> DatasetRun<'a> {
                     };
                     *turn += pass.stretches();
                     let (walls, writing, pass_use) = run_pass(going, &pass, ds, &mut tallies)?;
-                    for (u, p) in used.iter_mut().zip(pass_use) {
-                        u.busy += p.busy;
-                        u.cpu += p.cpu;
-                        u.peak_bytes = u.peak_bytes.max(p.peak_bytes);
+                    for (u, p) in used.iter_mut().zip(&pass_use) {
+                        u.add(p);
                     }
                     *writer += writing;
                     for (s, w) in spent.iter_mut().zip(walls) {
@@ -365,6 +363,7 @@ impl<'a> DatasetRun<'a> {
                     row.cpu_ratio = Some(used.cpu.as_secs_f64() / used.busy.as_secs_f64());
                 }
                 row.peak_mem_bytes = used.peak_bytes;
+                row.peak_heap_bytes = used.heap_bytes;
                 row.origin = c.origin.word().to_string();
                 row.checked = c.checked.word().to_string();
                 row.timing = c.timing.word().to_string();

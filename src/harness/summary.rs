@@ -19,6 +19,7 @@ pub struct SummaryBuilder {
     timed_ns: u64,
     solved: u64,
     budget: u64,
+    memory: u64,
     wrong: u64,
     errors: u64,
     unchecked: u64,
@@ -75,11 +76,14 @@ impl SummaryBuilder {
             s if s.is_budget() => self.budget += 1,
             RowStatus::Wrong => self.wrong += 1,
             RowStatus::Unchecked => self.unchecked += 1,
+            RowStatus::Memory => self.memory += 1,
             _ => self.errors += 1,
         }
         // "not run" rows of a contender given up are said where it is given up.
-        if matches!(r.status, RowStatus::Wrong | RowStatus::Error)
-            && self.first_failures.len() < 3
+        if matches!(
+            r.status,
+            RowStatus::Wrong | RowStatus::Error | RowStatus::Memory
+        ) && self.first_failures.len() < 3
             && !r.detail.starts_with("not run")
         {
             // The first three distinct reasons, each with its first puzzle.
@@ -183,6 +187,7 @@ impl SummaryBuilder {
             solves: self.solves,
             solved: self.solved,
             budget: self.budget,
+            memory: self.memory,
             wrong: self.wrong,
             errors: self.errors,
             unchecked: self.unchecked,

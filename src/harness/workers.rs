@@ -67,8 +67,10 @@ fn budget(c: &Contender, opts: &BenchOptions) -> Option<u64> {
 /// Runs `pass` on the current pool (called from inside it): `init` makes each
 /// worker's state, `each` takes every answer as `(contender, slot, solved)`
 /// (a puzzle whose givens conflict gets an unsolved `invalid` answer), and
-/// `end` runs after each stretch. Returns each contender's busy time and its
-/// workers' CPU time in it, summed over the workers.
+/// `end` runs after each stretch. Returns what each contender used: its busy
+/// time and its workers' CPU time in it, summed over the workers, and the
+/// most heap one call of an in-process engine held (where the process's
+/// allocator can tell, and no instructions are counted).
 #[allow(clippy::too_many_arguments)]
 fn share_out<W>(
     pass: &Pass<'_>,
@@ -77,8 +79,12 @@ fn share_out<W>(
     init: impl Fn() -> W + Sync,
     each: impl Fn(&mut W, usize, usize, Solved) + Sync,
     end: impl Fn(&mut W) + Sync,
-) -> Vec<(Duration, Duration)> {
+) -> Vec<PassUse> {
     let (cs, puzzles, stretch) = (pass.cs, pass.puzzles, pass.stretch.max(1));
+    // Heap watched in calls made in this process, unless they are counted
+    // (the watch would add its instructions to theirs).
+    let heap = !crate::callgrind::counting() && crate::callgrind::counts_heap();
+    let in_process: Vec<bool> = cs.iter().map(|c| c.engine.solve_fn().is_some()).collect();
     let count = pass.stretches();
     let jobs: Vec<Job<'_>> = cs
         .iter()
@@ -87,12 +93,13 @@ fn share_out<W>(
             mode: opts.mode,
             node_budget: budget(c, opts),
             time_limit: opts.time_limit,
+            cpu_limit: opts.cpu_limit,
             cancel,
             pin: opts.pin,
         })
         .collect();
     let counter = AtomicUsize::new(0);
-    let busy = Mutex::new(vec![(Duration::ZERO, Duration::ZERO); cs.len()]);
+    let busy = Mutex::new(vec![PassUse::default(); cs.len()]);
     let cpus = if opts.pin {
         crate::usage::allowed_cpus()
     } else {
@@ -104,7 +111,7 @@ fn share_out<W>(
             crate::usage::pin(0, cpus[i % cpus.len()]);
         }
         let state = std::cell::RefCell::new(init());
-        let mut mine = vec![(Duration::ZERO, Duration::ZERO); cs.len()];
+        let mut mine = vec![PassUse::default(); cs.len()];
         loop {
             let k = counter.fetch_add(1, Ordering::Relaxed);
             if k >= count || cancel.load(Ordering::Relaxed) {
@@ -132,22 +139,27 @@ fn share_out<W>(
                         counts: Default::default(),
                         at: Instant::now(),
                         note: None,
+                        memory: false,
                     };
                     each(&mut state.borrow_mut(), ci, slot, s);
                 };
                 let mut done = |slot, s| each(&mut state.borrow_mut(), ci, slot, s);
                 // The thread's CPU clock, read once a stretch: no cost a call.
+                let watch = (heap && in_process[ci]).then(crate::callgrind::watch_heap);
                 let (started, cpu) = (Instant::now(), crate::usage::thread_cpu());
                 cs[ci].engine.work(&jobs[ci], &mut next, &mut done);
-                mine[ci].0 += started.elapsed();
-                mine[ci].1 += crate::usage::thread_cpu().saturating_sub(cpu);
+                let m = &mut mine[ci];
+                m.busy += started.elapsed();
+                m.cpu += crate::usage::thread_cpu().saturating_sub(cpu);
+                if let Some(w) = watch {
+                    m.heap_bytes = m.heap_bytes.max(Some(w.peak()));
+                }
             }
             end(&mut state.borrow_mut());
         }
         let mut busy = crate::sync::lock(&busy);
         for (b, m) in busy.iter_mut().zip(&mine) {
-            b.0 += m.0;
-            b.1 += m.1;
+            b.add(m);
         }
     });
     crate::sync::into_inner(busy)
@@ -219,6 +231,7 @@ impl Measured {
     /// Checks a contender's answer (outside the timed region) and keeps only what the record needs.
     fn checked(c: &Contender, p: &BenchPuzzle, ci: usize, slot: usize, s: Solved) -> Measured {
         let (status, mut detail, solutions) = match s.result {
+            Err(why) if s.memory => (RowStatus::Memory, why, 0),
             Err(why) => (RowStatus::Error, why, 0),
             Ok(o) => match check(p, &o, c.checked) {
                 Verdict::Right(st) => (st.into(), String::new(), o.solution_count),
@@ -369,12 +382,24 @@ impl Drop for Batch<'_> {
 
 /// What one contender used in a pass: its workers' busy time, the CPU time
 /// spent for it (its worker threads', or for an outside program its
-/// processes'), and an outside program's peak resident memory.
+/// processes'), an outside program's peak resident memory, and the most
+/// heap one call of a built-in held.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct PassUse {
     pub busy: Duration,
     pub cpu: Duration,
     pub peak_bytes: Option<u64>,
+    pub heap_bytes: Option<u64>,
+}
+
+impl PassUse {
+    /// Adds `other`'s use to this one (times add, peaks take the larger).
+    pub fn add(&mut self, other: &PassUse) {
+        self.busy += other.busy;
+        self.cpu += other.cpu;
+        self.peak_bytes = self.peak_bytes.max(other.peak_bytes);
+        self.heap_bytes = self.heap_bytes.max(other.heap_bytes);
+    }
 }
 
 /// Runs one pass on the pool and adds every solve to its contender's tally
@@ -512,22 +537,18 @@ pub(super) fn run_pass(
     let (wall, busy) = measured;
     let used = (0..pass.cs.len())
         .map(|ci| {
-            let (b, thread) = busy.get(ci).copied().unwrap_or_default();
+            let mine = busy.get(ci).copied().unwrap_or_default();
             match (before[ci], pass.cs[ci].engine.usage()) {
                 (Some(a), Some(z)) => PassUse {
-                    busy: b,
                     cpu: z.cpu.saturating_sub(a.cpu),
                     peak_bytes: Some(z.peak_bytes),
+                    ..mine
                 },
-                _ => PassUse {
-                    busy: b,
-                    cpu: thread,
-                    peak_bytes: None,
-                },
+                _ => mine,
             }
         })
         .collect();
-    let busy_of = |ci: usize| busy.get(ci).copied().unwrap_or_default().0.as_secs_f64();
+    let busy_of = |ci: usize| busy.get(ci).map_or(0.0, |u| u.busy.as_secs_f64());
     // The workers' time outside any contender's loop (waiting at the end of
     // the pass, handing rows over, the writer's turns on their cores) is
     // shared out per row, and every contender takes part with the same rows.

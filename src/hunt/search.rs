@@ -94,6 +94,7 @@ impl Measure<'_> {
             mode: Mode::Unique,
             node_budget: self.contender.default_budget,
             time_limit: None,
+            cpu_limit: None,
             cancel: self.cancel,
             pin: false,
         };

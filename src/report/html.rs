@@ -149,10 +149,10 @@ fn failures(s: &mut String, data: &RunData) {
     let lines = crate::export::failures::lines(&data.summary);
     let share = 100.0 * crate::harness::record::STANDING_SHARE;
     if !lines.is_empty() || !given_up.is_empty() {
-        let (wrong, errors) = crate::harness::summary::failures(&data.summary);
         let _ = writeln!(
             s,
-            "<section class=\"failures\" id=\"failures\"><h2>Failures</h2>\n<p><b>{wrong} puzzles answered wrong and {errors} failed.</b> A contender's figures count only its verified puzzles; under {share:.0}% verified it has none.</p>\n<ul>"
+            "<section class=\"failures\" id=\"failures\"><h2>Failures</h2>\n<p><b>{}.</b> A contender's figures count only its verified puzzles; under {share:.0}% verified it has none.</p>\n<ul>",
+            crate::export::failures::headline(&data.summary)
         );
         for why in given_up {
             let _ = writeln!(s, "<li><b>{}.</b></li>", esc(why));

@@ -447,6 +447,8 @@ fn read_summary(dir: &Path) -> Result<Vec<SummaryRow>, ReportError> {
             cpu_us: f.opt_num("cpu_us", n)?,
             cpu_ratio: f.opt_num("cpu_ratio", n)?,
             peak_mem_bytes: f.opt_num("peak_mem_bytes", "a whole number")?,
+            peak_heap_bytes: f.opt_num("peak_heap_bytes", "a whole number")?,
+            memory: f.opt_num("memory", "a whole number")?.unwrap_or(0),
         });
         Ok(())
     })?;

@@ -104,6 +104,9 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Stop when this flag becomes true (checked with the deadline).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Stop when the calling thread's CPU clock ([`crate::usage::thread_cpu`])
+    /// reaches this (checked with the deadline).
+    pub cpu_deadline: Option<std::time::Duration>,
 }
 
 /// Nodes between two looks at the clock and the cancel flag. Every strategy's
@@ -119,6 +122,7 @@ impl Limits {
             node_budget: None,
             deadline: None,
             cancel: None,
+            cpu_deadline: None,
         }
     }
 
@@ -131,6 +135,12 @@ impl Limits {
     /// Sets the deadline.
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Limits {
         self.deadline = deadline;
+        self
+    }
+
+    /// Sets the CPU-clock deadline.
+    pub fn with_cpu_deadline(mut self, at: Option<std::time::Duration>) -> Limits {
+        self.cpu_deadline = at;
         self
     }
 
@@ -296,6 +306,12 @@ impl<'a, T: Tracer> Control<'a, T> {
                 return false;
             }
         }
+        if let Some(at) = self.limits.cpu_deadline {
+            if crate::usage::thread_cpu() >= at {
+                self.stop = Some(Stop::Budget);
+                return false;
+            }
+        }
         true
     }
 
@@ -337,7 +353,11 @@ impl<'a, T: Tracer> Control<'a, T> {
         let exhausted = self.stop == Some(Stop::Budget)
             && inner < outer
             && self.counters.nodes >= inner
-            && self.limits.deadline.is_none_or(|d| Instant::now() < d);
+            && self.limits.deadline.is_none_or(|d| Instant::now() < d)
+            && self
+                .limits
+                .cpu_deadline
+                .is_none_or(|d| crate::usage::thread_cpu() < d);
         if exhausted {
             self.stop = None;
             self.found = found;

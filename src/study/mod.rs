@@ -382,6 +382,7 @@ pub fn run(
                     mode,
                     budget: opts.budget,
                     time_limit: opts.time_limit,
+                    cpu_limit: None,
                     warmup: opts.warmup,
                     repeat: opts.repeat,
                     rounds: 1,

@@ -49,6 +49,7 @@ fn peaks(n: usize) -> (usize, usize) {
             mode: Mode::Unique,
             budget: Budget::StrategyDefault,
             time_limit: None,
+            cpu_limit: None,
             warmup: 20,
             repeat: 2,
             rounds: 5,

@@ -146,3 +146,165 @@ fn pinned_a_programs_threads_share_its_workers_core() {
     );
     eprintln!("pinned CPU/wall {ratio:.2}");
 }
+
+/// Processes whose command line names `needle` (a test's own folder).
+fn running_with(needle: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|c| String::from_utf8_lossy(c).contains(needle))
+        .count()
+}
+
+/// 60 puzzles, of which the fixture takes 1 GiB on 3 (by content, whichever
+/// process gets them), run with `--memory-limit 256M` at `threads`.
+fn hogs(by: Option<&str>, threads: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let all = puzzles(60);
+    let set: String = all.iter().map(|(p, _)| format!("{p}\n")).collect();
+    let table: String = all.iter().map(|(p, s)| format!("{p}\t{s}\n")).collect();
+    let hogs: String = [7, 30, 51]
+        .iter()
+        .map(|&i| format!("hog {}\n", all[i].0))
+        .collect();
+    std::fs::write(d.join("set.txt"), set).unwrap();
+    std::fs::write(d.join("table.tsv"), table).unwrap();
+    std::fs::write(d.join("hogs.txt"), hogs).unwrap();
+    let fx = example("fixture-contender");
+    std::fs::write(
+        d.join("c.toml"),
+        format!(
+            "[[contender]]\nname = \"hog\"\ncommand = [\"{}\", \"{}\", \"faults:{}\"]\n",
+            fx.display(),
+            d.join("table.tsv").display(),
+            d.join("hogs.txt").display()
+        ),
+    )
+    .unwrap();
+    let mut cmd = bin(d);
+    if let Some(by) = by {
+        cmd.env("SUDOKU_BENCH_MEMORY_LIMIT_BY", by);
+    }
+    cmd.args(["bench", "--rounds", "1", "--warmup", "0", "--min-time", "0"])
+        .args([
+            "--no-report",
+            "--dataset",
+            "set.txt",
+            "--contenders",
+            "c.toml",
+        ])
+        .args([
+            "--memory-limit",
+            "256M",
+            "--threads",
+            threads,
+            "--out",
+            "run",
+        ])
+        .assert()
+        .success();
+    let rows = csv_rows::<SummaryRow>(&d.join("run/summary.csv"));
+    let hog = &rows[0];
+    assert_eq!(
+        (hog.memory, hog.solved, hog.errors, hog.wrong),
+        (3, 57, 0, 0),
+        "{by:?}, {threads} threads"
+    );
+    let results = std::fs::read_to_string(d.join("run/results.csv")).unwrap();
+    let memory: Vec<&str> = results.lines().filter(|l| l.contains(",memory,")).collect();
+    assert_eq!(memory.len(), 3, "{results}");
+    assert!(
+        memory
+            .iter()
+            .all(|l| l.contains("over the memory limit (256 MiB, by ")),
+        "each names the limit: {memory:?}"
+    );
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("run/run.json")).unwrap()).unwrap();
+    let said = info["options"]["memory_limit"]["by"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    if by == Some("rlimit") {
+        assert_eq!(said, "rlimit (RLIMIT_DATA)");
+    }
+    assert!(memory[0].contains(&said), "the row names how: {said}");
+    let summary = std::fs::read_to_string(d.join("run/summary.md")).unwrap();
+    assert!(
+        summary.contains("memory limit 256 MiB a process"),
+        "{summary}"
+    );
+    assert!(summary.contains("3 over the memory limit"), "{summary}");
+    assert_eq!(
+        running_with(&d.display().to_string()),
+        0,
+        "nothing left running"
+    );
+}
+
+#[test]
+fn a_program_over_the_memory_limit_costs_its_rows_only_by_rlimit() {
+    hogs(Some("rlimit"), "1");
+    hogs(Some("rlimit"), "2");
+}
+
+#[test]
+fn a_program_over_the_memory_limit_costs_its_rows_only_by_what_the_machine_allows() {
+    hogs(None, "1");
+    hogs(None, "2");
+}
+
+#[test]
+fn a_cpu_limit_stops_a_program_that_spends_it_and_spares_one_that_sleeps() {
+    let dir = tempfile::tempdir().unwrap();
+    // 4 threads × 50 ms of CPU a puzzle, against 100 ms asleep a puzzle.
+    setup(
+        dir.path(),
+        &[("spinner", "threads:50000"), ("sleeper", "slow:100000")],
+    );
+    let (rows, summary) = run(dir.path(), &["--min-time", "0", "--cpu-limit", "60ms"]);
+    let of = |name: &str| rows.iter().find(|r| r.variant == name).unwrap();
+    assert_eq!((of("spinner").budget, of("spinner").solved), (12, 0));
+    assert_eq!((of("sleeper").budget, of("sleeper").solved), (0, 12));
+    assert!(summary.contains("CPU limit 60 ms"), "{summary}");
+    let results = std::fs::read_to_string(dir.path().join("run/results.csv")).unwrap();
+    assert!(results.contains("no answer within the CPU limit (60ms); killed"));
+    assert_eq!(running_with(&dir.path().display().to_string()), 0);
+}
+
+#[test]
+fn each_built_in_reports_the_heap_its_calls_held() {
+    let dir = tempfile::tempdir().unwrap();
+    bin(dir.path())
+        .args(["bench", "--rounds", "1", "--warmup", "0", "--min-time", "0"])
+        .args([
+            "--no-report",
+            "--dataset",
+            "set-64x64,hard-9x9",
+            "--limit",
+            "4",
+        ])
+        .args(["--solver", "dlx,bitset-mrv,band", "--out", "run"])
+        .assert()
+        .success();
+    let rows = csv_rows::<SummaryRow>(&dir.path().join("run/summary.csv"));
+    let heap = |v: &str, d: &str| {
+        rows.iter()
+            .find(|r| r.variant == v && r.dataset == d)
+            .and_then(|r| r.peak_heap_bytes)
+            .unwrap_or_else(|| panic!("{v} on {d}: no peak heap"))
+    };
+    // bitset-mrv keeps a board of 4096 64-bit candidate sets a search level.
+    assert!(heap("bitset-mrv", "set-64x64") > 4096 * 8);
+    assert!(heap("dlx", "set-64x64") > 10 * heap("dlx", "hard-9x9"));
+    // band works on the stack: its heap is the answer it returns.
+    assert!(
+        heap("band", "hard-9x9") < 4096,
+        "{}",
+        heap("band", "hard-9x9")
+    );
+    assert!(heap("band", "hard-9x9") >= 81);
+}

@@ -32,6 +32,7 @@ fn opts(threads: usize) -> BenchOptions {
         mode: Mode::Unique,
         budget: Budget::StrategyDefault,
         time_limit: None,
+        cpu_limit: None,
         warmup: 1,
         repeat: 1,
         rounds: 1,

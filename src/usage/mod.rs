@@ -2,6 +2,9 @@
 //! read from the operating system (Linux: the thread's CPU clock, and
 //! `/proc/PID/stat` and `/proc/PID/status` for a program's process).
 
+mod limit;
+pub use limit::{parse_size, says_out_of_memory, size_words, Cage, LimitBy, MemoryLimit};
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -125,6 +128,11 @@ impl Usage {
     /// The highest peak resident memory of any process, in bytes.
     pub fn peak(&self) -> u64 {
         self.peak.load(Ordering::Relaxed)
+    }
+
+    /// Raises the peak to `bytes` (a process's cgroup's, read apart).
+    pub fn note_peak(&self, bytes: u64) {
+        self.peak.fetch_max(bytes, Ordering::Relaxed);
     }
 }
 
