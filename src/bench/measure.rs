@@ -75,6 +75,9 @@ pub fn measure(
         .map(|m| Arc::new(crate::usage::MemoryLimit::new(m.bytes)));
     if let (Some(m), Some(limit)) = (&mut options.memory_limit, &memory) {
         m.by = limit.by.word().to_string();
+        if options.contenders.is_empty() {
+            (watch.say)("note: --memory-limit holds for outside contenders only: the built-in strategies run in the workbench's own process, which no limit stops");
+        }
     }
     let contenders = start_contenders(&options, &plan_solvers, out_dir, memory)?;
     let mut own = OwnTime {

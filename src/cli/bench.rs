@@ -44,7 +44,7 @@ pub(super) struct BenchArgs {
     time_limit: Option<Duration>,
     /// Per-puzzle CPU-time limit, like `100ms` or `2s`: a built-in's worker thread, an outside
     /// program's processes (every thread, read every 20 ms); a run out counts as `budget`
-    #[arg(long, value_parser = duration)]
+    #[arg(long, value_name = "DURATION", value_parser = cpu_limit)]
     cpu_limit: Option<Duration>,
     /// Nodes the untimed reference search may spend on one puzzle; every row's verdict is
     /// checked against it, and a puzzle it cannot decide gives `unchecked` rows.
@@ -97,7 +97,7 @@ pub(super) struct BenchArgs {
     /// The most memory each process of an outside contender may hold, like 64M or 2G: a
     /// cgroup's limit where this machine allows one, else RLIMIT_DATA (run.json says which).
     /// A puzzle that goes over it is a `memory` row, and a fresh process takes the next
-    #[arg(long, value_name = "SIZE", value_parser = sudoku_bench::usage::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = sudoku_bench::usage::parse_memory_limit)]
     memory_limit: Option<u64>,
     /// Run folder (default: reports/run-<UTC time>). A folder that already holds a run
     /// is refused unless --force.

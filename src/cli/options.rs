@@ -178,3 +178,14 @@ pub(super) fn out_dir(out: &Option<PathBuf>, parent: &str, kind: &str) -> Result
         )?,
     })
 }
+
+/// Reads `--cpu-limit`: a duration ([`duration`]) above zero.
+pub(super) fn cpu_limit(text: &str) -> Result<std::time::Duration, String> {
+    match duration(text) {
+        Ok(d) if d.is_zero() => Err(format!(
+            "`{text}` is no CPU time a puzzle could be solved in: give more than 0, like 100ms"
+        )),
+        Ok(d) => Ok(d),
+        Err(e) => Err(e.to_string()),
+    }
+}

@@ -337,7 +337,27 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
 pub fn run_notes(rows: &[SummaryRow], floor_ns: Option<u64>) -> Vec<String> {
     let mut out = checking_notes(rows);
     out.extend(transport_notes(rows, floor_ns));
+    out.extend(memory_notes(rows));
     out
+}
+
+/// Each contender and dataset with puzzles over the memory limit: said
+/// even where its figures stand (they are not failures, but not verified).
+pub fn memory_notes(rows: &[SummaryRow]) -> Vec<String> {
+    rows.iter()
+        .filter(|r| r.memory > 0)
+        .map(|r| {
+            format!(
+                "`{}` on {}: {} of {} puzzles went over the memory limit (`memory` rows in {}); its figures are over the {} verified.",
+                r.variant,
+                r.dataset,
+                r.memory,
+                r.puzzles,
+                crate::harness::files::RESULTS_CSV,
+                r.solved
+            )
+        })
+        .collect()
 }
 
 /// Which contenders were checked by verdict alone (they return no

@@ -211,6 +211,7 @@ const RUN_CHARTS: &[&dyn RunChart] = &[
     &charts::search_cost::FromRun,
     &charts::head_to_head::FromRun,
     &charts::hardness::FromRun,
+    &charts::memory::FromRun,
 ];
 
 /// Draws every chart that makes sense for the run into `dir/charts`, replacing earlier ones.

@@ -292,6 +292,20 @@ pub fn size_words(bytes: u64) -> String {
     format!("{bytes} B")
 }
 
+/// The smallest `--memory-limit`: below it no program could even start.
+pub const MIN_MEMORY_LIMIT: u64 = 1 << 20;
+
+/// Reads `--memory-limit`: a size ([`parse_size`]) of at least 1 MiB.
+pub fn parse_memory_limit(text: &str) -> Result<u64, String> {
+    let bytes = parse_size(text)?;
+    if bytes < MIN_MEMORY_LIMIT {
+        return Err(format!(
+            "`{text}` is {bytes} bytes, too little for any program to start in: give 1M or more (a unit: K, M, G)"
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Reads a size as a person writes it: `64M`, `1G`, `512k`, `300MiB`,
 /// `1000000` (bytes); powers of 1024.
 pub fn parse_size(text: &str) -> Result<u64, String> {
@@ -338,6 +352,8 @@ mod tests {
         assert_eq!(size_words(256 << 20), "256 MiB");
         assert_eq!(size_words(3 << 29), "1.5 GiB");
         assert_eq!(size_words(900), "900 B");
+        assert!(parse_memory_limit("64").unwrap_err().contains("too little"));
+        assert_eq!(parse_memory_limit("1M"), Ok(1 << 20));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! `/proc/PID/stat` and `/proc/PID/status` for a program's process).
 
 mod limit;
-pub use limit::{parse_size, says_out_of_memory, size_words, Cage, LimitBy, MemoryLimit};
+pub use limit::{
+    parse_memory_limit, parse_size, says_out_of_memory, size_words, Cage, LimitBy, MemoryLimit,
+};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;

@@ -10,7 +10,12 @@ use sudoku_bench::harness::SummaryRow;
 /// Writes 12 puzzles and the fixture's table; returns the contenders file
 /// for `(name, behaviour)` pairs of the fixture program.
 fn setup(dir: &Path, fixtures: &[(&str, &str)]) {
-    let all = puzzles(12);
+    setup_n(dir, 12, fixtures);
+}
+
+/// [`setup`] with `n` puzzles.
+fn setup_n(dir: &Path, n: usize, fixtures: &[(&str, &str)]) {
+    let all = puzzles(n);
     let set: String = all.iter().map(|(p, _)| format!("{p}\n")).collect();
     let table: String = all.iter().map(|(p, s)| format!("{p}\t{s}\n")).collect();
     std::fs::write(dir.join("set.txt"), set).unwrap();
@@ -164,26 +169,13 @@ fn hogs(by: Option<&str>, threads: &str) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let all = puzzles(60);
-    let set: String = all.iter().map(|(p, _)| format!("{p}\n")).collect();
-    let table: String = all.iter().map(|(p, s)| format!("{p}\t{s}\n")).collect();
     let hogs: String = [7, 30, 51]
         .iter()
         .map(|&i| format!("hog {}\n", all[i].0))
         .collect();
-    std::fs::write(d.join("set.txt"), set).unwrap();
-    std::fs::write(d.join("table.tsv"), table).unwrap();
     std::fs::write(d.join("hogs.txt"), hogs).unwrap();
-    let fx = example("fixture-contender");
-    std::fs::write(
-        d.join("c.toml"),
-        format!(
-            "[[contender]]\nname = \"hog\"\ncommand = [\"{}\", \"{}\", \"faults:{}\"]\n",
-            fx.display(),
-            d.join("table.tsv").display(),
-            d.join("hogs.txt").display()
-        ),
-    )
-    .unwrap();
+    let faults = format!("faults:{}", d.join("hogs.txt").display());
+    setup_n(d, 60, &[("hog", faults.as_str())]);
     let mut cmd = bin(d);
     if let Some(by) = by {
         cmd.env("SUDOKU_BENCH_MEMORY_LIMIT_BY", by);

@@ -10,6 +10,7 @@ pub mod hardness;
 pub mod head_to_head;
 mod hunt;
 mod machines;
+pub mod memory;
 pub mod relative;
 mod scaling;
 pub mod search_cost;
@@ -622,7 +623,21 @@ pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
     x_label: &dyn Fn(&f64) -> String,
     x_desc: &str,
 ) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
-    let n = names.len().max(1) as f64;
+    rows_chart_with_room(root, title, x, names, x_label, x_desc, 0.0)
+}
+
+/// [`rows_chart`] with `room` empty rows' height above the first row (for
+/// a legend of its own).
+pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    x: std::ops::Range<f64>,
+    names: &[String],
+    x_label: &dyn Fn(&f64) -> String,
+    x_desc: &str,
+    room: f64,
+) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
+    let n = names.len().max(1) as f64 + room;
     let widest = names
         .iter()
         .map(|l| text_width(l, TEXT as f64 / 1.24))
@@ -638,7 +653,7 @@ pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .y_labels(names.len() + 2)
+        .y_labels(n as usize + 2)
         .y_label_formatter(&label)
         .x_label_formatter(x_label)
         .x_desc(x_desc)

@@ -1,0 +1,221 @@
+//! Peak memory per contender: one row per contender, one mark per dataset,
+//! on a log axis of bytes. A built-in's figure is the most heap one call
+//! held; an outside contender's is its processes' peak resident memory.
+
+use super::{compact, err, legend, Chart, DrawError};
+use crate::report::{Report, ReportError, RunChart, RunCharts};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Each contender's peak memory on each dataset.
+pub struct Memory {
+    /// Row labels, top row first: the contender and what its figure is.
+    pub rows: Vec<String>,
+    /// Datasets, in marker order.
+    pub datasets: Vec<String>,
+    /// `(row, dataset, bytes)`.
+    pub points: Vec<(usize, usize, f64)>,
+    /// The memory limit each outside process ran under, in words, if any.
+    pub limit: Option<String>,
+}
+
+impl Chart for Memory {
+    fn name(&self) -> String {
+        // A run of one dataset: the name ends with it, so the data line names it.
+        match self.datasets.as_slice() {
+            [one] => format!("memory-{}", crate::report::slug(one)),
+            _ => "memory".into(),
+        }
+    }
+    fn title(&self) -> String {
+        "Peak memory per contender".into()
+    }
+    fn caption(&self) -> String {
+        let mut s = "Each contender's peak memory on each dataset (one mark per dataset; log scale, decimal units). \
+             A built-in strategy's (`heap`) is the most heap one call held at once: what it allocated, \
+             not its stack or code. An outside program's or library's (`process`) is the peak resident \
+             memory of its processes, code and runtime included, so the two kinds do not compare with \
+             each other, only within their kind."
+            .to_string();
+        if let Some(limit) = &self.limit {
+            s += &format!(" Each outside process ran under a memory limit of {limit}.");
+        }
+        s
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        let values = || self.points.iter().map(|p| p.2.max(1.0));
+        let lo = values().fold(f64::INFINITY, f64::min);
+        let hi = values().fold(0.0, f64::max);
+        let (lo, hi) = if lo.is_finite() {
+            (lo, hi)
+        } else {
+            (1.0, 10.0)
+        };
+        // Room above the first row for the legend: the rows its height
+        // takes, laid out as `rows_chart` lays them out.
+        let n = self.rows.len().max(1) as f64;
+        let plot = (root.dim_in_pixel().1 as f64 - 130.0).max(1.0);
+        let key = match self.datasets.len() {
+            // One dataset: the data line names it, and no legend is drawn.
+            0 | 1 => 0.0,
+            k => k as f64 * super::TEXT as f64 * 1.25 + 30.0,
+        };
+        let room = if key > 0.0 {
+            (key * n / (plot - key).max(plot * 0.25)).ceil()
+        } else {
+            0.0
+        };
+        // Every decade labelled where there is room, else every other one.
+        let px = |t: &str| super::text_width(t, super::TEXT as f64 / 1.24);
+        let labels = self.rows.iter().map(|l| px(l)).fold(0.0, f64::max) + 16.0;
+        let width = root.dim_in_pixel().0 as f64 - labels - 46.0;
+        let decades = (hi * 4.0 / lo).log10().max(1.0);
+        let every = if width / decades < 80.0 { 2 } else { 1 };
+        let label = move |v: &f64| match (v.log10().round() as i64) % every {
+            0 => bytes_label(*v),
+            _ => String::new(),
+        };
+        let mut chart = super::rows_chart_with_room(
+            root,
+            &self.title(),
+            lo / 2.0..hi * 2.0,
+            &self.rows,
+            &label,
+            "peak memory (log)",
+            room,
+        )?;
+        let mut marks = Vec::new();
+        for (di, name) in self.datasets.iter().enumerate() {
+            let c = super::dataset_color(di);
+            let shape = super::marker_shape(di, 11);
+            let key = shape.clone();
+            // Datasets side by side within a row, the first on top.
+            let m = self.datasets.len();
+            let dy = if m > 1 {
+                0.15 - 0.3 * di as f64 / (m - 1) as f64
+            } else {
+                0.0
+            };
+            let mine: Vec<(f64, f64)> = self
+                .points
+                .iter()
+                .filter(|p| p.1 == di)
+                .map(|p| (p.2.max(1.0), n - 1.0 - p.0 as f64 + dy))
+                .collect();
+            marks.extend(mine.iter().map(|&p| vec![p]));
+            chart
+                .draw_series(
+                    mine.iter()
+                        .map(|&p| EmptyElement::at(p) + Polygon::new(shape.clone(), c.filled())),
+                )
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    EmptyElement::at((x + 8, y)) + Polygon::new(key.clone(), c.filled())
+                });
+        }
+        if self.datasets.len() < 2 {
+            return Ok(());
+        }
+        legend(
+            &mut chart,
+            &self.datasets,
+            &marks,
+            SeriesLabelPosition::UpperLeft,
+        )
+    }
+}
+
+/// A byte count as an axis label, in decimal units (the log axis's
+/// ticks are powers of ten): `512 B`, `64 kB`, `2 MB`.
+fn bytes_label(v: f64) -> String {
+    let units = [("GB", 1e9), ("MB", 1e6), ("kB", 1e3)];
+    for (unit, size) in units {
+        if v >= size {
+            return format!("{} {unit}", compact(v / size));
+        }
+    }
+    format!("{} B", compact(v))
+}
+
+/// The report's memory chart: every contender with a memory figure.
+pub struct FromRun;
+
+impl RunChart for FromRun {
+    fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
+        let data = run.data;
+        let mut rows: Vec<String> = Vec::new();
+        let mut points = Vec::new();
+        for &v in run.order() {
+            let name = &data.variants[v];
+            for (di, d) in data.datasets.iter().enumerate() {
+                let Some(r) = data
+                    .summary
+                    .iter()
+                    .find(|r| &r.variant == name && &r.dataset == d)
+                else {
+                    continue;
+                };
+                let (bytes, kind) = match (r.peak_heap_bytes, r.peak_mem_bytes) {
+                    (Some(h), _) => (h, "heap"),
+                    (None, Some(p)) => (p, "process"),
+                    _ => continue,
+                };
+                let label = format!("{} · {kind}", r.label());
+                let row = match rows.iter().position(|l| *l == label) {
+                    Some(i) => i,
+                    None => {
+                        rows.push(label);
+                        rows.len() - 1
+                    }
+                };
+                points.push((row, di, bytes as f64));
+            }
+        }
+        // No figure (a run counting instructions, or one from before
+        // memory was measured): no chart, and nothing to say.
+        if points.is_empty() {
+            return Ok(());
+        }
+        let limit = data
+            .info
+            .as_ref()
+            .and_then(|i| i.options.memory_limit.as_ref())
+            .map(|m| format!("{} ({})", crate::usage::size_words(m.bytes), m.by));
+        let chart = Memory {
+            rows,
+            datasets: data.datasets.clone(),
+            points,
+            limit,
+        };
+        run.draw(&chart, "memory", out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_labels_read_as_sizes() {
+        assert_eq!(bytes_label(512.0), "512 B");
+        assert_eq!(bytes_label(64e3), "64 kB");
+        assert_eq!(bytes_label(3e6), "3 MB");
+    }
+
+    #[test]
+    fn the_legend_covers_no_mark() {
+        let chart = Memory {
+            rows: (0..6).map(|i| format!("s{i} · heap")).collect(),
+            datasets: vec!["a".into(), "b".into(), "c".into()],
+            points: (0..6)
+                .flat_map(|r| (0..3).map(move |d| (r, d, 10f64.powi(2 + r as i32 + d as i32))))
+                .collect(),
+            limit: None,
+        };
+        for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
+            let svg = super::super::draw_svg(&chart, "", &size).unwrap();
+            assert_eq!(super::super::legend_covers(&svg), None);
+        }
+    }
+}
