@@ -51,25 +51,35 @@ impl Chart for Memory {
         } else {
             (1.0, 10.0)
         };
-        // Room above the first row for the legend: the rows its height
-        // takes, laid out as `rows_chart` lays them out.
+        // The legend goes right of every mark where the plot is wide enough
+        // (room kept on the log axis), else above the first row (rows kept
+        // empty): its height, in rows, laid out as `rows_chart` lays them.
         let n = self.rows.len().max(1) as f64;
-        let plot = (root.dim_in_pixel().1 as f64 - 130.0).max(1.0);
-        let key = match self.datasets.len() {
-            // One dataset: the data line names it, and no legend is drawn.
-            0 | 1 => 0.0,
-            k => k as f64 * super::TEXT as f64 * 1.25 + 30.0,
-        };
-        let room = if key > 0.0 {
-            (key * n / (plot - key).max(plot * 0.25)).ceil()
-        } else {
-            0.0
-        };
-        // Every decade labelled where there is room, else every other one.
         let px = |t: &str| super::text_width(t, super::TEXT as f64 / 1.24);
         let labels = self.rows.iter().map(|l| px(l)).fold(0.0, f64::max) + 16.0;
         let width = root.dim_in_pixel().0 as f64 - labels - 46.0;
-        let decades = (hi * 4.0 / lo).log10().max(1.0);
+        // One dataset: the data line names it, and no legend is drawn.
+        let lines = match self.datasets.len() {
+            k if k > 1 => k,
+            _ => 0,
+        };
+        let key_w = self.datasets.iter().map(|d| px(d)).fold(0.0, f64::max) + 64.0;
+        let share = key_w / width.max(1.0);
+        let right = lines > 0 && share <= 0.35;
+        let plot = (root.dim_in_pixel().1 as f64 - 130.0).max(1.0);
+        let key_h = lines as f64 * super::TEXT as f64 * 1.25 + 30.0;
+        let room = if lines > 0 && !right {
+            (key_h * n / (plot - key_h).max(plot * 0.25)).ceil()
+        } else {
+            0.0
+        };
+        let x = if right {
+            super::log_headroom(lo / 2.0..hi * 2.0, share)
+        } else {
+            lo / 2.0..hi * 2.0
+        };
+        // Every decade labelled where there is room, else every other one.
+        let decades = (x.end / x.start).log10().max(1.0);
         let every = if width / decades < 80.0 { 2 } else { 1 };
         let label = move |v: &f64| match (v.log10().round() as i64) % every {
             0 => bytes_label(*v),
@@ -78,7 +88,7 @@ impl Chart for Memory {
         let mut chart = super::rows_chart_with_room(
             root,
             &self.title(),
-            lo / 2.0..hi * 2.0,
+            x,
             &self.rows,
             &label,
             "peak memory (log)",
@@ -121,7 +131,11 @@ impl Chart for Memory {
             &mut chart,
             &self.datasets,
             &marks,
-            SeriesLabelPosition::UpperLeft,
+            if right {
+                SeriesLabelPosition::UpperRight
+            } else {
+                SeriesLabelPosition::UpperLeft
+            },
         )
     }
 }
