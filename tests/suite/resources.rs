@@ -252,10 +252,11 @@ fn a_program_over_the_memory_limit_costs_its_rows_only_by_what_the_machine_allow
 #[test]
 fn a_cpu_limit_stops_a_program_that_spends_it_and_spares_one_that_sleeps() {
     let dir = tempfile::tempdir().unwrap();
-    // 4 threads × 50 ms of CPU a puzzle, against 100 ms asleep a puzzle.
+    // 4 threads × 100 ms of CPU a puzzle (the reader, waking every 20 ms,
+    // has 340 ms of CPU past the limit to see it), against 100 ms asleep.
     setup(
         dir.path(),
-        &[("spinner", "threads:50000"), ("sleeper", "slow:100000")],
+        &[("spinner", "threads:100000"), ("sleeper", "slow:100000")],
     );
     let (rows, summary) = run(dir.path(), &["--min-time", "0", "--cpu-limit", "60ms"]);
     let of = |name: &str| rows.iter().find(|r| r.variant == name).unwrap();
