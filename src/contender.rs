@@ -278,7 +278,7 @@ impl Engine for InProcess {
                 None => &shared,
             };
             let grid = &job.puzzles[slot].grid;
-            let timed = crate::callgrind::watched(|| {
+            let (timed, heap) = crate::callgrind::watched(|| {
                 crate::callgrind::timed(|| {
                     catch_unwind(AssertUnwindSafe(|| (self.solve)(grid, limits)))
                 })
@@ -296,6 +296,7 @@ impl Engine for InProcess {
             if let (Some(n), true) = (counts.instructions, self.extra_work > 0.0) {
                 counts.instructions = Some(n + crate::callgrind::extra_work(n, self.extra_work));
             }
+            counts.heap_bytes = heap;
             done(
                 slot,
                 Solved {

@@ -104,7 +104,8 @@ impl std::str::FromStr for Events {
 }
 
 /// What was counted of one call: instructions (callgrind's exact count, or
-/// the CPU's), and the CPU's cycles, branch misses and the thread's CPU time.
+/// the CPU's), the CPU's cycles, branch misses and the thread's CPU time,
+/// and a built-in's peak heap.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     /// Instructions.
@@ -115,6 +116,9 @@ pub struct Counts {
     pub branch_misses: Option<u64>,
     /// Nanoseconds on a CPU.
     pub task_clock_ns: Option<u64>,
+    /// The most heap bytes a built-in's call held at once, when the run
+    /// watches its heap (see [`crate::callgrind::watched`]).
+    pub heap_bytes: Option<u64>,
 }
 
 impl Counts {

@@ -38,20 +38,28 @@ pub struct Heap;
 static WATCHING: AtomicUsize = AtomicUsize::new(0);
 
 /// A thread's heap watch: whether it has one, whether a watched call is
-/// running, the bytes held since that call began, and the most any
-/// watched call held.
+/// running, the bytes held since that call began, the most that call has
+/// held, and the most any watched call held.
 #[derive(Clone, Copy)]
 struct Record {
     watched: bool,
     on: bool,
     held: isize,
+    call: isize,
     most: isize,
 }
 
+/// No watch.
+const UNWATCHED: Record = Record {
+    watched: false,
+    on: false,
+    held: 0,
+    call: 0,
+    most: 0,
+};
+
 thread_local! {
-    static RECORD: Cell<Record> = const {
-        Cell::new(Record { watched: false, on: false, held: 0, most: 0 })
-    };
+    static RECORD: Cell<Record> = const { Cell::new(UNWATCHED) };
 }
 
 /// Adds `bytes` (negative: freed) to the calling thread's record, in a
@@ -65,6 +73,7 @@ fn note(bytes: isize) {
         let mut v = r.get();
         if v.on {
             v.held += bytes;
+            v.call = v.call.max(v.held);
             v.most = v.most.max(v.held);
             r.set(v);
         }
@@ -77,9 +86,7 @@ pub fn watch() -> Watch {
     RECORD.with(|r| {
         r.set(Record {
             watched: true,
-            on: false,
-            held: 0,
-            most: 0,
+            ..UNWATCHED
         })
     });
     WATCHING.fetch_add(1, Ordering::Relaxed);
@@ -88,28 +95,29 @@ pub fn watch() -> Watch {
     }
 }
 
-/// Runs `f`; when the calling thread has a [`Watch`], the heap bytes `f`
-/// holds at once (from 0 at its start) raise the watch's peak.
+/// Runs `f`; when the calling thread has a [`Watch`], the most heap bytes
+/// `f` held at once (from 0 at its start) raise the watch's peak, and are
+/// returned beside `f`'s result (`None` without a watch).
 #[inline]
-pub fn watched<T>(f: impl FnOnce() -> T) -> T {
+pub fn watched<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
     if WATCHING.load(Ordering::Relaxed) == 0 || !RECORD.with(|r| r.get().watched) {
-        return f();
+        return (f(), None);
     }
     RECORD.with(|r| {
         r.set(Record {
             on: true,
             held: 0,
+            call: 0,
             ..r.get()
         })
     });
     let out = f();
-    RECORD.with(|r| {
-        r.set(Record {
-            on: false,
-            ..r.get()
-        })
+    let call = RECORD.with(|r| {
+        let v = r.get();
+        r.set(Record { on: false, ..v });
+        v.call
     });
-    out
+    (out, Some(call.max(0) as u64))
 }
 
 /// A watch of the calling thread's heap, from [`watch`] until it drops:
@@ -132,14 +140,7 @@ impl Watch {
 
 impl Drop for Watch {
     fn drop(&mut self) {
-        let _ = RECORD.try_with(|r| {
-            r.set(Record {
-                watched: false,
-                on: false,
-                held: 0,
-                most: 0,
-            })
-        });
+        let _ = RECORD.try_with(|r| r.set(UNWATCHED));
         WATCHING.fetch_sub(1, Ordering::Relaxed);
     }
 }
@@ -488,7 +489,7 @@ mod tests {
             let free = |p, n| unsafe { Heap.dealloc(p, l(n)) };
             let outside = alloc(1 << 20);
             let w = watch();
-            let kept = watched(|| {
+            let (kept, call) = watched(|| {
                 let a = alloc(1000);
                 // SAFETY: a non-zero layout.
                 let b = unsafe { Heap.alloc_zeroed(l(500)) };
@@ -497,21 +498,28 @@ mod tests {
                 unsafe { Heap.realloc(b, l(500), 5000) }
             });
             assert_eq!(w.peak(), 5000, "1500 at once, then 5000 after the realloc");
+            assert_eq!(call, Some(5000), "the call's own peak");
             // Made outside a watched call: not seen, and its free is not either.
             free(alloc(1 << 16), 1 << 16);
-            watched(|| {
+            let ((), call) = watched(|| {
                 // Frees a block made before the call: counts against it.
                 free(outside, 1 << 20);
                 free(alloc(3000), 3000);
             });
+            assert_eq!(call, Some(0), "never above what it held at its start");
             assert_eq!(w.peak(), 5000, "the most of any one call");
-            watched(|| free(kept, 5000));
-            let e = watched(|| alloc(8000));
-            assert_eq!(w.peak(), 8000);
+            let ((), call) = watched(|| free(kept, 5000));
+            assert_eq!(call, Some(0));
+            let (e, call) = watched(|| alloc(8000));
+            assert_eq!((w.peak(), call), (8000, Some(8000)));
+            let ((), call) = watched(|| free(alloc(200), 200));
+            assert_eq!(call, Some(200), "each call from 0, whatever came before");
             free(e, 8000);
             drop(w);
             // No watch: calls are not recorded.
-            free(watched(|| alloc(1 << 20)), 1 << 20);
+            let (b, call) = watched(|| alloc(1 << 20));
+            assert_eq!(call, None);
+            free(b, 1 << 20);
             assert_eq!(watch().peak(), 0);
         })
         .join()

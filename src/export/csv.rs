@@ -234,9 +234,9 @@ impl CsvEncoder {
     }
 
     /// The counts that end both kinds of rows (instructions, cycles,
-    /// branch misses, task clock), then the line's end.
-    fn counts(&mut self, counts: [Option<u64>; 4]) {
-        for (i, n) in counts.into_iter().enumerate() {
+    /// branch misses, task clock; a solve's heap), then the line's end.
+    fn counts(&mut self, counts: &[Option<u64>]) {
+        for (i, &n) in counts.iter().enumerate() {
             if i > 0 {
                 self.comma();
             }
@@ -291,7 +291,7 @@ impl CsvEncoder {
         self.comma();
         self.buf.extend_from_slice(r.checked.word().as_bytes());
         self.comma();
-        self.counts([r.instructions, r.cycles, r.branch_misses, r.task_clock_ns]);
+        self.counts(&[r.instructions, r.cycles, r.branch_misses, r.task_clock_ns]);
     }
 
     /// One `solves.csv` row.
@@ -317,7 +317,13 @@ impl CsvEncoder {
         self.comma();
         self.buf.extend_from_slice(r.timing.word().as_bytes());
         self.comma();
-        self.counts([r.instructions, r.cycles, r.branch_misses, r.task_clock_ns]);
+        self.counts(&[
+            r.instructions,
+            r.cycles,
+            r.branch_misses,
+            r.task_clock_ns,
+            r.heap_bytes,
+        ]);
     }
 }
 
@@ -416,6 +422,7 @@ mod tests {
                 cycles: optional[2],
                 branch_misses: None,
                 task_clock_ns: optional[0],
+                heap_bytes: optional[2],
             };
             let p = PuzzleResult {
                 strategy: s.strategy.clone(),
@@ -448,7 +455,7 @@ mod tests {
                 n(small[2].into()), n(small[0].into()), "wrong".into(), n(numbers[1]),
                 o(optional[0]), o(optional[1]), n(numbers[2]), o(optional[2]),
                 n(small[1].into()), detail.clone(), "pipe".into(), o(optional[1]),
-                o(optional[2]), String::new(), o(optional[0]),
+                o(optional[2]), String::new(), o(optional[0]), o(optional[2]),
             ]);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             e.puzzle(&p);

@@ -185,6 +185,10 @@ pub struct SolveRecord {
     /// Nanoseconds the thread ran on a CPU during the call (`task-clock`).
     #[serde(default)]
     pub task_clock_ns: Option<u64>,
+    /// The most heap bytes the call held at once: a built-in strategy's,
+    /// when the run watches the heap (not when it counts instructions).
+    #[serde(default)]
+    pub heap_bytes: Option<u64>,
 }
 
 impl SolveRecord {
@@ -194,10 +198,11 @@ impl SolveRecord {
         self.cycles = c.cycles;
         self.branch_misses = c.branch_misses;
         self.task_clock_ns = c.task_clock_ns;
+        self.heap_bytes = c.heap_bytes;
     }
 
     /// The columns of `solves.csv`, in field order.
-    pub const COLUMNS: [&'static str; 19] = [
+    pub const COLUMNS: [&'static str; 20] = [
         "strategy",
         "variant",
         "dataset",
@@ -217,6 +222,7 @@ impl SolveRecord {
         "cycles",
         "branch_misses",
         "task_clock_ns",
+        "heap_bytes",
     ];
 }
 
@@ -292,6 +298,7 @@ impl PuzzleResult {
             cycles: self.cycles,
             branch_misses: self.branch_misses,
             task_clock_ns: self.task_clock_ns,
+            heap_bytes: None,
         }
     }
 

@@ -455,6 +455,7 @@ pub(super) fn run_pass(
         cycles: None,
         branch_misses: None,
         task_clock_ns: None,
+        heap_bytes: None,
     };
     let mut failure: Option<io::Error> = None;
     let mut measured = (Duration::ZERO, Vec::new());

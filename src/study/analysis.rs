@@ -1,6 +1,6 @@
 //! From a study's samples to its findings: per strategy and mode, the peak of
-//! a clue study or the growth of a size study, in time (or instructions)
-//! and in nodes.
+//! a clue study or the growth of a size study, in time (or instructions),
+//! in nodes and in peak heap.
 
 use super::fit::{self, Growth, Obs, Peak, SizePoint};
 use super::{Axis, PointState, StudyData, StudyOptions};
@@ -17,6 +17,8 @@ pub enum Cost {
     Nodes,
     /// Instructions per puzzle, counted by callgrind.
     Instructions,
+    /// The most heap bytes a call held at once (built-in strategies).
+    Memory,
 }
 
 impl Cost {
@@ -26,6 +28,7 @@ impl Cost {
             Cost::Time => "time",
             Cost::Nodes => "nodes",
             Cost::Instructions => "instructions",
+            Cost::Memory => "memory",
         }
     }
 
@@ -35,6 +38,7 @@ impl Cost {
             Cost::Time => "µs",
             Cost::Nodes => "nodes",
             Cost::Instructions => "instructions",
+            Cost::Memory => "bytes",
         }
     }
 }
@@ -98,6 +102,7 @@ pub fn analyse(opts: &StudyOptions, data: &StudyData) -> Findings {
                             Cost::Time => &s.times,
                             Cost::Nodes => &s.nodes,
                             Cost::Instructions => &s.instructions,
+                            Cost::Memory => &s.heap,
                         };
                         (s.point, obs)
                     })

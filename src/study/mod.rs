@@ -141,11 +141,15 @@ impl StudyOptions {
     }
 
     /// The costs the findings are about: instructions when the study counts
-    /// them (its times are valgrind's), else time; and search nodes.
-    pub fn costs(&self) -> [analysis::Cost; 2] {
-        match self.measure {
-            Measure::Instructions => [analysis::Cost::Instructions, analysis::Cost::Nodes],
-            _ => [analysis::Cost::Time, analysis::Cost::Nodes],
+    /// them (its times are valgrind's), else time; search nodes; and, in a
+    /// size study, the peak heap of a call, where it is watched (not while
+    /// counting).
+    pub fn costs(&self) -> Vec<analysis::Cost> {
+        use analysis::Cost;
+        match (self.measure, self.axis) {
+            (Measure::Instructions, _) => vec![Cost::Instructions, Cost::Nodes],
+            (_, Axis::Size) => vec![Cost::Time, Cost::Nodes, Cost::Memory],
+            (_, Axis::Clues) => vec![Cost::Time, Cost::Nodes],
         }
     }
 }
@@ -220,6 +224,16 @@ pub struct StudyRow {
     /// Upper end.
     #[serde(default)]
     pub instructions_hi: Option<f64>,
+    /// Median of the most heap bytes a call held at once (built-in
+    /// strategies, when the heap is watched).
+    #[serde(default)]
+    pub median_heap_bytes: Option<f64>,
+    /// 95% interval of the median heap, lower end.
+    #[serde(default)]
+    pub heap_lo: Option<f64>,
+    /// Upper end.
+    #[serde(default)]
+    pub heap_hi: Option<f64>,
 }
 
 /// The costs behind one row, kept for the fits and peaks.
@@ -237,6 +251,8 @@ pub struct Sample {
     pub nodes: Vec<Obs>,
     /// Instructions per puzzle (empty when not counted).
     pub instructions: Vec<Obs>,
+    /// Peak heap bytes per puzzle (empty when not watched).
+    pub heap: Vec<Obs>,
 }
 
 /// What a study measured.
@@ -505,6 +521,9 @@ fn empty_row(axis: Axis, p: PointSpec, mode: &str, s: SolverId) -> StudyRow {
         median_instructions: None,
         instructions_lo: None,
         instructions_hi: None,
+        median_heap_bytes: None,
+        heap_lo: None,
+        heap_hi: None,
     }
 }
 
@@ -524,6 +543,7 @@ fn summarise(
     }
     let mut row = empty_row(axis, p, mode, s);
     let (mut times, mut nodes, mut instructions) = (Vec::new(), Vec::new(), Vec::new());
+    let mut heap = Vec::new();
     let (mut unique, mut multiple) = (0u64, 0u64);
     for reps in by_puzzle.values() {
         row.puzzles += 1;
@@ -564,6 +584,14 @@ fn summarise(
                 censored,
             });
         }
+        let mut held: Vec<u64> = reps.iter().filter_map(|r| r.heap_bytes).collect();
+        if !held.is_empty() {
+            held.sort_unstable();
+            heap.push(Obs {
+                value: held[(held.len() - 1) / 2] as f64,
+                censored,
+            });
+        }
         if s.counts_search() {
             if let Some(n) = reps[0].nodes {
                 nodes.push(Obs {
@@ -596,6 +624,11 @@ fn summarise(
         row.instructions_lo = Some(m.lo);
         row.instructions_hi = m.hi;
     }
+    if let Some(m) = fit::median(&heap) {
+        row.median_heap_bytes = Some(m.value);
+        row.heap_lo = Some(m.lo);
+        row.heap_hi = m.hi;
+    }
     let sample = Sample {
         point: pi,
         mode: mode.to_string(),
@@ -603,6 +636,7 @@ fn summarise(
         times,
         nodes,
         instructions,
+        heap,
     };
     (row, sample)
 }

@@ -299,6 +299,7 @@ fn solve(index: u64, status: RowStatus, ns: u64) -> SolveRecord {
         cycles: None,
         branch_misses: None,
         task_clock_ns: None,
+        heap_bytes: None,
     }
 }
 

@@ -134,6 +134,7 @@ fn cost_value(cost: Cost, v: f64) -> String {
         Cost::Time => format!("{} µs", num(v)),
         Cost::Nodes => format!("{} nodes", num(v)),
         Cost::Instructions => format!("{} instructions", num(v)),
+        Cost::Memory => format!("{} of heap", crate::usage::size_words(v.round() as u64)),
     }
 }
 
@@ -151,6 +152,7 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
             Cost::Time => ("time", "peaks"),
             Cost::Nodes => ("search nodes", "peak"),
             Cost::Instructions => ("instructions", "peak"),
+            Cost::Memory => ("peak heap", "peaks"),
         };
         let edge = if p.at == first || p.at == last {
             " It lies at the end of the range studied: the true peak may lie beyond it."
@@ -197,6 +199,7 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
             Cost::Time => ("time", "grows"),
             Cost::Nodes => ("search nodes", "grow"),
             Cost::Instructions => ("instructions", "grow"),
+            Cost::Memory => ("peak heap", "grows"),
         };
         let sizes = |v: &[usize]| {
             v.iter()
@@ -368,6 +371,7 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
                 Cost::Time => ("time", "median time per puzzle, µs (log)"),
                 Cost::Nodes => ("nodes", "median search nodes per puzzle (log)"),
                 Cost::Instructions => ("instructions", "median instructions per puzzle (log)"),
+                Cost::Memory => ("memory", "median peak heap of a call, bytes (log)"),
             };
             let (x_desc, log_x) = match axis {
                 Axis::Clues => ("clues (givens)".to_string(), false),
@@ -387,7 +391,11 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
                 name: format!("study-{}-{what}-{mode}", axis.name()),
                 title: format!("{} ({what}, mode {mode})", title(file)),
                 caption: format!(
-                    "Median {what} per puzzle against {} (mode {mode}); the bands are the medians' 95% intervals, hollow triangles censored points at their lower bound{}{}.",
+                    "Median {} against {} (mode {mode}); the bands are the medians' 95% intervals, hollow triangles censored points at their lower bound{}{}.",
+                    match cost {
+                        Cost::Memory => "peak heap of a call (the most bytes it held at once)".to_string(),
+                        _ => format!("{what} per puzzle"),
+                    },
                     match axis {
                         Axis::Clues => "the clue count",
                         Axis::Size => "the cells of the grid",
@@ -416,6 +424,7 @@ fn median(cost: Cost, r: &StudyRow) -> Option<(f64, f64, Option<f64>)> {
             r.instructions_lo?,
             r.instructions_hi,
         )),
+        Cost::Memory => Some((r.median_heap_bytes?, r.heap_lo?, r.heap_hi)),
     }
 }
 

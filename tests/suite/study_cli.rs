@@ -2,7 +2,7 @@
 
 use predicates::prelude::*;
 
-use crate::common::bin;
+use crate::common::{bin, csv_rows};
 
 #[test]
 fn a_clue_study_writes_its_folder() {
@@ -106,14 +106,36 @@ fn a_size_study_fits_growth_and_names_the_better_model() {
     let file: sudoku_bench::study::StudyFile =
         serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
     assert_eq!(file.study.fraction, Some(0.6));
-    assert_eq!(file.findings.growth.len(), 4);
+    // Time, nodes and the peak heap of a call, for each strategy.
+    assert_eq!(file.findings.growth.len(), 6);
     for f in &file.findings.growth {
         let g = f.growth.as_ref().expect("three measured sizes");
         assert_eq!(g.fitted, vec![4, 9, 16]);
         let best = g.best();
         assert!(best.rss <= g.power.rss.min(g.exponential.rss));
     }
-    assert!(out.join("charts/study-size-time-first.svg").exists());
+    // dlx's links grow with the grid's constraints: so does its heap.
+    let f = file
+        .findings
+        .growth
+        .iter()
+        .find(|f| f.variant == "dlx" && f.cost == sudoku_bench::study::analysis::Cost::Memory)
+        .expect("a memory finding");
+    let g = f.growth.as_ref().unwrap();
+    assert!(!g.flat && g.power.slope > 0.5, "{g:?}");
+    let rows: Vec<std::collections::HashMap<String, String>> = csv_rows(&out.join("study.csv"));
+    assert_eq!(rows.len(), 6);
+    for r in &rows {
+        let heap: f64 = r["median_heap_bytes"].parse().expect("a heap median");
+        assert!(heap > 0.0, "{r:?}");
+    }
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("dlx (mode first): peak heap grows as"), "{md}");
+    for what in ["time", "nodes", "memory"] {
+        assert!(out
+            .join(format!("charts/study-size-{what}-first.svg"))
+            .exists());
+    }
 }
 
 #[test]
