@@ -460,6 +460,10 @@ pub fn crowded(threads: usize, cores: usize) -> bool {
 /// Crashes on one grid size, with no answer at all on that size, after which
 /// a contender is given up on it: its puzzles left there are `error` rows.
 ///
+/// Longest wait for a started program to settle before its first puzzle is
+/// sent: past it, the rest of its start is timed with that puzzle.
+pub const READY_CAP: Duration = Duration::from_secs(3);
+
 /// Each crash costs a restart (a few milliseconds for a program or a
 /// library's host), so a contender that answers nothing is given up after
 /// well under a second. One that answers even a tenth of the puzzles, in any
@@ -621,6 +625,10 @@ impl Program {
         for _ in 0..n.max(1) {
             started.push(self.spawn(mode)?);
         }
+        // They start side by side; each is waited for once.
+        for p in &mut started {
+            self.settle(p);
+        }
         crate::sync::lock(&self.idle).extend(started);
         Ok(())
     }
@@ -651,7 +659,11 @@ impl Program {
         };
         let mut p = match found {
             Some(p) => p,
-            None => self.spawn(mode).map_err(|e| e.to_string())?,
+            None => {
+                let mut p = self.spawn(mode).map_err(|e| e.to_string())?;
+                self.settle(&mut p);
+                p
+            }
         };
         // A worker pinned to one processor (--pin) shares it with its program:
         // every thread of it, and those it starts. Its reads then sleep.
@@ -660,6 +672,17 @@ impl Program {
             p.sleep_when_idle();
         }
         Ok(p)
+    }
+
+    /// Waits for a program that was just started to be ready for its first
+    /// puzzle ([`Process::wait_ready`], [`READY_CAP`] at most), so that its
+    /// start is not timed as that puzzle: after a crash, the puzzle a fresh
+    /// process gets would otherwise carry an interpreter's start-up. A
+    /// library host has said it is ready already.
+    fn settle(&self, p: &mut Process) {
+        if self.spec.library.is_none() {
+            p.wait_ready(READY_CAP);
+        }
     }
 
     fn put_back(&self, p: Process) {

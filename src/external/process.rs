@@ -63,6 +63,9 @@ pub struct Process {
 /// answer on this project's virtual machines, against about 1 µs when the
 /// reader is awake.
 const SPIN: Duration = Duration::from_millis(1);
+/// Polls in a row that must find a starting program asleep, and not run
+/// since the poll before, for [`Process::wait_ready`].
+const SETTLED: u32 = 2;
 /// Longest sleep in `poll`, so the cancel flag is seen.
 const NAP_MS: i32 = 20;
 
@@ -159,6 +162,39 @@ impl Process {
             if let Some(peak) = self.cage.as_ref().and_then(crate::usage::Cage::peak) {
                 usage.note_peak(peak);
             }
+        }
+    }
+
+    /// Waits, `cap` at most, until the program is ready for its first
+    /// puzzle: every thread of it asleep (on its read of stdin, in a
+    /// program that reads a line at a time), its run time unchanged over
+    /// [`SETTLED`] polls 1 ms apart; or it has ended. So a program's start
+    /// (an interpreter loading its modules, a JIT warming up) is not timed
+    /// as the puzzle it is sent first. True when it settled; false when it
+    /// ended, `cap` passed, or nothing can be read of it (off Linux).
+    pub fn wait_ready(&mut self, cap: Duration) -> bool {
+        let until = Instant::now() + cap;
+        let (mut before, mut calm) = (None, 0);
+        loop {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return false;
+            }
+            let Some((asleep, ran)) = crate::usage::activity(self.child.id()) else {
+                return false;
+            };
+            calm = if asleep && before == Some(ran) {
+                calm + 1
+            } else {
+                0
+            };
+            if calm >= SETTLED {
+                return true;
+            }
+            before = Some(ran);
+            if Instant::now() >= until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
         }
     }
 

@@ -113,6 +113,61 @@ pub fn pin_process(pid: u32, cpu: usize) {
     }
 }
 
+/// Whether every thread of process `pid` and of its descendants sleeps
+/// (state `S`: waiting on a read, a lock, a child or a timer), and the time
+/// those threads have run so far, in nanoseconds
+/// (`/proc/PID/task/TID/schedstat`, or the clock tick's resolution from
+/// `stat` where the kernel keeps no schedstat); `None` when it cannot be
+/// read (the process is gone, or off Linux). A wrapper script that waits
+/// for the solver it started is asleep; the solver is looked at too.
+pub fn activity(pid: u32) -> Option<(bool, u64)> {
+    let (mut asleep, mut ran) = (true, 0u64);
+    let mut todo = vec![pid];
+    let mut seen = 0;
+    while let Some(p) = todo.pop() {
+        seen += 1;
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
+            // The first is the program itself; a child may end as it is read.
+            if p == pid {
+                return None;
+            }
+            continue;
+        };
+        for t in tasks.flatten() {
+            let dir = t.path();
+            let Ok(stat) = std::fs::read_to_string(dir.join("stat")) else {
+                continue;
+            };
+            let rest = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            asleep &= fields.first() == Some(&"S");
+            ran += match std::fs::read_to_string(dir.join("schedstat")) {
+                Ok(text) => text
+                    .split_whitespace()
+                    .next()
+                    .and_then(|f| f.parse().ok())
+                    .unwrap_or(0),
+                // utime and stime: fields 14 and 15, 12 and 13 after ')'.
+                Err(_) => {
+                    let ticks: u64 = (11..13)
+                        .filter_map(|i| fields.get(i).and_then(|f| f.parse::<u64>().ok()))
+                        .sum();
+                    (ticks as f64 / clock_ticks() * 1e9) as u64
+                }
+            };
+            if seen < 64 {
+                if let Ok(kids) = std::fs::read_to_string(dir.join("children")) {
+                    todo.extend(
+                        kids.split_whitespace()
+                            .filter_map(|k| k.parse::<u32>().ok()),
+                    );
+                }
+            }
+        }
+    }
+    Some((asleep, ran))
+}
+
 /// CPU time and peak memory of a contender's processes, added up as each
 /// is read (see [`Tracked`]).
 #[derive(Debug, Default)]

@@ -301,3 +301,39 @@ fn each_built_in_reports_the_heap_its_calls_held() {
     );
     assert!(heap("band", "hard-9x9") >= 81);
 }
+
+/// A program that takes its time to start (here 300 ms of CPU, as an
+/// interpreter loading its modules) is sent its first puzzle only once it
+/// has settled: its start is never timed as that puzzle, after a crash too.
+/// Read from its CPU time, not from a clock, so a loaded machine only makes
+/// the wait longer.
+#[test]
+fn a_fresh_program_is_sent_its_first_puzzle_once_it_has_started() {
+    use sudoku_bench::external::process::Process;
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path(), &[]);
+    let spin = std::time::Duration::from_millis(300);
+    let command: Vec<String> = vec![
+        "env".into(),
+        format!("FIXTURE_START_SPIN_US={}", spin.as_micros()),
+        example("fixture-contender").display().to_string(),
+        dir.path().join("table.tsv").display().to_string(),
+    ];
+    let mut p = Process::spawn(&command, sudoku_bench::solver::Mode::First, false, None).unwrap();
+    assert!(
+        p.wait_ready(std::time::Duration::from_secs(120)),
+        "it settles"
+    );
+    let cpu = sudoku_bench::usage::process_cpu(p.id()).unwrap();
+    // /proc counts in clock ticks: at most one short of the spin.
+    assert!(
+        cpu + std::time::Duration::from_millis(10) >= spin,
+        "{cpu:?}"
+    );
+    // Settled means reading: it answers.
+    let (line, _) = &puzzles(1)[0];
+    p.send(format!("{line}\n").as_bytes()).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let answer = p.read_line(None, &never).unwrap();
+    assert!(answer.starts_with("unique"), "{answer}");
+}
