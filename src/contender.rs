@@ -289,7 +289,7 @@ impl Engine for InProcess {
                 .out
                 .map_err(|p| format!("panicked: {}", panic_message(p)));
             let mut counts = counted.unwrap_or_else(|why| {
-                result = Err(why);
+                result = Err(why.to_string());
                 Default::default()
             });
             // A handicap's extra work, counted as part of the call.

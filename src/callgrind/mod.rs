@@ -82,7 +82,7 @@ pub fn on_valgrind() -> bool {
 }
 
 /// Why a count could not be had.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum CountError {
     /// The dump callgrind was asked for is not there or does not read.
     #[error("callgrind's dump {}: {why}", path.display())]
@@ -235,17 +235,28 @@ pub struct Timed<T> {
     pub perf: Option<Result<crate::perf::Counts, String>>,
 }
 
+/// Why a call's counts could not be had: the row's error.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum CallCountError {
+    /// The CPU's counters could not be read around it ([`crate::perf`]'s words).
+    #[error("{0}")]
+    Counters(String),
+    /// Its instructions could not be counted.
+    #[error("counting its instructions: {0}")]
+    Instructions(#[source] CountError),
+}
+
 impl<T> Timed<T> {
     /// What was counted of the call (nothing, when nothing counts), or why
-    /// a count could not be had (the row's error).
-    pub fn counts(&self) -> Result<crate::perf::Counts, String> {
+    /// a count could not be had.
+    pub fn counts(&self) -> Result<crate::perf::Counts, CallCountError> {
         let mut counts = match &self.perf {
-            Some(Err(why)) => return Err(why.clone()),
+            Some(Err(why)) => return Err(CallCountError::Counters(why.clone())),
             Some(Ok(c)) => *c,
             None => Default::default(),
         };
         match &self.instructions {
-            Some(Err(e)) => return Err(format!("counting its instructions: {e}")),
+            Some(Err(e)) => return Err(CallCountError::Instructions(e.clone())),
             Some(Ok(n)) => counts.instructions = Some(*n),
             None => {}
         }

@@ -369,7 +369,7 @@ impl Library {
         };
         match counted {
             Ok(n) => called.counts = n,
-            Err(why) => called.status = Err(why),
+            Err(why) => called.status = Err(why.to_string()),
         }
         called
     }

@@ -259,6 +259,8 @@ fn finish_numbers(rows: Vec<Row>, col: &mut Collector<'_, '_>) {
     if col.alphabet_for(geometry, "", rows[0].line, 1).is_none() {
         return;
     }
+    // Numbers in, numbers out: answers come back in the notation given.
+    col.written_as_numbers(geometry);
     let mut cells = Vec::with_capacity(geometry.cells());
     for row in &rows {
         for (column, t) in row.numbers.iter().flatten() {

@@ -543,6 +543,32 @@ fn solve_answers_in_the_notation_it_was_given() {
             .unwrap()
             .trim_start()
             .starts_with(&cells[0].to_string()));
+        // Given as a block of numbers (n rows of n), it is answered in numbers too.
+        let rows: String = write_line(&grid, &Alphabet::numbers(g))
+            .split(' ')
+            .collect::<Vec<_>>()
+            .chunks(n)
+            .map(|r| r.join(" ") + "\n")
+            .collect();
+        let block_in = dir.path().join(format!("block-{n}.txt"));
+        std::fs::write(&block_in, rows).unwrap();
+        let out = bin()
+            .arg("solve")
+            .arg(&block_in)
+            .args(["--mode", "first"])
+            .output()
+            .unwrap();
+        let out = String::from_utf8(out.stdout).unwrap();
+        let from_block = out
+            .trim_end()
+            .split_once('\t')
+            .expect("status and answer")
+            .1;
+        assert_eq!(
+            from_block.split(' ').count(),
+            g.cells(),
+            "{n}x{n} block: {from_block:.40}"
+        );
     }
     // Letters in, the same letters out; --output numbers turns them to numbers.
     let letters = repo_datasets().join("set-25x25.txt");
