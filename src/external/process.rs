@@ -166,12 +166,15 @@ impl Process {
     }
 
     /// Waits, `cap` at most, until the program is ready for its first
-    /// puzzle: every thread of it asleep (on its read of stdin, in a
-    /// program that reads a line at a time), its run time unchanged over
-    /// [`SETTLED`] polls 1 ms apart; or it has ended. So a program's start
-    /// (an interpreter loading its modules, a JIT warming up) is not timed
-    /// as the puzzle it is sent first. True when it settled; false when it
-    /// ended, `cap` passed, or nothing can be read of it (off Linux).
+    /// puzzle: every thread of it (and of the processes it started) asleep,
+    /// one of them waiting for input (a read of stdin, or an event loop's
+    /// poll; a timer's sleep is no wait for input), its run time unchanged
+    /// over [`SETTLED`] polls 1 ms apart; or it has ended. So a program's
+    /// start (an interpreter loading its modules, a JIT warming up, a
+    /// `sleep` before it reads) is not timed as the puzzle it is sent
+    /// first. Where the kernel does not say which call a thread sleeps in,
+    /// asleep and unchanged is taken as ready. True when it settled; false
+    /// when it ended, `cap` passed, or nothing can be read of it (off Linux).
     pub fn wait_ready(&mut self, cap: Duration) -> bool {
         let until = Instant::now() + cap;
         let (mut before, mut calm) = (None, 0);
@@ -179,10 +182,11 @@ impl Process {
             if !matches!(self.child.try_wait(), Ok(None)) {
                 return false;
             }
-            let Some((asleep, ran)) = crate::usage::activity(self.child.id()) else {
+            let Some(a) = crate::usage::activity(self.child.id()) else {
                 return false;
             };
-            calm = if asleep && before == Some(ran) {
+            let waiting = a.asleep && (a.reading || !a.calls_known);
+            calm = if waiting && before == Some(a.ran_ns) {
                 calm + 1
             } else {
                 0
@@ -190,7 +194,7 @@ impl Process {
             if calm >= SETTLED {
                 return true;
             }
-            before = Some(ran);
+            before = Some(a.ran_ns);
             if Instant::now() >= until {
                 return false;
             }

@@ -138,6 +138,9 @@ fn cost_value(cost: Cost, v: f64) -> String {
     }
 }
 
+/// Below this R², a fitted law is said not to fit.
+const POOR_FIT: f64 = 0.5;
+
 /// The findings in words, one sentence each.
 pub fn sentences(file: &StudyFile) -> Vec<String> {
     let mut out = Vec::new();
@@ -226,8 +229,13 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
                     Model::Power => (&g.power, &g.exponential),
                     Model::Exponential => (&g.exponential, &g.power),
                 };
+                let poor = if best.r2 < POOR_FIT {
+                    format!(" Neither law fits well (R² below {POOR_FIT}): the medians do not grow steadily with the size, so read the points, not the law.")
+                } else {
+                    String::new()
+                };
                 out.push(format!(
-                    "{} (mode {}): {what} {grows} as {} ({} of the {}; R² {:.3}), a better fit than {} (R² {:.3}){censored}.",
+                    "{} (mode {}): {what} {grows} as {} ({} of the {}; R² {:.3}), a better fit than {} (R² {:.3}){censored}.{poor}",
                     f.variant,
                     f.mode,
                     law(best),

@@ -113,15 +113,57 @@ pub fn pin_process(pid: u32, cpu: usize) {
     }
 }
 
-/// Whether every thread of process `pid` and of its descendants sleeps
-/// (state `S`: waiting on a read, a lock, a child or a timer), and the time
-/// those threads have run so far, in nanoseconds
-/// (`/proc/PID/task/TID/schedstat`, or the clock tick's resolution from
-/// `stat` where the kernel keeps no schedstat); `None` when it cannot be
-/// read (the process is gone, or off Linux). A wrapper script that waits
-/// for the solver it started is asleep; the solver is looked at too.
-pub fn activity(pid: u32) -> Option<(bool, u64)> {
-    let (mut asleep, mut ran) = (true, 0u64);
+/// What [`activity`] read of a process and its descendants.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Activity {
+    /// Every thread sleeps (state `S`: waiting on a read, a lock, a child or
+    /// a timer).
+    pub asleep: bool,
+    /// Some thread waits for input: blocked in a read of its stdin, or in
+    /// `poll`, `select` or `epoll_wait` (an event loop). A thread asleep in
+    /// a timer (`sleep`) does not count.
+    pub reading: bool,
+    /// The kernel said which call each sleeping thread is in
+    /// (`/proc/PID/task/TID/syscall`); without that, `reading` is false and
+    /// means nothing.
+    pub calls_known: bool,
+    /// Time those threads have run so far, ns.
+    pub ran_ns: u64,
+}
+
+/// The system calls a thread waits for input in, on this architecture:
+/// `read` and `readv` (of fd 0 only), then the polls.
+#[cfg(target_arch = "x86_64")]
+const INPUT_CALLS: (&[u64], &[u64]) = (&[0, 19], &[7, 23, 232, 270, 271, 281, 441]);
+#[cfg(target_arch = "aarch64")]
+const INPUT_CALLS: (&[u64], &[u64]) = (&[63, 65], &[22, 72, 73, 441]);
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const INPUT_CALLS: (&[u64], &[u64]) = (&[], &[]);
+
+/// Whether a thread's `/proc/.../syscall` line shows it waiting for input;
+/// `None` when the line says nothing (`running`, or no such file).
+fn waits_for_input(line: &str) -> Option<bool> {
+    let mut words = line.split_whitespace();
+    let nr: u64 = words.next()?.parse().ok()?;
+    let fd = words
+        .next()
+        .and_then(|w| u64::from_str_radix(w.trim_start_matches("0x"), 16).ok());
+    let (reads, polls) = INPUT_CALLS;
+    Some((reads.contains(&nr) && fd == Some(0)) || polls.contains(&nr))
+}
+
+/// What process `pid` and its descendants are doing (see [`Activity`]),
+/// from `/proc/PID/task/*/{stat,schedstat,syscall,children}` (the run
+/// time at the clock tick's resolution from `stat` where the kernel keeps
+/// no schedstat); `None` when it cannot be read (the process is gone, or
+/// off Linux). A wrapper script that waits for the solver it started is
+/// asleep; the solver is looked at too.
+pub fn activity(pid: u32) -> Option<Activity> {
+    let mut a = Activity {
+        asleep: true,
+        calls_known: true,
+        ..Activity::default()
+    };
     let mut todo = vec![pid];
     let mut seen = 0;
     while let Some(p) = todo.pop() {
@@ -140,8 +182,18 @@ pub fn activity(pid: u32) -> Option<(bool, u64)> {
             };
             let rest = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
             let fields: Vec<&str> = rest.split_whitespace().collect();
-            asleep &= fields.first() == Some(&"S");
-            ran += match std::fs::read_to_string(dir.join("schedstat")) {
+            let sleeping = fields.first() == Some(&"S");
+            a.asleep &= sleeping;
+            if sleeping {
+                match std::fs::read_to_string(dir.join("syscall"))
+                    .ok()
+                    .and_then(|l| waits_for_input(&l))
+                {
+                    Some(input) => a.reading |= input,
+                    None => a.calls_known = false,
+                }
+            }
+            a.ran_ns += match std::fs::read_to_string(dir.join("schedstat")) {
                 Ok(text) => text
                     .split_whitespace()
                     .next()
@@ -165,7 +217,7 @@ pub fn activity(pid: u32) -> Option<(bool, u64)> {
             }
         }
     }
-    Some((asleep, ran))
+    Some(a)
 }
 
 /// CPU time and peak memory of a contender's processes, added up as each

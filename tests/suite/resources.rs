@@ -337,3 +337,34 @@ fn a_fresh_program_is_sent_its_first_puzzle_once_it_has_started() {
     let answer = p.read_line(None, &never).unwrap();
     assert!(answer.starts_with("unique"), "{answer}");
 }
+
+/// A program that sleeps before its first read (a `sleep`, a lock, a file
+/// on a slow disk) is asleep, but not waiting for input: it is not ready
+/// until it reads. It marks the moment it reaches its read, so no clock is
+/// needed to tell.
+#[test]
+fn a_program_asleep_in_its_start_is_not_taken_for_ready() {
+    use sudoku_bench::external::process::Process;
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path(), &[]);
+    let mark = dir.path().join("started");
+    let command: Vec<String> = vec![
+        "env".into(),
+        "FIXTURE_START_SLEEP_US=300000".into(),
+        format!("FIXTURE_READY_MARK={}", mark.display()),
+        example("fixture-contender").display().to_string(),
+        dir.path().join("table.tsv").display().to_string(),
+    ];
+    let mut p = Process::spawn(&command, sudoku_bench::solver::Mode::First, false, None).unwrap();
+    let can_tell = std::fs::read_to_string(format!("/proc/{}/syscall", p.id())).is_ok();
+    assert!(
+        p.wait_ready(std::time::Duration::from_secs(120)),
+        "it settles"
+    );
+    if can_tell {
+        assert!(
+            mark.exists(),
+            "taken for ready while still asleep in its start"
+        );
+    }
+}
