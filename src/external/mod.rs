@@ -940,21 +940,16 @@ impl Program {
             crash: Some(why),
         };
         match e {
-            ReadError::Timeout => {
+            ReadError::Timeout | ReadError::CpuLimit => {
+                let (what, bound) = match e {
+                    ReadError::Timeout => ("time limit", limit),
+                    _ => ("CPU limit", cpu_limit),
+                };
                 let why = p.kill();
                 let mut row = Solved::stopped(Status::Budget, ns, now);
                 row.note = Some(format!(
-                    "no answer within the time limit ({}); killed ({why})",
-                    limit.map_or("none".into(), |t| format!("{t:?}"))
-                ));
-                Failure { row, crash: None }
-            }
-            ReadError::CpuLimit => {
-                let why = p.kill();
-                let mut row = Solved::stopped(Status::Budget, ns, now);
-                row.note = Some(format!(
-                    "no answer within the CPU limit ({}); killed ({why})",
-                    cpu_limit.map_or("none".into(), |t| format!("{t:?}"))
+                    "no answer within the {what} ({}); killed ({why})",
+                    bound.map_or("none".into(), |t| format!("{t:?}"))
                 ));
                 Failure { row, crash: None }
             }

@@ -527,6 +527,13 @@ fn empty_row(axis: Axis, p: PointSpec, mode: &str, s: SolverId) -> StudyRow {
     }
 }
 
+/// The lower median of `values`, `None` when there are none.
+fn lower_median(values: impl Iterator<Item = u64>) -> Option<f64> {
+    let mut v: Vec<u64> = values.collect();
+    v.sort_unstable();
+    v.get(v.len().checked_sub(1)? / 2).map(|&x| x as f64)
+}
+
 /// One strategy's row and costs at a point, from the point's records: each
 /// puzzle's median over its repeats; a wrong or failed solve is no cost.
 fn summarise(
@@ -576,21 +583,16 @@ fn summarise(
             value: ns[(ns.len() - 1) / 2] as f64 / 1e3,
             censored,
         });
-        let mut counted: Vec<u64> = reps.iter().filter_map(|r| r.instructions).collect();
-        if !counted.is_empty() {
-            counted.sort_unstable();
-            instructions.push(Obs {
-                value: counted[(counted.len() - 1) / 2] as f64,
-                censored,
-            });
-        }
-        let mut held: Vec<u64> = reps.iter().filter_map(|r| r.heap_bytes).collect();
-        if !held.is_empty() {
-            held.sort_unstable();
-            heap.push(Obs {
-                value: held[(held.len() - 1) / 2] as f64,
-                censored,
-            });
+        for (costs, of) in [
+            (
+                &mut instructions,
+                (|r| r.instructions) as fn(&SolveRecord) -> Option<u64>,
+            ),
+            (&mut heap, |r| r.heap_bytes),
+        ] {
+            if let Some(value) = lower_median(reps.iter().filter_map(|r| of(r))) {
+                costs.push(Obs { value, censored });
+            }
         }
         if s.counts_search() {
             if let Some(n) = reps[0].nodes {
