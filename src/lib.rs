@@ -6,7 +6,8 @@
 //! - [`contender`]: what the harness times, built in or outside ([`external`]);
 //!   [`harness`]: contenders over datasets, in parallel, every answer checked.
 //! - [`export`], [`report`], [`compare`]: files, charts and the regression gate
-//!   from finished runs; [`study`]: how cost grows with clues, size or threads.
+//!   from finished runs; [`history`]: many runs over time; [`study`]: how cost
+//!   grows with clues, size or threads.
 //! - [`bench`](mod@bench): a run from its typed options ([`harness::RunOptions`]) to its
 //!   folder; [`batch`]: a puzzle file solved in parallel, answers in order.
 //!
@@ -42,6 +43,7 @@ pub mod format;
 pub mod generate;
 pub mod grid;
 pub mod harness;
+pub mod history;
 pub mod hunt;
 pub mod perf;
 pub mod rate;

@@ -221,6 +221,8 @@ pub struct Finished {
     pub comparison: Option<Comparison>,
     /// Where the run was saved as a baseline, when it asked to be.
     pub saved: Option<PathBuf>,
+    /// What the exports (`--export`) left out, a line each.
+    pub export_notes: Vec<String>,
 }
 
 /// Draws the report, rewrites `run.json` with the whole process's time
@@ -228,7 +230,8 @@ pub struct Finished {
 /// (not an interrupted run), as the run's options ask.
 pub fn finish(m: &mut Measured, out_dir: &Path, started: Instant) -> Result<Finished, BenchError> {
     let after = m.report.info.options.after.clone();
-    let report = if after.report {
+    // Under valgrind, the process that started this run draws the report.
+    let report = if after.report && !super::valgrind::report_later(out_dir) {
         let drawing = Instant::now();
         let r =
             crate::report::write(out_dir, &after.charts).map_err(|source| BenchError::Report {
@@ -246,6 +249,21 @@ pub fn finish(m: &mut Measured, out_dir: &Path, started: Instant) -> Result<Fini
     let path = out_dir.join(json.file_name());
     let text = json.render(&m.report).map_err(BenchError::io(&path))?;
     std::fs::write(&path, text).map_err(BenchError::io(&path))?;
+    // From summary.csv as written, so that `report --export` gives the same.
+    let export_notes = if after.exports.is_empty() {
+        Vec::new()
+    } else {
+        let (_, summary) =
+            crate::report::load_summary(out_dir).map_err(|source| BenchError::Report {
+                dir: out_dir.to_path_buf(),
+                source: Box::new(source),
+            })?;
+        let run = export::RunReport {
+            info: m.report.info.clone(),
+            summary,
+        };
+        export::track::write(&after.exports, &run)?
+    };
     let comparison = match (&m.baseline_dir, &after.baseline) {
         (Some(dir), Some(label)) => {
             let c = compare::compare(
@@ -269,5 +287,6 @@ pub fn finish(m: &mut Measured, out_dir: &Path, started: Instant) -> Result<Fini
         report,
         comparison,
         saved,
+        export_notes,
     })
 }

@@ -86,6 +86,9 @@ pub enum BenchError {
         #[source]
         source: Box<crate::report::ReportError>,
     },
+    /// An export (`--export`) cannot be written.
+    #[error(transparent)]
+    Export(#[from] crate::export::track::TrackError),
     /// The reference verdicts cannot be counted or cached.
     #[error("computing reference verdicts: {0}")]
     Verdicts(#[source] std::io::Error),

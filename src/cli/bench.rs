@@ -128,6 +128,14 @@ pub(super) struct BenchArgs {
     /// Compare this run with baseline NAME (or a run folder) when it ends; exit 1 on a regression.
     #[arg(long, value_name = "NAME")]
     pub(super) baseline: Option<String>,
+    /// Name what this run measured, like a commit of your solver (`--label abc123`):
+    /// kept in run.json and baselines, shown in reports, the order of `history --order label`.
+    #[arg(long, value_parser = label)]
+    label: Option<String>,
+    /// Also write the summary for a benchmark-history service, `FORMAT=FILE` (repeatable):
+    /// `bmf` (bencher's Metric Format) or `github-action-benchmark` (customSmallerIsBetter).
+    #[arg(long, value_name = "FORMAT=FILE")]
+    export: Vec<sudoku_bench::harness::plan::ExportTo>,
     /// With --baseline: changes smaller than this count as noise, like `3%` or `0.03`
     /// (default: 3% for times, 1% for instructions).
     #[arg(long, value_parser = fraction)]
@@ -201,6 +209,7 @@ impl BenchArgs {
             threads_note: String::new(),
             scaling: Vec::new(),
             measure: self.measure,
+            label: self.label.clone(),
             after: sudoku_bench::harness::plan::AfterRun {
                 report: !self.no_report,
                 charts: self.report.options()?,
@@ -209,6 +218,7 @@ impl BenchArgs {
                 noise_threshold: self
                     .noise_threshold
                     .unwrap_or(sudoku_bench::compare::default_threshold(self.measure)),
+                exports: self.export.clone(),
             },
         })
     }
@@ -247,9 +257,11 @@ pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
 pub(super) fn rerun_counted(quiet: bool) -> Result<u8> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let say = &mut |m: &str| eprintln!("{m}");
-    Ok(sudoku_bench::bench::valgrind::rerun_saying(
-        &args, quiet, say,
-    )?)
+    let (code, report) = sudoku_bench::bench::valgrind::rerun_saying(&args, quiet, say)?;
+    if let (Some((dir, r)), false) = (report, quiet) {
+        super::report::print_report_result(&dir, &r);
+    }
+    Ok(code)
 }
 
 /// Checks `options` on this machine and reads the datasets.
@@ -292,6 +304,9 @@ pub(super) fn one(
         eprintln!("note: {k}");
     }
     let done = bench::finish(&mut m, out_dir, started)?;
+    for n in &done.export_notes {
+        eprintln!("note: {n}");
+    }
     if !quiet {
         match &done.report {
             Some(r) => super::report::print_report_result(out_dir, r),
@@ -305,6 +320,11 @@ pub(super) fn one(
         super::compare::print(c, &out_dir.join(files::COMPARE), quiet);
     }
     let after = &m.report.info.options.after;
+    if !quiet {
+        for e in &after.exports {
+            println!("{} export in {}", e.format.word(), e.path.display());
+        }
+    }
     match (&after.save_baseline, &done.saved) {
         (Some(name), None) => eprintln!("note: baseline {name} not saved: the run was interrupted"),
         (Some(name), Some(dir)) if !quiet => {

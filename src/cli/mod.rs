@@ -6,6 +6,7 @@ mod compare;
 mod contender;
 mod datasets;
 mod generate;
+mod history;
 mod hunt;
 mod interrupt;
 mod library_host;
@@ -52,6 +53,9 @@ enum Command {
     /// Compare a run or baseline with another: change in time with its 95% interval,
     /// change in search size, a verdict per strategy and dataset (exit 1 on a regression).
     Compare(compare::CompareArgs),
+    /// Many saved runs and baselines over time: a timeline per contender and dataset,
+    /// kept apart per machine, each regression and improvement marked where it came in.
+    History(history::HistoryArgs),
     /// Check an outside program against the line protocol before racing it.
     Contender(contender::ContenderArgs),
     /// How cost grows: sweep clue counts, grid sizes or threads, with peaks and fitted growth.
@@ -80,6 +84,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Rate(args) => rate::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::History(args) => history::run(args),
         Command::Contender(args) => contender::run(args),
         Command::Study(args) => study::run(args),
         Command::Hunt(args) => hunt::run(args),

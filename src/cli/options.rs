@@ -189,3 +189,14 @@ pub(super) fn cpu_limit(text: &str) -> Result<std::time::Duration, String> {
         Err(e) => Err(e.to_string()),
     }
 }
+
+/// A run's label (`--label`): one line of at most 200 characters.
+pub(super) fn label(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > 200 || text.chars().any(char::is_control) {
+        return Err(format!(
+            "{text:?}: expected a label of 1 to 200 characters on one line, like a commit (abc1234) or v2"
+        ));
+    }
+    Ok(text.to_string())
+}

@@ -16,6 +16,10 @@ pub(super) struct ReportArgs {
     /// Where the report across machines goes (default: a new folder under `reports/`).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also write the run's summary for a benchmark-history service, `FORMAT=FILE`
+    /// (repeatable): `bmf` (bencher's Metric Format) or `github-action-benchmark`.
+    #[arg(long, value_name = "FORMAT=FILE")]
+    export: Vec<sudoku_bench::harness::plan::ExportTo>,
     #[command(flatten)]
     choices: ReportChoices,
 }
@@ -27,7 +31,13 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         }
         let r = sudoku_bench::report::write(dir, &args.choices.options()?)?;
         print_report_result(dir, &r);
+        if !args.export.is_empty() {
+            export(dir, &args.export)?;
+        }
         return Ok(ExitCode::SUCCESS);
+    }
+    if !args.export.is_empty() {
+        bail!("--export writes one run's figures: give one run folder");
     }
     let out = out_dir(&args.out, "reports", "run")?;
     let r = sudoku_bench::report::machines::write(&args.run_dirs, &out)?;
@@ -62,4 +72,26 @@ pub(super) fn print_report_result(dir: &std::path::Path, r: &sudoku_bench::repor
         dir.join(files::REPORT_MD).display(),
         dir.join(files::REPORT_HTML).display()
     );
+}
+
+/// Writes the run in `dir` in each format of `exports`.
+fn export(dir: &std::path::Path, exports: &[sudoku_bench::harness::plan::ExportTo]) -> Result<()> {
+    let data = sudoku_bench::report::load(dir)?;
+    let Some(info) = data.info else {
+        bail!(
+            "{}: run.json is missing, so the run's measure and machine are unknown: nothing to export",
+            dir.display()
+        );
+    };
+    let run = sudoku_bench::export::RunReport {
+        info,
+        summary: data.summary,
+    };
+    for n in sudoku_bench::export::track::write(exports, &run)? {
+        eprintln!("note: {n}");
+    }
+    for e in exports {
+        println!("{} export in {}", e.format.word(), e.path.display());
+    }
+    Ok(())
 }

@@ -275,6 +275,16 @@ pub fn compare(
     (current, cur_data): (Side, RunData),
     threshold: Option<f64>,
 ) -> Result<Comparison, CompareError> {
+    compare_read((baseline, &base_data), (current, &cur_data), threshold)
+}
+
+/// [`compare`], of runs read once and kept by the caller (a history compares
+/// each run with the one before it and the one after).
+pub fn compare_read(
+    (baseline, base_data): (Side, &RunData),
+    (current, cur_data): (Side, &RunData),
+    threshold: Option<f64>,
+) -> Result<Comparison, CompareError> {
     let (bo, co) = (&baseline.info.options, &current.info.options);
     if bo.measure.metric() != co.measure.metric() {
         return Err(CompareError::Metric {
@@ -339,8 +349,8 @@ pub fn compare(
         });
     }
 
-    let base = per_puzzle(&base_data);
-    let cur = per_puzzle(&cur_data);
+    let base = per_puzzle(base_data);
+    let cur = per_puzzle(cur_data);
     let checksum = |info: &RunInfo, name: &str| {
         info.datasets
             .iter()

@@ -283,8 +283,12 @@ fn describe(side: &super::Side) -> String {
     let i = &side.info;
     let threads = i.options.threads;
     format!(
-        "{}: commit {}, started {}, {} ({} cores), {threads} thread{}",
+        "{}{}: commit {}, started {}, {} ({} cores), {threads} thread{}",
         side.label,
+        i.options
+            .label
+            .as_ref()
+            .map_or(String::new(), |l| format!(" (label {l})")),
         i.git_commit,
         i.started,
         i.cpu_model,

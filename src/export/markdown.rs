@@ -593,6 +593,9 @@ impl Exporter for SummaryMarkdown {
                 let _ = writeln!(s, "  - {l}");
             }
         }
+        if let Some(label) = &i.options.label {
+            let _ = writeln!(s, "- label: **{label}**");
+        }
         let _ = writeln!(
             s,
             "- {} {} ({}), {}",

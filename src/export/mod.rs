@@ -7,6 +7,7 @@ pub mod json;
 pub mod markdown;
 pub mod run_dir;
 pub mod terminal;
+pub mod track;
 
 use crate::harness::{RunInfo, SummaryRow};
 use std::io;

@@ -123,9 +123,98 @@ pub struct RunOptions {
         with = "crate::words::text"
     )]
     pub measure: Measure,
+    /// What was measured, in the user's words (`--label`), like a commit of
+    /// their solver: shown in reports, kept by baselines, ordered by `history`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// What follows the measuring: the report, the baseline gate.
     #[serde(default)]
     pub after: AfterRun,
+}
+
+/// A format of a benchmark-history service (`--export FORMAT=FILE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrackFormat {
+    /// Bencher's Metric Format: an object of benchmarks, each an object of measures.
+    Bmf,
+    /// github-action-benchmark's `customSmallerIsBetter` array.
+    GithubActionBenchmark,
+}
+
+impl TrackFormat {
+    /// Each format with its word on the command line.
+    pub const WORDS: [(&'static str, TrackFormat); 2] = [
+        ("bmf", TrackFormat::Bmf),
+        (
+            "github-action-benchmark",
+            TrackFormat::GithubActionBenchmark,
+        ),
+    ];
+
+    /// The format's word.
+    pub fn word(self) -> &'static str {
+        Self::WORDS
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("", |(w, _)| w)
+    }
+}
+
+/// One export a run writes when it ends: a format and the file it goes to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportTo {
+    /// The format.
+    pub format: TrackFormat,
+    /// The file.
+    pub path: std::path::PathBuf,
+}
+
+impl std::fmt::Display for ExportTo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}", self.format.word(), self.path.display())
+    }
+}
+
+impl std::str::FromStr for ExportTo {
+    type Err = UnknownWord;
+
+    /// `FORMAT=FILE`, like `bmf=bmf.json`.
+    fn from_str(text: &str) -> Result<ExportTo, UnknownWord> {
+        let expected =
+            "FORMAT=FILE, with FORMAT bmf or github-action-benchmark, like bmf=bench.json";
+        let bad = || UnknownWord::new("an export", text, expected);
+        let (word, path) = text.split_once('=').ok_or_else(bad)?;
+        let format = Self::format(word).ok_or_else(bad)?;
+        if path.trim().is_empty() {
+            return Err(bad());
+        }
+        Ok(ExportTo {
+            format,
+            path: path.into(),
+        })
+    }
+}
+
+impl ExportTo {
+    fn format(word: &str) -> Option<TrackFormat> {
+        TrackFormat::WORDS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, f)| *f)
+    }
+}
+
+impl Serialize for ExportTo {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ExportTo {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ExportTo, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// A memory limit on each process of an outside contender.
@@ -234,6 +323,7 @@ impl Default for RunOptions {
             threads_note: String::new(),
             scaling: Vec::new(),
             measure: Measure::Time,
+            label: None,
             after: AfterRun::default(),
         }
     }
@@ -347,6 +437,9 @@ pub struct AfterRun {
     pub save_baseline: Option<String>,
     /// Changes smaller than this share count as noise.
     pub noise_threshold: f64,
+    /// Files for benchmark-history services (`--export FORMAT=FILE`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exports: Vec<ExportTo>,
 }
 
 impl Default for AfterRun {
@@ -357,6 +450,7 @@ impl Default for AfterRun {
             baseline: None,
             save_baseline: None,
             noise_threshold: 0.03,
+            exports: Vec::new(),
         }
     }
 }

@@ -373,6 +373,12 @@ pub fn load_points(dir: &Path) -> Result<RunData, ReportError> {
     load_with(dir, true)
 }
 
+/// A run folder's `run.json` (when it has one) and `summary.csv`, without
+/// reading its `results.csv`.
+pub fn load_summary(dir: &Path) -> Result<(Option<RunInfo>, Vec<SummaryRow>), ReportError> {
+    Ok((read_info(dir)?, read_summary(dir)?))
+}
+
 /// The run's `run.json`, when it has one.
 fn read_info(dir: &Path) -> Result<Option<RunInfo>, ReportError> {
     use crate::harness::recover::{self, RecoverError};

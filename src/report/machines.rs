@@ -598,7 +598,7 @@ fn markdown(r: &MachinesReport) -> String {
     s
 }
 
-fn html_table(s: &mut String, header: &[&str], rows: &[Vec<String>]) {
+pub(crate) fn html_table(s: &mut String, header: &[&str], rows: &[Vec<String>]) {
     s.push_str("<div class=\"scroll\"><table>\n<tr>");
     for h in header {
         let _ = write!(s, "<th>{}</th>", esc(h));

@@ -6,12 +6,12 @@
 
 use crate::harness::files;
 pub mod charts;
-pub(crate) mod html;
+pub mod html;
 pub mod load;
 pub mod machines;
 
 pub use html::html;
-pub use load::{load, load_points, Point, ReportError, RunData, Series};
+pub use load::{load, load_points, load_summary, Point, ReportError, RunData, Series};
 
 use crate::export::markdown::{relative_table, sentences, summary_table, RELATIVE_NOTE};
 use crate::harness::SummaryRow;
@@ -293,6 +293,9 @@ fn metadata_lines(data: &RunData) -> Vec<String> {
                 .join(", ")
         ),
     ];
+    if let Some(l) = &i.options.label {
+        lines.insert(1, format!("Label: {l}."));
+    }
     if i.resumed > 0 {
         lines.push(format!(
             "Resumed {} time{} after it was cut short (bench --resume): its rows come from {} sittings.",

@@ -14,6 +14,7 @@ mod download;
 mod embedded;
 mod faults;
 mod figures;
+mod history_cli;
 mod hunt_cli;
 mod instructions;
 mod libraries;

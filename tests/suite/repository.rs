@@ -69,6 +69,7 @@ const LAYERS: &[&[&str]] = &[
     &["export"],
     &["report"],
     &["compare", "study", "hunt"],
+    &["history"],
     &["bench"],
 ];
 

@@ -8,6 +8,7 @@ mod distribution;
 pub mod figure;
 pub mod hardness;
 pub mod head_to_head;
+pub mod history;
 mod hunt;
 mod machines;
 pub mod memory;
@@ -22,6 +23,7 @@ pub use compare::{BeforeAfter, RatioDistribution};
 pub use distribution::Distribution;
 pub use hardness::{Hardness, HardnessSeries, Metric};
 pub use head_to_head::HeadToHead;
+pub use history::{ChangeMark, TimePoint, TimeSeries, Timeline};
 pub use hunt::HuntProgress;
 pub use machines::MachineSpeed;
 pub use relative::{RelativeSpeed, SpeedRow};
@@ -358,8 +360,13 @@ pub fn err<E: std::fmt::Display>(e: E) -> DrawError {
 /// cores), sudoku-bench 0.1.0 (8f34ad2)`.
 pub fn machine_line(info: &crate::harness::RunInfo) -> String {
     let commit: String = info.git_commit.chars().take(7).collect();
+    let label = info
+        .options
+        .label
+        .as_ref()
+        .map_or(String::new(), |l| format!("; label {l}"));
     format!(
-        "{} ({} cores), sudoku-bench {} ({commit})",
+        "{} ({} cores), sudoku-bench {} ({commit}){label}",
         info.cpu_model, info.cores, info.version
     )
 }

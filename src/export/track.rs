@@ -1,0 +1,266 @@
+//! Exports for the services where projects keep benchmark histories:
+//! bencher's Metric Format (BMF JSON) and github-action-benchmark's
+//! `customSmallerIsBetter` array. One benchmark per contender and dataset,
+//! named `VARIANT/DATASET`, its values summary.csv's.
+
+use super::RunReport;
+use crate::harness::plan::{ExportTo, Measure, TrackFormat};
+use crate::harness::SummaryRow;
+use serde_json::{json, Map, Value};
+use std::path::PathBuf;
+
+/// An export that could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write the {format} export to {}: {source}", path.display())]
+pub struct TrackError {
+    /// The format's word.
+    pub format: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// The OS error.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// An export's text and what it left out, with why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    /// The JSON, pretty-printed.
+    pub text: String,
+    /// One line per contender and dataset left out, or a figure left out.
+    pub notes: Vec<String>,
+}
+
+/// The benchmark's name in both formats: `band/hard-9x9`.
+pub fn name(row: &SummaryRow) -> String {
+    format!("{}/{}", row.variant, row.dataset)
+}
+
+/// Puzzles that failed in the row: wrong, errors, stopped by a limit, over
+/// the memory limit.
+pub fn failures(row: &SummaryRow) -> u64 {
+    row.wrong + row.errors + row.budget + row.memory
+}
+
+/// Renders `run` in `format`.
+pub fn render(format: TrackFormat, run: &RunReport) -> Rendered {
+    let (value, notes) = match format {
+        TrackFormat::Bmf => bmf(run),
+        TrackFormat::GithubActionBenchmark => github_action_benchmark(run),
+    };
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    Rendered { text, notes }
+}
+
+/// Writes each export of `exports` from `run`; returns what they left out.
+pub fn write(exports: &[ExportTo], run: &RunReport) -> Result<Vec<String>, TrackError> {
+    let mut notes = Vec::new();
+    for e in exports {
+        let r = render(e.format, run);
+        if let Some(parent) = e.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| TrackError {
+                format: e.format.word(),
+                path: e.path.clone(),
+                source,
+            })?;
+        }
+        std::fs::write(&e.path, r.text).map_err(|source| TrackError {
+            format: e.format.word(),
+            path: e.path.clone(),
+            source,
+        })?;
+        notes.extend(r.notes.into_iter().map(|n| format!("{e}: {n}")));
+    }
+    Ok(notes)
+}
+
+/// Why a row has no time figure, when it has none.
+fn no_figure(row: &SummaryRow) -> Option<String> {
+    (!row.stands() || row.median_us.is_none()).then(|| {
+        format!(
+            "{}: no time, {} of {} puzzles verified ({})",
+            name(row),
+            row.solved,
+            row.puzzles,
+            match row.failed_kinds() {
+                k if k.is_empty() => "none failed".to_string(),
+                k => k,
+            }
+        )
+    })
+}
+
+/// A measure with its interval, where it has one.
+fn measure(value: f64, interval: Option<(f64, f64)>) -> Value {
+    match interval {
+        Some((lo, hi)) => json!({"value": value, "lower_value": lo, "upper_value": hi}),
+        None => json!({"value": value}),
+    }
+}
+
+/// Bencher's Metric Format: per benchmark, `latency` (the median time, ns,
+/// with its 95% interval) and `throughput` (verified puzzles a second) in
+/// a timed run, `instructions` (a puzzle) in a counted one, and `failures`
+/// (puzzles not verified for a failure) always, so a failing contender is
+/// never silently absent.
+fn bmf(run: &RunReport) -> (Value, Vec<String>) {
+    let counted = run.info.options.measure.metric() == Measure::Instructions;
+    let mut out = Map::new();
+    let mut notes = Vec::new();
+    for row in &run.summary {
+        let mut measures = Map::new();
+        if counted {
+            match row.instructions_per_puzzle {
+                Some(i) if row.stands() => {
+                    measures.insert("instructions".into(), measure(i, None));
+                }
+                _ => notes.push(format!(
+                    "{}: no instructions, {} of {} puzzles verified",
+                    name(row),
+                    row.solved,
+                    row.puzzles
+                )),
+            }
+        } else if let Some(why) = no_figure(row) {
+            notes.push(why);
+        } else if let Some(median) = row.median_us {
+            let interval = row
+                .median_lo_us
+                .zip(row.median_hi_us)
+                .map(|(lo, hi)| (lo * 1e3, hi * 1e3));
+            measures.insert("latency".into(), measure(median * 1e3, interval));
+            measures.insert("throughput".into(), measure(row.puzzles_per_sec, None));
+        }
+        measures.insert("failures".into(), measure(failures(row) as f64, None));
+        out.insert(name(row), Value::Object(measures));
+    }
+    (Value::Object(out), notes)
+}
+
+/// github-action-benchmark's `customSmallerIsBetter`: one entry per
+/// contender and dataset whose figure stands, the median time in ns (its
+/// interval's half-width as `range`) or, counted, instructions a puzzle.
+fn github_action_benchmark(run: &RunReport) -> (Value, Vec<String>) {
+    let counted = run.info.options.measure.metric() == Measure::Instructions;
+    let machine = format!("{}, {} cores", run.info.cpu_model, run.info.cores);
+    let label = run
+        .info
+        .options
+        .label
+        .as_ref()
+        .map(|l| format!("\nlabel: {l}"))
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for row in &run.summary {
+        let verified = format!("{} of {} puzzles verified", row.solved, row.puzzles);
+        if counted {
+            match row.instructions_per_puzzle {
+                Some(i) if row.stands() => out.push(json!({
+                    "name": format!("{} (instructions)", name(row)),
+                    "unit": "instructions/puzzle",
+                    "value": i,
+                    "extra": format!("{verified}\ncounted by callgrind{label}"),
+                })),
+                _ => notes.push(format!("{}: no instructions, {verified}", name(row))),
+            }
+            continue;
+        }
+        if let Some(why) = no_figure(row) {
+            notes.push(why);
+            continue;
+        }
+        let Some(median) = row.median_us else {
+            continue;
+        };
+        let mut entry = Map::new();
+        entry.insert("name".into(), json!(name(row)));
+        entry.insert("unit".into(), json!("ns"));
+        entry.insert("value".into(), json!(median * 1e3));
+        let mut extra = format!("median over {verified}");
+        if let (Some(lo), Some(hi)) = (row.median_lo_us, row.median_hi_us) {
+            entry.insert(
+                "range".into(),
+                json!(format!("± {:.0}", (hi - lo) * 1e3 / 2.0)),
+            );
+            extra += &format!("\n95% interval {:.0}–{:.0} ns", lo * 1e3, hi * 1e3);
+        }
+        extra += &format!("\n{machine}{label}");
+        entry.insert("extra".into(), json!(extra));
+        out.push(Value::Object(entry));
+    }
+    (Value::Array(out), notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(measure: Measure) -> RunReport {
+        let mut info = crate::harness::RunInfo::new(Default::default(), Vec::new(), Vec::new());
+        info.options.measure = measure;
+        let row = |variant: &str, solved: u64| SummaryRow {
+            variant: variant.into(),
+            dataset: "hard-9x9".into(),
+            puzzles: 10,
+            solved,
+            errors: 10 - solved,
+            median_us: (solved >= 5).then_some(12.5),
+            median_lo_us: (solved >= 5).then_some(12.0),
+            median_hi_us: (solved >= 5).then_some(13.5),
+            puzzles_per_sec: 80_000.0,
+            instructions_per_puzzle: Some(41_000.0),
+            ..Default::default()
+        };
+        RunReport {
+            info,
+            summary: vec![row("band", 10), row("broken", 2)],
+        }
+    }
+
+    #[test]
+    fn bmf_gives_every_row_its_failures_and_a_time_only_where_it_stands() {
+        let r = render(TrackFormat::Bmf, &run(Measure::Time));
+        let v: Value = serde_json::from_str(&r.text).unwrap();
+        assert_eq!(v["band/hard-9x9"]["latency"]["value"], 12_500.0);
+        assert_eq!(v["band/hard-9x9"]["latency"]["lower_value"], 12_000.0);
+        assert_eq!(v["band/hard-9x9"]["latency"]["upper_value"], 13_500.0);
+        assert_eq!(v["band/hard-9x9"]["throughput"]["value"], 80_000.0);
+        assert_eq!(v["band/hard-9x9"]["failures"]["value"], 0.0);
+        assert!(v["band/hard-9x9"].get("instructions").is_none());
+        assert!(v["broken/hard-9x9"].get("latency").is_none());
+        assert_eq!(v["broken/hard-9x9"]["failures"]["value"], 8.0);
+        assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
+        assert!(r.notes[0].contains("broken/hard-9x9: no time, 2 of 10"));
+    }
+
+    #[test]
+    fn a_counted_run_exports_instructions_not_valgrinds_times() {
+        let r = render(TrackFormat::Bmf, &run(Measure::Instructions));
+        let v: Value = serde_json::from_str(&r.text).unwrap();
+        assert_eq!(v["band/hard-9x9"]["instructions"]["value"], 41_000.0);
+        assert!(v["band/hard-9x9"].get("latency").is_none());
+        let g = render(
+            TrackFormat::GithubActionBenchmark,
+            &run(Measure::Instructions),
+        );
+        let v: Value = serde_json::from_str(&g.text).unwrap();
+        assert_eq!(v.as_array().unwrap().len(), 1);
+        assert_eq!(v[0]["unit"], "instructions/puzzle");
+        assert_eq!(v[0]["value"], 41_000.0);
+    }
+
+    #[test]
+    fn github_action_benchmark_entries_carry_the_median_and_its_range() {
+        let r = render(TrackFormat::GithubActionBenchmark, &run(Measure::Time));
+        let v: Value = serde_json::from_str(&r.text).unwrap();
+        let entries = v.as_array().unwrap();
+        assert_eq!(entries.len(), 1, "the broken row has no time: {v}");
+        assert_eq!(entries[0]["name"], "band/hard-9x9");
+        assert_eq!(entries[0]["unit"], "ns");
+        assert_eq!(entries[0]["value"], 12_500.0);
+        assert_eq!(entries[0]["range"], "± 750");
+        assert_eq!(r.notes.len(), 1);
+    }
+}

@@ -1,0 +1,485 @@
+//! A history's files: `history.md`, a self-contained `history.html`,
+//! `history.csv` (a row per run and timeline) and a timeline chart per
+//! contender, dataset and measure; and the lines the terminal prints.
+
+use super::{History, HistoryError, Step, Timeline};
+use crate::compare::Verdict;
+use crate::harness::files;
+use crate::harness::plan::Measure;
+use crate::report::charts::{render, ChangeMark, Rendered, TimePoint, TimeSeries};
+use crate::report::html::{esc, figure, STYLE};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The history's Markdown file.
+pub const HISTORY_MD: &str = "history.md";
+/// Its HTML file.
+pub const HISTORY_HTML: &str = "history.html";
+/// Its CSV file.
+pub const HISTORY_CSV: &str = "history.csv";
+
+/// `+5.0%`, `−4.8%`: a change as the terminal and the charts say it.
+pub fn change_text(s: &Step) -> String {
+    if !s.change.is_finite() {
+        return match s.failures {
+            Some((a, b)) => format!("{a} → {b} failed"),
+            None => "changed".into(),
+        };
+    }
+    let pct = 100.0 * (s.change - 1.0);
+    let sign = if pct < 0.0 { "−" } else { "+" };
+    format!("{sign}{:.1}%", pct.abs())
+}
+
+/// The machines' short names: `M1`, `M2`, … in order of first appearance.
+fn machine_tag(h: &History, machine: &str) -> String {
+    h.machines()
+        .iter()
+        .position(|m| m == machine)
+        .map_or("M?".into(), |i| format!("M{}", i + 1))
+}
+
+/// `run 7 (v7)`.
+fn run_ref(h: &History, run: usize) -> String {
+    format!("run {} ({})", run + 1, h.runs[run].name())
+}
+
+/// What a metric's values are, for a sentence.
+fn what(metric: Measure) -> &'static str {
+    match metric {
+        Measure::Instructions => "the instructions",
+        _ => "the time",
+    }
+}
+
+/// One sentence per step: `band on hard-9x9 (M1): regressed at run 7 (v7):
+/// +5.0% of the time of run 6 (v6) (95% interval …)`.
+pub fn step_sentence(h: &History, t: &Timeline, s: &Step) -> String {
+    let interval = if s.interval.0 < s.interval.1 && s.change.is_finite() {
+        format!(" (95% interval {:.3}×–{:.3}×)", s.interval.0, s.interval.1)
+    } else {
+        String::new()
+    };
+    let ratio = if s.change.is_finite() {
+        format!(
+            ", {:.3}× {} of {}{interval}",
+            s.change,
+            what(t.metric),
+            run_ref(h, s.from)
+        )
+    } else {
+        String::new()
+    };
+    let failed = s
+        .failures
+        .map(|(a, b)| format!("; failed puzzles {a} → {b}"))
+        .unwrap_or_default();
+    format!(
+        "{} on {} ({}): {} at {}: {}{ratio}{failed}",
+        t.variant,
+        t.dataset,
+        machine_tag(h, &t.machine),
+        s.verdict.word(),
+        run_ref(h, s.to),
+        change_text(s)
+    )
+}
+
+/// The terminal's summary: what was read, then the largest moves (at most
+/// `most`) and where they came in.
+pub fn summary_lines(h: &History, most: usize) -> Vec<String> {
+    let moves = h.moves();
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let regressions = moves
+        .iter()
+        .filter(|m| m.1.verdict == Verdict::Regressed)
+        .count();
+    let mut out = vec![format!(
+        "{}, {}, {}: {}, {}",
+        count(h.runs.len(), "run"),
+        count(h.machines().len(), "machine"),
+        count(h.timelines.len(), "timeline"),
+        count(regressions, "regression"),
+        count(moves.len() - regressions, "improvement"),
+    )];
+    if moves.is_empty() {
+        out.push(format!(
+            "No step beyond the noise threshold ({:.0}% for times, {:.0}% for instructions).",
+            h.thresholds.0 * 100.0,
+            h.thresholds.1 * 100.0
+        ));
+    }
+    for (t, s) in moves.iter().take(most) {
+        out.push(format!("- {}", step_sentence(h, t, s)));
+    }
+    if moves.len() > most {
+        out.push(format!("  … and {} more in history.md", moves.len() - most));
+    }
+    out
+}
+
+/// The timelines drawn on one chart: one contender, one dataset, one metric.
+pub fn chart_groups(h: &History) -> Vec<Vec<&Timeline>> {
+    let mut groups: Vec<Vec<&Timeline>> = Vec::new();
+    for t in &h.timelines {
+        match groups.iter_mut().find(|g| {
+            g[0].variant == t.variant && g[0].dataset == t.dataset && g[0].metric == t.metric
+        }) {
+            Some(g) => g.push(t),
+            None => groups.push(vec![t]),
+        }
+    }
+    groups
+}
+
+/// The name of each timeline of a group in its chart's legend.
+fn series_names(h: &History, group: &[&Timeline]) -> Vec<String> {
+    let differs = |f: fn(&Timeline) -> &str| group.iter().any(|u| f(u) != f(group[0]));
+    group
+        .iter()
+        .map(|t| {
+            let mut name = format!("{} {}", machine_tag(h, &t.machine), t.machine);
+            if differs(|u| &u.setting) {
+                name += &format!("; {}", t.setting);
+            }
+            if differs(|u| &u.sha256) {
+                name += &format!("; sha256 {}…", &t.sha256[..t.sha256.len().min(8)]);
+            }
+            crate::report::charts::fit(&name, 700.0)
+        })
+        .collect()
+}
+
+/// The chart of one group of timelines (one contender, dataset and metric).
+pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts::Timeline {
+    let t0 = group[0];
+    let counted = t0.metric == Measure::Instructions;
+    let slug = format!(
+        "history-{}-{}{}",
+        crate::report::slug(&t0.variant),
+        crate::report::slug(&t0.dataset),
+        if counted { "-instructions" } else { "" }
+    );
+    let names = series_names(h, group);
+    let series = group
+        .iter()
+        .zip(names)
+        .enumerate()
+        .map(|(i, (t, name))| TimeSeries {
+            name,
+            slot: i,
+            points: t
+                .points
+                .iter()
+                .filter_map(|p| {
+                    p.value.map(|value| TimePoint {
+                        x: p.run,
+                        value,
+                        interval: p.interval,
+                    })
+                })
+                .collect(),
+        })
+        .collect();
+    let marks = group
+        .iter()
+        .flat_map(|t| t.steps.iter())
+        .map(|s| ChangeMark {
+            x: s.to,
+            text: change_text(s),
+            regressed: s.verdict == Verdict::Regressed,
+        })
+        .collect();
+    let (y_desc, figure) = if counted {
+        ("instructions a puzzle", "instructions a puzzle (callgrind)")
+    } else {
+        (
+            "median µs a puzzle",
+            "median time a puzzle with its 95% interval",
+        )
+    };
+    crate::report::charts::Timeline {
+        name: slug,
+        title: format!("{} on {} over time", t0.variant, t0.dataset),
+        caption: format!(
+            "{} of {} on {}, run by run in the history's order; a line per machine (or setting), never averaged; a dashed rule at each run where the change beyond noise came in. Runs whose figures do not stand (too few puzzles verified) have no point.",
+            upper(figure),
+            t0.variant,
+            t0.dataset
+        ),
+        y_desc: y_desc.into(),
+        runs: h.runs.iter().map(|r| r.name()).collect(),
+        series,
+        marks,
+    }
+}
+
+fn upper(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// Draws a chart per contender, dataset and metric into `dir/charts/`.
+pub fn charts(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
+    let charts_dir = dir.join(files::CHARTS);
+    let io = |source| HistoryError::Write {
+        path: charts_dir.clone(),
+        source,
+    };
+    crate::export::run_dir::clear_charts(&charts_dir).map_err(io)?;
+    let line = data_line(h);
+    chart_groups(h)
+        .iter()
+        .map(|g| {
+            render(&timeline_chart(h, g), &charts_dir, &line, false)
+                .map_err(|e| io(std::io::Error::other(e.0)))
+        })
+        .collect()
+}
+
+/// What every chart's data is: the runs and where they were made.
+fn data_line(h: &History) -> String {
+    let (first, last) = (&h.runs[0], &h.runs[h.runs.len() - 1]);
+    format!(
+        "{} runs, {} to {}; {} machine{}; sudoku-bench {}",
+        h.runs.len(),
+        first.info.started.chars().take(10).collect::<String>(),
+        last.info.started.chars().take(10).collect::<String>(),
+        h.machines().len(),
+        if h.machines().len() == 1 { "" } else { "s" },
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The runs table: header and rows.
+fn run_rows(h: &History) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let header = vec![
+        "#", "run", "label", "started", "commit", "machine", "setting", "state",
+    ];
+    let rows = h
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            vec![
+                (i + 1).to_string(),
+                r.spec.clone(),
+                r.info.options.label.clone().unwrap_or_default(),
+                r.info.started.clone(),
+                r.info.git_commit.chars().take(12).collect(),
+                machine_tag(h, &super::machine(&r.info)),
+                super::setting(&r.info),
+                if !r.cut_short.is_empty() {
+                    "cut short".into()
+                } else if r.info.interrupted {
+                    "interrupted".into()
+                } else {
+                    "complete".into()
+                },
+            ]
+        })
+        .collect();
+    (header, rows)
+}
+
+/// A timeline's table: header and a row per run.
+fn timeline_rows(h: &History, t: &Timeline) -> (Vec<String>, Vec<Vec<String>>) {
+    let header = vec![
+        "run".to_string(),
+        format!("value ({})", t.unit()),
+        "95% interval".into(),
+        "verified".into(),
+        "change".into(),
+    ];
+    let rows = t
+        .points
+        .iter()
+        .map(|p| {
+            let step = t.steps.iter().find(|s| s.to == p.run);
+            vec![
+                run_ref(h, p.run),
+                p.value.map_or("no figure".into(), number),
+                p.interval
+                    .map(|(lo, hi)| format!("{}–{}", number(lo), number(hi)))
+                    .unwrap_or_default(),
+                format!("{} of {}", p.solved, p.puzzles),
+                step.map(|s| format!("{} {}", s.verdict.word(), change_text(s)))
+                    .unwrap_or_default(),
+            ]
+        })
+        .collect();
+    (header, rows)
+}
+
+fn number(v: f64) -> String {
+    if v >= 1000.0 {
+        crate::stats::thousands(v.round() as u64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn intro(h: &History) -> String {
+    let order = match h.order {
+        super::Order::Time => "by the time each started",
+        super::Order::Label => "by label",
+        super::Order::Given => "as given",
+    };
+    format!(
+        "{} runs, in order {order}. A step is marked where `compare` would call it a regression or an improvement: beyond {:.0}% for times (the whole 95% interval) or {:.0}% for instructions, or with more failed puzzles. Each line holds one machine and one setting; runs that differ are kept apart.",
+        h.runs.len(),
+        h.thresholds.0 * 100.0,
+        h.thresholds.1 * 100.0
+    )
+}
+
+/// `history.md`.
+pub fn markdown(h: &History, charts: &[Rendered]) -> String {
+    use crate::export::markdown::table;
+    let mut s = format!("# History of {} runs\n\n{}\n\n", h.runs.len(), intro(h));
+    s.push_str("## Largest moves\n\n");
+    for l in summary_lines(h, usize::MAX).iter().skip(1) {
+        let _ = writeln!(
+            s,
+            "{}",
+            l.strip_prefix("- ").map_or(l.clone(), |x| format!("- {x}"))
+        );
+    }
+    if !h.notes.is_empty() {
+        s.push_str("\n## Notes\n\n");
+        for n in &h.notes {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
+    s.push_str("\n## Machines\n\n");
+    for (i, m) in h.machines().iter().enumerate() {
+        let _ = writeln!(s, "- M{}: {m}", i + 1);
+    }
+    s.push_str("\n## Runs\n\n");
+    let (header, rows) = run_rows(h);
+    let right = [true, false, false, false, false, false, false, false];
+    s.push_str(&table(&header, &rows, &right));
+    for (g, chart) in chart_groups(h).iter().zip(charts) {
+        let _ = write!(
+            s,
+            "\n## {}\n\n![{}](charts/{}.svg)\n\n{}\n",
+            chart.title, chart.title, chart.name, chart.caption
+        );
+        for t in g {
+            let _ = writeln!(s, "\n{}, {}:\n", machine_tag(h, &t.machine), t.setting);
+            let (header, rows) = timeline_rows(h, t);
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
+            s.push_str(&table(&header, &rows, &[false, true, true, true, false]));
+        }
+    }
+    s
+}
+
+/// `history.html`: the same, self-contained.
+pub fn html(h: &History, charts: &[Rendered]) -> String {
+    use crate::report::machines::html_table;
+    let mut s = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n\
+         <title>sudoku-bench history</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
+         <h1>History of {} runs</h1>\n<p class=\"note\">{}</p>\n<h2>Largest moves</h2>\n<ul class=\"said\">\n",
+        h.runs.len(),
+        esc(&intro(h))
+    );
+    for l in summary_lines(h, usize::MAX).iter().skip(1) {
+        let _ = writeln!(s, "<li>{}</li>", esc(l.trim_start_matches("- ")));
+    }
+    s.push_str("</ul>\n");
+    if !h.notes.is_empty() {
+        s.push_str("<h2>Notes</h2>\n<ul>\n");
+        for n in &h.notes {
+            let _ = writeln!(s, "<li>{}</li>", esc(n));
+        }
+        s.push_str("</ul>\n");
+    }
+    s.push_str("<h2>Machines</h2>\n<ul>\n");
+    for (i, m) in h.machines().iter().enumerate() {
+        let _ = writeln!(s, "<li>M{}: {}</li>", i + 1, esc(m));
+    }
+    s.push_str("</ul>\n<h2>Runs</h2>\n");
+    let (header, rows) = run_rows(h);
+    html_table(&mut s, &header, &rows);
+    for (g, chart) in chart_groups(h).iter().zip(charts) {
+        let _ = writeln!(s, "<h2>{}</h2>", esc(&chart.title));
+        figure(&mut s, chart);
+        for t in g {
+            let _ = writeln!(
+                s,
+                "<p>{}, {}:</p>",
+                esc(&machine_tag(h, &t.machine)),
+                esc(&t.setting)
+            );
+            let (header, rows) = timeline_rows(h, t);
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
+            html_table(&mut s, &header, &rows);
+        }
+    }
+    s.push_str("</body>\n</html>\n");
+    s
+}
+
+/// The columns of `history.csv`.
+pub const CSV_COLUMNS: [&str; 17] = [
+    "run", "name", "started", "folder", "machine", "setting", "variant", "dataset", "metric",
+    "value", "lo", "hi", "verified", "puzzles", "failed", "verdict", "change",
+];
+
+/// `history.csv`: a row per run and timeline.
+pub fn csv_text(h: &History) -> Result<String, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(CSV_COLUMNS)?;
+    let opt = |v: Option<f64>| v.map(|v| format!("{v}")).unwrap_or_default();
+    for t in &h.timelines {
+        for p in &t.points {
+            let r = &h.runs[p.run];
+            let step = t.steps.iter().find(|s| s.to == p.run);
+            w.write_record([
+                (p.run + 1).to_string(),
+                r.name(),
+                r.info.started.clone(),
+                r.dir.display().to_string(),
+                t.machine.clone(),
+                t.setting.clone(),
+                t.variant.clone(),
+                t.dataset.clone(),
+                t.metric.to_string(),
+                opt(p.value),
+                opt(p.interval.map(|i| i.0)),
+                opt(p.interval.map(|i| i.1)),
+                p.solved.to_string(),
+                p.puzzles.to_string(),
+                p.failed.to_string(),
+                step.map_or(String::new(), |s| s.verdict.word().to_string()),
+                opt(step.map(|s| s.change).filter(|c| c.is_finite())),
+            ])?;
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| e.into_error())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Writes `history.md`, `history.html`, `history.csv` and `charts/` into `dir`.
+pub fn write(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
+    let io = |path: std::path::PathBuf| move |source| HistoryError::Write { path, source };
+    std::fs::create_dir_all(dir).map_err(io(dir.to_path_buf()))?;
+    let charts = charts(h, dir)?;
+    let csv = csv_text(h).map_err(|e| HistoryError::Write {
+        path: dir.join(HISTORY_CSV),
+        source: std::io::Error::other(e),
+    })?;
+    for (name, text) in [
+        (HISTORY_MD, markdown(h, &charts)),
+        (HISTORY_HTML, html(h, &charts)),
+        (HISTORY_CSV, csv),
+    ] {
+        std::fs::write(dir.join(name), text).map_err(io(dir.join(name)))?;
+    }
+    Ok(charts)
+}
