@@ -348,43 +348,13 @@ fn solve_chunk(
             .with_deadline(opts.time_limit.map(|t| Instant::now() + t))
     };
     if opts.trace {
-        let puzzle = &chunk[0];
-        if crate::validate::find_flaw(&puzzle.grid).is_some() {
-            // Nothing to trace: the puzzle is `invalid` before any search.
-            let mut line = Vec::new();
-            write_result(
-                &mut line,
-                &crate::solver::Outcome::invalid(),
-                alphabet,
-                opts.blocks,
-                mode,
-            );
-            out.write_all(&line)?;
-            flaws.note(puzzle);
-            return Ok(false);
-        }
-        let mut events = TraceLog::default();
-        let outcome = solver.solve_traced(&puzzle.grid, &limits_for(), &mut events);
-        let mut line = Vec::new();
-        write_result(&mut line, &outcome, alphabet, opts.blocks, mode);
-        out.write_all(&line)?;
-        out.flush()?;
-        let err = log;
-        for e in &events.events {
-            let d = trace::Display {
-                event: e,
-                side: g.side(),
-                alphabet,
-            };
-            writeln!(err, "{d}")?;
-        }
-        if events.dropped > 0 {
-            writeln!(err, "... {} more events not shown", events.dropped)?;
-        }
-        writeln!(
-            err,
-            "nodes {} guesses {}",
-            outcome.counters.nodes, outcome.counters.guesses
+        trace_first(
+            opts,
+            solver,
+            (&chunk[0], alphabet),
+            &limits_for(),
+            flaws,
+            (out, log),
         )?;
         return Ok(false);
     }
@@ -415,6 +385,57 @@ fn solve_chunk(
         }
     }
     Ok(true)
+}
+
+/// `solve --trace`: solves the chunk's first puzzle with every search event
+/// written to `log` (none for an `invalid` one), its answer to `out`.
+fn trace_first(
+    opts: &BatchOptions,
+    solver: SolverId,
+    (puzzle, alphabet): (&format::Puzzle, &Alphabet),
+    limits: &Limits,
+    flaws: &mut Flaws,
+    (out, log): (&mut dyn Write, &mut dyn Write),
+) -> Result<(), BatchError> {
+    let (mode, g) = (opts.mode, puzzle.grid.geometry());
+    if crate::validate::find_flaw(&puzzle.grid).is_some() {
+        // Nothing to trace: the puzzle is `invalid` before any search.
+        let mut line = Vec::new();
+        write_result(
+            &mut line,
+            &crate::solver::Outcome::invalid(),
+            alphabet,
+            opts.blocks,
+            mode,
+        );
+        out.write_all(&line)?;
+        flaws.note(puzzle);
+        return Ok(());
+    }
+    let mut events = TraceLog::default();
+    let outcome = solver.solve_traced(&puzzle.grid, limits, &mut events);
+    let mut line = Vec::new();
+    write_result(&mut line, &outcome, alphabet, opts.blocks, mode);
+    out.write_all(&line)?;
+    out.flush()?;
+    let err = log;
+    for e in &events.events {
+        let d = trace::Display {
+            event: e,
+            side: g.side(),
+            alphabet,
+        };
+        writeln!(err, "{d}")?;
+    }
+    if events.dropped > 0 {
+        writeln!(err, "... {} more events not shown", events.dropped)?;
+    }
+    writeln!(
+        err,
+        "nodes {} guesses {}",
+        outcome.counters.nodes, outcome.counters.guesses
+    )?;
+    Ok(())
 }
 
 /// Appends one answer line (a block with `pretty`) to `out`: bytes, no

@@ -68,6 +68,9 @@ pub enum BenchError {
         /// The run's contenders.
         run: Vec<String>,
     },
+    /// `--handicap` names an outside contender, whose calls the workbench does not run.
+    #[error("--handicap {0}: a handicap slows a built-in strategy, and this names an outside contender (its calls run in its own process)")]
+    HandicapOutside(String),
     /// An outside contender cannot take part.
     #[error(transparent)]
     Contender(Box<ContenderError>),
@@ -258,38 +261,7 @@ impl Plan {
                 ));
             }
         }
-        let rounds = options.rounds;
-        if let Some(t) = options.min_time {
-            if t < MIN_ROUND_TIME * rounds as u32 {
-                return Err(BenchError::MinTime {
-                    min_time: t,
-                    rounds,
-                });
-            }
-        }
-        if !options.threads_note.is_empty() {
-            notes.push(options.threads_note.clone());
-        }
-        for d in &datasets {
-            let got = harness::rounds_for(d.len(), rounds);
-            if got < rounds {
-                if options.rounds_given {
-                    return Err(BenchError::TooFewForRounds {
-                        dataset: d.name.clone(),
-                        puzzles: d.len(),
-                        rounds,
-                        fits: got,
-                    });
-                }
-                notes.push(format!(
-                    "{} is measured in {got} round{} ({} puzzles; {rounds} rounds need {})",
-                    d.name,
-                    if got == 1 { "" } else { "s" },
-                    d.len(),
-                    rounds * harness::MIN_PER_ROUND
-                ));
-            }
-        }
+        rounds(&options, &datasets, &mut notes)?;
         let names = options.contender_names();
         let not_in_run = |option, name: &str| BenchError::NotInRun {
             option,
@@ -302,6 +274,9 @@ impl Plan {
             }
         }
         for h in &options.handicaps {
+            if options.contenders.iter().any(|c| c.name == h.variant) {
+                return Err(BenchError::HandicapOutside(h.to_string()));
+            }
             if !options.solvers.contains(&h.variant) {
                 return Err(not_in_run("--handicap", &h.to_string()));
             }
@@ -315,6 +290,48 @@ impl Plan {
             load_s,
         })
     }
+}
+
+/// Refuses a `--min-time` too short for the rounds, and datasets too small
+/// for rounds asked for by name; notes those measured in fewer rounds.
+fn rounds(
+    options: &RunOptions,
+    datasets: &[BenchDataset],
+    notes: &mut Vec<String>,
+) -> Result<(), BenchError> {
+    let rounds = options.rounds;
+    if let Some(t) = options.min_time {
+        if t < MIN_ROUND_TIME * rounds as u32 {
+            return Err(BenchError::MinTime {
+                min_time: t,
+                rounds,
+            });
+        }
+    }
+    if !options.threads_note.is_empty() {
+        notes.push(options.threads_note.clone());
+    }
+    for d in datasets {
+        let got = harness::rounds_for(d.len(), rounds);
+        if got < rounds {
+            if options.rounds_given {
+                return Err(BenchError::TooFewForRounds {
+                    dataset: d.name.clone(),
+                    puzzles: d.len(),
+                    rounds,
+                    fits: got,
+                });
+            }
+            notes.push(format!(
+                "{} is measured in {got} round{} ({} puzzles; {rounds} rounds need {})",
+                d.name,
+                if got == 1 { "" } else { "s" },
+                d.len(),
+                rounds * harness::MIN_PER_ROUND
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What a run that counts instructions changes, or refuses: calls are
@@ -331,9 +348,11 @@ fn instructions(options: &mut RunOptions, notes: &mut Vec<String>) {
     options.repeat = 1;
     options.min_time = None;
     options.schedule = harness::Schedule::Sequential;
-    notes.push(
-        "instructions are counted under valgrind, whose processor has no AVX-512: band runs its AVX2 path".into(),
-    );
+    if options.solvers.iter().any(|s| s.starts_with("band")) {
+        notes.push(
+            "instructions are counted under valgrind, whose processor has no AVX-512: band runs its AVX2 path".into(),
+        );
+    }
 }
 
 /// Fills in the worker threads (0: the machine's default) and says why

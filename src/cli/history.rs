@@ -2,6 +2,7 @@
 
 use super::options::{fraction, out_dir};
 use anyhow::Result;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use sudoku_bench::compare::baseline;
@@ -46,15 +47,20 @@ pub(super) fn run(args: HistoryArgs) -> Result<ExitCode> {
     for n in &h.notes {
         eprintln!("note: {n}");
     }
-    for l in write::summary_lines(&h, args.top) {
-        println!("{l}");
-    }
-    println!(
+    let mut lines = write::summary_lines(&h, args.top);
+    lines.push(format!(
         "{} chart{}; history in {} and {}",
         charts.len(),
         if charts.len() == 1 { "" } else { "s" },
         out.join(write::HISTORY_MD).display(),
         out.join(write::HISTORY_HTML).display()
-    );
+    ));
+    // A reader that stops early (`| head`) ends the listing, not the command.
+    let mut stdout = std::io::stdout().lock();
+    for l in lines {
+        if writeln!(stdout, "{l}").is_err() {
+            break;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -285,15 +285,114 @@ pub fn compare_read(
     (current, cur_data): (Side, &RunData),
     threshold: Option<f64>,
 ) -> Result<Comparison, CompareError> {
-    let (bo, co) = (&baseline.info.options, &current.info.options);
+    let (bi, ci) = (&baseline.info, &current.info);
+    let Alike {
+        metric,
+        mut warnings,
+        same_permutation,
+        by_rounds,
+        mut notes,
+    } = alike(bi, ci)?;
+    let threshold = threshold.unwrap_or(default_threshold(metric));
+    let base = per_puzzle(base_data);
+    let cur = per_puzzle(cur_data);
+    let checksum = |info: &RunInfo, name: &str| {
+        info.datasets
+            .iter()
+            .find(|d| d.name == name)
+            .map(|d| d.sha256.clone())
+    };
+    let mut details = Vec::new();
+    let mut rows = Vec::new();
+    // In the current run's order.
+    for r in &cur_data.summary {
+        let key = (r.variant.clone(), r.dataset.clone());
+        let (Some(b), Some(c)) = (base.get(&key), cur.get(&key)) else {
+            notes.push(format!(
+                "{} on {}: not in the baseline",
+                r.variant, r.dataset
+            ));
+            continue;
+        };
+        let (bs, cs) = (checksum(bi, &r.dataset), checksum(ci, &r.dataset));
+        if bs.is_none() || bs != cs {
+            let why = format!(
+                "{}: the dataset's checksum differs ({} in the baseline, {} now)",
+                r.dataset,
+                short(bs.as_deref()),
+                short(cs.as_deref())
+            );
+            if !details.contains(&why) {
+                details.push(why.clone());
+                notes.push(why);
+            }
+            continue;
+        }
+        let mut row = compare_one(&key, b, c, same_permutation, by_rounds, threshold);
+        let said = puzzles_said((bi, ci), &r.dataset, row.puzzles);
+        if !said.is_empty() && !warnings.contains(&said) {
+            warnings.push(said);
+        }
+        if metric == Measure::Instructions {
+            let base_row = base_data
+                .summary
+                .iter()
+                .find(|s| s.variant == r.variant && s.dataset == r.dataset);
+            counted(&mut row, base_row, r, threshold);
+        }
+        rows.push(row);
+    }
+    for r in &base_data.summary {
+        if !cur_data
+            .summary
+            .iter()
+            .any(|c| c.variant == r.variant && c.dataset == r.dataset)
+        {
+            notes.push(format!(
+                "{} on {}: not in the current run",
+                r.variant, r.dataset
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return Err(CompareError::Nothing { details });
+    }
+    let intervals = if by_rounds {
+        format!("a t-interval over the {} rounds' own estimates (each round measured the same puzzles in both runs, so it covers the machine's drift between rounds)", ci.options.rounds)
+    } else {
+        "a bootstrap over the puzzles (the runs were not measured in matching rounds, so it covers the puzzles' spread, not the machine's drift)".into()
+    };
+    Ok(Comparison {
+        baseline,
+        current,
+        metric,
+        threshold,
+        warnings,
+        intervals,
+        notes,
+        rows,
+    })
+}
+
+/// What two runs' settings allow a comparison to be.
+struct Alike {
+    metric: Measure,
+    warnings: Vec<String>,
+    same_permutation: bool,
+    by_rounds: bool,
+    notes: Vec<String>,
+}
+
+/// Refuses runs of another measure, mode or subset; warns of other
+/// machines and limits; says how the puzzles and rounds pair up.
+fn alike(bi: &RunInfo, ci: &RunInfo) -> Result<Alike, CompareError> {
+    let (bo, co) = (&bi.options, &ci.options);
     if bo.measure.metric() != co.measure.metric() {
         return Err(CompareError::Metric {
             baseline: bo.measure.to_string(),
             current: co.measure.to_string(),
         });
     }
-    let metric = co.measure.metric();
-    let threshold = threshold.unwrap_or(default_threshold(metric));
     if bo.mode != co.mode {
         return Err(CompareError::Mode {
             baseline: bo.mode.to_string(),
@@ -301,7 +400,6 @@ pub fn compare_read(
         });
     }
     let mut warnings = Vec::new();
-    let (bi, ci) = (&baseline.info, &current.info);
     let mut differs = |what: &str, b: String, c: String| {
         if b != c {
             warnings.push(format!("{what} differs: {b} in the baseline, {c} now"));
@@ -348,115 +446,42 @@ pub fn compare_read(
             "intervals cover the puzzles only: the runs were not measured in rounds".to_string()
         });
     }
-
-    let base = per_puzzle(base_data);
-    let cur = per_puzzle(cur_data);
-    let checksum = |info: &RunInfo, name: &str| {
-        info.datasets
-            .iter()
-            .find(|d| d.name == name)
-            .map(|d| d.sha256.clone())
-    };
-    let mut details = Vec::new();
-    let mut rows = Vec::new();
-    // In the current run's order.
-    for r in &cur_data.summary {
-        let key = (r.variant.clone(), r.dataset.clone());
-        let (Some(b), Some(c)) = (base.get(&key), cur.get(&key)) else {
-            notes.push(format!(
-                "{} on {}: not in the baseline",
-                r.variant, r.dataset
-            ));
-            continue;
-        };
-        let (bs, cs) = (checksum(bi, &r.dataset), checksum(ci, &r.dataset));
-        if bs.is_none() || bs != cs {
-            let why = format!(
-                "{}: the dataset's checksum differs ({} in the baseline, {} now)",
-                r.dataset,
-                short(bs.as_deref()),
-                short(cs.as_deref())
-            );
-            if !details.contains(&why) {
-                details.push(why.clone());
-                notes.push(why);
-            }
-            continue;
-        }
-        let run = |info: &RunInfo| {
-            info.datasets
-                .iter()
-                .find(|d| d.name == r.dataset)
-                .map_or(0, |d| d.puzzles_run)
-        };
-        let (base_run, cur_run) = (run(bi), run(ci));
-        let mut row = compare_one(&key, b, c, same_permutation, by_rounds, threshold);
-        let in_source = ci
-            .datasets
-            .iter()
-            .find(|d| d.name == r.dataset)
-            .map_or(0, |d| d.puzzles_in_source);
-        let said = if base_run != cur_run {
-            format!(
-                "{}: compared on the {} puzzles both runs measured (the baseline ran {}, the current run {})",
-                r.dataset,
-                row.puzzles,
-                crate::stats::thousands(base_run),
-                crate::stats::thousands(cur_run)
-            )
-        } else if cur_run < in_source {
-            format!(
-                "{}: both runs measured {} ({} of its {} puzzles): the comparison holds for that subset",
-                r.dataset,
-                subset(co),
-                crate::stats::thousands(cur_run),
-                crate::stats::thousands(in_source)
-            )
-        } else {
-            String::new()
-        };
-        if !said.is_empty() && !warnings.contains(&said) {
-            warnings.push(said);
-        }
-        if metric == Measure::Instructions {
-            let base_row = base_data
-                .summary
-                .iter()
-                .find(|s| s.variant == r.variant && s.dataset == r.dataset);
-            counted(&mut row, base_row, r, threshold);
-        }
-        rows.push(row);
-    }
-    for r in &base_data.summary {
-        if !cur_data
-            .summary
-            .iter()
-            .any(|c| c.variant == r.variant && c.dataset == r.dataset)
-        {
-            notes.push(format!(
-                "{} on {}: not in the current run",
-                r.variant, r.dataset
-            ));
-        }
-    }
-    if rows.is_empty() {
-        return Err(CompareError::Nothing { details });
-    }
-    let intervals = if by_rounds {
-        format!("a t-interval over the {} rounds' own estimates (each round measured the same puzzles in both runs, so it covers the machine's drift between rounds)", co.rounds)
-    } else {
-        "a bootstrap over the puzzles (the runs were not measured in matching rounds, so it covers the puzzles' spread, not the machine's drift)".into()
-    };
-    Ok(Comparison {
-        baseline,
-        current,
-        metric,
-        threshold,
+    Ok(Alike {
+        metric: co.measure.metric(),
         warnings,
-        intervals,
+        same_permutation,
+        by_rounds,
         notes,
-        rows,
     })
+}
+
+/// What a comparison on `dataset` holds for when the runs measured
+/// different puzzles of it, or both a subset; empty when both measured all.
+fn puzzles_said((bi, ci): (&RunInfo, &RunInfo), dataset: &str, compared: usize) -> String {
+    fn of<'a>(info: &'a RunInfo, dataset: &str) -> Option<&'a crate::harness::DatasetInfo> {
+        info.datasets.iter().find(|d| d.name == dataset)
+    }
+    let (base_run, cur_run) = (
+        of(bi, dataset).map_or(0, |d| d.puzzles_run),
+        of(ci, dataset).map_or(0, |d| d.puzzles_run),
+    );
+    let in_source = of(ci, dataset).map_or(0, |d| d.puzzles_in_source);
+    if base_run != cur_run {
+        format!(
+            "{dataset}: compared on the {compared} puzzles both runs measured (the baseline ran {}, the current run {})",
+            crate::stats::thousands(base_run),
+            crate::stats::thousands(cur_run)
+        )
+    } else if cur_run < in_source {
+        format!(
+            "{dataset}: both runs measured {} ({} of its {} puzzles): the comparison holds for that subset",
+            subset(&ci.options),
+            crate::stats::thousands(cur_run),
+            crate::stats::thousands(in_source)
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// The puzzles solved in both runs, paired (both lists are sorted by puzzle).

@@ -571,42 +571,7 @@ impl Exporter for SummaryMarkdown {
     fn render(&self, run: &RunReport) -> io::Result<Vec<u8>> {
         let i = &run.info;
         let mut s = String::from("# sudoku-bench run\n\n");
-        if i.incomplete.is_empty() {
-            let _ = writeln!(
-                s,
-                "- started {}, finished {}{}{}",
-                i.started,
-                i.finished,
-                if i.interrupted { " (interrupted)" } else { "" },
-                match i.resumed {
-                    0 => String::new(),
-                    n => format!(", resumed {n}× after it was cut short"),
-                }
-            );
-        } else {
-            let _ = writeln!(
-                s,
-                "- started {}, **cut short**: killed before it ended; this summary is made from the rows it wrote. It lacks:",
-                i.started
-            );
-            for l in &i.incomplete {
-                let _ = writeln!(s, "  - {l}");
-            }
-        }
-        if let Some(label) = &i.options.label {
-            let _ = writeln!(s, "- label: **{label}**");
-        }
-        let _ = writeln!(
-            s,
-            "- {} {} ({}), {}",
-            i.tool, i.version, i.git_commit, i.rustc
-        );
-        let _ = writeln!(
-            s,
-            "- {}, {} cores, worker threads: {}, {}",
-            i.cpu_model, i.cores, i.options.threads, i.os
-        );
-        let _ = writeln!(s, "- {}", i.options.describe());
+        s.push_str(&run_lines(i));
         s.push_str(&failures_section(&run.summary, &i.given_up));
         let mut parts = sentences(&run.summary);
         parts.extend(run_notes(&run.summary, i.pipe_floor_ns));
@@ -652,34 +617,82 @@ impl Exporter for SummaryMarkdown {
             }
         }
         s.push_str("\n## Datasets\n\n");
-        let rows: Vec<Vec<String>> = i
-            .datasets
-            .iter()
-            .map(|d| {
-                vec![
-                    d.name.clone(),
-                    d.size.clone(),
-                    d.puzzles_run.to_string(),
-                    d.puzzles_in_source.to_string(),
-                    d.source.clone(),
-                    d.sha256[..16.min(d.sha256.len())].to_string(),
-                ]
-            })
-            .collect();
-        s.push_str(&table(
-            &[
-                "dataset",
-                "size",
-                "run",
-                "in source",
-                "source",
-                "sha256 (first 16)",
-            ],
-            &rows,
-            &[false, false, true, true, false, false],
-        ));
+        s.push_str(&datasets_table(i));
         Ok(s.into_bytes())
     }
+}
+
+/// `summary.md`'s opening lines: when the run started and ended (or what it
+/// lacks), its label, build, machine and options.
+fn run_lines(i: &crate::harness::RunInfo) -> String {
+    let mut s = String::new();
+    if i.incomplete.is_empty() {
+        let _ = writeln!(
+            s,
+            "- started {}, finished {}{}{}",
+            i.started,
+            i.finished,
+            if i.interrupted { " (interrupted)" } else { "" },
+            match i.resumed {
+                0 => String::new(),
+                n => format!(", resumed {n}× after it was cut short"),
+            }
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "- started {}, **cut short**: killed before it ended; this summary is made from the rows it wrote. It lacks:",
+            i.started
+        );
+        for l in &i.incomplete {
+            let _ = writeln!(s, "  - {l}");
+        }
+    }
+    if let Some(label) = &i.options.label {
+        let _ = writeln!(s, "- label: **{label}**");
+    }
+    let _ = writeln!(
+        s,
+        "- {} {} ({}), {}",
+        i.tool, i.version, i.git_commit, i.rustc
+    );
+    let _ = writeln!(
+        s,
+        "- {}, {} cores, worker threads: {}, {}",
+        i.cpu_model, i.cores, i.options.threads, i.os
+    );
+    let _ = writeln!(s, "- {}", i.options.describe());
+    s
+}
+
+/// `summary.md`'s table of datasets: size, puzzles run, source, checksum.
+fn datasets_table(i: &crate::harness::RunInfo) -> String {
+    let rows: Vec<Vec<String>> = i
+        .datasets
+        .iter()
+        .map(|d| {
+            vec![
+                d.name.clone(),
+                d.size.clone(),
+                d.puzzles_run.to_string(),
+                d.puzzles_in_source.to_string(),
+                d.source.clone(),
+                d.sha256[..16.min(d.sha256.len())].to_string(),
+            ]
+        })
+        .collect();
+    table(
+        &[
+            "dataset",
+            "size",
+            "run",
+            "in source",
+            "source",
+            "sha256 (first 16)",
+        ],
+        &rows,
+        &[false, false, true, true, false, false],
+    )
 }
 
 #[cfg(test)]

@@ -161,7 +161,7 @@ fn github_action_benchmark(run: &RunReport) -> (Value, Vec<String>) {
                     "name": format!("{} (instructions)", name(row)),
                     "unit": "instructions/puzzle",
                     "value": i,
-                    "extra": format!("{verified}\ncounted by callgrind{label}"),
+                    "extra": format!("mean over {verified}\ncounted by callgrind\n{machine}{label}"),
                 })),
                 _ => notes.push(format!("{}: no instructions, {verified}", name(row))),
             }

@@ -124,6 +124,39 @@ const ANSWERS: [Status; 5] = [
     Status::Budget,
 ];
 
+/// Reads the `key=value` tokens of an answer line into `answer`; gives its
+/// `count=`, when there is one. Unknown keys are passed over (later
+/// versions may add keys).
+fn read_keys<'a>(
+    tokens: impl Iterator<Item = &'a str>,
+    answer: &mut Answer,
+    bad: &dyn Fn(String) -> BadAnswer,
+) -> Result<Option<u64>, BadAnswer> {
+    let mut count = None;
+    for t in tokens {
+        let Some((key, value)) = t.split_once('=') else {
+            return Err(bad(format!("{} is not key=value", quote(t))));
+        };
+        let number = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| bad(format!("{key}={value}: expected a whole number")))
+        };
+        match key {
+            "nodes" => answer.nodes = Some(number()?),
+            "guesses" => answer.guesses = Some(number()?),
+            "ns" => answer.ns = Some(number()?),
+            "instructions" => answer.counts.instructions = Some(number()?),
+            "cycles" => answer.counts.cycles = Some(number()?),
+            "branch-misses" => answer.counts.branch_misses = Some(number()?),
+            "task-clock" => answer.counts.task_clock_ns = Some(number()?),
+            "count" => count = Some(number()?),
+            _ => {} // later versions may add keys
+        }
+    }
+    Ok(count)
+}
+
 /// Understands one answer line for `puzzle` (the trailing newline removed):
 /// `STATUS [SOLUTION] [key=value ...]`, or a bare complete grid for `solved GRID`.
 /// `Err` says what is wrong, quoting the line.
@@ -187,28 +220,7 @@ pub fn parse_answer(line: &str, puzzle: &Grid, alphabet: &Alphabet) -> Result<An
         ns: None,
         counts: Default::default(),
     };
-    let mut count = None;
-    for t in tokens {
-        let Some((key, value)) = t.split_once('=') else {
-            return Err(bad(format!("{} is not key=value", quote(t))));
-        };
-        let number = || {
-            value
-                .parse::<u64>()
-                .map_err(|_| bad(format!("{key}={value}: expected a whole number")))
-        };
-        match key {
-            "nodes" => answer.nodes = Some(number()?),
-            "guesses" => answer.guesses = Some(number()?),
-            "ns" => answer.ns = Some(number()?),
-            "instructions" => answer.counts.instructions = Some(number()?),
-            "cycles" => answer.counts.cycles = Some(number()?),
-            "branch-misses" => answer.counts.branch_misses = Some(number()?),
-            "task-clock" => answer.counts.task_clock_ns = Some(number()?),
-            "count" => count = Some(number()?),
-            _ => {} // later versions may add keys
-        }
-    }
+    let count = read_keys(tokens, &mut answer, &bad)?;
     if let (Status::None | Status::Budget, Some(_)) = (status, &solution) {
         return Err(bad(format!("{first} takes no solution")));
     }

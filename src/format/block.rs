@@ -176,38 +176,7 @@ fn finish_block(mut rows: Vec<Row>, end_line: usize, col: &mut Collector<'_, '_>
         );
         return;
     };
-    for row in &rows {
-        if row.symbols.len() != side {
-            let column = row
-                .symbols
-                .get(side)
-                .or(row.symbols.last())
-                .map_or(1, |s| s.0 + usize::from(row.symbols.len() < side));
-            col.error(
-                row.line,
-                column,
-                ParseErrorKind::WrongRowLength {
-                    found: row.symbols.len(),
-                    expected: side,
-                },
-            );
-            return;
-        }
-    }
-    if rows.len() != side {
-        let line = if rows.len() > side {
-            rows[side].line
-        } else {
-            end_line
-        };
-        col.error(
-            line,
-            1,
-            ParseErrorKind::WrongRowCount {
-                found: rows.len(),
-                expected: side,
-            },
-        );
+    if !square(&rows, end_line, col) {
         return;
     }
     let sample: String = rows
@@ -250,6 +219,47 @@ fn finish_block(mut rows: Vec<Row>, end_line: usize, col: &mut Collector<'_, '_>
         comment: None,
         line: first.line as u32,
     });
+}
+
+/// True when `rows` are as many as each row has symbols; else says the
+/// first row (or the row count) that is not, and gives false.
+fn square(rows: &[Row], end_line: usize, col: &mut Collector<'_, '_>) -> bool {
+    let side = rows[0].symbols.len();
+    for row in rows {
+        if row.symbols.len() != side {
+            let column = row
+                .symbols
+                .get(side)
+                .or(row.symbols.last())
+                .map_or(1, |s| s.0 + usize::from(row.symbols.len() < side));
+            col.error(
+                row.line,
+                column,
+                ParseErrorKind::WrongRowLength {
+                    found: row.symbols.len(),
+                    expected: side,
+                },
+            );
+            return false;
+        }
+    }
+    if rows.len() != side {
+        let line = if rows.len() > side {
+            rows[side].line
+        } else {
+            end_line
+        };
+        col.error(
+            line,
+            1,
+            ParseErrorKind::WrongRowCount {
+                found: rows.len(),
+                expected: side,
+            },
+        );
+        return false;
+    }
+    true
 }
 
 /// Reads a block of numbers (see [`as_numbers`]): `1` to `n` a digit, `.` or `0` a blank.

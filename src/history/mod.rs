@@ -29,8 +29,11 @@ pub enum HistoryError {
     /// A run folder has no `run.json`.
     #[error("{}: run.json is missing, so the run's time, machine and setting are unknown", .0.display())]
     NoInfo(PathBuf),
+    /// A folder that is neither a run nor holds runs.
+    #[error("{}: a folder, but neither a run (no results.csv) nor a folder of runs (none of its folders holds one)", .0.display())]
+    NoRuns(PathBuf),
     /// Fewer than two runs.
-    #[error("a history needs at least two runs or baselines ({0} given)")]
+    #[error("a history needs at least two runs or baselines ({0} given, each run counted once)")]
     TooFew(usize),
     /// The files cannot be written.
     #[error("cannot write {}: {source}", path.display())]
@@ -262,8 +265,15 @@ fn resolve_all(specs: &[String], root: &Path) -> Result<Vec<(String, PathBuf)>, 
                 continue;
             }
         }
+        if dir.is_dir() && !is_run && !root.join(spec).is_dir() {
+            return Err(HistoryError::NoRuns(dir.to_path_buf()));
+        }
         out.push((spec.clone(), baseline::resolve(spec, root)?));
     }
+    // A run named twice (a folder and its baseline name, a glob over both)
+    // is read once.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|(_, dir)| seen.insert(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone())));
     Ok(out)
 }
 

@@ -102,6 +102,19 @@ pub fn summary_lines(h: &History, most: usize) -> Vec<String> {
         count(regressions, "regression"),
         count(moves.len() - regressions, "improvement"),
     )];
+    let alone = h.timelines.iter().filter(|t| t.points.len() < 2).count();
+    if alone == h.timelines.len() {
+        out.push(
+            "Nothing was compared: every timeline holds a single run (the runs differ in machine, setting or dataset; see the notes).".into(),
+        );
+        return out;
+    }
+    if alone > 0 {
+        out.push(format!(
+            "{} of a single run, nothing to compare (see the notes).",
+            count(alone, "timeline")
+        ));
+    }
     if moves.is_empty() {
         out.push(format!(
             "No step beyond the noise threshold ({:.0}% for times, {:.0}% for instructions).",
@@ -132,20 +145,31 @@ pub fn chart_groups(h: &History) -> Vec<Vec<&Timeline>> {
     groups
 }
 
-/// The name of each timeline of a group in its chart's legend.
+/// The name of each timeline of a group in its chart's legend: its
+/// machine, and what of its setting or dataset differs from the others'.
 fn series_names(h: &History, group: &[&Timeline]) -> Vec<String> {
-    let differs = |f: fn(&Timeline) -> &str| group.iter().any(|u| f(u) != f(group[0]));
+    let parts =
+        |t: &Timeline| -> Vec<String> { t.setting.split(", ").map(str::to_string).collect() };
+    let shared: Vec<String> = parts(group[0])
+        .into_iter()
+        .filter(|p| group.iter().all(|t| parts(t).contains(p)))
+        .collect();
+    let checksums_differ = group.iter().any(|u| u.sha256 != group[0].sha256);
     group
         .iter()
         .map(|t| {
             let mut name = format!("{} {}", machine_tag(h, &t.machine), t.machine);
-            if differs(|u| &u.setting) {
-                name += &format!("; {}", t.setting);
+            let own: Vec<String> = parts(t)
+                .into_iter()
+                .filter(|p| !shared.contains(p))
+                .collect();
+            if !own.is_empty() {
+                name += &format!("; {}", own.join(", "));
             }
-            if differs(|u| &u.sha256) {
+            if checksums_differ {
                 name += &format!("; sha256 {}…", &t.sha256[..t.sha256.len().min(8)]);
             }
-            crate::report::charts::fit(&name, 700.0)
+            name
         })
         .collect()
 }

@@ -209,34 +209,7 @@ pub fn html(data: &RunData, report: &Report) -> String {
          <title>sudoku-bench report</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
          <h1>sudoku-bench report</h1>\n"
     );
-    let meta = metadata_lines(data);
-    let _ = write!(
-        s,
-        "<details class=\"meta\"><summary>{}</summary>\n<ul>\n",
-        esc(meta.first().map_or("", String::as_str))
-    );
-    for l in meta.iter().skip(1) {
-        let _ = writeln!(s, "<li>{}</li>", esc(l));
-    }
-    s.push_str("</ul></details>\n");
-
-    failures(&mut s, data);
-    let mut findings = sentences(&data.summary);
-    findings.extend(crate::export::markdown::run_notes(
-        &data.summary,
-        data.info.as_ref().and_then(|i| i.pipe_floor_ns),
-    ));
-    if !findings.is_empty() {
-        s.push_str("<ul class=\"said\">\n");
-        for l in findings {
-            let _ = writeln!(s, "<li>{}</li>", esc(&l.replace('`', "")));
-        }
-        s.push_str("</ul>\n");
-    }
-    let compared = data.summary.iter().any(|r| r.speed.is_some());
-    if compared {
-        let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(&interval_line(data)));
-    }
+    let compared = said(&mut s, data);
 
     // The overview: the matrix beside the throughput chart.
     let datasets = first_seen(data.summary.iter().map(|r| r.dataset.as_str()));
@@ -306,12 +279,65 @@ pub fn html(data: &RunData, report: &Report) -> String {
         s.push_str("</div>\n");
     }
 
-    // The full tables, collapsed; sortable and filterable where scripts run.
+    all_tables(&mut s, &datasets, &relative, &summary);
+    if !report.skipped.is_empty() {
+        s.push_str("<h2>Charts not drawn</h2>\n<ul>\n");
+        for n in &report.skipped {
+            let _ = writeln!(s, "<li>{}</li>", esc(n));
+        }
+        s.push_str("</ul>\n");
+    }
+    let _ = write!(s, "<script>\n{SORT_SCRIPT}</script>\n</body>\n</html>\n");
+    s
+}
+
+/// The run's metadata (collapsed), its failures, what the run says in
+/// sentences and what its intervals cover; true when some row was compared
+/// with a reference.
+fn said(s: &mut String, data: &RunData) -> bool {
+    let meta = metadata_lines(data);
+    let _ = write!(
+        s,
+        "<details class=\"meta\"><summary>{}</summary>\n<ul>\n",
+        esc(meta.first().map_or("", String::as_str))
+    );
+    for l in meta.iter().skip(1) {
+        let _ = writeln!(s, "<li>{}</li>", esc(l));
+    }
+    s.push_str("</ul></details>\n");
+
+    failures(s, data);
+    let mut findings = sentences(&data.summary);
+    findings.extend(crate::export::markdown::run_notes(
+        &data.summary,
+        data.info.as_ref().and_then(|i| i.pipe_floor_ns),
+    ));
+    if !findings.is_empty() {
+        s.push_str("<ul class=\"said\">\n");
+        for l in findings {
+            let _ = writeln!(s, "<li>{}</li>", esc(&l.replace('`', "")));
+        }
+        s.push_str("</ul>\n");
+    }
+    let compared = data.summary.iter().any(|r| r.speed.is_some());
+    if compared {
+        let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(&interval_line(data)));
+    }
+    compared
+}
+
+/// The full tables, collapsed; sortable and filterable where scripts run.
+fn all_tables(
+    s: &mut String,
+    datasets: &[&str],
+    relative: &[Vec<String>],
+    summary: &[Vec<String>],
+) {
     s.push_str("<h2 id=\"tables\">All datasets</h2>\n");
     if datasets.len() > 1 {
         // Shown by the script only: with scripts off every row is there anyway.
         s.push_str("<p id=\"dataset-filter\" hidden><label>Show dataset <select>\n<option value=\"\">all</option>\n");
-        for d in &datasets {
+        for d in datasets {
             let _ = writeln!(s, "<option>{}</option>", esc(d));
         }
         s.push_str("</select></label> (click a column head to sort)</p>\n");
@@ -322,7 +348,7 @@ pub fn html(data: &RunData, report: &Report) -> String {
             "<details class=\"tables\"><summary>Relative speed: {} rows</summary>\n<div class=\"scroll\">\n",
             relative.len()
         );
-        html_table(&mut s, "relative", &RELATIVE_HEADER, &relative, 3);
+        html_table(s, "relative", &RELATIVE_HEADER, relative, 3);
         let _ = writeln!(
             s,
             "</div>\n<p class=\"note\">{}</p>\n</details>",
@@ -334,17 +360,8 @@ pub fn html(data: &RunData, report: &Report) -> String {
         "<details class=\"tables\"><summary>Summary: {} rows</summary>\n<div class=\"scroll\">\n",
         summary.len()
     );
-    html_table(&mut s, "summary", &SUMMARY_HEADER, &summary, 2);
+    html_table(s, "summary", &SUMMARY_HEADER, summary, 2);
     s.push_str("</div>\n</details>\n");
-    if !report.skipped.is_empty() {
-        s.push_str("<h2>Charts not drawn</h2>\n<ul>\n");
-        for n in &report.skipped {
-            let _ = writeln!(s, "<li>{}</li>", esc(n));
-        }
-        s.push_str("</ul>\n");
-    }
-    let _ = write!(s, "<script>\n{SORT_SCRIPT}</script>\n</body>\n</html>\n");
-    s
 }
 
 /// Sorts `table.sortable` by a click (or Enter) on a column head, numbers by their

@@ -490,21 +490,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
     let mut sizes: HashMap<String, u64> = HashMap::new();
     let path = dir.join(files::RESULTS_CSV);
     let mut t = Table::open(&path, RESULT_COLUMNS)?;
-    data.per_solve = !t.index.contains_key("median_ns") && t.index.contains_key("repeat");
-    let times: &[&str] = if data.per_solve {
-        &["repeat", "solve_ns"]
-    } else {
-        &["solves", "median_ns"]
-    };
-    if let Some(missing) = times.iter().find(|c| !t.index.contains_key(**c)) {
-        let mut expected = RESULT_COLUMNS.to_vec();
-        expected.extend(times);
-        return Err(ReportError::MissingColumn {
-            path,
-            column: missing.to_string(),
-            expected: expected.join(", "),
-        });
-    }
+    data.per_solve = per_solve_columns(&t, path)?;
     let per_solve = data.per_solve;
     let (variants, datasets) = (&mut data.variants, &mut data.datasets);
     let mut add = Adder {
@@ -570,6 +556,27 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
         .map(|d| sizes.get(d).copied().filter(|&n| n > SAMPLE))
         .collect();
     Ok(data)
+}
+
+/// True for a `results.csv` with a row per timed solve (older runs), false
+/// for one with a row per puzzle; an error when its time columns are missing.
+fn per_solve_columns(t: &Table, path: PathBuf) -> Result<bool, ReportError> {
+    let per_solve = !t.index.contains_key("median_ns") && t.index.contains_key("repeat");
+    let times: &[&str] = if per_solve {
+        &["repeat", "solve_ns"]
+    } else {
+        &["solves", "median_ns"]
+    };
+    if let Some(missing) = times.iter().find(|c| !t.index.contains_key(**c)) {
+        let mut expected = RESULT_COLUMNS.to_vec();
+        expected.extend(times);
+        return Err(ReportError::MissingColumn {
+            path,
+            column: missing.to_string(),
+            expected: expected.join(", "),
+        });
+    }
+    Ok(per_solve)
 }
 
 impl Solves {

@@ -534,6 +534,36 @@ fn lower_median(values: impl Iterator<Item = u64>) -> Option<f64> {
     v.get(v.len().checked_sub(1)? / 2).map(|&x| x as f64)
 }
 
+/// A row's medians and their intervals, from each puzzle's time, nodes,
+/// instructions and heap.
+fn medians(row: &mut StudyRow, [times, nodes, instructions, heap]: [&[Obs]; 4]) {
+    if let Some(m) = fit::median(times) {
+        row.state = if m.known {
+            PointState::Measured
+        } else {
+            PointState::Censored
+        };
+        row.median_us = Some(m.value);
+        row.median_lo_us = Some(m.lo);
+        row.median_hi_us = m.hi;
+    }
+    if let Some(m) = fit::median(nodes) {
+        row.median_nodes = Some(m.value);
+        row.nodes_lo = Some(m.lo);
+        row.nodes_hi = m.hi;
+    }
+    if let Some(m) = fit::median(instructions) {
+        row.median_instructions = Some(m.value);
+        row.instructions_lo = Some(m.lo);
+        row.instructions_hi = m.hi;
+    }
+    if let Some(m) = fit::median(heap) {
+        row.median_heap_bytes = Some(m.value);
+        row.heap_lo = Some(m.lo);
+        row.heap_hi = m.hi;
+    }
+}
+
 /// One strategy's row and costs at a point, from the point's records: each
 /// puzzle's median over its repeats; a wrong or failed solve is no cost.
 fn summarise(
@@ -606,31 +636,7 @@ fn summarise(
     if mode.parse() == Ok(Mode::Unique) && unique + multiple > 0 {
         row.unique_pct = Some(100.0 * unique as f64 / (unique + multiple) as f64);
     }
-    if let Some(m) = fit::median(&times) {
-        row.state = if m.known {
-            PointState::Measured
-        } else {
-            PointState::Censored
-        };
-        row.median_us = Some(m.value);
-        row.median_lo_us = Some(m.lo);
-        row.median_hi_us = m.hi;
-    }
-    if let Some(m) = fit::median(&nodes) {
-        row.median_nodes = Some(m.value);
-        row.nodes_lo = Some(m.lo);
-        row.nodes_hi = m.hi;
-    }
-    if let Some(m) = fit::median(&instructions) {
-        row.median_instructions = Some(m.value);
-        row.instructions_lo = Some(m.lo);
-        row.instructions_hi = m.hi;
-    }
-    if let Some(m) = fit::median(&heap) {
-        row.median_heap_bytes = Some(m.value);
-        row.heap_lo = Some(m.lo);
-        row.heap_hi = m.hi;
-    }
+    medians(&mut row, [&times, &nodes, &instructions, &heap]);
     let sample = Sample {
         point: pi,
         mode: mode.to_string(),

@@ -141,8 +141,15 @@ fn cost_value(cost: Cost, v: f64) -> String {
 /// Below this R², a fitted law is said not to fit.
 const POOR_FIT: f64 = 0.5;
 
-/// The findings in words, one sentence each.
+/// The findings in words, one sentence each: peaks, then growth.
 pub fn sentences(file: &StudyFile) -> Vec<String> {
+    let mut out = peak_sentences(file);
+    out.extend(growth_sentences(file));
+    out
+}
+
+/// A sentence per located peak (clue studies).
+fn peak_sentences(file: &StudyFile) -> Vec<String> {
     let mut out = Vec::new();
     let givens: Vec<usize> = file.study.options.points.iter().map(|p| p.givens).collect();
     let (first, last) = (
@@ -197,6 +204,12 @@ pub fn sentences(file: &StudyFile) -> Vec<String> {
             ));
         }
     }
+    out
+}
+
+/// A sentence per growth fit (size studies).
+fn growth_sentences(file: &StudyFile) -> Vec<String> {
+    let mut out = Vec::new();
     for f in &file.findings.growth {
         let (what, grows) = match f.cost {
             Cost::Time => ("time", "grows"),
@@ -335,35 +348,7 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
                 if points.is_empty() {
                     continue;
                 }
-                let fitted = file
-                    .findings
-                    .growth
-                    .iter()
-                    .find(|g| g.variant == *v && g.mode == mode && g.cost == cost)
-                    .and_then(|g| g.growth.as_ref())
-                    .map(|g| {
-                        let best = g.best();
-                        let (a, b) = (
-                            *g.fitted.first().expect("fitted points") as f64,
-                            *g.fitted.last().expect("fitted points") as f64,
-                        );
-                        let line = (0..=40)
-                            .map(|i| {
-                                let side = a + (b - a) * i as f64 / 40.0;
-                                (side * side, best.at(side))
-                            })
-                            .collect();
-                        (law(best), line)
-                    });
-                // A single, measured peak is ringed; a censored or flat one is not.
-                let peak = file
-                    .findings
-                    .peaks
-                    .iter()
-                    .find(|f| f.variant == *v && f.mode == mode && f.cost == cost)
-                    .and_then(|f| f.peak.as_ref())
-                    .filter(|p| !p.censored && p.tied.is_empty())
-                    .map(|p| (p.at, p.lo, p.hi));
+                let (fitted, peak) = drawn_findings(file, v, mode, cost);
                 curves.push(StudyCurve {
                     name: v.to_string(),
                     color: ci,
@@ -419,6 +404,51 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
         }
     }
     out
+}
+
+/// A fitted law's name and its line.
+type Law = (String, Vec<(f64, f64)>);
+/// A peak's clue count and its interval.
+type Peak = (f64, f64, f64);
+
+/// What a curve draws of the study's findings: its fitted law as a line
+/// (size studies), and its peak where one measured peak was located.
+fn drawn_findings(
+    file: &StudyFile,
+    v: &str,
+    mode: &str,
+    cost: Cost,
+) -> (Option<Law>, Option<Peak>) {
+    let fitted = file
+        .findings
+        .growth
+        .iter()
+        .find(|g| g.variant == *v && g.mode == mode && g.cost == cost)
+        .and_then(|g| g.growth.as_ref())
+        .map(|g| {
+            let best = g.best();
+            let (a, b) = (
+                *g.fitted.first().expect("fitted points") as f64,
+                *g.fitted.last().expect("fitted points") as f64,
+            );
+            let line = (0..=40)
+                .map(|i| {
+                    let side = a + (b - a) * i as f64 / 40.0;
+                    (side * side, best.at(side))
+                })
+                .collect();
+            (law(best), line)
+        });
+    // A single, measured peak is ringed; a censored or flat one is not.
+    let peak = file
+        .findings
+        .peaks
+        .iter()
+        .find(|f| f.variant == *v && f.mode == mode && f.cost == cost)
+        .and_then(|f| f.peak.as_ref())
+        .filter(|p| !p.censored && p.tied.is_empty())
+        .map(|p| (p.at, p.lo, p.hi));
+    (fitted, peak)
 }
 
 /// A row's median `cost` per puzzle, the low end of its interval, and the

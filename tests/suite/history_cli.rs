@@ -222,15 +222,59 @@ fn a_killed_run_is_read_as_report_reads_it_and_said() {
 }
 
 #[test]
-fn one_run_is_not_a_history() {
+fn runs_that_cannot_be_compared_say_so() {
     let tmp = tempfile::tempdir().unwrap();
-    let specs = timed_runs(tmp.path(), 1);
-    bin(tmp.path())
+    let cwd = tmp.path();
+    let specs = timed_runs(cwd, 1);
+    // One run, even named twice, is not a history.
+    bin(cwd)
         .arg("history")
-        .args(&specs)
+        .args([&specs[0], &specs[0]])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("at least two runs"));
+        .stderr(predicate::str::contains(
+            "at least two runs or baselines (1 given",
+        ));
+    // A folder that holds no run says so.
+    std::fs::create_dir(cwd.join("empty")).unwrap();
+    bin(cwd)
+        .args(["history", &specs[0], "empty"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("neither a run"));
+    // Another subset is another timeline: nothing to compare, and said.
+    bin(cwd)
+        .args(["bench", "--solver", "band,dlx", "--dataset", "seeds-9x9"])
+        .args([
+            "--threads",
+            "1",
+            "--no-report",
+            "--quiet",
+            "--min-time",
+            "0",
+        ])
+        .args(["--limit", "2", "--out", "two"])
+        .assert()
+        .success();
+    let both = [specs[0].clone(), cwd.join("two").display().to_string()];
+    bin(cwd)
+        .arg("history")
+        .args(&both)
+        .args(["--out", "h"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Nothing was compared"))
+        .stderr(predicate::str::contains("kept apart by setting"));
+    let h = history::history(&both, &cwd.join("none"), Order::Time, None).unwrap();
+    let groups = write::chart_groups(&h);
+    let chart = write::timeline_chart(&h, &groups[0]);
+    let names: Vec<&str> = chart.series.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names.len(), 2);
+    assert_ne!(names[0], names[1], "the legend tells the lines apart");
+    assert!(
+        names.iter().any(|n| n.ends_with("; --limit 2")),
+        "{names:?}"
+    );
 }
 
 /// Checks a BMF document against bencher's published rules: an object of

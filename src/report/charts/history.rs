@@ -69,18 +69,8 @@ impl Chart for Timeline {
         self.caption.clone()
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
-        let values = || {
-            self.series.iter().flat_map(|s| {
-                s.points.iter().flat_map(|p| {
-                    let (lo, hi) = p.interval.unwrap_or((p.value, p.value));
-                    [p.value, lo, hi]
-                })
-            })
-        };
-        let (lo, hi) = values().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
-        let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+        let (lo, hi) = self.value_range();
+        let precise = hi - lo < 0.5 * hi.abs();
         let pad = ((hi - lo) * 0.08).max(hi.abs() * 0.02).max(1e-9);
         // Room above for the legend and the change labels.
         let legend_share = super::legend_room(root, self.series.len()) + 0.08;
@@ -110,7 +100,16 @@ impl Chart for Timeline {
                     .map(|s| s.chars().take(12).collect())
                     .unwrap_or_default()
             })
-            .y_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| {
+                // A narrow range needs every digit: 24k, 24k, 25k would repeat.
+                if precise && *v >= 100.0 {
+                    crate::stats::thousands(v.round() as u64)
+                } else if precise {
+                    format!("{v:.2}")
+                } else {
+                    compact(*v)
+                }
+            })
             .x_desc("run, in order")
             .y_desc(self.y_desc.as_str())
             .label_style((FONT, super::TEXT))
@@ -124,22 +123,17 @@ impl Chart for Timeline {
             } else {
                 RGBColor(0, 158, 115)
             };
+            // A rule between the run before and the run the change came in.
             let at = m.x as f64 - 0.5;
-            chart
-                .draw_series(DashedLineSeries::new(
-                    [(at, y.start), (at, hi + pad)],
-                    8,
-                    5,
-                    c.stroke_width(2),
-                ))
-                .map_err(err)?;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    m.text.clone(),
-                    (at, hi + pad),
-                    (FONT, super::TEXT).into_font().color(&c),
-                )))
-                .map_err(err)?;
+            let rule =
+                DashedLineSeries::new([(at, y.start), (at, hi + pad)], 8, 5, c.stroke_width(2));
+            chart.draw_series(rule).map_err(err)?;
+            let label = Text::new(
+                m.text.clone(),
+                (at, hi + pad),
+                (FONT, super::TEXT).into_font().color(&c),
+            );
+            chart.draw_series(std::iter::once(label)).map_err(err)?;
         }
         for s in &self.series {
             let (slot, c) = (s.slot, color(s.slot));
@@ -176,5 +170,25 @@ impl Chart for Timeline {
             .map(|s| s.points.iter().map(|p| (p.x as f64, p.value)).collect())
             .collect();
         legend(&mut chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
+    }
+}
+
+impl Timeline {
+    /// The lowest and highest value drawn, intervals included.
+    fn value_range(&self) -> (f64, f64) {
+        let values = self.series.iter().flat_map(|s| {
+            s.points.iter().flat_map(|p| {
+                let (lo, hi) = p.interval.unwrap_or((p.value, p.value));
+                [p.value, lo, hi]
+            })
+        });
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
+        if lo.is_finite() {
+            (lo, hi)
+        } else {
+            (0.0, 1.0)
+        }
     }
 }
