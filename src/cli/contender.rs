@@ -4,6 +4,7 @@ use anyhow::{Context, Result};
 use std::process::ExitCode;
 use std::time::Duration;
 use sudoku_bench::external;
+use sudoku_bench::external::library::Abi;
 
 #[derive(clap::Args)]
 pub(super) struct ContenderArgs {
@@ -25,9 +26,8 @@ struct CheckArgs {
     /// default 4, 9, 16, 25 for a program, the library's own for a library).
     #[arg(long, value_delimiter = ',')]
     sizes: Vec<usize>,
-    /// Check a shared library instead of a program: `PATH:SYMBOL:ABI` (ABI tdoku,
-    /// jsolve or sudoku-bench), as `bench --library NAME=PATH:SYMBOL:ABI` takes it.
-    #[arg(long, value_name = "PATH:SYMBOL:ABI", conflicts_with = "command")]
+    // Check a shared library instead of a program (help: the ABIs from their table).
+    #[arg(long, value_name = "PATH:SYMBOL:ABI", conflicts_with = "command", help = library_help())]
     library: Option<String>,
     /// The program takes pencilmark lines (`pencilmark = true` in a contenders
     /// file): it is started with SUDOKU_BENCH_PENCILMARK=1 and sent each size's
@@ -101,6 +101,15 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
 }
 
 /// A fresh private folder for the checked program's stderr.
+/// `--library`'s help, its ABIs from their table.
+fn library_help() -> String {
+    format!(
+        "Check a shared library instead of a program: `PATH:SYMBOL:ABI` (ABI {}), as \
+         `bench --library NAME=PATH:SYMBOL:ABI` takes it",
+        Abi::listed()
+    )
+}
+
 fn tempfile_dir() -> Result<std::path::PathBuf> {
     let dir = std::env::temp_dir().join(format!("sudoku-bench-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;

@@ -15,8 +15,8 @@ pub(super) struct LibraryHostArgs {
     /// Its solve function.
     #[arg(long)]
     symbol: String,
-    /// The function's shape: tdoku, jsolve or sudoku-bench.
-    #[arg(long)]
+    // The function's shape: its words, from the ABI table.
+    #[arg(long, help = format!("The function's shape: {}", Abi::listed()))]
     abi: Abi,
     /// The contender returns no solutions (`solutions = false`): none is fetched.
     #[arg(long)]

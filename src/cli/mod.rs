@@ -95,3 +95,32 @@ pub fn run() -> Result<ExitCode> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+    use sudoku_bench::external::library::Abi;
+
+    #[test]
+    fn every_help_that_names_abis_lists_the_table() {
+        let cli = super::Cli::command();
+        for (path, arg) in [
+            (&["bench"][..], "library"),
+            (&["hunt"][..], "library"),
+            (&["contender", "check"][..], "library"),
+            (&["library-host"][..], "abi"),
+        ] {
+            let cmd = path.iter().fold(&cli, |c, name| {
+                c.find_subcommand(name).expect("a subcommand")
+            });
+            let arg = cmd
+                .get_arguments()
+                .find(|a| a.get_id() == arg)
+                .expect("the argument");
+            let help = arg.get_help().expect("a help line").to_string();
+            for word in Abi::WORDS {
+                assert!(help.contains(word), "{path:?} --{}: {help}", arg.get_id());
+            }
+        }
+    }
+}

@@ -3,6 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use std::path::PathBuf;
+use sudoku_bench::external::library::Abi;
 use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
 use sudoku_bench::harness::plan::{ChartChoices, Figures, Metric};
 use sudoku_bench::solver::Mode;
@@ -128,11 +129,8 @@ pub(super) struct OutsideArgs {
     /// sides it handles (default 4, 9, 16, 25): other sizes are skipped for it.
     #[arg(long, value_name = "NAME[@SIDES]=COMMAND")]
     pub(super) contender: Vec<String>,
-    /// A shared library as a contender, `NAME=PATH:SYMBOL:ABI` (repeatable): its function
-    /// SYMBOL is called in a helper process per worker and timed there; ABI is `tdoku`
-    /// (tdoku's SolverFn), `jsolve` (JSolve's) or `sudoku-bench` (include/sudoku_bench.h).
-    /// `NAME@9=...` declares its sides, as for --contender.
-    #[arg(long, value_name = "NAME[@SIDES]=PATH:SYMBOL:ABI")]
+    // A shared library as a contender (help: the ABIs from their table).
+    #[arg(long, value_name = "NAME[@SIDES]=PATH:SYMBOL:ABI", help = library_help())]
     pub(super) library: Vec<String>,
     /// Give an outside contender up everywhere after this many crashes over the run (each
     /// crash costs its own row and a restart). Unsaid, a contender is given up only on a
@@ -164,6 +162,16 @@ impl OutsideArgs {
 
 /// An output folder: `--out` (created if need be), or a new one under
 /// `parent` named `KIND-<UTC time>`.
+/// `--library`'s help, its ABIs from their table.
+fn library_help() -> String {
+    format!(
+        "A shared library as a contender, `NAME=PATH:SYMBOL:ABI` (repeatable): its function \
+         SYMBOL is called in a helper process per worker and timed there; ABI is {}. \
+         `NAME@9=...` declares its sides, as for --contender",
+        Abi::described()
+    )
+}
+
 pub(super) fn out_dir(out: &Option<PathBuf>, parent: &str, kind: &str) -> Result<PathBuf> {
     use sudoku_bench::export::run_dir::{new_dir, run_id};
     Ok(match out {

@@ -7,10 +7,12 @@
 //! run, and a library that keeps its search in globals is never entered by two
 //! threads at once (each host is one process with one caller).
 //!
-//! Three function shapes ([`Abi`]): tdoku's `SolverFn`, JSolve's, and the
-//! workbench's own (`include/sudoku_bench.h`).
+//! The function shapes ([`Abi`]) are one table, `abis!`: each entry says
+//! its word, what it is, the sides and pencilmarks its contenders get unless
+//! they say, and how its function is found and called (a `Caller`). A new
+//! shape is one entry and its caller.
 
-use crate::callgrind::timed;
+use crate::callgrind::{timed, CallCountError};
 use crate::format::Alphabet;
 use crate::grid::{Geometry, Grid};
 use crate::solver::{Mode, Status};
@@ -21,30 +23,134 @@ use std::path::Path;
 /// The hidden subcommand that hosts a library.
 pub const HOST_COMMAND: &str = "library-host";
 
-/// A library's function shape (in files, its name: [`Abi::WORDS`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Abi {
+/// Everything the workbench knows of one ABI: its entry in `abis!`.
+#[derive(Clone, Copy, Debug)]
+pub struct AbiEntry {
+    /// Its word in contenders files, `--library` and the host's `--abi`.
+    pub word: &'static str,
+    /// What it is, as help text names it after the word.
+    pub about: &'static str,
+    /// The sides its contenders are sent unless they name their own (a
+    /// library that says its own when it starts is then held to those).
+    pub sides: &'static [usize],
+    /// When its contenders are sent pencilmark puzzles.
+    pub pencilmarks: Pencilmarks,
+    /// Finds the function in a loaded library and says how to call it.
+    open: Open,
+}
+
+/// When a library contender of an ABI is sent pencilmark puzzles (its
+/// `pencilmark` unsaid or said).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pencilmarks {
+    /// Never: the function reads 81 characters.
+    Never,
+    /// When the contender says `pencilmark = true`: the shape takes 729
+    /// characters, but not every function of it reads them.
+    Declared,
+    /// When the library's own table says it takes them, unless the
+    /// contender says `pencilmark = false`.
+    Own,
+}
+
+/// The ABIs: one entry each, with every fact about it. The enum [`Abi`], its
+/// words and its table come from here; a new ABI is one entry plus its
+/// `Caller` and the `open` that makes one.
+macro_rules! abis {
+    ($(
+        $(#[$doc:meta])*
+        $id:ident => {
+            word: $word:literal,
+            about: $about:literal,
+            sides: $sides:expr,
+            pencilmarks: $pencilmarks:expr,
+            open: $open:expr $(,)?
+        }
+    ),* $(,)?) => {
+        /// A library's function shape (in files, its word: [`Abi::WORDS`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        pub enum Abi {
+            $($(#[$doc])* #[serde(rename = $word)] $id,)*
+        }
+
+        impl Abi {
+            /// Every shape, in the table's order.
+            pub const ALL: [Abi; [$($word),*].len()] = [$(Abi::$id),*];
+            /// The names a contenders file takes.
+            pub const WORDS: [&'static str; [$($word),*].len()] = [$($word),*];
+        }
+
+        /// Each shape's entry, in [`Abi::ALL`]'s order.
+        static ABIS: [AbiEntry; [$($word),*].len()] = [$(AbiEntry {
+            word: $word,
+            about: $about,
+            sides: $sides,
+            pencilmarks: $pencilmarks,
+            open: $open,
+        }),*];
+    };
+}
+
+abis! {
     /// tdoku's `SolverFn`: `size_t f(const char *input, size_t limit,
     /// uint32_t configuration, char *solution, size_t *num_guesses)`. 9×9, an
     /// 81-character puzzle (729 for pencilmarks), `.` for blanks.
-    Tdoku,
+    Tdoku => {
+        word: "tdoku",
+        about: "tdoku's SolverFn",
+        sides: &[9],
+        pencilmarks: Pencilmarks::Declared,
+        open: Tdoku::open,
+    },
     /// JSolve's (and JCZSolve's): `int f(const char *puzzle81, char *solution82, int limit)`.
-    Jsolve,
+    Jsolve => {
+        word: "jsolve",
+        about: "JSolve's",
+        sides: &[9],
+        pencilmarks: Pencilmarks::Never,
+        open: Jsolve::open,
+    },
     /// The workbench's own: a function returning an `sb_solver` table
     /// (`include/sudoku_bench.h`): any size, pencilmarks, every mode, counters.
-    SudokuBench,
+    SudokuBench => {
+        word: "sudoku-bench",
+        about: "include/sudoku_bench.h",
+        sides: crate::solver::ALL_SIZES,
+        pencilmarks: Pencilmarks::Own,
+        open: SudokuBench::open,
+    },
 }
 
 impl Abi {
-    /// Every shape, in [`Abi::WORDS`]'s order.
-    pub const ALL: [Abi; 3] = [Abi::Tdoku, Abi::Jsolve, Abi::SudokuBench];
-    /// The names a contenders file takes.
-    pub const WORDS: [&'static str; 3] = ["tdoku", "jsolve", "sudoku-bench"];
-
     /// The name as written.
     pub fn name(self) -> &'static str {
         Abi::WORDS[self as usize]
+    }
+
+    /// Its entry of the table.
+    pub fn entry(self) -> &'static AbiEntry {
+        &ABIS[self as usize]
+    }
+
+    /// The words as help text lists them: `tdoku, jsolve or sudoku-bench`.
+    pub fn listed() -> String {
+        either(ABIS.iter().map(|e| e.word.to_string()))
+    }
+
+    /// Each word with what it is, as help text lists them: `` `tdoku`
+    /// (tdoku's SolverFn), `jsolve` (JSolve's) or ... ``.
+    pub fn described() -> String {
+        either(ABIS.iter().map(|e| format!("`{}` ({})", e.word, e.about)))
+    }
+}
+
+/// `a, b or c`.
+fn either(items: impl Iterator<Item = String>) -> String {
+    let mut items: Vec<String> = items.collect();
+    match items.pop() {
+        Some(last) if !items.is_empty() => format!("{} or {last}", items.join(", ")),
+        Some(last) => last,
+        None => String::new(),
     }
 }
 
@@ -85,9 +191,6 @@ pub enum LibraryError {
     #[error(transparent)]
     Perf(#[from] crate::perf::PerfError),
 }
-
-type TdokuFn = unsafe extern "C" fn(*const c_char, usize, u32, *mut c_char, *mut usize) -> usize;
-type JsolveFn = unsafe extern "C" fn(*const c_char, *mut c_char, c_int) -> c_int;
 
 /// `sb_puzzle` of `include/sudoku_bench.h`: the types of that header, for a
 /// library written in Rust (see `examples/libraries/example_library.rs`).
@@ -144,25 +247,291 @@ pub const SB_BUDGET: i32 = 1;
 /// `SB_UNKNOWN`: a counter the solver does not keep.
 pub const SB_UNKNOWN: u64 = u64::MAX;
 
-enum Call {
-    Tdoku(TdokuFn),
-    Jsolve(JsolveFn),
-    SudokuBench {
-        solver: &'static SbSolver,
-        state: *mut c_void,
-    },
+/// What was counted of a timed call, or why it could not be.
+type Counted = Result<crate::perf::Counts, CallCountError>;
+
+/// An ABI's calls into the function it found (its entry's `open` makes one).
+trait Caller {
+    /// One timed call answering `mode`'s question for `grid`, and what was
+    /// counted of it.
+    fn solve(&mut self, grid: &Grid, mode: Mode) -> (Called, Counted);
+
+    /// The first solution, by an untimed call, of a puzzle a timed call
+    /// found solutions of and handed none back (none where the timed call
+    /// always hands its solution back).
+    fn first_solution(&mut self, _grid: &Grid) -> Option<Vec<u8>> {
+        None
+    }
+}
+
+/// How an ABI's function is found in a loaded library.
+///
+/// # Safety
+///
+/// The symbol is taken to have the ABI's type, as the user declared.
+type Open = unsafe fn(&Symbol<'_>) -> Result<Opened, LibraryError>;
+
+/// What an ABI's `open` found: the caller, and the sides and pencilmarks the
+/// library says it takes, where its ABI lets it say (else the entry's).
+struct Opened {
+    caller: Box<dyn Caller>,
+    says: Option<(Vec<usize>, bool)>,
+}
+
+/// The function a contender names, in its loaded library.
+struct Symbol<'a> {
+    lib: &'a libloading::Library,
+    /// The library's file, as errors name it.
+    path: &'a str,
+    name: &'a str,
+}
+
+impl Symbol<'_> {
+    /// The function, as a value of type `F`.
+    ///
+    /// # Safety
+    ///
+    /// `F` is the symbol's type.
+    unsafe fn get<F: Copy>(&self) -> Result<F, LibraryError> {
+        // SAFETY: the caller vouches for the type.
+        let found = unsafe { self.lib.get::<F>(self.name.as_bytes()) };
+        found.map(|f| *f).map_err(|e| LibraryError::Symbol {
+            path: self.path.to_string(),
+            symbol: self.name.to_string(),
+            why: e.to_string(),
+        })
+    }
+
+    /// The function does not follow its ABI.
+    fn bad(&self, why: String) -> LibraryError {
+        LibraryError::Abi {
+            path: self.path.to_string(),
+            symbol: self.name.to_string(),
+            why,
+        }
+    }
+}
+
+type TdokuFn = unsafe extern "C" fn(*const c_char, usize, u32, *mut c_char, *mut usize) -> usize;
+
+/// tdoku's `SolverFn`.
+struct Tdoku(TdokuFn);
+
+impl Tdoku {
+    /// # Safety
+    ///
+    /// The symbol is a `SolverFn`.
+    unsafe fn open(symbol: &Symbol<'_>) -> Result<Opened, LibraryError> {
+        Ok(Opened {
+            // SAFETY: as the caller vouches.
+            caller: Box::new(Tdoku(unsafe { symbol.get()? })),
+            says: None,
+        })
+    }
+}
+
+impl Caller for Tdoku {
+    fn solve(&mut self, grid: &Grid, mode: Mode) -> (Called, Counted) {
+        let (f, limit) = (self.0, mode.max_solutions());
+        let input = nul_terminated(grid);
+        let mut solution = [0 as c_char; 82];
+        let mut guesses = 0usize;
+        // SAFETY: the input is NUL-terminated and the buffer holds 81 cells and a NUL.
+        let t = timed(|| unsafe {
+            f(
+                input.as_ptr(),
+                limit as usize,
+                0,
+                solution.as_mut_ptr(),
+                &mut guesses,
+            )
+        });
+        let found = digits(&solution, 81);
+        let called = verdict(mode, t.out as u64, found, t.ns, None, Some(guesses as u64));
+        (called, t.counts())
+    }
+
+    fn first_solution(&mut self, grid: &Grid) -> Option<Vec<u8>> {
+        let input = nul_terminated(grid);
+        let mut solution = [0 as c_char; 82];
+        let mut guesses = 0usize;
+        // SAFETY: as in `solve`; untimed, for the solution only.
+        unsafe { (self.0)(input.as_ptr(), 1, 0, solution.as_mut_ptr(), &mut guesses) };
+        digits(&solution, 81)
+    }
+}
+
+type JsolveFn = unsafe extern "C" fn(*const c_char, *mut c_char, c_int) -> c_int;
+
+/// JSolve's function.
+struct Jsolve(JsolveFn);
+
+impl Jsolve {
+    /// # Safety
+    ///
+    /// The symbol is JSolve's shape.
+    unsafe fn open(symbol: &Symbol<'_>) -> Result<Opened, LibraryError> {
+        Ok(Opened {
+            // SAFETY: as the caller vouches.
+            caller: Box::new(Jsolve(unsafe { symbol.get()? })),
+            says: None,
+        })
+    }
+}
+
+impl Caller for Jsolve {
+    fn solve(&mut self, grid: &Grid, mode: Mode) -> (Called, Counted) {
+        let (f, limit) = (self.0, mode.max_solutions());
+        let input = nul_terminated(grid);
+        let mut solution = [0 as c_char; 82];
+        // SAFETY: as for tdoku; JSolve writes 81 cells and a NUL.
+        let t = timed(|| unsafe { f(input.as_ptr(), solution.as_mut_ptr(), limit as c_int) });
+        let found = digits(&solution, 81);
+        let called = verdict(mode, t.out.max(0) as u64, found, t.ns, None, None);
+        (called, t.counts())
+    }
+
+    fn first_solution(&mut self, grid: &Grid) -> Option<Vec<u8>> {
+        let input = nul_terminated(grid);
+        let mut solution = [0 as c_char; 82];
+        // SAFETY: as in `solve`; untimed, for the solution only.
+        unsafe { (self.0)(input.as_ptr(), solution.as_mut_ptr(), 1) };
+        digits(&solution, 81)
+    }
+}
+
+/// The workbench's own: the `sb_solver` table and the state it made.
+struct SudokuBench {
+    solver: &'static SbSolver,
+    state: *mut c_void,
+}
+
+impl SudokuBench {
+    /// # Safety
+    ///
+    /// The symbol is a function returning an `sb_solver` table.
+    unsafe fn open(symbol: &Symbol<'_>) -> Result<Opened, LibraryError> {
+        // SAFETY: as the caller vouches.
+        let get = unsafe { symbol.get::<unsafe extern "C" fn() -> *const SbSolver>()? };
+        // SAFETY: the function returns its table, or NULL.
+        let solver =
+            unsafe { get().as_ref() }.ok_or_else(|| symbol.bad("it returned NULL".into()))?;
+        if solver.abi_version != SB_ABI_VERSION {
+            return Err(symbol.bad(format!(
+                "abi_version {}, this workbench speaks {SB_ABI_VERSION}",
+                solver.abi_version
+            )));
+        }
+        if solver.solve.is_none() {
+            return Err(symbol.bad("its solve is NULL".into()));
+        }
+        let named: Vec<usize> = solver
+            .sides
+            .iter()
+            .take_while(|&&s| s != 0)
+            .map(|&s| s as usize)
+            .collect();
+        if let Some(s) = named.iter().find(|s| !crate::solver::ALL_SIZES.contains(s)) {
+            return Err(symbol.bad(format!(
+                "its sides name {s}, not one of {}",
+                crate::grid::SIDES_TEXT
+            )));
+        }
+        let sides: Vec<usize> = crate::solver::ALL_SIZES
+            .iter()
+            .copied()
+            .filter(|s| named.contains(s))
+            .collect();
+        if sides.is_empty() {
+            return Err(symbol.bad("its sides name none".into()));
+        }
+        let state = match solver.create {
+            // SAFETY: the table's own constructor, called once.
+            Some(create) => unsafe { create() },
+            None => std::ptr::null_mut(),
+        };
+        Ok(Opened {
+            caller: Box::new(SudokuBench { solver, state }),
+            says: Some((sides, solver.pencilmarks == 1)),
+        })
+    }
+}
+
+impl Caller for SudokuBench {
+    fn solve(&mut self, grid: &Grid, mode: Mode) -> (Called, Counted) {
+        let (solver, state) = (self.solver, self.state);
+        let side = grid.geometry().side();
+        let mut out = vec![0u8; grid.cells().len()];
+        let puzzle = SbPuzzle {
+            side: side as u32,
+            mode: match mode {
+                Mode::First => 0,
+                Mode::Unique => 1,
+                Mode::Count(_) => 2,
+            },
+            count_limit: mode.max_solutions(),
+            cells: grid.cells().as_ptr(),
+            allowed: grid.marks().map_or(std::ptr::null(), |m| m.as_ptr()),
+        };
+        let mut answer = SbAnswer {
+            solutions: 0,
+            solution: out.as_mut_ptr(),
+            nodes: SB_UNKNOWN,
+            guesses: SB_UNKNOWN,
+        };
+        let solve = solver.solve.expect("checked at load");
+        // SAFETY: the table was checked at load; the buffers outlive the call.
+        let t = timed(|| unsafe { solve(state, &puzzle, &mut answer) });
+        let (code, ns) = (t.out, t.ns);
+        let known = |x: u64| (x != SB_UNKNOWN).then_some(x);
+        let (nodes, guesses) = (known(answer.nodes), known(answer.guesses));
+        let called = match code {
+            SB_OK => {
+                let found = (answer.solutions > 0).then_some(out);
+                verdict(mode, answer.solutions, found, ns, nodes, guesses)
+            }
+            SB_BUDGET => Called {
+                status: Ok(Status::Budget),
+                solution: None,
+                count: None,
+                ns,
+                nodes,
+                guesses,
+                counts: Default::default(),
+            },
+            other => Called {
+                status: Err(format!("solve returned {other}")),
+                solution: None,
+                count: None,
+                ns,
+                nodes,
+                guesses,
+                counts: Default::default(),
+            },
+        };
+        (called, t.counts())
+    }
+}
+
+impl Drop for SudokuBench {
+    fn drop(&mut self) {
+        if let Some(destroy) = self.solver.destroy {
+            // SAFETY: the state `create` made, destroyed once.
+            unsafe { destroy(self.state) };
+        }
+    }
 }
 
 /// A loaded library and its solve function (in the host process).
 pub struct Library {
-    call: Call,
+    caller: Box<dyn Caller>,
     /// The sides it handles.
     pub sides: Vec<usize>,
     /// True when it takes pencilmark puzzles.
     pub pencilmarks: bool,
     /// False for a contender that returns no solutions: none is fetched.
     fetch: bool,
-    // Last: the library stays loaded while `call` points into it.
+    // Last: the library stays loaded while `caller` points into it.
     _lib: libloading::Library,
 }
 
@@ -197,77 +566,20 @@ impl Library {
             path: shown.clone(),
             why: e.to_string(),
         })?;
-        let missing = |e: libloading::Error| LibraryError::Symbol {
-            path: shown.clone(),
-            symbol: symbol.to_string(),
-            why: e.to_string(),
+        let found = Symbol {
+            lib: &lib,
+            path: &shown,
+            name: symbol,
         };
+        let entry = abi.entry();
         // SAFETY: the symbol is taken to have the ABI's type, as the user declared.
-        let (call, sides, pencilmarks) = unsafe {
-            match abi {
-                Abi::Tdoku => {
-                    let f = *lib.get::<TdokuFn>(symbol.as_bytes()).map_err(missing)?;
-                    (Call::Tdoku(f), vec![9], true)
-                }
-                Abi::Jsolve => {
-                    let f = *lib.get::<JsolveFn>(symbol.as_bytes()).map_err(missing)?;
-                    (Call::Jsolve(f), vec![9], false)
-                }
-                Abi::SudokuBench => {
-                    let get = *lib
-                        .get::<unsafe extern "C" fn() -> *const SbSolver>(symbol.as_bytes())
-                        .map_err(missing)?;
-                    let bad = |why: String| LibraryError::Abi {
-                        path: shown.clone(),
-                        symbol: symbol.to_string(),
-                        why,
-                    };
-                    let solver = get()
-                        .as_ref()
-                        .ok_or_else(|| bad("it returned NULL".into()))?;
-                    if solver.abi_version != SB_ABI_VERSION {
-                        return Err(bad(format!(
-                            "abi_version {}, this workbench speaks {SB_ABI_VERSION}",
-                            solver.abi_version
-                        )));
-                    }
-                    if solver.solve.is_none() {
-                        return Err(bad("its solve is NULL".into()));
-                    }
-                    let named: Vec<usize> = solver
-                        .sides
-                        .iter()
-                        .take_while(|&&s| s != 0)
-                        .map(|&s| s as usize)
-                        .collect();
-                    if let Some(s) = named.iter().find(|s| !crate::solver::ALL_SIZES.contains(s)) {
-                        return Err(bad(format!(
-                            "its sides name {s}, not one of {}",
-                            crate::grid::SIDES_TEXT
-                        )));
-                    }
-                    let sides: Vec<usize> = crate::solver::ALL_SIZES
-                        .iter()
-                        .copied()
-                        .filter(|s| named.contains(s))
-                        .collect();
-                    if sides.is_empty() {
-                        return Err(bad("its sides name none".into()));
-                    }
-                    let state = match solver.create {
-                        Some(create) => create(),
-                        None => std::ptr::null_mut(),
-                    };
-                    (
-                        Call::SudokuBench { solver, state },
-                        sides,
-                        solver.pencilmarks == 1,
-                    )
-                }
-            }
-        };
+        let opened = unsafe { (entry.open)(&found) }?;
+        let (sides, pencilmarks) = opened.says.unwrap_or_else(|| {
+            let pencilmarks = entry.pencilmarks != Pencilmarks::Never;
+            (entry.sides.to_vec(), pencilmarks)
+        });
         Ok(Library {
-            call,
+            caller: opened.caller,
             sides,
             pencilmarks,
             fetch: true,
@@ -281,92 +593,7 @@ impl Library {
     /// for the first; the buffer is cleared before each call) is left for
     /// [`Library::fetch_solution`].
     pub fn solve(&mut self, grid: &Grid, mode: Mode) -> Called {
-        let limit = mode.max_solutions();
-        let counted;
-        let mut called = match &self.call {
-            Call::Tdoku(f) => {
-                let input = nul_terminated(grid);
-                let mut solution = [0 as c_char; 82];
-                let mut guesses = 0usize;
-                // SAFETY: the input is NUL-terminated and the buffer holds 81 cells and a NUL.
-                let t = timed(|| unsafe {
-                    f(
-                        input.as_ptr(),
-                        limit as usize,
-                        0,
-                        solution.as_mut_ptr(),
-                        &mut guesses,
-                    )
-                });
-                counted = t.counts();
-                let (count, ns) = (t.out, t.ns);
-                let found = digits(&solution, 81);
-                verdict(mode, count as u64, found, ns, None, Some(guesses as u64))
-            }
-            Call::Jsolve(f) => {
-                let input = nul_terminated(grid);
-                let mut solution = [0 as c_char; 82];
-                // SAFETY: as for tdoku; JSolve writes 81 cells and a NUL.
-                let t =
-                    timed(|| unsafe { f(input.as_ptr(), solution.as_mut_ptr(), limit as c_int) });
-                counted = t.counts();
-                let (count, ns) = (t.out, t.ns);
-                let found = digits(&solution, 81);
-                verdict(mode, count.max(0) as u64, found, ns, None, None)
-            }
-            Call::SudokuBench { solver, state } => {
-                let side = grid.geometry().side();
-                let mut out = vec![0u8; grid.cells().len()];
-                let puzzle = SbPuzzle {
-                    side: side as u32,
-                    mode: match mode {
-                        Mode::First => 0,
-                        Mode::Unique => 1,
-                        Mode::Count(_) => 2,
-                    },
-                    count_limit: limit,
-                    cells: grid.cells().as_ptr(),
-                    allowed: grid.marks().map_or(std::ptr::null(), |m| m.as_ptr()),
-                };
-                let mut answer = SbAnswer {
-                    solutions: 0,
-                    solution: out.as_mut_ptr(),
-                    nodes: SB_UNKNOWN,
-                    guesses: SB_UNKNOWN,
-                };
-                let solve = solver.solve.expect("checked at load");
-                // SAFETY: the table was checked at load; the buffers outlive the call.
-                let t = timed(|| unsafe { solve(*state, &puzzle, &mut answer) });
-                counted = t.counts();
-                let (code, ns) = (t.out, t.ns);
-                let known = |x: u64| (x != SB_UNKNOWN).then_some(x);
-                let (nodes, guesses) = (known(answer.nodes), known(answer.guesses));
-                match code {
-                    SB_OK => {
-                        let found = (answer.solutions > 0).then_some(out);
-                        verdict(mode, answer.solutions, found, ns, nodes, guesses)
-                    }
-                    SB_BUDGET => Called {
-                        status: Ok(Status::Budget),
-                        solution: None,
-                        count: None,
-                        ns,
-                        nodes,
-                        guesses,
-                        counts: Default::default(),
-                    },
-                    other => Called {
-                        status: Err(format!("solve returned {other}")),
-                        solution: None,
-                        count: None,
-                        ns,
-                        nodes,
-                        guesses,
-                        counts: Default::default(),
-                    },
-                }
-            }
-        };
+        let (mut called, counted) = self.caller.solve(grid, mode);
         match counted {
             Ok(n) => called.counts = n,
             Err(why) => called.status = Err(why.to_string()),
@@ -394,32 +621,7 @@ impl Library {
         if !self.fetch || !found || c.solution.is_some() {
             return;
         }
-        let input = nul_terminated(grid);
-        let mut solution = [0 as c_char; 82];
-        match &self.call {
-            Call::Tdoku(f) => {
-                let mut guesses = 0usize;
-                // SAFETY: as in `solve`; untimed, for the solution only.
-                unsafe { f(input.as_ptr(), 1, 0, solution.as_mut_ptr(), &mut guesses) };
-            }
-            Call::Jsolve(f) => {
-                // SAFETY: as in `solve`; untimed, for the solution only.
-                unsafe { f(input.as_ptr(), solution.as_mut_ptr(), 1) };
-            }
-            Call::SudokuBench { .. } => return,
-        }
-        c.solution = digits(&solution, 81);
-    }
-}
-
-impl Drop for Library {
-    fn drop(&mut self) {
-        if let Call::SudokuBench { solver, state } = &self.call {
-            if let Some(destroy) = solver.destroy {
-                // SAFETY: the state `create` made, destroyed once.
-                unsafe { destroy(*state) };
-            }
-        }
+        c.solution = self.caller.first_solution(grid);
     }
 }
 

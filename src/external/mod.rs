@@ -35,15 +35,15 @@ pub struct ContenderSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
     /// Grid sides it handles (a program: 4, 9, 16, 25 unless named, up to 64;
-    /// a library: its ABI's, 9 for tdoku's and JSolve's).
+    /// a library: its ABI's, [`library::AbiEntry::sides`]).
     #[serde(default)]
     pub sizes: Vec<usize>,
     /// One line on what it is.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// It reads pencilmark lines (`n³` characters); datasets with pencilmark
-    /// puzzles are skipped for it otherwise. Unsaid: no for a program and for
-    /// the `tdoku` and `jsolve` ABIs; a `sudoku-bench` library says itself.
+    /// puzzles are skipped for it otherwise. Unsaid: no for a program; for a
+    /// library, as its ABI's [`library::AbiEntry::pencilmarks`] says.
     #[serde(
         default,
         alias = "pencilmarks",
@@ -61,7 +61,7 @@ pub struct ContenderSpec {
     /// The library's solve function (`abi = "sudoku-bench"`: the function returning its table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
-    /// The function's shape: `tdoku`, `jsolve` or `sudoku-bench`.
+    /// The function's shape, a word of [`library::Abi::WORDS`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abi: Option<library::Abi>,
     /// Protocol version 2: up to this many puzzles written before their answers are read.
@@ -146,24 +146,24 @@ impl ContenderSpec {
     }
 
     /// True when it is sent pencilmark puzzles, given what a library's host
-    /// said it can take (`host_says`): as declared, else only a `sudoku-bench`
-    /// library that says so.
+    /// said it can take (`host_says`): as declared, else as its ABI's
+    /// [`library::Pencilmarks`] say.
     pub fn takes_pencilmarks(&self, host_says: Option<bool>) -> bool {
-        match (host_says, self.abi) {
+        match (host_says, self.abi.map(|a| a.entry().pencilmarks)) {
             (None, _) => self.pencilmark.unwrap_or(false),
-            (Some(can), Some(library::Abi::SudokuBench)) => can && self.pencilmark != Some(false),
+            (Some(can), Some(library::Pencilmarks::Own)) => can && self.pencilmark != Some(false),
             (Some(can), _) => can && self.pencilmark == Some(true),
         }
     }
 
     /// Fills the sizes left out: a program's default, a library's ABI's (a
-    /// `sudoku-bench` library says its own when it starts).
+    /// library that says its own when it starts is held to those).
     fn with_default_sizes(mut self) -> ContenderSpec {
         if self.sizes.is_empty() {
             self.sizes = match (&self.library, self.abi) {
-                (Some(_), Some(library::Abi::SudokuBench)) => crate::solver::ALL_SIZES.to_vec(),
-                (Some(_), _) => vec![9],
                 (None, _) => DEFAULT_SIZES.to_vec(),
+                // Without `abi`, a library is refused before its sizes are read.
+                (Some(_), abi) => abi.map_or_else(Vec::new, |a| a.entry().sides.to_vec()),
             };
         }
         self
