@@ -8,20 +8,22 @@ use std::process::ExitCode;
 use std::time::Duration;
 use sudoku_bench::hunt::plan::{HuntPlan, HuntRequest};
 use sudoku_bench::hunt::session::{self, score_text, Started};
-use sudoku_bench::hunt::write::print_best;
+use sudoku_bench::hunt::write::{print_best, ScoreName};
 use sudoku_bench::hunt::{HuntObserver, Objective, ProgressRow, Stop};
 
 #[derive(clap::Args)]
 pub(super) struct HuntArgs {
     /// The contender hunted: a strategy, or the name of a `--contender`, `--library` or `--contenders` entry.
-    #[arg(long, value_name = "NAME")]
-    solver: String,
+    /// With --merge, left out: the one the merged hunts recorded (in their hunt.json), with their
+    /// --against and --objective.
+    #[arg(long, value_name = "NAME", required_unless_present = "merge")]
+    solver: Option<String>,
     /// Hunt for the puzzles on which SOLVER costs most relative to this contender.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", requires = "solver")]
     against: Option<String>,
     /// What a contender's cost is: `guesses` and `nodes` are exact and the same on
     /// every machine; `time` is the median of `--repeat` timed solves on this one.
-    #[arg(long, default_value = "guesses", value_parser = words::<Objective>(&Objective::WORDS))]
+    #[arg(long, default_value = "guesses", value_parser = words::<Objective>(&Objective::WORDS), requires = "solver")]
     objective: Objective,
     /// Start from this dataset's puzzles (an embedded name, a public list or a file;
     /// up to 2,000 sampled), the best first; default: generated minimal puzzles.
@@ -57,7 +59,8 @@ pub(super) struct HuntArgs {
     #[command(flatten)]
     outside: OutsideArgs,
     /// Merge these hunts' folders instead of hunting: every kept puzzle checked again,
-    /// scored on this machine for --solver (and --against), kept once up to symmetry.
+    /// scored on this machine for --solver (and --against), or for what the hunts recorded,
+    /// kept once up to symmetry.
     #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["budget", "iterations", "from"])]
     merge: Vec<PathBuf>,
     /// The hunt's folder (default: a new one under `hunts/`).
@@ -71,12 +74,22 @@ pub(super) struct HuntArgs {
 }
 
 impl HuntArgs {
-    /// The hunt these arguments ask for.
+    /// The hunt these arguments ask for (a merge without --solver: for the
+    /// score its hunts recorded).
     fn request(&self) -> Result<HuntRequest> {
+        let score = match &self.solver {
+            Some(solver) => ScoreName {
+                hunted: solver.clone(),
+                against: self.against.clone(),
+                objective: self.objective,
+            },
+            // Only with --merge, and neither --against nor --objective (clap).
+            None => sudoku_bench::hunt::merge::recorded_score(&self.merge)?,
+        };
         Ok(HuntRequest {
-            hunted: self.solver.clone(),
-            against: self.against.clone(),
-            objective: self.objective,
+            hunted: score.hunted,
+            against: score.against,
+            objective: score.objective,
             from: self.from.clone(),
             input: self.input_args.read_options()?,
             size: self.size,

@@ -3,10 +3,12 @@
 //! scored again on this machine, and kept once up to symmetry: a puzzle
 //! that is another under a permutation of bands, rows within a band,
 //! stacks, columns within a stack, a transposition and a relabelling of
-//! the digits is the same find.
+//! the digits is the same find. Without `--solver`, the puzzles are scored
+//! for what the hunts recorded in their `hunt.json` ([`recorded_score`]).
 
 use super::moves::Unique;
 use super::search::Scorer;
+use super::write::{HuntRecord, ScoreName};
 use super::{Found, HuntError, HuntOptions};
 use crate::contender::Contender;
 use crate::grid::Grid;
@@ -100,6 +102,43 @@ pub fn merge(
     }
     out.kept.truncate(opts.keep.max(1));
     Ok(out)
+}
+
+/// The score the hunts of `dirs` were hunted for, as their `hunt.json`
+/// records it: every folder must keep one, and all the same.
+pub fn recorded_score(dirs: &[PathBuf]) -> Result<ScoreName, HuntError> {
+    let mut agreed: Option<(&PathBuf, ScoreName)> = None;
+    for dir in dirs {
+        let unrecorded = |why: String| HuntError::Unrecorded {
+            dir: dir.clone(),
+            why,
+        };
+        let score = match HuntRecord::read(dir) {
+            Ok(Some(record)) => record.score,
+            Ok(None) => {
+                return Err(unrecorded(format!(
+                    "no {} there (a hunt by an older workbench, or puzzles gathered by hand)",
+                    HuntRecord::FILE
+                )))
+            }
+            Err(why) => return Err(unrecorded(why)),
+        };
+        match &agreed {
+            Some((first, s)) if *s != score => {
+                return Err(HuntError::Disagree {
+                    first: first.to_path_buf(),
+                    first_score: s.short(),
+                    dir: dir.clone(),
+                    score: score.short(),
+                })
+            }
+            Some(_) => {}
+            None => agreed = Some((dir, score)),
+        }
+    }
+    agreed
+        .map(|(_, score)| score)
+        .ok_or_else(|| HuntError::NoStart("--merge names no folder".into()))
 }
 
 /// The puzzles of `dir/puzzles.txt`, each with `DIR/puzzles.txt:LINE`.
@@ -262,6 +301,42 @@ mod tests {
             .puzzles
             .remove(0)
             .grid
+    }
+
+    #[test]
+    fn the_recorded_score_is_taken_when_every_folder_keeps_the_same() {
+        let root = tempfile::tempdir().unwrap();
+        let folder = |name: &str, score: Option<&ScoreName>| {
+            let dir = root.path().join(name);
+            std::fs::create_dir(&dir).unwrap();
+            if let Some(s) = score {
+                HuntRecord::write(&dir, s).unwrap();
+            }
+            dir
+        };
+        let pair = ScoreName {
+            hunted: "bitset-mrv".into(),
+            against: Some("dlx".into()),
+            objective: super::super::Objective::Nodes,
+        };
+        let alone = ScoreName {
+            hunted: "band".into(),
+            against: None,
+            objective: super::super::Objective::Guesses,
+        };
+        let (a, b) = (folder("a", Some(&pair)), folder("b", Some(&pair)));
+        let (c, d) = (folder("c", Some(&alone)), folder("d", None));
+        assert_eq!(recorded_score(&[a.clone(), b]).unwrap(), pair);
+        let e = recorded_score(&[a.clone(), c]).unwrap_err().to_string();
+        assert!(
+            e.contains("bitset-mrv / dlx nodes") && e.contains("band guesses"),
+            "{e}"
+        );
+        let e = recorded_score(&[a, d]).unwrap_err().to_string();
+        assert!(
+            e.contains("no hunt.json there") && e.contains("--solver"),
+            "{e}"
+        );
     }
 
     #[test]

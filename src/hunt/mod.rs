@@ -256,6 +256,28 @@ pub enum HuntError {
         /// The grid size.
         size: String,
     },
+    /// `hunt --merge` without `--solver`: a folder keeps no record of what
+    /// it was hunted for.
+    #[error("--merge {}: {why}: name the contender to score for with --solver", dir.display())]
+    Unrecorded {
+        /// The folder.
+        dir: std::path::PathBuf,
+        /// Why its record is not there.
+        why: String,
+    },
+    /// `hunt --merge` without `--solver`: the folders were hunted for
+    /// different scores.
+    #[error("--merge {} was hunted for {first_score} and {} for {score}: name the contender to score for with --solver", first.display(), dir.display())]
+    Disagree {
+        /// The first folder read.
+        first: std::path::PathBuf,
+        /// Its score, in words.
+        first_score: String,
+        /// A folder with another score.
+        dir: std::path::PathBuf,
+        /// That score, in words.
+        score: String,
+    },
     /// A contender gives no counter for the objective.
     #[error("{name} reports no {objective}: hunt it with --objective time, or with a contender that counts its search")]
     NoCounters {

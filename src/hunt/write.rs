@@ -1,27 +1,83 @@
 //! A hunt's folder: `puzzles.txt` (the best found, best first, each with its
 //! score as a comment: readable by `bench` and `solve`), `found.csv` (the same
 //! with every figure), `progress.csv` (a row each time the best improved,
-//! written as the hunt goes) and `charts/hunt-progress.svg|png`.
+//! written as the hunt goes), `charts/hunt-progress.svg|png` and `hunt.json`
+//! (what the puzzles were scored for, read back by `hunt --merge`).
 
 use super::{Found, HuntResult, Objective, ProgressRow};
 use crate::export::markdown::thousands;
 use crate::format::{write_line, Alphabet};
 use crate::harness::files;
 use crate::report::charts::{render, HuntProgress};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// What a hunt's score is, in words.
-#[derive(Clone, Debug)]
+/// What a hunt's score is, in words (and in its `hunt.json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreName {
-    /// The contender hunted.
+    /// The contender hunted, by the name `--solver` gives it.
     pub hunted: String,
     /// The other contender of a pair hunt.
+    #[serde(default)]
     pub against: Option<String>,
     /// The objective.
+    #[serde(with = "crate::words::text")]
     pub objective: Objective,
+}
+
+/// `hunt.json`: what a hunt's folder (or a merge's) scored its puzzles for,
+/// which `hunt --merge` reads back when `--solver` is left out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HuntRecord {
+    /// The record's version: [`HuntRecord::VERSION`] when written.
+    pub version: u32,
+    /// The score: the contenders and the objective.
+    pub score: ScoreName,
+}
+
+impl HuntRecord {
+    /// The version this workbench writes, and the newest it reads.
+    pub const VERSION: u32 = 1;
+    /// Its file in the folder.
+    pub const FILE: &'static str = "hunt.json";
+
+    /// Writes `dir/hunt.json` for `score`; returns its path.
+    pub fn write(dir: &Path, score: &ScoreName) -> io::Result<PathBuf> {
+        let record = HuntRecord {
+            version: HuntRecord::VERSION,
+            score: score.clone(),
+        };
+        let path = dir.join(HuntRecord::FILE);
+        let text = serde_json::to_string_pretty(&record).map_err(io::Error::other)?;
+        std::fs::write(&path, text + "\n")?;
+        Ok(path)
+    }
+
+    /// Reads `dir/hunt.json` back: `None` when the folder has none (a hunt
+    /// by an older workbench, or puzzles gathered by hand); why not when it
+    /// does not read.
+    pub fn read(dir: &Path) -> Result<Option<HuntRecord>, String> {
+        let path = dir.join(HuntRecord::FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+            Ok(text) => text,
+        };
+        let record: HuntRecord = serde_json::from_str(&text)
+            .map_err(|e| format!("{} does not read: {e}", path.display()))?;
+        if record.version > HuntRecord::VERSION {
+            return Err(format!(
+                "{} is version {}, newer than this workbench reads ({})",
+                path.display(),
+                record.version,
+                HuntRecord::VERSION
+            ));
+        }
+        Ok(Some(record))
+    }
 }
 
 impl ScoreName {
@@ -229,6 +285,7 @@ pub fn write_results(
     render(&chart, &charts, &line, false).map_err(io::Error::other)?;
     let mut out = vec![puzzles, found, dir.join("progress.csv")];
     out.push(charts.join("hunt-progress.svg"));
+    out.push(HuntRecord::write(dir, name)?);
     Ok(out)
 }
 
@@ -253,7 +310,8 @@ pub fn print_best(
 }
 
 /// Writes a merge's `puzzles.txt` (best first, each with its score and
-/// where it came from) and `found.csv` into `dir`; returns the files.
+/// where it came from), `found.csv` and `hunt.json` into `dir`; returns the
+/// files.
 pub fn write_merged(
     dir: &Path,
     name: &ScoreName,
@@ -299,7 +357,8 @@ pub fn write_merged(
         .iter()
         .map(|m| (&m.found, [m.source.clone(), m.copies.join(" ")]));
     write_found(&found, ["source", "copies"], rows, alphabet)?;
-    Ok(vec![puzzles, found])
+    let record = HuntRecord::write(dir, name)?;
+    Ok(vec![puzzles, found, record])
 }
 
 /// `found.csv`: a row per puzzle, best first, with its rank, score, costs

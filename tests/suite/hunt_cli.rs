@@ -401,3 +401,80 @@ fn merged_hunts_keep_each_puzzle_once_up_to_symmetry_and_recheck_each() {
     }
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
 }
+
+#[test]
+fn a_merge_without_solver_scores_for_what_its_hunts_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let pair = [
+        "--solver",
+        "bitset-mrv",
+        "--against",
+        "dlx",
+        "--objective",
+        "nodes",
+    ];
+    for seed in ["1", "2"] {
+        let args = ["--iterations", "300", "--keep", "3", "--seed", seed];
+        hunt(dir.path(), seed, &[&pair[..], &args[..]].concat());
+    }
+    let record = |folder: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(dir.path().join(folder).join("hunt.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    assert_eq!(
+        record("1")["score"],
+        serde_json::json!({"hunted": "bitset-mrv", "against": "dlx", "objective": "nodes"})
+    );
+    bin(dir.path())
+        .args(["hunt", "--merge", "1", "2", "--out", "m"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("from 2 hunts"));
+    let text = std::fs::read_to_string(dir.path().join("m/puzzles.txt")).unwrap();
+    assert!(
+        text.contains("bitset-mrv needs the most nodes relative to dlx"),
+        "{text}"
+    );
+    // The merge keeps the same record: it merges again without --solver.
+    assert_eq!(record("m"), record("1"));
+    // Folders hunted for different scores: refused, naming both.
+    hunt(
+        dir.path(),
+        "3",
+        &["--solver", "band", "--iterations", "300", "--keep", "3"],
+    );
+    bin(dir.path())
+        .args(["hunt", "--merge", "m", "3", "--out", "x"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("bitset-mrv / dlx nodes")
+                .and(predicate::str::contains("band guesses"))
+                .and(predicate::str::contains("--solver")),
+        );
+    // A folder with no record (an older hunt, puzzles by hand): refused
+    // unless --solver names the contender.
+    std::fs::create_dir(dir.path().join("4")).unwrap();
+    std::fs::copy(
+        dir.path().join("1/puzzles.txt"),
+        dir.path().join("4/puzzles.txt"),
+    )
+    .unwrap();
+    bin(dir.path())
+        .args(["hunt", "--merge", "1", "4", "--out", "y"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--merge 4: no hunt.json there"));
+    bin(dir.path())
+        .args([
+            "hunt", "--solver", "band", "--merge", "1", "4", "--out", "y",
+        ])
+        .assert()
+        .success();
+    // --against or --objective without --solver would mix two scores: refused.
+    bin(dir.path())
+        .args(["hunt", "--merge", "1", "--objective", "time", "--out", "z"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--solver <NAME>"));
+}
