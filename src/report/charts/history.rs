@@ -100,16 +100,7 @@ impl Chart for Timeline {
                     .map(|s| s.chars().take(12).collect())
                     .unwrap_or_default()
             })
-            .y_label_formatter(&|v| {
-                // A narrow range needs every digit: 24k, 24k, 25k would repeat.
-                if precise && *v >= 100.0 {
-                    crate::stats::thousands(v.round() as u64)
-                } else if precise {
-                    format!("{v:.2}")
-                } else {
-                    compact(*v)
-                }
-            })
+            .y_label_formatter(&|v| y_label(*v, precise))
             .x_desc("run, in order")
             .y_desc(self.y_desc.as_str())
             .label_style((FONT, super::TEXT))
@@ -190,5 +181,17 @@ impl Timeline {
         } else {
             (0.0, 1.0)
         }
+    }
+}
+
+/// A y axis's label: compact (`24k`), or with every digit (`24,328`) where
+/// the range is narrow and compact labels would repeat.
+fn y_label(v: f64, precise: bool) -> String {
+    if precise && v >= 100.0 {
+        crate::stats::thousands(v.round() as u64)
+    } else if precise {
+        format!("{v:.2}")
+    } else {
+        compact(v)
     }
 }
