@@ -469,26 +469,14 @@ fn run_cases(
             match p.read_line(Some(sent + timeout), &never) {
                 Ok(text) => {
                     let took = sent.elapsed();
-                    match protocol::parse_answer(text, &case.puzzle.grid, &alphabet) {
-                        Err(why) => report.fail(format!("{name}: {why}")),
-                        Ok(a) => {
-                            keys.0 |= a.nodes.is_some();
-                            keys.1 |= a.guesses.is_some();
-                            keys.2 |= a.ns.is_some();
-                            match crate::contender::check(&case.puzzle, &a.outcome, opts.checked) {
-                                Verdict::Right(s) => report.ok(format!(
-                                    "{name}: {s} in {:.1} ms{}",
-                                    took.as_secs_f64() * 1e3,
-                                    match opts.checked {
-                                        Checked::Verdict => " (checked by verdict)",
-                                        Checked::Solution => "",
-                                    }
-                                )),
-                                Verdict::Unchecked(why) => report.fail(format!("{name}: {why}")),
-                                Verdict::Wrong(why) => report.fail(format!("{name}: wrong: {why}")),
-                            }
-                        }
-                    }
+                    judge(
+                        text,
+                        (&name, &case, &alphabet),
+                        took,
+                        opts,
+                        &mut keys,
+                        &mut report,
+                    );
                 }
                 Err(ReadError::Timeout | ReadError::CpuLimit) => {
                     // Perhaps the answer waits in its buffer: closing stdin tells.
@@ -525,6 +513,13 @@ fn run_cases(
         }
         report.sides.push((side, report.problems() == before));
     }
+    finish(p, keys, &mut report);
+    Ok(report)
+}
+
+/// What counters the program reported, and whether it exits when its
+/// stdin closes with nothing more on its stdout.
+fn finish(p: Process, keys: (bool, bool, bool), report: &mut CheckReport) {
     let counted: Vec<&str> = [(keys.0, "nodes"), (keys.1, "guesses"), (keys.2, "ns")]
         .iter()
         .filter(|k| k.0)
@@ -544,7 +539,37 @@ fn run_cases(
         )),
         Err(why) => report.fail(why.0),
     }
-    Ok(report)
+}
+
+/// Checks one answer line to a case, and notes which counters it gave.
+fn judge(
+    text: &str,
+    (name, case, alphabet): (&str, &Case, &Alphabet),
+    took: Duration,
+    opts: &CaseOptions,
+    keys: &mut (bool, bool, bool),
+    report: &mut CheckReport,
+) {
+    match protocol::parse_answer(text, &case.puzzle.grid, alphabet) {
+        Err(why) => report.fail(format!("{name}: {why}")),
+        Ok(a) => {
+            keys.0 |= a.nodes.is_some();
+            keys.1 |= a.guesses.is_some();
+            keys.2 |= a.ns.is_some();
+            match crate::contender::check(&case.puzzle, &a.outcome, opts.checked) {
+                Verdict::Right(s) => report.ok(format!(
+                    "{name}: {s} in {:.1} ms{}",
+                    took.as_secs_f64() * 1e3,
+                    match opts.checked {
+                        Checked::Verdict => " (checked by verdict)",
+                        Checked::Solution => "",
+                    }
+                )),
+                Verdict::Unchecked(why) => report.fail(format!("{name}: {why}")),
+                Verdict::Wrong(why) => report.fail(format!("{name}: wrong: {why}")),
+            }
+        }
+    }
 }
 
 /// Closes stdin of a program that did not answer, and returns the first line

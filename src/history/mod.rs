@@ -108,27 +108,20 @@ pub fn machine(info: &RunInfo) -> String {
 }
 
 /// What a run's figures depend on besides the machine and the code, in the
-/// command line's words.
+/// command line's words: the report across machines' setting, and threads.
 pub fn setting(info: &RunInfo) -> String {
-    let o = &info.options;
-    let subset = match (o.limit, o.sample) {
-        (None, None) => "every puzzle".to_string(),
-        (Some(l), None) => format!("--limit {l}"),
-        (None, Some(s)) => format!("--sample {s} (seed {})", o.seed),
-        (Some(l), Some(s)) => format!("--limit {l} --sample {s} (seed {})", o.seed),
-    };
-    let order = if o.permute {
-        format!(", --permute (seed {})", o.seed)
-    } else {
-        String::new()
-    };
-    format!(
-        "mode {}, {subset}{order}, {} thread{}, measure {}",
-        o.mode,
-        o.threads,
-        if o.threads == 1 { "" } else { "s" },
-        o.measure.metric()
-    )
+    let [mode, subset, order, measure] = crate::report::machines::setting(info);
+    let threads = info.options.threads;
+    let mut parts = vec![format!("mode {}", mode.1), subset.1];
+    if info.options.permute {
+        parts.push(order.1);
+    }
+    parts.push(format!(
+        "{threads} thread{}",
+        if threads == 1 { "" } else { "s" }
+    ));
+    parts.push(format!("measure {}", measure.1));
+    parts.join(", ")
 }
 
 /// One run's figure on a timeline.

@@ -78,7 +78,7 @@ fn mismatch(message: String) -> ReportError {
 
 /// What a run's figures depend on besides the machine, in the command
 /// line's words: runs that differ in any of it measured different things.
-fn setting(info: &RunInfo) -> [(&'static str, String); 4] {
+pub fn setting(info: &RunInfo) -> [(&'static str, String); 4] {
     let o = &info.options;
     let subset = match (o.limit, o.sample) {
         (None, None) => "every puzzle".to_string(),

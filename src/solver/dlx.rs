@@ -60,6 +60,51 @@ struct Matrix {
     options: Vec<(u16, u8)>,
 }
 
+/// `used[k*n + i]`: the digits given in unit `i` of kind `k` (rows, columns,
+/// boxes); `None` when two givens of a unit clash.
+fn units_used(puzzle: &Grid, rcb: &[[u16; 3]]) -> Option<Vec<u64>> {
+    let n = puzzle.geometry().side();
+    let mut used = vec![0u64; 3 * n];
+    for (c, &d) in puzzle.cells().iter().enumerate() {
+        if d == 0 {
+            continue;
+        }
+        let bit = 1u64 << (d - 1);
+        let [r, col, bx] = rcb[c];
+        let u = [r as usize, n + col as usize, 2 * n + bx as usize];
+        if u.iter().any(|&i| used[i] & bit != 0) {
+            return None;
+        }
+        u.iter().for_each(|&i| used[i] |= bit);
+    }
+    Some(used)
+}
+
+/// The 4·n² constraints mapped to compact column numbers 1..=C for the open
+/// ones, 0 for the met (constraint k: cell k, then unit-digit k - cells as
+/// kind, unit, digit); and C.
+fn open_columns(puzzle: &Grid, used: &[u64]) -> (Vec<u32>, u32) {
+    let g = puzzle.geometry();
+    let (n, cells) = (g.side(), g.cells());
+    let mut column_of = vec![0u32; 4 * cells];
+    let mut count = 0u32;
+    for (slot, &d) in column_of.iter_mut().zip(puzzle.cells()) {
+        if d == 0 {
+            count += 1;
+            *slot = count;
+        }
+    }
+    for (unit, slots) in column_of[cells..].chunks_exact_mut(n).enumerate() {
+        for (d, slot) in slots.iter_mut().enumerate() {
+            if used[unit] & (1 << d) == 0 {
+                count += 1;
+                *slot = count;
+            }
+        }
+    }
+    (column_of, count)
+}
+
 impl Matrix {
     /// Builds the matrix for the puzzle, or `None` when the givens conflict
     /// (or a given is excluded by its own pencilmarks).
@@ -72,38 +117,8 @@ impl Matrix {
         let cells = g.cells();
         // Row, column and box of each cell, without a division.
         let rcb = &super::tables::Tables::get(g).rcb;
-        // used[k*n + i] = digits present in unit i of kind k.
-        let mut used = vec![0u64; 3 * n];
-        for (c, &d) in puzzle.cells().iter().enumerate() {
-            if d == 0 {
-                continue;
-            }
-            let bit = 1u64 << (d - 1);
-            let [r, col, bx] = rcb[c];
-            let u = [r as usize, n + col as usize, 2 * n + bx as usize];
-            if u.iter().any(|&i| used[i] & bit != 0) {
-                return None;
-            }
-            u.iter().for_each(|&i| used[i] |= bit);
-        }
-        // Map the 4·n² constraints to compact column numbers 1..=C for the open ones.
-        // (Constraint k: cell k, then unit-digit k - cells as kind, unit, digit.)
-        let mut column_of = vec![0u32; 4 * cells];
-        let mut count = 0u32;
-        for (slot, &d) in column_of.iter_mut().zip(puzzle.cells()) {
-            if d == 0 {
-                count += 1;
-                *slot = count;
-            }
-        }
-        for (unit, slots) in column_of[cells..].chunks_exact_mut(n).enumerate() {
-            for (d, slot) in slots.iter_mut().enumerate() {
-                if used[unit] & (1 << d) == 0 {
-                    count += 1;
-                    *slot = count;
-                }
-            }
-        }
+        let used = units_used(puzzle, rcb)?;
+        let (column_of, count) = open_columns(puzzle, &used);
         let c = count as usize;
         // Each open cell's options, counted first so the node array is made once.
         let free_of = |cell: usize| {

@@ -3,29 +3,23 @@
 //! github-action-benchmark. Verdicts are asserted only on counted runs,
 //! whose instructions do not depend on the machine's speed.
 
-use crate::common::{bin_in as bin, csv_rows};
+use crate::common::{bin_in as bin, csv_rows, valgrind};
 use predicates::prelude::*;
 use std::path::Path;
 use sudoku_bench::history::{self, write, Order};
 
-fn valgrind() -> bool {
-    let ok = std::process::Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("valgrind is not installed: the counted history test is skipped");
-    }
-    ok
+/// Sets `key` of the run.json in `dir` to `value`.
+fn set_in_run_json(dir: &Path, key: &str, value: &str) {
+    let path = dir.join("run.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v[key] = serde_json::json!(value);
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
 }
 
 /// Sets run.json's CPU, as if the run had been made on another machine.
 fn move_to_machine(dir: &Path, cpu: &str) {
-    let path = dir.join("run.json");
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    v["cpu_model"] = serde_json::json!(cpu);
-    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    set_in_run_json(dir, "cpu_model", cpu);
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -121,24 +115,30 @@ fn twelve_counted_runs_mark_the_slowdown_where_it_came_in_and_nowhere_else() {
     }
 }
 
-/// Four quick timed runs (no verdict is asserted on them: times move with the machine).
+/// A quick timed run of band and dlx on seeds-9x9 into `cwd/out`, with `args`.
+fn timed_run(cwd: &Path, out: &str, args: &[&str]) {
+    bin(cwd)
+        .args(["bench", "--solver", "band,dlx", "--dataset", "seeds-9x9"])
+        .args([
+            "--threads",
+            "1",
+            "--no-report",
+            "--quiet",
+            "--min-time",
+            "0",
+        ])
+        .args(args)
+        .args(["--out", out])
+        .assert()
+        .success();
+}
+
+/// Quick timed runs (no verdict is asserted on them: times move with the machine).
 fn timed_runs(cwd: &Path, n: usize) -> Vec<String> {
     (1..=n)
         .map(|i| {
             let name = format!("t{i}");
-            bin(cwd)
-                .args(["bench", "--solver", "band,dlx", "--dataset", "seeds-9x9"])
-                .args([
-                    "--threads",
-                    "1",
-                    "--no-report",
-                    "--quiet",
-                    "--min-time",
-                    "0",
-                ])
-                .args(["--label", &format!("r{i}"), "--out", &name])
-                .assert()
-                .success();
+            timed_run(cwd, &name, &["--label", &format!("r{i}")]);
             cwd.join(name).display().to_string()
         })
         .collect()
@@ -195,11 +195,7 @@ fn a_killed_run_is_read_as_report_reads_it_and_said() {
     )
     .unwrap();
     std::fs::write(killed.join("summary.csv"), "").unwrap();
-    let path = killed.join("run.json");
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    v["finished"] = serde_json::json!("");
-    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    set_in_run_json(killed, "finished", "");
     bin(cwd)
         .arg("history")
         .args(&specs)
@@ -243,19 +239,7 @@ fn runs_that_cannot_be_compared_say_so() {
         .failure()
         .stderr(predicate::str::contains("neither a run"));
     // Another subset is another timeline: nothing to compare, and said.
-    bin(cwd)
-        .args(["bench", "--solver", "band,dlx", "--dataset", "seeds-9x9"])
-        .args([
-            "--threads",
-            "1",
-            "--no-report",
-            "--quiet",
-            "--min-time",
-            "0",
-        ])
-        .args(["--limit", "2", "--out", "two"])
-        .assert()
-        .success();
+    timed_run(cwd, "two", &["--limit", "2"]);
     let both = [specs[0].clone(), cwd.join("two").display().to_string()];
     bin(cwd)
         .arg("history")

@@ -7,18 +7,7 @@ use predicates::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::common::{bin_in as bin, csv_rows, example, hard_lines};
-
-fn valgrind() -> bool {
-    let ok = std::process::Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("valgrind is not installed: the instruction-counting test is skipped");
-    }
-    ok
-}
+use crate::common::{bin_in as bin, csv_rows, example, hard_lines, valgrind};
 
 /// Every strategy variant's instructions per puzzle in the run `cwd/name`.
 fn counted(cwd: &Path, name: &str) -> HashMap<String, f64> {

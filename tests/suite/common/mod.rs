@@ -184,3 +184,16 @@ pub fn hard_lines(n: usize) -> Vec<(String, String)> {
         .map(|p| (line9(&p.grid), line9(p.expected.as_ref().unwrap())))
         .collect()
 }
+
+/// True when valgrind runs here; else says the counting test is skipped
+/// (`.ci/run` installs it).
+pub fn valgrind() -> bool {
+    let ok = std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("valgrind is not installed: the instruction-counting test is skipped");
+    }
+    ok
+}
