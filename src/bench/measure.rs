@@ -57,28 +57,8 @@ pub fn measure(
         load_s,
         ..
     } = plan;
-    if let crate::harness::plan::Measure::Counters(events) = options.measure {
-        crate::perf::start(events)?;
-    }
-    let counting = options.measure == crate::harness::plan::Measure::Instructions;
-    if counting && !crate::callgrind::start_from_env() {
-        return Err(BenchError::NotUnderCallgrind);
-    }
-    if let Some(note) = counting.then(super::valgrind::slowdown_note).flatten() {
-        (watch.say)(&note);
-    }
+    let memory = set_up_measure(&mut options, watch.say)?;
     let opts = options.bench_options();
-    // The memory limit, set the way this machine allows, said in run.json.
-    let memory = options
-        .memory_limit
-        .as_ref()
-        .map(|m| Arc::new(crate::usage::MemoryLimit::new(m.bytes)));
-    if let (Some(m), Some(limit)) = (&mut options.memory_limit, &memory) {
-        m.by = limit.by.word().to_string();
-        if options.contenders.is_empty() {
-            (watch.say)("note: --memory-limit holds for outside contenders only: the built-in strategies run in the workbench's own process, which no limit stops");
-        }
-    }
     let contenders = start_contenders(&options, &plan_solvers, out_dir, memory)?;
     let mut own = OwnTime {
         load_s,
@@ -142,16 +122,7 @@ pub fn measure(
         let cover = harness::recover::Coverage::read(out_dir, &info)?;
         result.summary = harness::recover::summarize(out_dir, &cover, opts.reference.as_deref())?;
     }
-    info.given_up = contenders
-        .iter()
-        .flat_map(|c| c.engine.given_up())
-        .collect();
-    info.finished = harness::info::now_rfc3339();
-    info.interrupted = result.interrupted;
-    info.wrong = result.wrong();
-    info.errors = result.errors();
-    info.skipped = result.skipped.clone();
-    info.rounds_complete = Some(result.rounds_complete);
+    close(&mut info, &result, &contenders);
     own.run_s = (running.elapsed() - result.statistics).as_secs_f64();
     own.timed_solves_s = result.timed_solves.as_secs_f64();
     own.statistics_s = result.statistics.as_secs_f64();
@@ -166,6 +137,52 @@ pub fn measure(
         own,
         baseline_dir,
     })
+}
+
+/// Starts what the run's measure needs (the CPU's counters; under
+/// callgrind, its counting) and the memory limit, set the way this machine
+/// allows and said in the options.
+fn set_up_measure(
+    options: &mut harness::RunOptions,
+    say: &mut dyn FnMut(&str),
+) -> Result<Option<Arc<crate::usage::MemoryLimit>>, BenchError> {
+    if let crate::harness::plan::Measure::Counters(events) = options.measure {
+        crate::perf::start(events)?;
+    }
+    let counting = options.measure == crate::harness::plan::Measure::Instructions;
+    if counting && !crate::callgrind::start_from_env() {
+        return Err(BenchError::NotUnderCallgrind);
+    }
+    if let Some(note) = counting.then(super::valgrind::slowdown_note).flatten() {
+        say(&note);
+    }
+    // The memory limit, set the way this machine allows, said in run.json.
+    let memory = options
+        .memory_limit
+        .as_ref()
+        .map(|m| Arc::new(crate::usage::MemoryLimit::new(m.bytes)));
+    if let (Some(m), Some(limit)) = (&mut options.memory_limit, &memory) {
+        m.by = limit.by.word().to_string();
+        if options.contenders.is_empty() {
+            say("note: --memory-limit holds for outside contenders only: the built-in strategies run in the workbench's own process, which no limit stops");
+        }
+    }
+    Ok(memory)
+}
+
+/// What `run.json` says of a run that has ended: who was given up, when it
+/// ended, how, and which rounds are whole.
+fn close(info: &mut RunInfo, result: &harness::RunResult, contenders: &[Contender]) {
+    info.given_up = contenders
+        .iter()
+        .flat_map(|c| c.engine.given_up())
+        .collect();
+    info.finished = harness::info::now_rfc3339();
+    info.interrupted = result.interrupted;
+    info.wrong = result.wrong();
+    info.errors = result.errors();
+    info.skipped = result.skipped.clone();
+    info.rounds_complete = Some(result.rounds_complete);
 }
 
 /// The run's contenders: its strategies (slowed where handicapped), then

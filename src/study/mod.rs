@@ -342,11 +342,6 @@ pub fn run(
     // censored: it runs on no larger side in that mode.
     let mut records: BTreeMap<(usize, usize), Vec<SolveRecord>> = BTreeMap::new();
     let mut stopped: Vec<(SolverId, usize, usize)> = Vec::new();
-    let is_stopped = |stopped: &[(SolverId, usize, usize)], s: SolverId, mi: usize, side: usize| {
-        stopped
-            .iter()
-            .any(|&(t, m, at)| t == s && m == mi && side > at)
-    };
     'rounds: for round in 0..rounds {
         for (pi, &p) in opts.points.iter().enumerate() {
             let g = p.geometry();
@@ -381,33 +376,7 @@ pub fn run(
                 }
                 let contenders: Vec<Contender> =
                     run_now.iter().map(|&s| Contender::from_id(s)).collect();
-                let ds = BenchDataset::in_memory(
-                    p.name(),
-                    format!(
-                        "study:{}:seed={}:side={}:givens={}",
-                        opts.axis.name(),
-                        opts.seed,
-                        p.side,
-                        p.givens
-                    ),
-                    g,
-                    share,
-                );
-                let bench = BenchOptions {
-                    threads: opts.threads,
-                    mode,
-                    budget: opts.budget,
-                    time_limit: opts.time_limit,
-                    cpu_limit: None,
-                    warmup: opts.warmup,
-                    repeat: opts.repeat,
-                    rounds: 1,
-                    min_time: None,
-                    schedule: Schedule::Interleaved,
-                    stretch: None,
-                    reference: None,
-                    pin: false,
-                };
+                let (ds, bench) = share_run(opts, p, mode, share);
                 let mut sink = Collected::default();
                 let result = harness::run(&contenders, &[ds], &bench, cancel, &mut sink, observer)?;
                 if result.interrupted {
@@ -424,6 +393,26 @@ pub fn run(
             }
         }
     }
+    tabulate(opts, &records, &stopped, &mut data);
+    Ok(data)
+}
+
+/// True when `s` was stopped in mode `mi` on a side below `side`: it runs
+/// on no larger side in that mode.
+fn is_stopped(stopped: &[(SolverId, usize, usize)], s: SolverId, mi: usize, side: usize) -> bool {
+    stopped
+        .iter()
+        .any(|&(t, m, at)| t == s && m == mi && side > at)
+}
+
+/// Each point's rows and samples, from its records; a skipped row where a
+/// strategy was stopped before the point.
+fn tabulate(
+    opts: &StudyOptions,
+    records: &BTreeMap<(usize, usize), Vec<SolveRecord>>,
+    stopped: &[(SolverId, usize, usize)],
+    data: &mut StudyData,
+) {
     for (pi, &p) in opts.points.iter().enumerate() {
         for (mi, &mode) in opts.modes.iter().enumerate() {
             let mname = mode.to_string();
@@ -433,7 +422,7 @@ pub fn run(
                     let (row, sample) = summarise(opts.axis, p, pi, &mname, s, here);
                     data.rows.push(row);
                     data.samples.push(sample);
-                } else if is_stopped(&stopped, s, mi, p.side) {
+                } else if is_stopped(stopped, s, mi, p.side) {
                     data.rows.push(StudyRow {
                         state: PointState::Skipped,
                         ..empty_row(opts.axis, p, &mname, s)
@@ -442,7 +431,45 @@ pub fn run(
             }
         }
     }
-    Ok(data)
+}
+
+/// One share's puzzles as a dataset of their own, and how the harness
+/// measures them: the study's threads, limits and passes, one round.
+fn share_run(
+    opts: &StudyOptions,
+    p: PointSpec,
+    mode: Mode,
+    share: Vec<BenchPuzzle>,
+) -> (BenchDataset, BenchOptions) {
+    let g = p.geometry();
+    let ds = BenchDataset::in_memory(
+        p.name(),
+        format!(
+            "study:{}:seed={}:side={}:givens={}",
+            opts.axis.name(),
+            opts.seed,
+            p.side,
+            p.givens
+        ),
+        g,
+        share,
+    );
+    let bench = BenchOptions {
+        threads: opts.threads,
+        mode,
+        budget: opts.budget,
+        time_limit: opts.time_limit,
+        cpu_limit: None,
+        warmup: opts.warmup,
+        repeat: opts.repeat,
+        rounds: 1,
+        min_time: None,
+        schedule: Schedule::Interleaved,
+        stretch: None,
+        reference: None,
+        pin: false,
+    };
+    (ds, bench)
 }
 
 /// One share of a study: a point and a mode (indices into the options) in a round.
