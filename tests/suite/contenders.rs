@@ -846,7 +846,10 @@ fn a_batch_program_is_sent_puzzles_in_batches_and_its_rows_say_batch() {
 
 /// Every number in a file, as written (digits, a point, separators).
 fn numbers(text: &str) -> Vec<f64> {
-    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+    // Words with letters in them are names, not figures: a commit or a
+    // checksum (`da5ba832520a2d6439477946683b7d2c…`) holds long runs of digits.
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == ','))
+        .filter(|w| !w.chars().any(|c| c.is_ascii_alphabetic()))
         .flat_map(|w| w.split(',').map(str::to_string).collect::<Vec<_>>())
         .filter_map(|w| w.trim_matches('.').parse::<f64>().ok())
         .collect()
