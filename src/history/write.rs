@@ -4,6 +4,7 @@
 
 use super::{History, HistoryError, Step, Timeline};
 use crate::compare::Verdict;
+use crate::export::markdown::num;
 use crate::harness::files;
 use crate::harness::plan::Measure;
 use crate::report::charts::{render, ChangeMark, Rendered, TimePoint, TimeSeries};
@@ -227,7 +228,7 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
         title: format!("{} on {} over time", t0.variant, t0.dataset),
         caption: format!(
             "{} of {} on {}, run by run in the history's order; a line per machine (or setting), never averaged; a dashed rule at each run where the change beyond noise came in. Runs whose figures do not stand (too few puzzles verified) have no point.",
-            upper(figure),
+            crate::report::upper_first(figure),
             t0.variant,
             t0.dataset
         ),
@@ -236,13 +237,6 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
         series,
         marks,
     }
-}
-
-fn upper(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }
 
 /// Draws a chart per contender, dataset and metric into `dir/charts/`.
@@ -324,9 +318,9 @@ fn timeline_rows(h: &History, t: &Timeline) -> (Vec<String>, Vec<Vec<String>>) {
             let step = t.steps.iter().find(|s| s.to == p.run);
             vec![
                 run_ref(h, p.run),
-                p.value.map_or("no figure".into(), number),
+                p.value.map_or("no figure".into(), num),
                 p.interval
-                    .map(|(lo, hi)| format!("{}–{}", number(lo), number(hi)))
+                    .map(|(lo, hi)| format!("{}–{}", num(lo), num(hi)))
                     .unwrap_or_default(),
                 format!("{} of {}", p.solved, p.puzzles),
                 step.map(|s| format!("{} {}", s.verdict.word(), change_text(s)))
@@ -335,14 +329,6 @@ fn timeline_rows(h: &History, t: &Timeline) -> (Vec<String>, Vec<Vec<String>>) {
         })
         .collect();
     (header, rows)
-}
-
-fn number(v: f64) -> String {
-    if v >= 1000.0 {
-        crate::stats::thousands(v.round() as u64)
-    } else {
-        format!("{v:.2}")
-    }
 }
 
 fn intro(h: &History) -> String {

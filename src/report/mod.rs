@@ -245,7 +245,8 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
     Ok(out)
 }
 
-fn upper_first(s: &str) -> String {
+/// `s` with its first letter in upper case.
+pub fn upper_first(s: &str) -> String {
     let mut c = s.chars();
     c.next()
         .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
