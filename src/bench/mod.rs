@@ -6,10 +6,12 @@
 mod measure;
 mod resume;
 pub mod scaling;
+mod session;
 pub mod valgrind;
 
 pub use measure::{finish, measure, Finished, Measured, Watch};
 pub use resume::{differences, leave_out_measured, reopen, scaling_counts, Reopened};
+pub use session::{Console, Request, Session};
 
 use crate::compare::{baseline, CompareError};
 use crate::datasets::DatasetError;
@@ -89,6 +91,9 @@ pub enum BenchError {
         #[source]
         source: Box<crate::report::ReportError>,
     },
+    /// The run folder cannot be claimed or cleared.
+    #[error(transparent)]
+    RunDir(#[from] crate::export::run_dir::RunDirError),
     /// An export (`--export`) cannot be written.
     #[error(transparent)]
     Export(#[from] crate::export::track::TrackError),

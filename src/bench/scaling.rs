@@ -10,6 +10,11 @@ use crate::report::ReportError;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// The curve's table, in the scaling run's folder.
+pub const CSV: &str = "scaling.csv";
+/// The curve's summary, in the scaling run's folder.
+pub const MD: &str = "scaling.md";
+
 /// The folder of count `t` in a scaling run's folder `top`.
 pub fn count_dir(top: &Path, t: usize) -> PathBuf {
     top.join(format!("threads-{t}"))
@@ -34,7 +39,6 @@ pub fn run_counts<E: From<BenchError>>(
     options: &RunOptions,
     top: &Path,
     interrupted: &dyn Fn() -> bool,
-    say: &mut dyn FnMut(&str),
     each: &mut dyn FnMut(RunOptions, &Path) -> Result<u8, E>,
 ) -> Result<(u8, String), E> {
     check(options)?;
@@ -48,7 +52,6 @@ pub fn run_counts<E: From<BenchError>>(
             break;
         }
         let dir = count_dir(top, t);
-        say(&format!("threads {t}: running into {}", dir.display()));
         let mut one = options.clone();
         one.threads = t;
         one.after.report = false;
@@ -123,7 +126,7 @@ fn scaling_points(rows: &[(usize, SummaryRow)]) -> Vec<Point> {
 }
 
 fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
-    let csv_path = top.join("scaling.csv");
+    let csv_path = top.join(CSV);
     let csv_err = |e: csv::Error| BenchError::Io {
         path: csv_path.clone(),
         source: std::io::Error::other(e),
@@ -174,7 +177,7 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
             r.title, r.name, r.caption
         );
     }
-    let md_path = top.join("scaling.md");
+    let md_path = top.join(MD);
     std::fs::write(&md_path, md).map_err(BenchError::io(&md_path))?;
     Ok(())
 }

@@ -97,10 +97,27 @@ pub fn version() -> Result<String, BenchError> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// The command line `command` (the program first) again under callgrind,
+/// which counts each call's instructions, its output and errors on this
+/// process's; the report of the run it made is drawn here, natively, and
+/// said unless `quiet`. Gives its exit code.
+pub fn rerun_counted(
+    command: &[OsString],
+    quiet: bool,
+    console: &mut dyn crate::export::terminal::Console,
+) -> Result<u8, BenchError> {
+    let args = command.get(1..).unwrap_or_default();
+    let (code, report) = rerun_saying(args, quiet, &mut |m| console.err(m))?;
+    if let (Some((dir, r)), false) = (report, quiet) {
+        r.tell(&dir, console);
+    }
+    Ok(code)
+}
+
 /// Runs this program again with `args` under callgrind, its output and
 /// errors on this process's, collection off at the start; `say` hears
 /// that it starts (unless `quiet`) and how it ended. Gives its exit code.
-pub fn rerun_saying(
+fn rerun_saying(
     args: &[OsString],
     quiet: bool,
     say: &mut dyn FnMut(&str),

@@ -1,14 +1,14 @@
 //! `sudoku-bench bench`: run strategies over datasets, write the run folder.
 
 use super::options::*;
-use anyhow::Result;
-use std::path::{Path, PathBuf};
+use super::progress::Terminal;
+use anyhow::{bail, Result};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
-use sudoku_bench::bench::{self, Plan, Watch};
-use sudoku_bench::export::terminal::Ending;
-use sudoku_bench::harness::plan::{Handicap, Measure, RunOptions, VERSION};
-use sudoku_bench::harness::{files, Budget, RunInfo, Schedule};
+use std::time::Duration;
+use sudoku_bench::bench::{Request, Session};
+use sudoku_bench::harness::plan::{Handicap, Measure, RunOptions, DEFAULT_MIN_TIME, VERSION};
+use sudoku_bench::harness::{Budget, Schedule};
 use sudoku_bench::solver::SolverId;
 
 #[derive(clap::Args, Clone)]
@@ -30,10 +30,10 @@ pub(super) struct BenchArgs {
     #[arg(long, value_delimiter = ',', value_parser = positive::<usize>)]
     pub(super) threads: Vec<usize>,
     /// What each solve looks for; `unique` stops at the second solution, as tdoku does.
-    #[arg(long, value_enum, default_value = "unique")]
+    #[arg(long, value_enum, default_value_t = ModeArg::of(RunOptions::default().mode))]
     mode: ModeArg,
     /// With `--mode count`: stop counting here.
-    #[arg(long, default_value_t = 1_000_000, value_parser = positive::<u64>)]
+    #[arg(long, default_value_t = sudoku_bench::solver::DEFAULT_COUNT_LIMIT, value_parser = positive::<u64>)]
     count_limit: u64,
     /// Per-puzzle node budget: a number, or `none`. Default: each slow strategy's own budget
     /// (naive and backtracking 2,000,000 nodes; dlx-first-column 5,000,000), none for the others.
@@ -51,11 +51,11 @@ pub(super) struct BenchArgs {
     #[arg(long, default_value_t = sudoku_bench::harness::verdicts::DEFAULT_BUDGET, value_parser = positive::<u64>)]
     reference_budget: u64,
     /// Puzzles solved untimed before each strategy's timed pass over a dataset.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = RunOptions::default().warmup)]
     warmup: usize,
     /// Timed passes over each round's share of a dataset; the summary takes each puzzle's
     /// median time over them.
-    #[arg(long, default_value_t = 1, value_parser = positive::<u32>)]
+    #[arg(long, default_value_t = RunOptions::default().repeat, value_parser = positive::<u32>)]
     repeat: u32,
     /// Independent rounds, spread over the run: puzzle i of a dataset is measured in round
     /// i mod N, and the intervals are t-intervals over the rounds' results, so they carry the
@@ -66,12 +66,12 @@ pub(super) struct BenchArgs {
     /// Keep making passes, for each strategy, until its timed passes over a dataset add up to
     /// this much wall time in all (like `2s`; each round takes its share); at least --repeat
     /// passes are made. `0` for a single pass.
-    #[arg(long, value_parser = duration, default_value = "250ms")]
-    min_time: Duration,
+    #[arg(long, value_parser = human_duration, default_value_t = DEFAULT_MIN_TIME.into())]
+    min_time: humantime::Duration,
     /// `interleaved`: each worker solves a stretch of puzzles with every strategy in turn
     /// (rotating who goes first), so machine drift hits all alike; `sequential`: one
     /// strategy after another.
-    #[arg(long, default_value = "interleaved", value_parser = words::<Schedule>(&Schedule::WORDS))]
+    #[arg(long, default_value_t = RunOptions::default().schedule, value_parser = words::<Schedule>(&Schedule::WORDS))]
     schedule: Schedule,
     /// The variant the relative-speed columns compare with (default: each dataset's fastest).
     #[arg(long)]
@@ -83,7 +83,7 @@ pub(super) struct BenchArgs {
     #[arg(long, value_parser = positive::<usize>)]
     sample: Option<usize>,
     /// Seed for --sample and --permute.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = RunOptions::default().seed)]
     seed: u64,
     /// Apply a random symmetry (digit relabelling, row/column swaps within bands and stacks,
     /// band/stack swaps, transpose) to each puzzle, seeded, the same for every strategy.
@@ -150,7 +150,7 @@ pub(super) struct BenchArgs {
     /// 20-100x slower: keep it short with --limit or --sample); or the CPU's counters read
     /// around each call beside its time, like `cycles,instructions,branch-misses`
     /// (also `task-clock`), where perf_event_open offers them. Not for outside programs.
-    #[arg(long, default_value = "time", value_parser = |s: &str| s.parse::<Measure>())]
+    #[arg(long, default_value_t = RunOptions::default().measure, value_parser = |s: &str| s.parse::<Measure>())]
     measure: Measure,
     #[command(flatten)]
     report: ReportChoices,
@@ -188,7 +188,7 @@ impl BenchArgs {
             repeat: self.repeat,
             rounds: self.rounds.unwrap_or(defaults.rounds),
             rounds_given: self.rounds.is_some(),
-            min_time: (!self.min_time.is_zero()).then_some(self.min_time),
+            min_time: (!self.min_time.is_zero()).then_some(*self.min_time),
             schedule: self.schedule,
             limit: self.limit,
             sample: self.sample,
@@ -224,130 +224,61 @@ impl BenchArgs {
     }
 }
 
-/// The machine's cores.
-pub(super) fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// `bench`: one run, a run per thread count (`--threads 1,2,4`), or a run
-/// resumed (`--resume`).
-pub(super) fn run(args: BenchArgs) -> Result<ExitCode> {
-    if let Some(dir) = &args.resume {
-        return super::resume::run(dir, &args);
-    }
-    let mut options = args.options()?;
-    if options.measure == Measure::Instructions && !sudoku_bench::callgrind::on_valgrind() {
-        // What the counted run would refuse is refused here, before valgrind starts.
-        Plan::new(options, cores(), &mut |_| {})?;
-        return rerun_counted(args.quiet).map(ExitCode::from);
-    }
-    if args.threads.len() > 1 {
-        options.scaling = args.threads.clone();
-        return super::scaling::run(options, &args.out, args.force, args.quiet);
-    }
-    let started = Instant::now();
-    let plan = plan(options)?;
-    let out_dir = out_dir(&args.out, "reports", "run")?;
-    sudoku_bench::export::run_dir::replace_earlier_run(&out_dir, args.force)?;
-    one(plan, &out_dir, None, args.quiet, started).map(ExitCode::from)
-}
-
-/// This command again under callgrind, which counts each call's
-/// instructions; its exit code is this one's.
-pub(super) fn rerun_counted(quiet: bool) -> Result<u8> {
-    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let say = &mut |m: &str| eprintln!("{m}");
-    let (code, report) = sudoku_bench::bench::valgrind::rerun_saying(&args, quiet, say)?;
-    if let (Some((dir, r)), false) = (report, quiet) {
-        super::report::print_report_result(&dir, &r);
-    }
-    Ok(code)
-}
-
-/// Checks `options` on this machine and reads the datasets.
-pub(super) fn plan(options: RunOptions) -> Result<Plan> {
-    Ok(Plan::new(options, cores(), &mut |m| eprintln!("{m}"))?)
-}
-
-/// One run at one thread count into `out_dir` (with `resumed`, the rest of
-/// the run recorded there): measure, present; gives the exit code.
-pub(super) fn one(
-    plan: Plan,
-    out_dir: &Path,
-    resumed: Option<&RunInfo>,
-    quiet: bool,
-    started: Instant,
-) -> Result<u8> {
-    for n in &plan.notes {
-        eprintln!("note: {n}");
-    }
-    let cancel = super::interrupt::flag("interrupted: finishing the puzzles in flight and writing what was measured (Ctrl-C again to quit now)");
-    let bar = super::progress::Rows::new(quiet);
-    let watch = Watch {
-        cancel: &cancel,
-        observer: &bar,
-        quiet,
-        say: &mut |m| eprintln!("{m}"),
+/// resumed (`--resume`); `given` are its matches, to tell what was typed.
+pub(super) fn run(args: BenchArgs, given: &clap::ArgMatches) -> Result<ExitCode> {
+    let request = match &args.resume {
+        Some(dir) => {
+            refuse_beside_resume(given)?;
+            Request::Resume {
+                dir: dir.clone(),
+                force: args.force,
+                no_report: args.no_report,
+            }
+        }
+        None => {
+            let mut options = args.options()?;
+            if args.threads.len() > 1 {
+                options.scaling = args.threads.clone();
+            }
+            Request::New {
+                options: Box::new(options),
+                out: args.out.clone(),
+                force: args.force,
+            }
+        }
     };
-    let mut m = bench::measure(plan, out_dir, resumed, std::env::args().collect(), watch)?;
-    bar.finish();
-    for why in &m.report.info.given_up {
-        eprintln!("warning: {why}");
-    }
-    if !quiet {
-        print!(
-            "{}",
-            sudoku_bench::export::terminal::answer(&m.report, &out_dir.join(files::SUMMARY_MD))
-        );
-    }
-    for k in &m.result.skipped {
-        eprintln!("note: {k}");
-    }
-    let done = bench::finish(&mut m, out_dir, started)?;
-    for n in &done.export_notes {
-        eprintln!("note: {n}");
-    }
-    if !quiet {
-        match &done.report {
-            Some(r) => super::report::print_report_result(out_dir, r),
-            None => println!("results in {}", out_dir.display()),
+    let mut session = Session {
+        quiet: args.quiet,
+        command: std::env::args_os().collect(),
+        console: &mut Terminal,
+    };
+    Ok(ExitCode::from(session.run(request)?))
+}
+
+/// Options `bench --resume` takes beside its folder: the others are the run's own.
+const BESIDE_RESUME: &[&str] = &["resume", "force", "quiet", "no_report"];
+
+/// Refuses an option typed beside `--resume` that the run's run.json decides.
+fn refuse_beside_resume(given: &clap::ArgMatches) -> Result<()> {
+    use clap::parser::ValueSource;
+    for id in given.ids().map(|id| id.as_str()) {
+        let typed = given.value_source(id) == Some(ValueSource::CommandLine);
+        if typed && !BESIDE_RESUME.contains(&id) {
+            let only: Vec<String> = BESIDE_RESUME.iter().map(|a| flag(a)).collect();
+            bail!(
+                "{}: bench --resume takes the run's options from its run.json; give no others (only {})",
+                flag(id),
+                only.join(", ")
+            );
         }
     }
-    if let Some(c) = &done.comparison {
-        if !quiet {
-            println!();
-        }
-        super::compare::print(c, &out_dir.join(files::COMPARE), quiet);
-    }
-    let after = &m.report.info.options.after;
-    if !quiet {
-        for e in &after.exports {
-            println!("{} export in {}", e.format.word(), e.path.display());
-        }
-    }
-    match (&after.save_baseline, &done.saved) {
-        (Some(name), None) => eprintln!("note: baseline {name} not saved: the run was interrupted"),
-        (Some(name), Some(dir)) if !quiet => {
-            println!("baseline {name} saved in {}", dir.display())
-        }
-        _ => {}
-    }
-    let info = &m.report.info;
-    let regressed = done.comparison.as_ref().filter(|c| c.regressed());
-    let ending = Ending::of(
-        info.wrong,
-        info.errors,
-        m.result.interrupted,
-        regressed.map(|_| after.baseline.as_deref().unwrap_or_default()),
-    )
-    .by(sudoku_bench::export::failures::names(
-        &m.report.summary,
-        info,
-    ));
-    if let Some(line) = ending.line(&out_dir.join(files::RESULTS_CSV)) {
-        eprintln!("{line}");
-    }
-    Ok(ending.code())
+    Ok(())
+}
+
+/// An argument's id as it is typed: `no_report` is `--no-report`.
+fn flag(id: &str) -> String {
+    format!("--{}", id.replace('_', "-"))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use super::options::fraction;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use sudoku_bench::compare::{self, baseline, Comparison};
+use sudoku_bench::compare::{self, baseline};
 use sudoku_bench::harness::files;
 
 #[derive(clap::Args)]
@@ -38,29 +38,6 @@ pub(super) fn run(args: CompareArgs) -> Result<ExitCode> {
     )?;
     compare::write::write(&c, &out)
         .with_context(|| format!("writing the comparison to {}", out.display()))?;
-    Ok(print(&c, &out, args.quiet))
-}
-
-/// Prints a comparison whose files are written, and gives the exit code: 1
-/// when something regressed.
-pub(super) fn print(c: &Comparison, out: &Path, quiet: bool) -> ExitCode {
-    for w in &c.warnings {
-        eprintln!("warning: {w}");
-    }
-    if !quiet {
-        println!("{}\n", compare::write::heading(c));
-        println!("{}", compare::write::table_text(c));
-        for l in compare::write::sentences(c) {
-            println!("{l}");
-        }
-        for n in &c.notes {
-            println!("note: {n}");
-        }
-        println!("comparison in {}", out.join("compare.md").display());
-    }
-    if c.regressed() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    let regressed = compare::write::tell(&c, &out, args.quiet, &mut super::progress::Terminal);
+    Ok(ExitCode::from(regressed as u8))
 }

@@ -125,7 +125,9 @@ impl HuntObserver for Display {
 
 pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
     let req = args.request()?;
-    let plan = HuntPlan::new(&req, super::bench::cores(), &mut |m| eprintln!("{m}"))?;
+    let plan = HuntPlan::new(&req, sudoku_bench::harness::cores(), &mut |m| {
+        eprintln!("{m}")
+    })?;
     let dir = out_dir(&args.out, "hunts", "run")?;
     if !args.merge.is_empty() {
         let cancel = super::interrupt::flag("interrupted (Ctrl-C again to quit now)");

@@ -28,11 +28,6 @@ pub(super) fn flag(message: &'static str) -> Arc<AtomicBool> {
     .clone()
 }
 
-/// Whether Ctrl-C was pressed since the process started.
-pub(super) fn requested() -> bool {
-    FLAG.get().is_some_and(|f| f.load(Ordering::SeqCst))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,9 +37,9 @@ mod tests {
         let first = flag("first");
         let second = flag("second");
         assert!(Arc::ptr_eq(&first, &second));
-        assert!(!requested());
+        assert!(!first.load(Ordering::SeqCst));
         second.store(true, Ordering::SeqCst);
-        assert!(first.load(Ordering::SeqCst) && requested());
+        assert!(first.load(Ordering::SeqCst));
         assert_eq!(*MESSAGE.lock().unwrap(), "second");
         second.store(false, Ordering::SeqCst);
     }

@@ -14,15 +14,13 @@ mod options;
 mod progress;
 mod rate;
 mod report;
-mod resume;
-mod scaling;
 mod solve;
 mod solvers;
 mod study;
 mod study_resume;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -75,18 +73,20 @@ enum Command {
 
 /// Runs the command line; the error's chain is printed by `main`.
 pub fn run() -> Result<ExitCode> {
-    match Cli::parse().command {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Solvers => solvers::run(),
         Command::Datasets(args) => datasets::run(args),
         Command::Generate(args) => generate::run(args),
-        Command::Bench(args) => bench::run(*args),
+        Command::Bench(args) => bench::run(*args, subcommand(&matches)),
         Command::Rate(args) => rate::run(args),
         Command::Report(args) => report::run(args),
         Command::Compare(args) => compare::run(args),
         Command::History(args) => history::run(args),
         Command::Contender(args) => contender::run(args),
-        Command::Study(args) => study::run(args),
+        Command::Study(args) => study::run(args, subcommand(&matches)),
         Command::Hunt(args) => hunt::run(args),
         Command::LibraryHost(args) => library_host::run(args),
         Command::PipeEcho => {
@@ -94,6 +94,11 @@ pub fn run() -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The matches of the subcommand given.
+fn subcommand(matches: &clap::ArgMatches) -> &clap::ArgMatches {
+    matches.subcommand().map_or(matches, |(_, m)| m)
 }
 
 #[cfg(test)]

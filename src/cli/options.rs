@@ -20,12 +20,12 @@ pub(super) struct ReportChoices {
     #[arg(long)]
     hardness_solver: Option<String>,
     /// The hardness chart's x axis.
-    #[arg(long, default_value = "guesses", value_parser = words::<Metric>(&Metric::WORDS))]
+    #[arg(long, default_value_t = Metric::default(), value_parser = words::<Metric>(&Metric::WORDS))]
     hardness_metric: Metric,
     /// `paper` also draws each chart as a single-column figure (3.5 in wide,
     /// `NAME-3.5in.svg|png`) beside the double-column one (7 in, `NAME.svg|png`);
     /// no text is under 8 pt at either width, and each PNG is 300 dpi.
-    #[arg(long, default_value = "report", value_parser = words::<Figures>(&Figures::WORDS))]
+    #[arg(long, default_value_t = Figures::default(), value_parser = words::<Figures>(&Figures::WORDS))]
     figures: Figures,
 }
 
@@ -82,6 +82,15 @@ pub(super) enum ModeArg {
 }
 
 impl ModeArg {
+    /// The choice that names `mode`.
+    pub(super) fn of(mode: Mode) -> ModeArg {
+        match mode {
+            Mode::First => ModeArg::First,
+            Mode::Unique => ModeArg::Unique,
+            Mode::Count(_) => ModeArg::Count,
+        }
+    }
+
     /// The mode it names, counting to `count_limit`.
     pub(super) fn mode(self, count_limit: u64) -> Mode {
         match self {
@@ -160,8 +169,6 @@ impl OutsideArgs {
     }
 }
 
-/// An output folder: `--out` (created if need be), or a new one under
-/// `parent` named `KIND-<UTC time>`.
 /// `--library`'s help, its ABIs from their table.
 fn library_help() -> String {
     format!(
@@ -172,19 +179,20 @@ fn library_help() -> String {
     )
 }
 
+/// An output folder: `--out` (created if need be), or a new one under
+/// `parent` named `KIND-<UTC time>`.
 pub(super) fn out_dir(out: &Option<PathBuf>, parent: &str, kind: &str) -> Result<PathBuf> {
-    use sudoku_bench::export::run_dir::{new_dir, run_id};
-    Ok(match out {
-        Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            dir.clone()
-        }
-        None => new_dir(
-            std::path::Path::new(parent),
-            &run_id().replacen("run", kind, 1),
-        )?,
-    })
+    let parent = std::path::Path::new(parent);
+    Ok(sudoku_bench::export::run_dir::out_dir(
+        out.as_deref(),
+        parent,
+        kind,
+    )?)
+}
+
+/// Reads a duration ([`duration`]) in the form its default is shown in.
+pub(super) fn human_duration(text: &str) -> Result<humantime::Duration, String> {
+    duration(text).map(Into::into).map_err(|e| e.to_string())
 }
 
 /// Reads `--cpu-limit`: a duration ([`duration`]) above zero.

@@ -1,5 +1,5 @@
-//! The progress bar every command draws on stderr, and `bench`'s observer
-//! that advances it.
+//! The terminal: the progress bar every command draws on stderr, `bench`'s
+//! observer that advances it, and the console the library's runs say things on.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -42,9 +42,32 @@ impl Rows {
             pending: Default::default(),
         }
     }
+}
 
-    pub(super) fn finish(&self) {
+impl Drop for Rows {
+    fn drop(&mut self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// Standard output and error, Ctrl-C and the progress bar, for the library's runs.
+pub(super) struct Terminal;
+
+impl sudoku_bench::export::terminal::Console for Terminal {
+    fn out(&mut self, text: &str) {
+        print!("{text}");
+    }
+    fn err(&mut self, line: &str) {
+        eprintln!("{line}");
+    }
+}
+
+impl sudoku_bench::bench::Console for Terminal {
+    fn cancel(&mut self, message: &'static str) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        super::interrupt::flag(message)
+    }
+    fn progress(&mut self, quiet: bool) -> Box<dyn harness::Observer> {
+        Box::new(Rows::new(quiet))
     }
 }
 

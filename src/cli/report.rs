@@ -30,7 +30,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
             bail!("--out is for a report across machines (several run folders): one run's report goes into its folder");
         }
         let r = sudoku_bench::report::write(dir, &args.choices.options()?)?;
-        print_report_result(dir, &r);
+        r.tell(dir, &mut super::progress::Terminal);
         if !args.export.is_empty() {
             export(dir, &args.export)?;
         }
@@ -60,18 +60,6 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         out.join(files::REPORT_HTML).display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-pub(super) fn print_report_result(dir: &std::path::Path, r: &sudoku_bench::report::Report) {
-    for note in &r.skipped {
-        eprintln!("note: {note}");
-    }
-    println!(
-        "{} charts; report in {} and {}",
-        r.charts.len(),
-        dir.join(files::REPORT_MD).display(),
-        dir.join(files::REPORT_HTML).display()
-    );
 }
 
 /// Writes the run in `dir` in each format of `exports`.

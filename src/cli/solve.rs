@@ -22,7 +22,7 @@ pub(super) struct SolveArgs {
     #[arg(long, value_enum, default_value = "unique")]
     mode: ModeArg,
     /// With `--mode count`: stop counting here.
-    #[arg(long, default_value_t = 1_000_000, value_parser = positive::<u64>)]
+    #[arg(long, default_value_t = sudoku_bench::solver::DEFAULT_COUNT_LIMIT, value_parser = positive::<u64>)]
     count_limit: u64,
     /// Solving threads (default: all cores); a file is parsed on a thread beside them.
     #[arg(long, value_parser = positive::<usize>)]

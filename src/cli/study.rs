@@ -188,12 +188,12 @@ fn plan(axis: StudyAxis) -> Result<StudyPlan> {
 }
 
 /// Plans, runs the study into its folder, and presents what it found.
-pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
+pub(super) fn run(args: StudyArgs, given: &clap::ArgMatches) -> Result<ExitCode> {
     let p = match args.axis {
         StudyAxis::Threads(b) if b.threads.len() < 2 => {
             bail!("study threads needs two or more counts, like --threads 1,2")
         }
-        StudyAxis::Threads(b) => return super::bench::run(*b),
+        StudyAxis::Threads(b) => return super::bench::run(*b, super::subcommand(given)),
         StudyAxis::Resume(r) => return super::study_resume::run(&r),
         axis => plan(axis)?,
     };
@@ -204,7 +204,7 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     if opts.measure == Measure::Instructions && !on_valgrind() {
-        return super::bench::rerun_counted(common.quiet).map(ExitCode::from);
+        return counted(common.quiet);
     }
     let counted = (opts.measure == Measure::Instructions).then(valgrind::slowdown_note);
     for n in p.notes.iter().filter(|_| !common.quiet) {
@@ -219,6 +219,14 @@ pub(super) fn run(args: StudyArgs) -> Result<ExitCode> {
     }
     let dir = super::options::out_dir(&common.out, "reports/studies", opts.axis.name())?;
     measure(p.info, common.quiet, &dir, None)
+}
+
+/// This command again under callgrind, which counts each solve's
+/// instructions; its exit code is this one's.
+pub(super) fn counted(quiet: bool) -> Result<ExitCode> {
+    let command: Vec<_> = std::env::args_os().collect();
+    let code = valgrind::rerun_counted(&command, quiet, &mut super::progress::Terminal)?;
+    Ok(ExitCode::from(code))
 }
 
 /// Runs the plan into `dir` and presents what it found; with `resumed`,

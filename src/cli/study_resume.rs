@@ -38,7 +38,7 @@ pub(super) fn run(r: &ResumeArgs) -> Result<ExitCode> {
     };
     let counted = info.options.measure == Measure::Instructions;
     if counted && !sudoku_bench::callgrind::on_valgrind() {
-        return super::bench::rerun_counted(r.quiet).map(ExitCode::from);
+        return super::study::counted(r.quiet);
     }
     if let Some(why) = despite {
         eprintln!("note: resuming despite: {why}");

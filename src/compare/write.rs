@@ -411,7 +411,7 @@ pub fn write(c: &Comparison, dir: &Path) -> Result<(), CompareError> {
     std::fs::create_dir_all(dir).map_err(io(dir.to_path_buf()))?;
     let charts = charts(c, dir)?;
     let files = [
-        ("compare.md", markdown(c, &charts)),
+        (files::COMPARE_MD, markdown(c, &charts)),
         (
             "compare.csv",
             csv_text(c).map_err(|e| CompareError::Write {
@@ -431,4 +431,33 @@ pub fn write(c: &Comparison, dir: &Path) -> Result<(), CompareError> {
         std::fs::write(dir.join(name), text).map_err(io(dir.join(name)))?;
     }
     Ok(())
+}
+
+/// Says a comparison whose files are in `out`: its warnings on stderr, and
+/// unless `quiet` its table, verdicts and notes. True when something regressed.
+pub fn tell(
+    c: &Comparison,
+    out: &Path,
+    quiet: bool,
+    console: &mut dyn crate::export::terminal::Console,
+) -> bool {
+    for w in &c.warnings {
+        console.err(&format!("warning: {w}"));
+    }
+    if !quiet {
+        let mut text = format!("{}\n\n{}\n", heading(c), table_text(c));
+        for l in sentences(c) {
+            let _ = writeln!(text, "{l}");
+        }
+        for n in &c.notes {
+            let _ = writeln!(text, "note: {n}");
+        }
+        let _ = writeln!(
+            text,
+            "comparison in {}",
+            out.join(files::COMPARE_MD).display()
+        );
+        console.out(&text);
+    }
+    c.regressed()
 }

@@ -56,6 +56,21 @@ pub fn new_run_dir(parent: &Path) -> Result<PathBuf, RunDirError> {
     new_dir(parent, &run_id())
 }
 
+/// An output folder: `out` as given (created if need be), or a new one
+/// under `parent` named `KIND-<UTC time>`.
+pub fn out_dir(out: Option<&Path>, parent: &Path, kind: &str) -> Result<PathBuf, RunDirError> {
+    match out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|source| RunDirError::Create {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+            Ok(dir.to_path_buf())
+        }
+        None => new_dir(parent, &run_id().replacen("run", kind, 1)),
+    }
+}
+
 /// Claims a new folder `parent/ID` (`ID-2`, `ID-3`, ... when it exists).
 pub fn new_dir(parent: &Path, id: &str) -> Result<PathBuf, RunDirError> {
     std::fs::create_dir_all(parent).map_err(|source| RunDirError::Create {

@@ -11,6 +11,16 @@ use crate::perf::{Event, Events};
 /// Columns the matrix fits in.
 pub const WIDTH: usize = 100;
 
+/// Where a command's words go: what it answers on standard output, notes,
+/// warnings and its last line on standard error. The library says; the
+/// binary prints.
+pub trait Console {
+    /// Text for standard output, as it is (no newline added).
+    fn out(&mut self, text: &str);
+    /// A line for standard error.
+    fn err(&mut self, line: &str);
+}
+
 /// Strategies as rows, datasets as columns, each cell the strategy's speed
 /// against that dataset's reference (`ref` for the reference itself, `-` where
 /// it did not run or was not compared; see [`speed_cell`]). Datasets that do not fit in `width`
@@ -357,7 +367,7 @@ impl Ending {
                 format!(
                     "REGRESSED against baseline {baseline}: see {}",
                     path.with_file_name(crate::harness::files::COMPARE)
-                        .join("compare.md")
+                        .join(crate::harness::files::COMPARE_MD)
                         .display()
                 )
             }

@@ -191,7 +191,7 @@ impl RunInfo {
             git_commit: env!("SUDOKU_BENCH_GIT").into(),
             rustc: env!("SUDOKU_BENCH_RUSTC").into(),
             cpu_model: cpu_model(),
-            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cores: super::cores(),
             isa: isa(),
             os: os(),
             command,

@@ -64,6 +64,13 @@ pub mod files {
     pub const CONTENDER_LOGS: &str = "contenders";
     /// A comparison's folder in the current run's.
     pub const COMPARE: &str = "compare";
+    /// A comparison's tables and verdicts, in its folder.
+    pub const COMPARE_MD: &str = "compare.md";
+}
+
+/// The cores this process may use: the default worker count.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The node budget of a run.

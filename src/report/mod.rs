@@ -33,6 +33,22 @@ pub struct Report {
     pub skipped: Vec<String>,
 }
 
+impl Report {
+    /// Says what was drawn for the run in `dir`: each chart left out on
+    /// stderr, then the charts' count and where the report is.
+    pub fn tell(&self, dir: &Path, console: &mut dyn crate::export::terminal::Console) {
+        for note in &self.skipped {
+            console.err(&format!("note: {note}"));
+        }
+        console.out(&format!(
+            "{} charts; report in {} and {}\n",
+            self.charts.len(),
+            dir.join(files::REPORT_MD).display(),
+            dir.join(files::REPORT_HTML).display()
+        ));
+    }
+}
+
 /// A file-name-safe form of a name.
 pub fn slug(name: &str) -> String {
     name.chars()

@@ -49,6 +49,9 @@ pub enum Mode {
     Count(u64),
 }
 
+/// The count `--mode count` stops at unless told.
+pub const DEFAULT_COUNT_LIMIT: u64 = 1_000_000;
+
 impl Mode {
     /// The number of solutions after which the search stops.
     pub fn max_solutions(self) -> u64 {
