@@ -100,7 +100,6 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
     Ok(ExitCode::from(u8::from(report.problems() > 0)))
 }
 
-/// A fresh private folder for the checked program's stderr.
 /// `--library`'s help, its ABIs from their table.
 fn library_help() -> String {
     format!(
@@ -110,6 +109,7 @@ fn library_help() -> String {
     )
 }
 
+/// A fresh private folder for the checked program's stderr.
 fn tempfile_dir() -> Result<std::path::PathBuf> {
     let dir = std::env::temp_dir().join(format!("sudoku-bench-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
