@@ -63,10 +63,7 @@ impl Reference {
 /// How a contender's answers are checked: by their solutions (and their
 /// verdict against the reference), or by the verdict alone (a contender that
 /// returns no solutions, `solutions = false`).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Checked {
     /// Each solution is checked, and the verdict against the reference.
     #[default]
@@ -76,14 +73,19 @@ pub enum Checked {
 }
 
 impl Checked {
+    /// Every way, in declaration order.
+    pub const ALL: [Checked; 2] = [Checked::Solution, Checked::Verdict];
+
+    /// Their words, as CSV files write them.
+    pub const WORDS: [&'static str; 2] = ["solution", "verdict"];
+
     /// The word written in CSV files.
     pub fn word(self) -> &'static str {
-        match self {
-            Checked::Solution => "solution",
-            Checked::Verdict => "verdict",
-        }
+        Checked::WORDS[self as usize]
     }
 }
+
+crate::words_of!(Checked, "a way of checking", serde);
 
 /// What the check of one answer found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -328,10 +330,7 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// What a contender's row times stand for.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Timing {
     /// The solve call alone, by the workbench's clock: a strategy of this
     /// workbench, or a library called in the workbench's host.
@@ -346,15 +345,20 @@ pub enum Timing {
 }
 
 impl Timing {
+    /// Every kind, in declaration order.
+    pub const ALL: [Timing; 3] = [Timing::Call, Timing::Pipe, Timing::Batch];
+
+    /// Their words, as CSV files write them.
+    pub const WORDS: [&'static str; 3] = ["call", "pipe", "batch"];
+
     /// The word written in CSV files.
     pub fn word(self) -> &'static str {
-        match self {
-            Timing::Call => "call",
-            Timing::Pipe => "pipe",
-            Timing::Batch => "batch",
-        }
+        Timing::WORDS[self as usize]
     }
 }
+
+crate::words_of!(Timing, "a timing", serde);
+crate::word_cells!(Timing, Checked);
 
 /// Where a contender comes from, as tables and charts mark it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -33,6 +33,7 @@ pub mod batch;
 pub mod bench;
 pub mod callgrind;
 pub mod check;
+pub mod columns;
 pub mod compare;
 pub mod contender;
 pub mod datasets;

@@ -8,6 +8,7 @@
 //! Permutation `i` is drawn from stream `i` of a fixed seed, so a puzzle's
 //! rating depends on nothing else.
 
+use crate::columns::Columns;
 use crate::grid::Grid;
 use crate::seeded::stream;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
@@ -244,10 +245,29 @@ impl Tally {
     }
 }
 
-/// The columns of `rate`'s CSV.
-pub const COLUMNS: [&str; 8] = [
-    "puzzle", "solution", "verdict", "solver", "guesses", "nodes", "singles", "level",
-];
+crate::columns! {
+    /// One row of `rate`'s CSV: a puzzle, its verdict, and its rating when
+    /// it has one solution (empty otherwise).
+    #[derive(Clone, Debug, Default, serde::Serialize)]
+    pub struct RateRow in RateColumns {
+        /// The puzzle, on one line.
+        pub puzzle: String,
+        /// Its solution, when it has one (or its file gives one).
+        pub solution: String,
+        /// The reference's verdict.
+        pub verdict: String,
+        /// The strategy that rated it.
+        pub solver: String,
+        /// Mean guesses over the permutations.
+        pub guesses: String,
+        /// Mean nodes over them.
+        pub nodes: String,
+        /// `true` when naked and hidden singles alone solve it.
+        pub singles: String,
+        /// Its level.
+        pub level: String,
+    }
+}
 
 /// Writes `rate`'s CSV for every puzzle of `datasets` (a header, then a row
 /// a puzzle in order, every puzzle with its verdict and only those with one
@@ -261,8 +281,11 @@ pub fn write_csv(
 ) -> Result<Tally, csv::Error> {
     use crate::format::write_line;
     use rayon::prelude::*;
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record(COLUMNS)?;
+    // The header first, even without a row.
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(out);
+    w.write_record(RateRow::COLUMNS)?;
     let mut tally = Tally::default();
     for ds in datasets {
         let rated: Vec<Rated> = pool.install(|| {
@@ -274,22 +297,20 @@ pub fn write_csv(
         for (p, r) in ds.puzzles.iter().zip(rated) {
             tally.add(r.verdict);
             let solution = r.solution.as_ref().or(p.expected.as_ref());
-            let mut row = vec![
-                write_line(&p.grid, &ds.alphabet),
-                solution.map_or(String::new(), |e| write_line(e, &ds.alphabet)),
-                r.verdict.to_string(),
-            ];
-            match r.rating {
-                Some(r) => row.extend([
-                    solver.name().to_string(),
-                    format!("{:.3}", r.guesses),
-                    format!("{:.1}", r.nodes),
-                    r.singles.to_string(),
-                    Level::of(&r).to_string(),
-                ]),
-                None => row.extend(std::iter::repeat_n(String::new(), 5)),
+            let mut row = RateRow {
+                puzzle: write_line(&p.grid, &ds.alphabet),
+                solution: solution.map_or(String::new(), |e| write_line(e, &ds.alphabet)),
+                verdict: r.verdict.to_string(),
+                ..RateRow::default()
+            };
+            if let Some(r) = r.rating {
+                row.solver = solver.name().to_string();
+                row.guesses = format!("{:.3}", r.guesses);
+                row.nodes = format!("{:.1}", r.nodes);
+                row.singles = r.singles.to_string();
+                row.level = Level::of(&r).to_string();
             }
-            w.write_record(&row)?;
+            w.serialize(&row)?;
         }
     }
     w.flush()?;

@@ -39,9 +39,24 @@ pub fn pick(what: &'static str, text: &str, names: &[&str]) -> Result<usize, Unk
 /// `Display` and `FromStr` for a fieldless enum from its `ALL` (every value,
 /// in declaration order) and `WORDS` (their words, in the same order):
 /// each word is written in one place, and unknown text is an error naming
-/// `what` was expected.
+/// `what` was expected. With `serde`, serde writes and reads the words too.
 #[macro_export]
 macro_rules! words_of {
+    ($t:ty, $what:literal, serde) => {
+        $crate::words_of!($t, $what);
+
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                $crate::words::text::serialize(self, s)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                $crate::words::text::deserialize(d)
+            }
+        }
+    };
     ($t:ty, $what:literal) => {
         impl std::fmt::Display for $t {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

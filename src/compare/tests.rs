@@ -310,7 +310,10 @@ fn a_run_saved_a_row_per_solve_compares_with_one_saved_a_row_per_puzzle() {
     let (old, new) = (tmp.path().join("old"), tmp.path().join("new"));
     run_folder(&old, "aa", "unique", times);
     std::fs::create_dir_all(&new).unwrap();
-    let mut results = format!("{}\n", crate::harness::PuzzleResult::COLUMNS.join(","));
+    let mut results = format!(
+        "{}\n",
+        <crate::harness::PuzzleResult as crate::columns::Columns>::COLUMNS.join(",")
+    );
     for (k, v) in ["fast", "slow"].iter().enumerate() {
         for i in 0..200u64 {
             let ns = times(k, i);

@@ -2,6 +2,7 @@
 //! row), and `summary.csv`.
 
 use super::{Exporter, RunReport};
+use crate::columns::{header, Row};
 use crate::harness::files;
 use crate::harness::{PuzzleResult, RecordSink, RowEncoder, SolveRecord, SummaryRow};
 use std::fs::File;
@@ -12,11 +13,10 @@ use std::path::Path;
 /// writer) every timed solve into `solves.csv`; each flush makes the rows so
 /// far durable.
 ///
-/// Rows are encoded field by field (numbers through `itoa`), not through
-/// serde, by a `CsvEncoder`: the sink's own, and one per worker for solves
-/// the workers encode themselves (the writer thread then only writes their
-/// bytes). The columns are [`PuzzleResult::COLUMNS`] and
-/// [`SolveRecord::COLUMNS`], the order serde reads them back in.
+/// Rows are encoded by their schemas' [`Row`] (field by field, numbers
+/// through `itoa`), not through serde, by a `CsvEncoder`: the sink's own,
+/// and one per worker for solves the workers encode themselves (the writer
+/// thread then only writes their bytes).
 pub struct CsvSink<W: io::Write> {
     out: W,
     own: CsvEncoder,
@@ -52,17 +52,10 @@ impl CsvSink<BufWriter<File>> {
     }
 }
 
-/// The header line of a CSV file of these columns.
-fn header(columns: &[&str]) -> io::Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(columns).map_err(io::Error::other)?;
-    w.into_inner().map_err(|e| e.into_error())
-}
-
 impl<W: io::Write> CsvSink<W> {
     /// Streams into any writers, headers first (so a run with no rows still has them).
     pub fn new(mut out: W, solves: Option<W>) -> io::Result<Self> {
-        out.write_all(&header(&PuzzleResult::COLUMNS)?)?;
+        out.write_all(&header::<PuzzleResult>())?;
         Ok(CsvSink {
             out,
             own: CsvEncoder::new(),
@@ -122,7 +115,7 @@ impl<W: io::Write> RecordSink for CsvSink<W> {
     }
 }
 
-/// Streams timed solves into a `solves.csv` ([`SolveRecord::COLUMNS`]).
+/// Streams timed solves into a `solves.csv`.
 pub struct SolvesCsv<W: io::Write> {
     out: W,
     own: CsvEncoder,
@@ -147,7 +140,7 @@ impl SolvesCsv<BufWriter<File>> {
 impl<W: io::Write> SolvesCsv<W> {
     /// Streams into any writer, header first.
     pub fn new(mut out: W) -> io::Result<Self> {
-        out.write_all(&header(&SolveRecord::COLUMNS)?)?;
+        out.write_all(&header::<SolveRecord>())?;
         Ok(SolvesCsv {
             out,
             own: CsvEncoder::new(),
@@ -187,9 +180,8 @@ impl<W: io::Write> SolvesCsv<W> {
     }
 }
 
-/// Encodes `results.csv` and `solves.csv` rows into memory, on any thread: byte for byte what
-/// the `csv` crate's default writer gives (a field is quoted when it holds a
-/// comma, a quote, a line feed or a carriage return, and its quotes are doubled), without its
+/// Encodes `results.csv` and `solves.csv` rows into memory, on any thread,
+/// byte for byte as serde writes them through the `csv` crate, without its
 /// per-field machinery, since the workers encode their own rows.
 struct CsvEncoder {
     buf: Vec<u8>,
@@ -204,133 +196,17 @@ impl CsvEncoder {
         }
     }
 
-    /// One text field, quoted where the `csv` crate would quote it.
-    fn text(&mut self, s: &str) {
-        let b = s.as_bytes();
-        if b.iter().any(|&c| matches!(c, b',' | b'"' | b'\n' | b'\r')) {
-            self.buf.push(b'"');
-            for &c in b {
-                if c == b'"' {
-                    self.buf.push(b'"');
-                }
-                self.buf.push(c);
-            }
-            self.buf.push(b'"');
-        } else {
-            self.buf.extend_from_slice(b);
-        }
-    }
-
-    fn number(&mut self, n: impl itoa::Integer) {
-        self.buf
-            .extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-    }
-
-    /// A number, or an empty field when there is none.
-    fn maybe(&mut self, n: Option<u64>) {
-        if let Some(n) = n {
-            self.number(n);
-        }
-    }
-
-    /// The counts that end both kinds of rows (instructions, cycles,
-    /// branch misses, task clock; a solve's heap), then the line's end.
-    fn counts(&mut self, counts: &[Option<u64>]) {
-        for (i, &n) in counts.iter().enumerate() {
-            if i > 0 {
-                self.comma();
-            }
-            self.maybe(n);
-        }
-        self.buf.push(b'\n');
-    }
-
-    fn comma(&mut self) {
-        self.buf.push(b',');
-    }
-
-    /// The fields the two kinds of rows begin with.
-    fn names(&mut self, strategy: &str, variant: &str, dataset: &str, index: u64, round: u32) {
-        self.text(strategy);
-        self.comma();
-        self.text(variant);
-        self.comma();
-        self.text(dataset);
-        self.comma();
-        self.number(index);
-        self.comma();
-        self.number(round);
-        self.comma();
-    }
-
     /// One `results.csv` row.
     fn puzzle(&mut self, r: &PuzzleResult) {
         self.rows += 1;
-        self.names(&r.strategy, &r.variant, &r.dataset, r.puzzle_index, r.round);
-        self.buf.extend_from_slice(r.status.word().as_bytes());
-        self.comma();
-        self.number(r.solutions);
-        self.comma();
-        self.maybe(r.nodes);
-        self.comma();
-        self.maybe(r.guesses);
-        self.comma();
-        self.number(r.solves);
-        self.comma();
-        self.number(r.median_ns);
-        self.comma();
-        self.number(r.min_ns);
-        self.comma();
-        self.maybe(r.own_ns);
-        self.comma();
-        self.number(r.threads);
-        self.comma();
-        self.text(&r.detail);
-        self.comma();
-        self.buf.extend_from_slice(r.timing.word().as_bytes());
-        self.comma();
-        self.buf.extend_from_slice(r.checked.word().as_bytes());
-        self.comma();
-        self.counts(&[r.instructions, r.cycles, r.branch_misses, r.task_clock_ns]);
-    }
-
-    /// One `solves.csv` row.
-    fn row(&mut self, r: &SolveRecord) {
-        self.names(&r.strategy, &r.variant, &r.dataset, r.puzzle_index, r.round);
-        self.number(r.repeat);
-        self.comma();
-        self.buf.extend_from_slice(r.status.word().as_bytes());
-        self.comma();
-        self.number(r.solutions);
-        self.comma();
-        self.maybe(r.nodes);
-        self.comma();
-        self.maybe(r.guesses);
-        self.comma();
-        self.number(r.solve_ns);
-        self.comma();
-        self.maybe(r.own_ns);
-        self.comma();
-        self.number(r.threads);
-        self.comma();
-        self.text(&r.detail);
-        self.comma();
-        self.buf.extend_from_slice(r.timing.word().as_bytes());
-        self.comma();
-        self.counts(&[
-            r.instructions,
-            r.cycles,
-            r.branch_misses,
-            r.task_clock_ns,
-            r.heap_bytes,
-        ]);
+        r.row(&mut self.buf);
     }
 }
 
 impl RowEncoder for CsvEncoder {
     fn encode(&mut self, r: &SolveRecord) -> io::Result<()> {
         self.rows += 1;
-        self.row(r);
+        r.row(&mut self.buf);
         Ok(())
     }
 
@@ -354,19 +230,11 @@ impl Exporter for SummaryCsv {
         for row in &run.summary {
             w.serialize(row).map_err(io::Error::other)?;
         }
-        let mut bytes = w.into_inner().map_err(|e| e.into_error())?;
+        let bytes = w.into_inner().map_err(|e| e.into_error())?;
+        // The header alone (a run that has just begun): serde names the
+        // columns only with a row.
         if run.summary.is_empty() {
-            // The header alone (a run that has just begun): serde names the
-            // columns only with a row, so one is made and cut off.
-            let mut w = csv::Writer::from_writer(Vec::new());
-            w.serialize(SummaryRow::default())
-                .map_err(io::Error::other)?;
-            let all = w.into_inner().map_err(|e| e.into_error())?;
-            let end = all
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(all.len(), |i| i + 1);
-            bytes = all[..end].to_vec();
+            return Ok(header::<SummaryRow>());
         }
         Ok(bytes)
     }
@@ -378,29 +246,24 @@ mod tests {
     use crate::harness::RowStatus;
     use proptest::prelude::*;
 
-    /// The rows as the `csv` crate's default writer gives them.
-    fn by_the_crate(fields: Vec<String>) -> Vec<u8> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(fields).unwrap();
+    /// The row as serde writes it through the `csv` crate's default writer.
+    fn by_serde(row: &impl serde::Serialize) -> Vec<u8> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        w.serialize(row).unwrap();
         w.into_inner().unwrap()
-    }
-
-    fn n(x: u64) -> String {
-        x.to_string()
-    }
-
-    fn o(x: Option<u64>) -> String {
-        x.map(n).unwrap_or_default()
     }
 
     proptest! {
         #[test]
-        fn rows_are_encoded_as_the_csv_crate_writes_them(
+        fn rows_are_encoded_as_serde_writes_them(
             names in proptest::collection::vec("[a-z,\"\r\n #.-]{0,8}", 3),
             detail in "[a-z ,\"\r\n\t'#]{0,20}",
             numbers in proptest::collection::vec(any::<u64>(), 4),
             optional in proptest::collection::vec(proptest::option::of(any::<u64>()), 3),
             small in proptest::collection::vec(any::<u32>(), 3),
+            statuses in proptest::collection::vec(0..RowStatus::ALL.len(), 2),
         ) {
             let s = SolveRecord {
                 strategy: names[0].as_str().into(),
@@ -409,7 +272,7 @@ mod tests {
                 puzzle_index: numbers[0],
                 round: small[2],
                 repeat: small[0],
-                status: RowStatus::Wrong,
+                status: RowStatus::ALL[statuses[0]],
                 solutions: numbers[1],
                 nodes: optional[0],
                 guesses: optional[1],
@@ -430,7 +293,7 @@ mod tests {
                 dataset: s.dataset.clone(),
                 puzzle_index: numbers[0],
                 round: small[2],
-                status: RowStatus::Budget,
+                status: RowStatus::ALL[statuses[1]],
                 solutions: numbers[1],
                 nodes: optional[0],
                 guesses: optional[1],
@@ -450,24 +313,11 @@ mod tests {
             let mut e = CsvEncoder::new();
             e.encode(&s).unwrap();
             let ours = e.take().unwrap();
-            let theirs = by_the_crate(vec![
-                names[0].clone(), names[1].clone(), names[2].clone(), n(numbers[0]),
-                n(small[2].into()), n(small[0].into()), "wrong".into(), n(numbers[1]),
-                o(optional[0]), o(optional[1]), n(numbers[2]), o(optional[2]),
-                n(small[1].into()), detail.clone(), "pipe".into(), o(optional[1]),
-                o(optional[2]), String::new(), o(optional[0]), o(optional[2]),
-            ]);
+            let theirs = by_serde(&s);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             e.puzzle(&p);
             let ours = e.take().unwrap();
-            let theirs = by_the_crate(vec![
-                names[0].clone(), names[1].clone(), names[2].clone(), n(numbers[0]),
-                n(small[2].into()), "budget".into(), n(numbers[1]), o(optional[0]),
-                o(optional[1]), n(small[0].into()), n(numbers[2]), n(numbers[3]),
-                o(optional[2]), n(small[1].into()), detail.clone(), "batch".into(),
-                "verdict".into(), o(optional[0]), String::new(), o(optional[1]),
-                o(optional[2]),
-            ]);
+            let theirs = by_serde(&p);
             prop_assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
             // And it reads back as the same record.
             let back: PuzzleResult = csv::ReaderBuilder::new()

@@ -75,27 +75,30 @@ pub fn opt(x: Option<f64>) -> String {
     x.map(num).unwrap_or_default()
 }
 
-/// Column heads of the summary table.
-pub const SUMMARY_HEADER: [&str; 18] = [
-    "dataset",
-    "variant",
-    "puzzles",
-    "solves",
-    "verified",
-    "budget",
-    "wrong",
-    "errors",
-    "unchecked",
-    "puzzles/s",
-    "mean µs",
-    "median µs",
-    "p90 µs",
-    "p99 µs",
-    "max µs",
-    "guesses",
-    "nodes",
-    "no guess %",
-];
+/// Column heads of the summary table: its columns' names where a head is one.
+pub const SUMMARY_HEADER: [&str; 18] = {
+    let c = SummaryRow::NAMES;
+    [
+        c.dataset,
+        c.variant,
+        c.puzzles,
+        c.solves,
+        c.solved,
+        c.budget,
+        c.wrong,
+        c.errors,
+        c.unchecked,
+        "puzzles/s",
+        "mean µs",
+        "median µs",
+        "p90 µs",
+        "p99 µs",
+        "max µs",
+        "guesses",
+        "nodes",
+        "no guess %",
+    ]
+};
 
 /// One summary row as display cells (the first two are text, the rest
 /// numbers). Times, guesses and nodes are over the verified puzzles, and
@@ -367,7 +370,7 @@ pub fn checking_notes(rows: &[SummaryRow]) -> Vec<String> {
     let mut out = Vec::new();
     let by_verdict = super::first_seen(
         rows.iter()
-            .filter(|r| r.checked == "verdict")
+            .filter(|r| r.checked == crate::contender::Checked::Verdict.word())
             .map(|r| r.variant.as_str()),
     );
     if !by_verdict.is_empty() {

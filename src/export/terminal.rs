@@ -275,8 +275,9 @@ pub fn compact_summary(rows: &[SummaryRow]) -> String {
             ]
         })
         .collect();
+    let c = SummaryRow::NAMES;
     table(
-        &["dataset", "variant", "verified", "median µs", "puzzles/s"],
+        &[c.dataset, c.variant, c.solved, "median µs", "puzzles/s"],
         &body,
         &[false, false, true, true, true],
     )

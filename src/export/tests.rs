@@ -1,6 +1,7 @@
 //! Records and summaries as written: CSV and markdown snapshots, read-backs.
 
 use super::csv::CsvSink;
+use crate::columns::Columns;
 use crate::harness::*;
 
 fn fixed_result(i: u64) -> PuzzleResult {
@@ -162,4 +163,46 @@ fn summary_writers_snapshot() {
     let json = String::from_utf8(crate::export::json::RunJson.render(&report).unwrap()).unwrap();
     let back: RunInfo = serde_json::from_str(&json).unwrap();
     assert_eq!(back, report.info);
+}
+
+/// Each schema's `COLUMNS` is the header serde writes above its rows.
+#[test]
+fn each_columns_list_is_the_header_serde_writes() {
+    use crate::columns::{header, serde_header, Columns};
+    fn pinned<T: Columns + serde::Serialize>(row: &T) {
+        assert_eq!(
+            String::from_utf8(serde_header(row).unwrap()).unwrap(),
+            String::from_utf8(header::<T>()).unwrap(),
+            "{}",
+            std::any::type_name::<T>()
+        );
+    }
+    let r = fixed_result(2);
+    pinned(&r);
+    pinned(&SolveRecord {
+        strategy: r.strategy,
+        variant: r.variant,
+        dataset: r.dataset,
+        puzzle_index: 2,
+        round: 0,
+        repeat: 1,
+        status: RowStatus::Budget,
+        solutions: 0,
+        nodes: None,
+        guesses: Some(3),
+        solve_ns: 10,
+        own_ns: None,
+        threads: 2,
+        detail: String::new(),
+        timing: Default::default(),
+        instructions: None,
+        cycles: Some(4),
+        branch_misses: None,
+        task_clock_ns: None,
+        heap_bytes: Some(64),
+    });
+    pinned(&SummaryRow::default());
+    pinned(&crate::rate::RateRow::default());
+    pinned(&crate::history::write::HistoryRow::default());
+    pinned(&crate::hunt::write::ProgressLine::default());
 }

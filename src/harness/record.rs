@@ -6,48 +6,29 @@ use crate::solver::Status;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// What became of one puzzle: the solver's verdict, or a harness finding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RowStatus {
-    /// Exactly one solution, checked.
-    Unique,
-    /// Two or more solutions, each checked.
-    Multiple,
-    /// A first solution, checked (mode `first`).
-    Solved,
-    /// No solution.
-    None,
-    /// The node budget or time limit ran out.
-    Budget,
-    /// The run was interrupted during this puzzle.
-    Cancelled,
-    /// The givens conflict.
-    Invalid,
-    /// Nothing decides the verdict (the reference search ran out of its
-    /// budget; see `detail`): neither solved nor wrong.
-    Unchecked,
-    /// The strategy's answer failed a check (see `detail`).
-    Wrong,
-    /// The strategy panicked (see `detail`).
-    Error,
-    /// The contender's process went over the memory limit (`--memory-limit`)
-    /// and was stopped (see `detail`): neither solved nor wrong.
-    Memory,
+crate::verdicts! {
+    /// What became of one puzzle: the solver's verdict (checked), or a
+    /// harness finding.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum RowStatus {
+        /// Nothing decides the verdict (the reference search ran out of its
+        /// budget; see `detail`): neither solved nor wrong.
+        Unchecked,
+        /// The strategy's answer failed a check (see `detail`).
+        Wrong,
+        /// The strategy panicked (see `detail`).
+        Error,
+        /// The contender's process went over the memory limit (`--memory-limit`)
+        /// and was stopped (see `detail`): neither solved nor wrong.
+        Memory,
+    }
 }
 
 impl From<Status> for RowStatus {
     /// The solver's own verdict, before the harness checks it.
     fn from(s: Status) -> RowStatus {
-        match s {
-            Status::Unique => RowStatus::Unique,
-            Status::Multiple => RowStatus::Multiple,
-            Status::Solved => RowStatus::Solved,
-            Status::None => RowStatus::None,
-            Status::Budget => RowStatus::Budget,
-            Status::Cancelled => RowStatus::Cancelled,
-            Status::Invalid => RowStatus::Invalid,
-        }
+        // Both enums open with the verdicts, in one order (`verdicts!`).
+        RowStatus::ALL[s as usize]
     }
 }
 
@@ -84,111 +65,89 @@ impl RowStatus {
         }
     }
 
-    /// Every row status: the solver's verdicts in [`Status::ALL`]'s order,
-    /// then the harness's findings.
-    pub const ALL: [RowStatus; 11] = [
-        RowStatus::Unique,
-        RowStatus::Multiple,
-        RowStatus::Solved,
-        RowStatus::None,
-        RowStatus::Budget,
-        RowStatus::Cancelled,
-        RowStatus::Invalid,
-        RowStatus::Unchecked,
-        RowStatus::Wrong,
-        RowStatus::Error,
-        RowStatus::Memory,
-    ];
-
-    /// The words of the harness's findings, after the solver's [`Status::WORDS`].
-    const FINDINGS: [&'static str; 4] = ["unchecked", "wrong", "error", "memory"];
-
-    /// The word written in CSV files: a verdict's is the solver's own.
-    pub fn word(self) -> &'static str {
-        let i = self as usize;
-        match Status::WORDS.get(i) {
-            Some(w) => w,
-            None => Self::FINDINGS[i - Status::WORDS.len()],
+    /// Every row status's word, in [`RowStatus::ALL`]'s order: a verdict's
+    /// is the solver's own ([`Status::WORDS`]), then the harness's findings'.
+    pub const WORDS: [&'static str; 11] = {
+        let findings = ["unchecked", "wrong", "error", "memory"];
+        let mut words = [""; 11];
+        let mut i = 0;
+        while i < words.len() {
+            words[i] = if i < Status::WORDS.len() {
+                Status::WORDS[i]
+            } else {
+                findings[i - Status::WORDS.len()]
+            };
+            i += 1;
         }
+        words
+    };
+
+    /// The word written in CSV files.
+    pub fn word(self) -> &'static str {
+        RowStatus::WORDS[self as usize]
     }
 }
 
-impl std::fmt::Display for RowStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.word())
+crate::words_of!(RowStatus, "a row status", serde);
+crate::word_cells!(RowStatus);
+
+crate::columns! {
+    #[cells]
+    /// One timed solve of one puzzle by one contender: what `--keep-solves`
+    /// writes to `solves.csv`, and what a study reads.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct SolveRecord in SolveColumns {
+        /// Strategy family, like `dlx`.
+        pub strategy: Arc<str>,
+        /// Variant, like `dlx-first-column` (the family name for the default variant).
+        pub variant: Arc<str>,
+        /// Dataset name.
+        pub dataset: Arc<str>,
+        /// 0-based position of the puzzle in its dataset file.
+        pub puzzle_index: u64,
+        /// 0-based round the solve was measured in.
+        pub round: u32,
+        /// 0-based pass over the puzzle's round share (`--repeat`, `--min-time`).
+        pub repeat: u32,
+        /// Verdict, or `wrong` / `error`.
+        pub status: RowStatus,
+        /// Solutions found.
+        pub solutions: u64,
+        /// Search nodes visited (empty when an outside contender does not say).
+        pub nodes: Option<u64>,
+        /// Branch points with two or more alternatives (empty when not reported).
+        pub guesses: Option<u64>,
+        /// Time of the solve as the harness measured it, in nanoseconds.
+        pub solve_ns: u64,
+        /// An outside contender's own measure of its time on the puzzle, when it gives one.
+        #[serde(default)]
+        pub own_ns: Option<u64>,
+        /// Worker threads of the run.
+        pub threads: usize,
+        /// Why a row is `wrong` or `error`; empty otherwise.
+        pub detail: String,
+        /// What `solve_ns` stands for: `call`, `pipe` or `batch`.
+        #[serde(default)]
+        pub timing: Timing,
+        /// Instructions the call executed, counted by callgrind
+        /// (`--measure instructions`) or by the CPU (`--measure
+        /// cycles,instructions`); empty otherwise.
+        #[serde(default)]
+        pub instructions: Option<u64>,
+        /// CPU cycles of the call, when the run reads the CPU's counters.
+        #[serde(default)]
+        pub cycles: Option<u64>,
+        /// Branches the call mispredicted, likewise.
+        #[serde(default)]
+        pub branch_misses: Option<u64>,
+        /// Nanoseconds the thread ran on a CPU during the call (`task-clock`).
+        #[serde(default)]
+        pub task_clock_ns: Option<u64>,
+        /// The most heap bytes the call held at once: a built-in strategy's,
+        /// when the run watches the heap (not when it counts instructions).
+        #[serde(default)]
+        pub heap_bytes: Option<u64>,
     }
-}
-
-impl std::str::FromStr for RowStatus {
-    type Err = crate::words::UnknownWord;
-
-    /// Reads the word [`RowStatus::word`] writes; any other text is an error.
-    fn from_str(word: &str) -> Result<RowStatus, Self::Err> {
-        // Read once per row of a results file: the list is spelled only for an error.
-        RowStatus::ALL
-            .into_iter()
-            .find(|s| s.word() == word)
-            .ok_or_else(|| {
-                let words: Vec<&str> = RowStatus::ALL.iter().map(|s| s.word()).collect();
-                crate::words::UnknownWord::new("a row status", word, words.join(", "))
-            })
-    }
-}
-
-/// One timed solve of one puzzle by one contender: what `--keep-solves`
-/// writes to `solves.csv`, and what a study reads.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SolveRecord {
-    /// Strategy family, like `dlx`.
-    pub strategy: Arc<str>,
-    /// Variant, like `dlx-first-column` (the family name for the default variant).
-    pub variant: Arc<str>,
-    /// Dataset name.
-    pub dataset: Arc<str>,
-    /// 0-based position of the puzzle in its dataset file.
-    pub puzzle_index: u64,
-    /// 0-based round the solve was measured in.
-    pub round: u32,
-    /// 0-based pass over the puzzle's round share (`--repeat`, `--min-time`).
-    pub repeat: u32,
-    /// Verdict, or `wrong` / `error`.
-    pub status: RowStatus,
-    /// Solutions found.
-    pub solutions: u64,
-    /// Search nodes visited (empty when an outside contender does not say).
-    pub nodes: Option<u64>,
-    /// Branch points with two or more alternatives (empty when not reported).
-    pub guesses: Option<u64>,
-    /// Time of the solve as the harness measured it, in nanoseconds.
-    pub solve_ns: u64,
-    /// An outside contender's own measure of its time on the puzzle, when it gives one.
-    #[serde(default)]
-    pub own_ns: Option<u64>,
-    /// Worker threads of the run.
-    pub threads: usize,
-    /// Why a row is `wrong` or `error`; empty otherwise.
-    pub detail: String,
-    /// What `solve_ns` stands for: `call`, `pipe` or `batch`.
-    #[serde(default)]
-    pub timing: Timing,
-    /// Instructions the call executed, counted by callgrind
-    /// (`--measure instructions`) or by the CPU (`--measure
-    /// cycles,instructions`); empty otherwise.
-    #[serde(default)]
-    pub instructions: Option<u64>,
-    /// CPU cycles of the call, when the run reads the CPU's counters.
-    #[serde(default)]
-    pub cycles: Option<u64>,
-    /// Branches the call mispredicted, likewise.
-    #[serde(default)]
-    pub branch_misses: Option<u64>,
-    /// Nanoseconds the thread ran on a CPU during the call (`task-clock`).
-    #[serde(default)]
-    pub task_clock_ns: Option<u64>,
-    /// The most heap bytes the call held at once: a built-in strategy's,
-    /// when the run watches the heap (not when it counts instructions).
-    #[serde(default)]
-    pub heap_bytes: Option<u64>,
 }
 
 impl SolveRecord {
@@ -200,94 +159,73 @@ impl SolveRecord {
         self.task_clock_ns = c.task_clock_ns;
         self.heap_bytes = c.heap_bytes;
     }
-
-    /// The columns of `solves.csv`, in field order.
-    pub const COLUMNS: [&'static str; 20] = [
-        "strategy",
-        "variant",
-        "dataset",
-        "puzzle_index",
-        "round",
-        "repeat",
-        "status",
-        "solutions",
-        "nodes",
-        "guesses",
-        "solve_ns",
-        "own_ns",
-        "threads",
-        "detail",
-        "timing",
-        "instructions",
-        "cycles",
-        "branch_misses",
-        "task_clock_ns",
-        "heap_bytes",
-    ];
 }
 
-/// One row of `results.csv`: one puzzle of one dataset, for one contender,
-/// over all its timed solves (the passes of `--repeat` and `--min-time`).
-///
-/// The puzzle is named by its dataset and its 0-based position in the
-/// dataset's file; `run.json` gives each dataset's source and SHA-256 (and
-/// the seed of `--sample` and `--permute`), so the text is not repeated here.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PuzzleResult {
-    /// Strategy family.
-    pub strategy: Arc<str>,
-    /// Variant.
-    pub variant: Arc<str>,
-    /// Dataset name.
-    pub dataset: Arc<str>,
-    /// 0-based position of the puzzle in its dataset file.
-    pub puzzle_index: u64,
-    /// 0-based round the puzzle was measured in.
-    pub round: u32,
-    /// The puzzle's verdict over its solves: `wrong` or `error` if any solve
-    /// was, else `budget` if any ran out, else the solves' verdict.
-    pub status: RowStatus,
-    /// Solutions found (by the solve that gave the status).
-    pub solutions: u64,
-    /// Search nodes of that solve (empty when not reported).
-    pub nodes: Option<u64>,
-    /// Guesses of that solve (empty when not reported).
-    pub guesses: Option<u64>,
-    /// Timed solves behind the times.
-    pub solves: u32,
-    /// Median time of those solves, ns.
-    pub median_ns: u64,
-    /// Fastest of them, ns.
-    pub min_ns: u64,
-    /// Median of an outside contender's own measure, when it gives one.
-    pub own_ns: Option<u64>,
-    /// Worker threads of the run.
-    pub threads: usize,
-    /// Why the puzzle is `wrong`, `error` or `invalid`; empty otherwise.
-    pub detail: String,
-    /// What the times stand for: `call` (the solve call alone), `pipe` (a
-    /// program's round trip, one puzzle in flight) or `batch` (a share of a
-    /// batch's wall time: throughput, not a per-puzzle measurement).
-    #[serde(default)]
-    pub timing: Timing,
-    /// How the answer was checked: `solution`, or `verdict` for a contender
-    /// that returns no solutions.
-    #[serde(default)]
-    pub checked: Checked,
-    /// Instructions of the puzzle's solve, counted by callgrind
-    /// (`--measure instructions`: the same on every pass), or the median of
-    /// the CPU's counts; empty otherwise.
-    #[serde(default)]
-    pub instructions: Option<u64>,
-    /// Median CPU cycles of its solves, when the run reads the CPU's counters.
-    #[serde(default)]
-    pub cycles: Option<u64>,
-    /// Median mispredicted branches, likewise.
-    #[serde(default)]
-    pub branch_misses: Option<u64>,
-    /// Median nanoseconds on a CPU (`task-clock`), likewise.
-    #[serde(default)]
-    pub task_clock_ns: Option<u64>,
+crate::columns! {
+    #[cells]
+    /// One row of `results.csv`: one puzzle of one dataset, for one contender,
+    /// over all its timed solves (the passes of `--repeat` and `--min-time`).
+    ///
+    /// The puzzle is named by its dataset and its 0-based position in the
+    /// dataset's file; `run.json` gives each dataset's source and SHA-256 (and
+    /// the seed of `--sample` and `--permute`), so the text is not repeated here.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct PuzzleResult in ResultColumns {
+        /// Strategy family.
+        pub strategy: Arc<str>,
+        /// Variant.
+        pub variant: Arc<str>,
+        /// Dataset name.
+        pub dataset: Arc<str>,
+        /// 0-based position of the puzzle in its dataset file.
+        pub puzzle_index: u64,
+        /// 0-based round the puzzle was measured in.
+        pub round: u32,
+        /// The puzzle's verdict over its solves: `wrong` or `error` if any solve
+        /// was, else `budget` if any ran out, else the solves' verdict.
+        pub status: RowStatus,
+        /// Solutions found (by the solve that gave the status).
+        pub solutions: u64,
+        /// Search nodes of that solve (empty when not reported).
+        pub nodes: Option<u64>,
+        /// Guesses of that solve (empty when not reported).
+        pub guesses: Option<u64>,
+        /// Timed solves behind the times.
+        pub solves: u32,
+        /// Median time of those solves, ns.
+        pub median_ns: u64,
+        /// Fastest of them, ns.
+        pub min_ns: u64,
+        /// Median of an outside contender's own measure, when it gives one.
+        pub own_ns: Option<u64>,
+        /// Worker threads of the run.
+        pub threads: usize,
+        /// Why the puzzle is `wrong`, `error` or `invalid`; empty otherwise.
+        pub detail: String,
+        /// What the times stand for: `call` (the solve call alone), `pipe` (a
+        /// program's round trip, one puzzle in flight) or `batch` (a share of a
+        /// batch's wall time: throughput, not a per-puzzle measurement).
+        #[serde(default)]
+        pub timing: Timing,
+        /// How the answer was checked: `solution`, or `verdict` for a contender
+        /// that returns no solutions.
+        #[serde(default)]
+        pub checked: Checked,
+        /// Instructions of the puzzle's solve, counted by callgrind
+        /// (`--measure instructions`: the same on every pass), or the median of
+        /// the CPU's counts; empty otherwise.
+        #[serde(default)]
+        pub instructions: Option<u64>,
+        /// Median CPU cycles of its solves, when the run reads the CPU's counters.
+        #[serde(default)]
+        pub cycles: Option<u64>,
+        /// Median mispredicted branches, likewise.
+        #[serde(default)]
+        pub branch_misses: Option<u64>,
+        /// Median nanoseconds on a CPU (`task-clock`), likewise.
+        #[serde(default)]
+        pub task_clock_ns: Option<u64>,
+    }
 }
 
 impl PuzzleResult {
@@ -301,183 +239,160 @@ impl PuzzleResult {
             heap_bytes: None,
         }
     }
-
-    /// The columns of `results.csv`, in field order.
-    pub const COLUMNS: [&'static str; 21] = [
-        "strategy",
-        "variant",
-        "dataset",
-        "puzzle_index",
-        "round",
-        "status",
-        "solutions",
-        "nodes",
-        "guesses",
-        "solves",
-        "median_ns",
-        "min_ns",
-        "own_ns",
-        "threads",
-        "detail",
-        "timing",
-        "checked",
-        "instructions",
-        "cycles",
-        "branch_misses",
-        "task_clock_ns",
-    ];
 }
 
-/// One row of `summary.csv`: a strategy variant over one dataset.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SummaryRow {
-    /// Strategy family.
-    pub strategy: String,
-    /// Variant.
-    pub variant: String,
-    /// Dataset name.
-    pub dataset: String,
-    /// Worker threads.
-    pub threads: usize,
-    /// Distinct puzzles measured (runs saved before one row a puzzle: solves).
-    pub puzzles: u64,
-    /// Puzzles with a verdict checked correct in every solve: by its
-    /// solutions, or by the verdict against the reference (`unchecked` ones
-    /// are not counted). Written `verified`.
-    #[serde(rename = "verified", alias = "solved")]
-    pub solved: u64,
-    /// Puzzles stopped by the node budget, time limit or an interrupt.
-    pub budget: u64,
-    /// Puzzles with an answer that failed a check in some solve.
-    pub wrong: u64,
-    /// Puzzles where the strategy failed (panicked, crashed) in some solve.
-    pub errors: u64,
-    /// Puzzles whose verdict nothing could decide (the reference search ran
-    /// out of its budget): neither verified nor wrong.
-    #[serde(default)]
-    pub unchecked: u64,
-    /// Timed solves of verified puzzles over the passes' wall time for this
-    /// strategy and dataset: what it solved a second, not what it attempted.
-    pub puzzles_per_sec: f64,
-    /// Mean time per puzzle, µs (each puzzle's median over its repeats; so
-    /// are the quantiles). Every time figure is over the verified puzzles
-    /// only, and empty where the row's figures do not stand (see
-    /// [`SummaryRow::stands`]).
-    #[serde(default)]
-    pub mean_us: Option<f64>,
-    /// Median time per puzzle, µs.
-    #[serde(default)]
-    pub median_us: Option<f64>,
-    /// 90th percentile, µs.
-    #[serde(default)]
-    pub p90_us: Option<f64>,
-    /// 99th percentile, µs.
-    #[serde(default)]
-    pub p99_us: Option<f64>,
-    /// Slowest puzzle, µs.
-    #[serde(default)]
-    pub max_us: Option<f64>,
-    /// Mean guesses per puzzle, over the verified puzzles that report guesses (empty when none does).
-    pub guesses_per_puzzle: Option<f64>,
-    /// Share of those puzzles solved without a guess, %.
-    pub no_guess_pct: Option<f64>,
-    /// Wall time of this strategy over this dataset, seconds.
-    pub wall_s: f64,
-    /// 95% interval of the median, µs (order statistics).
-    #[serde(default)]
-    pub median_lo_us: Option<f64>,
-    /// Upper end of that interval, µs.
-    #[serde(default)]
-    pub median_hi_us: Option<f64>,
-    /// 95% interval of the 90th percentile, µs.
-    #[serde(default)]
-    pub p90_lo_us: Option<f64>,
-    /// Upper end of that interval, µs.
-    #[serde(default)]
-    pub p90_hi_us: Option<f64>,
-    /// The variant the speed columns compare with: the dataset's fastest (highest
-    /// puzzles/s) unless the run chose one; empty when nothing was compared.
-    #[serde(default)]
-    pub reference: String,
-    /// Speed against the reference: the geometric mean, over the puzzles both
-    /// solved, of reference time / this variant's time (2 = twice as fast).
-    #[serde(default)]
-    pub speed: Option<f64>,
-    /// 95% interval of `speed`, lower end: over the rounds (see `rounds`), else
-    /// a bootstrap over the puzzles.
-    #[serde(default)]
-    pub speed_lo: Option<f64>,
-    /// Upper end.
-    #[serde(default)]
-    pub speed_hi: Option<f64>,
-    /// Share of those puzzles on which this variant took less time than the reference, %.
-    #[serde(default)]
-    pub faster_pct: Option<f64>,
-    /// Where the contender comes from: `built-in`, `external` (an outside
-    /// program) or `reference` (a well-known outside solver shipped for comparison).
-    #[serde(default)]
-    pub origin: String,
-    /// Rounds the intervals are computed over; 0 or 1 (and runs saved before
-    /// rounds): intervals over the puzzles only.
-    #[serde(default)]
-    pub rounds: u32,
-    /// Timed solves behind the figures (0 in runs saved before it was counted).
-    #[serde(default)]
-    pub solves: u64,
-    /// What the times stand for (see [`PuzzleResult::timing`]); empty in older runs.
-    #[serde(default)]
-    pub timing: String,
-    /// How the answers were checked: `solution` (each solution, and the
-    /// verdict against the reference) or `verdict` (a contender that returns
-    /// no solutions: its verdict alone); empty in older runs.
-    #[serde(default)]
-    pub checked: String,
-    /// Mean instructions per puzzle, counted by callgrind (`--measure
-    /// instructions`): the same on every run of a build, on any machine.
-    /// Empty when the run measured time.
-    #[serde(default)]
-    pub instructions_per_puzzle: Option<f64>,
-    /// Mean CPU cycles per puzzle, when the run read the CPU's counters.
-    #[serde(default)]
-    pub cycles_per_puzzle: Option<f64>,
-    /// Mean mispredicted branches per puzzle, likewise.
-    #[serde(default)]
-    pub branch_misses_per_puzzle: Option<f64>,
-    /// Mean nanoseconds on a CPU per puzzle (`task-clock`), likewise.
-    #[serde(default)]
-    pub task_clock_ns_per_puzzle: Option<f64>,
-    /// Mean search nodes per puzzle, over the verified puzzles that report
-    /// nodes (empty when none does).
-    #[serde(default)]
-    pub nodes_per_puzzle: Option<f64>,
-    /// The first three distinct reasons of failed rows (wrong or error),
-    /// each as `#INDEX STATUS: DETAIL` with the first puzzle that gave it,
-    /// joined by ` | `; empty when none failed.
-    #[serde(default)]
-    pub first_failures: String,
-    /// CPU time per timed solve, µs: the worker thread's for a built-in
-    /// strategy, its processes' (user and system, every thread) for an
-    /// outside program or library host. Empty in older runs.
-    #[serde(default)]
-    pub cpu_us: Option<f64>,
-    /// CPU time over the busy wall time of the same calls. Above
-    /// [`CPU_RATIO_FLAG`] the contender ran on more cores than it was given,
-    /// and its wall times are not comparable with the others'.
-    #[serde(default)]
-    pub cpu_ratio: Option<f64>,
-    /// Peak resident memory of an outside program's processes (the largest
-    /// of them), bytes; empty for a built-in strategy.
-    #[serde(default)]
-    pub peak_mem_bytes: Option<u64>,
-    /// The most heap one call of a built-in strategy held at once, bytes
-    /// (what it allocated; its stack and the code are not in it); empty
-    /// for an outside contender, and when instructions were counted.
-    #[serde(default)]
-    pub peak_heap_bytes: Option<u64>,
-    /// Puzzles whose process went over the memory limit (`--memory-limit`)
-    /// in some solve: neither verified nor wrong. 0 in older runs.
-    #[serde(default)]
-    pub memory: u64,
+crate::columns! {
+    /// One row of `summary.csv`: a strategy variant over one dataset.
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    pub struct SummaryRow in SummaryColumns {
+        /// Strategy family.
+        pub strategy: String,
+        /// Variant.
+        pub variant: String,
+        /// Dataset name.
+        pub dataset: String,
+        /// Worker threads.
+        pub threads: usize,
+        /// Distinct puzzles measured (runs saved before one row a puzzle: solves).
+        pub puzzles: u64,
+        /// Puzzles with a verdict checked correct in every solve: by its
+        /// solutions, or by the verdict against the reference (`unchecked` ones
+        /// are not counted). Written `verified`.
+        #[serde(alias = "solved")]
+        pub solved as "verified": u64,
+        /// Puzzles stopped by the node budget, time limit or an interrupt.
+        pub budget: u64,
+        /// Puzzles with an answer that failed a check in some solve.
+        pub wrong: u64,
+        /// Puzzles where the strategy failed (panicked, crashed) in some solve.
+        pub errors: u64,
+        /// Puzzles whose verdict nothing could decide (the reference search ran
+        /// out of its budget): neither verified nor wrong.
+        #[serde(default)]
+        pub unchecked: u64,
+        /// Timed solves of verified puzzles over the passes' wall time for this
+        /// strategy and dataset: what it solved a second, not what it attempted.
+        pub puzzles_per_sec: f64,
+        /// Mean time per puzzle, µs (each puzzle's median over its repeats; so
+        /// are the quantiles). Every time figure is over the verified puzzles
+        /// only, and empty where the row's figures do not stand (see
+        /// [`SummaryRow::stands`]).
+        #[serde(default)]
+        pub mean_us: Option<f64>,
+        /// Median time per puzzle, µs.
+        #[serde(default)]
+        pub median_us: Option<f64>,
+        /// 90th percentile, µs.
+        #[serde(default)]
+        pub p90_us: Option<f64>,
+        /// 99th percentile, µs.
+        #[serde(default)]
+        pub p99_us: Option<f64>,
+        /// Slowest puzzle, µs.
+        #[serde(default)]
+        pub max_us: Option<f64>,
+        /// Mean guesses per puzzle, over the verified puzzles that report guesses (empty when none does).
+        pub guesses_per_puzzle: Option<f64>,
+        /// Share of those puzzles solved without a guess, %.
+        pub no_guess_pct: Option<f64>,
+        /// Wall time of this strategy over this dataset, seconds.
+        pub wall_s: f64,
+        /// 95% interval of the median, µs (order statistics).
+        #[serde(default)]
+        pub median_lo_us: Option<f64>,
+        /// Upper end of that interval, µs.
+        #[serde(default)]
+        pub median_hi_us: Option<f64>,
+        /// 95% interval of the 90th percentile, µs.
+        #[serde(default)]
+        pub p90_lo_us: Option<f64>,
+        /// Upper end of that interval, µs.
+        #[serde(default)]
+        pub p90_hi_us: Option<f64>,
+        /// The variant the speed columns compare with: the dataset's fastest (highest
+        /// puzzles/s) unless the run chose one; empty when nothing was compared.
+        #[serde(default)]
+        pub reference: String,
+        /// Speed against the reference: the geometric mean, over the puzzles both
+        /// solved, of reference time / this variant's time (2 = twice as fast).
+        #[serde(default)]
+        pub speed: Option<f64>,
+        /// 95% interval of `speed`, lower end: over the rounds (see `rounds`), else
+        /// a bootstrap over the puzzles.
+        #[serde(default)]
+        pub speed_lo: Option<f64>,
+        /// Upper end.
+        #[serde(default)]
+        pub speed_hi: Option<f64>,
+        /// Share of those puzzles on which this variant took less time than the reference, %.
+        #[serde(default)]
+        pub faster_pct: Option<f64>,
+        /// Where the contender comes from: `built-in`, `external` (an outside
+        /// program) or `reference` (a well-known outside solver shipped for comparison).
+        #[serde(default)]
+        pub origin: String,
+        /// Rounds the intervals are computed over; 0 or 1 (and runs saved before
+        /// rounds): intervals over the puzzles only.
+        #[serde(default)]
+        pub rounds: u32,
+        /// Timed solves behind the figures (0 in runs saved before it was counted).
+        #[serde(default)]
+        pub solves: u64,
+        /// What the times stand for (see [`PuzzleResult::timing`]); empty in older runs.
+        #[serde(default)]
+        pub timing: String,
+        /// How the answers were checked: `solution` (each solution, and the
+        /// verdict against the reference) or `verdict` (a contender that returns
+        /// no solutions: its verdict alone); empty in older runs.
+        #[serde(default)]
+        pub checked: String,
+        /// Mean instructions per puzzle, counted by callgrind (`--measure
+        /// instructions`): the same on every run of a build, on any machine.
+        /// Empty when the run measured time.
+        #[serde(default)]
+        pub instructions_per_puzzle: Option<f64>,
+        /// Mean CPU cycles per puzzle, when the run read the CPU's counters.
+        #[serde(default)]
+        pub cycles_per_puzzle: Option<f64>,
+        /// Mean mispredicted branches per puzzle, likewise.
+        #[serde(default)]
+        pub branch_misses_per_puzzle: Option<f64>,
+        /// Mean nanoseconds on a CPU per puzzle (`task-clock`), likewise.
+        #[serde(default)]
+        pub task_clock_ns_per_puzzle: Option<f64>,
+        /// Mean search nodes per puzzle, over the verified puzzles that report
+        /// nodes (empty when none does).
+        #[serde(default)]
+        pub nodes_per_puzzle: Option<f64>,
+        /// The first three distinct reasons of failed rows (wrong or error),
+        /// each as `#INDEX STATUS: DETAIL` with the first puzzle that gave it,
+        /// joined by ` | `; empty when none failed.
+        #[serde(default)]
+        pub first_failures: String,
+        /// CPU time per timed solve, µs: the worker thread's for a built-in
+        /// strategy, its processes' (user and system, every thread) for an
+        /// outside program or library host. Empty in older runs.
+        #[serde(default)]
+        pub cpu_us: Option<f64>,
+        /// CPU time over the busy wall time of the same calls. Above
+        /// [`CPU_RATIO_FLAG`] the contender ran on more cores than it was given,
+        /// and its wall times are not comparable with the others'.
+        #[serde(default)]
+        pub cpu_ratio: Option<f64>,
+        /// Peak resident memory of an outside program's processes (the largest
+        /// of them), bytes; empty for a built-in strategy.
+        #[serde(default)]
+        pub peak_mem_bytes: Option<u64>,
+        /// The most heap one call of a built-in strategy held at once, bytes
+        /// (what it allocated; its stack and the code are not in it); empty
+        /// for an outside contender, and when instructions were counted.
+        #[serde(default)]
+        pub peak_heap_bytes: Option<u64>,
+        /// Puzzles whose process went over the memory limit (`--memory-limit`)
+        /// in some solve: neither verified nor wrong. 0 in older runs.
+        #[serde(default)]
+        pub memory: u64,
+    }
 }
 
 /// A CPU/wall ratio above this (10% more CPU time than wall time) is
@@ -509,15 +424,25 @@ impl SummaryRow {
         }
     }
 
+    /// Its puzzles that failed or went unchecked, by kind, named by their
+    /// count columns (but `stopped` for the budget's, and `over the memory
+    /// limit`).
+    fn kinds(&self) -> [(u64, &'static str); 5] {
+        let c = SummaryRow::NAMES;
+        [
+            (self.errors, c.errors),
+            (self.wrong, c.wrong),
+            (self.budget, "stopped"),
+            (self.unchecked, c.unchecked),
+            (self.memory, "over the memory limit"),
+        ]
+    }
+
     /// What failed, by kind, largest first: `282 errors, 3 wrong`
     /// (`stopped` for the budget's rows); empty when nothing did.
     pub fn failed_kinds(&self) -> String {
-        let mut kinds = [
-            (self.errors, "errors"),
-            (self.wrong, "wrong"),
-            (self.budget, "stopped"),
-            (self.memory, "over the memory limit"),
-        ];
+        let mut kinds = self.kinds().to_vec();
+        kinds.retain(|k| k.1 != SummaryRow::NAMES.unchecked);
         kinds.sort_by_key(|k| std::cmp::Reverse(k.0));
         kinds
             .iter()
@@ -530,18 +455,12 @@ impl SummaryRow {
     /// A cell for a row whose figures do not stand, in place of a speed:
     /// its largest kind of failure over its puzzles, like `282/300 errors`.
     pub fn failure_cell(&self) -> String {
-        let kinds = [
-            (self.errors, "errors"),
-            (self.wrong, "wrong"),
-            (self.budget, "stopped"),
-            (self.unchecked, "unchecked"),
-            (self.memory, "over the memory limit"),
-        ];
+        let kinds = self.kinds();
         let (n, kind) = kinds
             .iter()
             .max_by_key(|k| k.0)
             .copied()
-            .unwrap_or((0, "errors"));
+            .unwrap_or((0, SummaryRow::NAMES.errors));
         format!("{n}/{} {kind}", self.puzzles)
     }
 }

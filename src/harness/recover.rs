@@ -4,10 +4,12 @@
 //! Everything streams: memory grows with one round's share of a dataset, not
 //! with the file.
 
+use super::files;
 use super::info::RunInfo;
 use super::record::{PuzzleResult, RowStatus, SummaryRow};
 use super::schedule::Pairs;
 use super::summary::SummaryBuilder;
+use crate::columns::Columns;
 use std::collections::HashMap;
 use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
@@ -17,7 +19,7 @@ use std::sync::Arc;
 #[derive(Debug, thiserror::Error)]
 pub enum RecoverError {
     /// No `run.json`: not a run folder.
-    #[error("{}: not a run folder (no run.json)", .0.display())]
+    #[error("{}: not a run folder (no {})", .0.display(), files::RUN_JSON)]
     NotARun(PathBuf),
     /// A file could not be read or written.
     #[error("{}: {source}", path.display())]
@@ -67,8 +69,10 @@ impl std::fmt::Display for Torn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "results.csv line {}: a row cut off by the kill ({} bytes without a line end), dropped",
-            self.line, self.bytes
+            "{} line {}: a row cut off by the kill ({} bytes without a line end), dropped",
+            files::RESULTS_CSV,
+            self.line,
+            self.bytes
         )
     }
 }

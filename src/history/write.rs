@@ -3,6 +3,7 @@
 //! contender, dataset and measure; and the lines the terminal prints.
 
 use super::{History, HistoryError, Step, Timeline};
+use crate::columns::Columns;
 use crate::compare::Verdict;
 use crate::export::markdown::num;
 use crate::harness::files;
@@ -435,40 +436,79 @@ pub fn html(h: &History, charts: &[Rendered]) -> String {
     s
 }
 
-/// The columns of `history.csv`.
-pub const CSV_COLUMNS: [&str; 17] = [
-    "run", "name", "started", "folder", "machine", "setting", "variant", "dataset", "metric",
-    "value", "lo", "hi", "verified", "puzzles", "failed", "verdict", "change",
-];
+crate::columns! {
+    /// One row of `history.csv`: a run on a timeline. Figures are written
+    /// as Rust prints them (not as serde would), empty where there is none.
+    #[derive(Clone, Debug, Default, serde::Serialize)]
+    pub struct HistoryRow in HistoryColumns {
+        /// The run's place in the history, from 1.
+        pub run: usize,
+        /// The run's name.
+        pub name: String,
+        /// When it started.
+        pub started: String,
+        /// Its folder.
+        pub folder: String,
+        /// The timeline's machine.
+        pub machine: String,
+        /// Its setting.
+        pub setting: String,
+        /// Its variant.
+        pub variant: String,
+        /// Its dataset.
+        pub dataset: String,
+        /// What its figures measure.
+        pub metric: String,
+        /// The run's figure.
+        pub value: String,
+        /// The low end of its interval.
+        pub lo: String,
+        /// The high end.
+        pub hi: String,
+        /// Puzzles verified.
+        pub verified: u64,
+        /// Puzzles measured.
+        pub puzzles: u64,
+        /// Puzzles failed.
+        pub failed: u64,
+        /// The step's verdict into this run, if it is a step's end.
+        pub verdict: String,
+        /// The step's change.
+        pub change: String,
+    }
+}
 
 /// `history.csv`: a row per run and timeline.
 pub fn csv_text(h: &History) -> Result<String, csv::Error> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(CSV_COLUMNS)?;
+    // The header first, even without a row.
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    w.write_record(HistoryRow::COLUMNS)?;
     let opt = |v: Option<f64>| v.map(|v| format!("{v}")).unwrap_or_default();
     for t in &h.timelines {
         for p in &t.points {
             let r = &h.runs[p.run];
             let step = t.steps.iter().find(|s| s.to == p.run);
-            w.write_record([
-                (p.run + 1).to_string(),
-                r.name(),
-                r.info.started.clone(),
-                r.dir.display().to_string(),
-                t.machine.clone(),
-                t.setting.clone(),
-                t.variant.clone(),
-                t.dataset.clone(),
-                t.metric.to_string(),
-                opt(p.value),
-                opt(p.interval.map(|i| i.0)),
-                opt(p.interval.map(|i| i.1)),
-                p.solved.to_string(),
-                p.puzzles.to_string(),
-                p.failed.to_string(),
-                step.map_or(String::new(), |s| s.verdict.word().to_string()),
-                opt(step.map(|s| s.change).filter(|c| c.is_finite())),
-            ])?;
+            w.serialize(HistoryRow {
+                run: p.run + 1,
+                name: r.name(),
+                started: r.info.started.clone(),
+                folder: r.dir.display().to_string(),
+                machine: t.machine.clone(),
+                setting: t.setting.clone(),
+                variant: t.variant.clone(),
+                dataset: t.dataset.clone(),
+                metric: t.metric.to_string(),
+                value: opt(p.value),
+                lo: opt(p.interval.map(|i| i.0)),
+                hi: opt(p.interval.map(|i| i.1)),
+                verified: p.solved,
+                puzzles: p.puzzles,
+                failed: p.failed,
+                verdict: step.map_or(String::new(), |s| s.verdict.word().to_string()),
+                change: opt(step.map(|s| s.change).filter(|c| c.is_finite())),
+            })?;
         }
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;

@@ -5,6 +5,7 @@
 //! (what the puzzles were scored for, read back by `hunt --merge`).
 
 use super::{Found, HuntResult, Objective, ProgressRow};
+use crate::columns::Columns;
 use crate::export::markdown::thousands;
 use crate::format::{write_line, Alphabet};
 use crate::harness::files;
@@ -14,6 +15,13 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+/// The best puzzles found, best first.
+pub const PUZZLES_TXT: &str = "puzzles.txt";
+/// The same, with every figure.
+pub const FOUND_CSV: &str = "found.csv";
+/// A row each time the best improved ([`ProgressLine`]).
+pub const PROGRESS_CSV: &str = "progress.csv";
 
 /// What a hunt's score is, in words (and in its `hunt.json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,6 +125,32 @@ fn count(v: f64) -> String {
     }
 }
 
+crate::columns! {
+    /// One row of `progress.csv`: a [`ProgressRow`] as written, its scores
+    /// as Rust prints them.
+    #[derive(Clone, Debug, Default, Serialize)]
+    pub struct ProgressLine in ProgressColumns {
+        /// Seconds since the hunt began, to the millisecond.
+        pub elapsed_s: String,
+        /// Moves made in all so far.
+        pub iterations: u64,
+        /// The island that bettered its best.
+        pub island: usize,
+        /// Its best score now.
+        pub best: String,
+        /// The best score of any island so far.
+        pub overall: String,
+        /// The island's best puzzle's cost.
+        pub cost: String,
+        /// The other contender's cost on it, in a pair hunt.
+        pub against_cost: String,
+        /// `copy` for a symmetric copy of the island's best, else `move`.
+        pub by: &'static str,
+        /// The island's best puzzle.
+        pub puzzle: String,
+    }
+}
+
 /// `progress.csv`, a row written (and flushed) each time the best improves,
 /// so that a hunt stopped any way leaves its progress behind.
 pub struct ProgressFile {
@@ -128,18 +162,10 @@ pub struct ProgressFile {
 impl ProgressFile {
     /// Creates `dir/progress.csv` with its header.
     pub fn create(dir: &Path, alphabet: Alphabet) -> io::Result<ProgressFile> {
-        let mut w = csv::Writer::from_path(dir.join("progress.csv"))?;
-        w.write_record([
-            "elapsed_s",
-            "iterations",
-            "island",
-            "best",
-            "overall",
-            "cost",
-            "against_cost",
-            "by",
-            "puzzle",
-        ])?;
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_path(dir.join(PROGRESS_CSV))?;
+        w.write_record(ProgressLine::COLUMNS)?;
         w.flush()?;
         Ok(ProgressFile {
             out: Mutex::new(w),
@@ -152,17 +178,18 @@ impl ProgressFile {
     pub fn row(&self, r: &ProgressRow) -> io::Result<()> {
         crate::sync::lock(&self.steps).push((r.elapsed_s, r.island, r.best));
         let mut w = crate::sync::lock(&self.out);
-        w.write_record([
-            format!("{:.3}", r.elapsed_s),
-            r.iterations.to_string(),
-            r.island.to_string(),
-            format!("{}", r.best),
-            format!("{}", r.overall),
-            format!("{}", r.cost),
-            r.against.map_or(String::new(), |a| format!("{a}")),
-            if r.copy { "copy" } else { "move" }.to_string(),
-            write_line(&r.puzzle, &self.alphabet),
-        ])?;
+        w.serialize(ProgressLine {
+            elapsed_s: format!("{:.3}", r.elapsed_s),
+            iterations: r.iterations,
+            island: r.island,
+            best: format!("{}", r.best),
+            overall: format!("{}", r.overall),
+            cost: format!("{}", r.cost),
+            against_cost: r.against.map_or(String::new(), |a| format!("{a}")),
+            by: if r.copy { "copy" } else { "move" },
+            puzzle: write_line(&r.puzzle, &self.alphabet),
+        })
+        .map_err(io::Error::other)?;
         w.flush()
     }
 
@@ -254,10 +281,10 @@ pub fn write_results(
             name.comment(f.score, f.cost, f.against, f.censored)
         );
     }
-    let puzzles = dir.join("puzzles.txt");
+    let puzzles = dir.join(PUZZLES_TXT);
     std::fs::write(&puzzles, text)?;
 
-    let found = dir.join("found.csv");
+    let found = dir.join(FOUND_CSV);
     let rows = result.found.iter().map(|f| {
         let when = [format!("{:.3}", f.elapsed_s), f.iteration.to_string()];
         (f, when)
@@ -283,7 +310,7 @@ pub fn write_results(
         crate::report::charts::machine_here()
     );
     render(&chart, &charts, &line, false).map_err(io::Error::other)?;
-    let mut out = vec![puzzles, found, dir.join("progress.csv")];
+    let mut out = vec![puzzles, found, dir.join(PROGRESS_CSV)];
     out.push(charts.join("hunt-progress.svg"));
     out.push(HuntRecord::write(dir, name)?);
     Ok(out)
@@ -349,9 +376,9 @@ pub fn write_merged(
             m.source
         );
     }
-    let puzzles = dir.join("puzzles.txt");
+    let puzzles = dir.join(PUZZLES_TXT);
     std::fs::write(&puzzles, text)?;
-    let found = dir.join("found.csv");
+    let found = dir.join(FOUND_CSV);
     let rows = merged
         .kept
         .iter()

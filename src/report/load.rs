@@ -2,7 +2,7 @@
 //! with errors naming the file, line and column.
 
 use crate::harness::files;
-use crate::harness::{RowStatus, RunInfo, SummaryRow};
+use crate::harness::{PuzzleResult, RowStatus, RunInfo, SolveRecord, SummaryRow};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -224,8 +224,9 @@ impl Table {
             .collect();
         // Runs saved before verdicts were checked against a reference call
         // `verified` `solved`.
-        if let (None, Some(&i)) = (index.get("verified"), index.get("solved")) {
-            index.insert("verified".into(), i);
+        let verified = SummaryRow::NAMES.solved;
+        if let (None, Some(&i)) = (index.get(verified), index.get("solved")) {
+            index.insert(verified.into(), i);
         }
         if let Some(missing) = needed.iter().find(|c| !index.contains_key(**c)) {
             return Err(ReportError::MissingColumn {
@@ -332,35 +333,42 @@ fn intern(names: &mut Vec<String>, name: &str) -> usize {
 
 /// The columns of `results.csv` a report reads, besides the times: `solves`
 /// and `median_ns`, or (a run saved with a row per solve) `repeat` and `solve_ns`.
-pub(crate) const RESULT_COLUMNS: &[&str] = &[
-    "variant",
-    "dataset",
-    "puzzle_index",
-    "status",
-    "nodes",
-    "guesses",
-];
+pub(crate) const RESULT_COLUMNS: &[&str] = {
+    let c = PuzzleResult::NAMES;
+    &[
+        c.variant,
+        c.dataset,
+        c.puzzle_index,
+        c.status,
+        c.nodes,
+        c.guesses,
+    ]
+};
 
 /// One puzzle's solves in a run saved with a row per solve.
 struct Solves {
     first: Point,
     ns: Vec<u64>,
 }
-const SUMMARY_COLUMNS: &[&str] = &[
-    "strategy",
-    "variant",
-    "dataset",
-    "threads",
-    "puzzles",
-    "verified",
-    "budget",
-    "wrong",
-    "errors",
-    "puzzles_per_sec",
-    "guesses_per_puzzle",
-    "no_guess_pct",
-    "wall_s",
-];
+/// The columns of `summary.csv` every run has written.
+const SUMMARY_COLUMNS: &[&str] = {
+    let c = SummaryRow::NAMES;
+    &[
+        c.strategy,
+        c.variant,
+        c.dataset,
+        c.threads,
+        c.puzzles,
+        c.solved,
+        c.budget,
+        c.wrong,
+        c.errors,
+        c.puzzles_per_sec,
+        c.guesses_per_puzzle,
+        c.no_guess_pct,
+        c.wall_s,
+    ]
+};
 
 /// Reads `results.csv`, `summary.csv` and (if present) `run.json` from a run
 /// folder, summing `results.csv` up (see [`RunData`]).
@@ -408,53 +416,54 @@ fn read_info(dir: &Path) -> Result<Option<RunInfo>, ReportError> {
 fn read_summary(dir: &Path) -> Result<Vec<SummaryRow>, ReportError> {
     let mut t = Table::open(&dir.join(files::SUMMARY_CSV), SUMMARY_COLUMNS)?;
     let mut summary = Vec::new();
+    let c = SummaryRow::NAMES;
     t.rows(|f| {
-        let n = "a number";
+        let (n, w) = ("a number", "a whole number");
         summary.push(SummaryRow {
-            strategy: f.text("strategy")?.to_string(),
-            variant: f.text("variant")?.to_string(),
-            dataset: f.text("dataset")?.to_string(),
-            threads: f.num("threads", "a whole number")?,
-            puzzles: f.num("puzzles", "a whole number")?,
-            solved: f.num("verified", "a whole number")?,
-            budget: f.num("budget", "a whole number")?,
-            wrong: f.num("wrong", "a whole number")?,
-            errors: f.num("errors", "a whole number")?,
-            unchecked: f.opt_num("unchecked", "a whole number")?.unwrap_or(0),
-            puzzles_per_sec: f.num("puzzles_per_sec", n)?,
-            mean_us: f.opt_num("mean_us", n)?,
-            median_us: f.opt_num("median_us", n)?,
-            p90_us: f.opt_num("p90_us", n)?,
-            p99_us: f.opt_num("p99_us", n)?,
-            max_us: f.opt_num("max_us", n)?,
-            guesses_per_puzzle: f.opt_num("guesses_per_puzzle", n)?,
-            no_guess_pct: f.opt_num("no_guess_pct", n)?,
-            wall_s: f.num("wall_s", n)?,
-            median_lo_us: f.opt_num("median_lo_us", n)?,
-            median_hi_us: f.opt_num("median_hi_us", n)?,
-            p90_lo_us: f.opt_num("p90_lo_us", n)?,
-            p90_hi_us: f.opt_num("p90_hi_us", n)?,
-            reference: f.opt_text("reference").unwrap_or_default().to_string(),
-            speed: f.opt_num("speed", n)?,
-            speed_lo: f.opt_num("speed_lo", n)?,
-            speed_hi: f.opt_num("speed_hi", n)?,
-            faster_pct: f.opt_num("faster_pct", n)?,
-            origin: f.opt_text("origin").unwrap_or_default().to_string(),
-            rounds: f.opt_num("rounds", "a whole number")?.unwrap_or(0),
-            solves: f.opt_num("solves", "a whole number")?.unwrap_or(0),
-            timing: f.opt_text("timing").unwrap_or_default().to_string(),
-            checked: f.opt_text("checked").unwrap_or_default().to_string(),
-            instructions_per_puzzle: f.opt_num("instructions_per_puzzle", n)?,
-            cycles_per_puzzle: f.opt_num("cycles_per_puzzle", n)?,
-            branch_misses_per_puzzle: f.opt_num("branch_misses_per_puzzle", n)?,
-            task_clock_ns_per_puzzle: f.opt_num("task_clock_ns_per_puzzle", n)?,
-            nodes_per_puzzle: f.opt_num("nodes_per_puzzle", n)?,
-            first_failures: f.opt_text("first_failures").unwrap_or_default().to_string(),
-            cpu_us: f.opt_num("cpu_us", n)?,
-            cpu_ratio: f.opt_num("cpu_ratio", n)?,
-            peak_mem_bytes: f.opt_num("peak_mem_bytes", "a whole number")?,
-            peak_heap_bytes: f.opt_num("peak_heap_bytes", "a whole number")?,
-            memory: f.opt_num("memory", "a whole number")?.unwrap_or(0),
+            strategy: f.text(c.strategy)?.to_string(),
+            variant: f.text(c.variant)?.to_string(),
+            dataset: f.text(c.dataset)?.to_string(),
+            threads: f.num(c.threads, w)?,
+            puzzles: f.num(c.puzzles, w)?,
+            solved: f.num(c.solved, w)?,
+            budget: f.num(c.budget, w)?,
+            wrong: f.num(c.wrong, w)?,
+            errors: f.num(c.errors, w)?,
+            unchecked: f.opt_num(c.unchecked, w)?.unwrap_or(0),
+            puzzles_per_sec: f.num(c.puzzles_per_sec, n)?,
+            mean_us: f.opt_num(c.mean_us, n)?,
+            median_us: f.opt_num(c.median_us, n)?,
+            p90_us: f.opt_num(c.p90_us, n)?,
+            p99_us: f.opt_num(c.p99_us, n)?,
+            max_us: f.opt_num(c.max_us, n)?,
+            guesses_per_puzzle: f.opt_num(c.guesses_per_puzzle, n)?,
+            no_guess_pct: f.opt_num(c.no_guess_pct, n)?,
+            wall_s: f.num(c.wall_s, n)?,
+            median_lo_us: f.opt_num(c.median_lo_us, n)?,
+            median_hi_us: f.opt_num(c.median_hi_us, n)?,
+            p90_lo_us: f.opt_num(c.p90_lo_us, n)?,
+            p90_hi_us: f.opt_num(c.p90_hi_us, n)?,
+            reference: f.opt_text(c.reference).unwrap_or_default().to_string(),
+            speed: f.opt_num(c.speed, n)?,
+            speed_lo: f.opt_num(c.speed_lo, n)?,
+            speed_hi: f.opt_num(c.speed_hi, n)?,
+            faster_pct: f.opt_num(c.faster_pct, n)?,
+            origin: f.opt_text(c.origin).unwrap_or_default().to_string(),
+            rounds: f.opt_num(c.rounds, w)?.unwrap_or(0),
+            solves: f.opt_num(c.solves, w)?.unwrap_or(0),
+            timing: f.opt_text(c.timing).unwrap_or_default().to_string(),
+            checked: f.opt_text(c.checked).unwrap_or_default().to_string(),
+            instructions_per_puzzle: f.opt_num(c.instructions_per_puzzle, n)?,
+            cycles_per_puzzle: f.opt_num(c.cycles_per_puzzle, n)?,
+            branch_misses_per_puzzle: f.opt_num(c.branch_misses_per_puzzle, n)?,
+            task_clock_ns_per_puzzle: f.opt_num(c.task_clock_ns_per_puzzle, n)?,
+            nodes_per_puzzle: f.opt_num(c.nodes_per_puzzle, n)?,
+            first_failures: f.opt_text(c.first_failures).unwrap_or_default().to_string(),
+            cpu_us: f.opt_num(c.cpu_us, n)?,
+            cpu_ratio: f.opt_num(c.cpu_ratio, n)?,
+            peak_mem_bytes: f.opt_num(c.peak_mem_bytes, w)?,
+            peak_heap_bytes: f.opt_num(c.peak_heap_bytes, w)?,
+            memory: f.opt_num(c.memory, w)?.unwrap_or(0),
         });
         Ok(())
     })?;
@@ -501,21 +510,23 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
     // Old runs: every solve of a puzzle, gathered before it becomes a point.
     let mut old: HashMap<(usize, usize, u64), usize> = HashMap::new();
     let mut gathered: Vec<Solves> = Vec::new();
+    // A run saved with a row per solve has `solves.csv`'s columns.
+    let (c, s, w) = (PuzzleResult::NAMES, SolveRecord::NAMES, "a whole number");
     t.rows(|f| {
-        let status_text = f.text("status")?;
+        let status_text = f.text(c.status)?;
         let status: RowStatus = status_text
             .parse()
-            .map_err(|e: crate::words::UnknownWord| f.bad("status", status_text, &e.expected))?;
-        let dataset_name = f.text("dataset")?;
-        let ns_column = if per_solve { "solve_ns" } else { "median_ns" };
+            .map_err(|e: crate::words::UnknownWord| f.bad(c.status, status_text, &e.expected))?;
+        let dataset_name = f.text(c.dataset)?;
+        let ns_column = if per_solve { s.solve_ns } else { c.median_ns };
         let mut p = Point {
-            variant: intern(variants, f.text("variant")?),
+            variant: intern(variants, f.text(c.variant)?),
             dataset: intern(datasets, dataset_name),
-            puzzle: f.num("puzzle_index", "a whole number")?,
-            round: f.opt_num("round", "a whole number")?.unwrap_or(0),
+            puzzle: f.num(c.puzzle_index, w)?,
+            round: f.opt_num(c.round, w)?.unwrap_or(0),
             status,
-            nodes: f.opt_num("nodes", "a whole number")?,
-            guesses: f.opt_num("guesses", "a whole number")?,
+            nodes: f.opt_num(c.nodes, w)?,
+            guesses: f.opt_num(c.guesses, w)?,
             solve_ns: f.num(ns_column, "a whole number of nanoseconds")?,
             solves: 1,
         };
@@ -523,7 +534,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             .entry(dataset_name.to_string())
             .or_insert_with(|| puzzles_of(dataset_name));
         if per_solve {
-            let _: u32 = f.num("repeat", "a whole number")?;
+            let _: u32 = f.num(s.repeat, w)?;
             let key = (p.variant, p.dataset, p.puzzle);
             match old.get(&key) {
                 Some(&i) => gathered[i].add(p),
@@ -536,7 +547,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
                 }
             }
         } else {
-            p.solves = f.num("solves", "a whole number")?;
+            p.solves = f.num(c.solves, w)?;
             add.point(p, n);
         }
         Ok(())
@@ -561,11 +572,12 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
 /// True for a `results.csv` with a row per timed solve (older runs), false
 /// for one with a row per puzzle; an error when its time columns are missing.
 fn per_solve_columns(t: &Table, path: PathBuf) -> Result<bool, ReportError> {
-    let per_solve = !t.index.contains_key("median_ns") && t.index.contains_key("repeat");
-    let times: &[&str] = if per_solve {
-        &["repeat", "solve_ns"]
+    let (c, s) = (PuzzleResult::NAMES, SolveRecord::NAMES);
+    let per_solve = !t.index.contains_key(c.median_ns) && t.index.contains_key(s.repeat);
+    let times = if per_solve {
+        [s.repeat, s.solve_ns]
     } else {
-        &["solves", "median_ns"]
+        [c.solves, c.median_ns]
     };
     if let Some(missing) = times.iter().find(|c| !t.index.contains_key(**c)) {
         let mut expected = RESULT_COLUMNS.to_vec();

@@ -460,7 +460,10 @@ fn both_forms(puzzles: u64, repeats: u64, per_solve: bool) -> (tempfile::TempDir
     let mut results = if per_solve {
         format!("{HEADER}\n")
     } else {
-        format!("{}\n", crate::harness::PuzzleResult::COLUMNS.join(","))
+        format!(
+            "{}\n",
+            <crate::harness::PuzzleResult as crate::columns::Columns>::COLUMNS.join(",")
+        )
     };
     let mut summary = format!("{SUMMARY_HEADER}\n");
     for (k, v) in ["dlx", "bitset-mrv"].iter().enumerate() {

@@ -154,37 +154,56 @@ impl Limits {
     }
 }
 
-/// The verdict of one solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Status {
-    /// Exactly one solution (the search was complete).
-    Unique,
-    /// Two or more solutions.
-    Multiple,
-    /// A solution was found; the search stopped there (mode `first`).
-    Solved,
-    /// No solution exists.
-    None,
-    /// The node budget or time limit ran out first.
-    Budget,
-    /// The cancel flag stopped the search.
-    Cancelled,
-    /// The givens conflict (reported before solving).
-    Invalid,
+/// Declares an enum whose first variants are the verdicts of a solve, in
+/// this order, followed by any given: [`Status`], and the harness's row
+/// status after it, so that each verdict is declared once. `ALL` holds every
+/// value in declaration order.
+#[macro_export]
+macro_rules! verdicts {
+    ($(#[$m:meta])* $vis:vis enum $name:ident { $($(#[$vm:meta])* $more:ident,)* }) => {
+        $(#[$m])*
+        $vis enum $name {
+            /// Exactly one solution (the search was complete).
+            Unique,
+            /// Two or more solutions.
+            Multiple,
+            /// A solution was found; the search stopped there (mode `first`).
+            Solved,
+            /// No solution exists.
+            None,
+            /// The node budget or time limit ran out first.
+            Budget,
+            /// The cancel flag stopped the search.
+            Cancelled,
+            /// The givens conflict (reported before solving).
+            Invalid,
+            $( $(#[$vm])* $more, )*
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: [$name; 7 $(+ $crate::verdicts!(@one $more))*] = [
+                $name::Unique,
+                $name::Multiple,
+                $name::Solved,
+                $name::None,
+                $name::Budget,
+                $name::Cancelled,
+                $name::Invalid,
+                $($name::$more,)*
+            ];
+        }
+    };
+    (@one $more:ident) => { 1 };
+}
+
+verdicts! {
+    /// The verdict of one solve.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Status {}
 }
 
 impl Status {
-    /// Every status, in a fixed order.
-    pub const ALL: [Status; 7] = [
-        Status::Unique,
-        Status::Multiple,
-        Status::Solved,
-        Status::None,
-        Status::Budget,
-        Status::Cancelled,
-        Status::Invalid,
-    ];
-
     /// Every status's word, in [`Status::ALL`]'s order.
     pub const WORDS: [&'static str; 7] = crate::format::RESULT_WORDS;
 

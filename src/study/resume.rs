@@ -4,10 +4,28 @@
 
 use super::session::Resumed;
 use super::{Measured, Share, StudyFile, StudyInfo, StudyOptions};
+use crate::columns::{header, Columns, Row};
 use crate::harness::recover::read_rows_of;
 use crate::harness::SolveRecord;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+crate::columns! {
+    #[cells]
+    /// One line of `shares.csv`: a share measured, and its solves written
+    /// to `solves.csv` before this line.
+    #[derive(Clone, Copy, Debug)]
+    pub struct ShareLine in ShareColumns {
+        /// Index into [`StudyOptions::points`].
+        pub point: usize,
+        /// Index into [`StudyOptions::modes`].
+        pub mode: usize,
+        /// The round.
+        pub round: usize,
+        /// Its solves.
+        pub solves: usize,
+    }
+}
 
 /// `shares.csv`, appended to a share at a time.
 pub struct ShareLog {
@@ -22,14 +40,21 @@ impl ShareLog {
             return Ok(ShareLog { out });
         }
         let mut out = std::fs::File::create(path)?;
-        out.write_all(b"point,mode,round,solves\n")?;
+        out.write_all(&header::<ShareLine>())?;
         Ok(ShareLog { out })
     }
 
     /// Says that `share` is measured, its `solves` solves written before this line.
     pub fn add(&mut self, share: Share, solves: usize) -> io::Result<()> {
-        let line = format!("{},{},{},{solves}\n", share.point, share.mode, share.round);
-        self.out.write_all(line.as_bytes())?;
+        let mut line = Vec::new();
+        ShareLine {
+            point: share.point,
+            mode: share.mode,
+            round: share.round,
+            solves,
+        }
+        .row(&mut line);
+        self.out.write_all(&line)?;
         self.out.flush()
     }
 }
@@ -160,7 +185,12 @@ pub fn measured(dir: &Path, opts: &StudyOptions) -> Result<Measured, ResumeError
             .split(',')
             .map(|w| w.trim().parse())
             .collect::<Result<_, _>>()
-            .map_err(|_| bad(format!("{line:?}: expected point,mode,round,solves")))?;
+            .map_err(|_| {
+                bad(format!(
+                    "{line:?}: expected {}",
+                    ShareLine::COLUMNS.join(",")
+                ))
+            })?;
         let [point, mode, round, solves] = n[..] else {
             return Err(bad(format!("{line:?}: expected four numbers")));
         };
@@ -186,8 +216,9 @@ pub fn measured(dir: &Path, opts: &StudyOptions) -> Result<Measured, ResumeError
             path: solves_path.clone(),
             line: all.len() as u64 + 1,
             message: format!(
-                "{} solves, but shares.csv counts {wanted} before the end",
-                all.len()
+                "{} solves, but {} counts {wanted} before the end",
+                all.len(),
+                super::write::SHARES_CSV
             ),
         });
     }
