@@ -149,7 +149,7 @@ pub enum BenchError {
         differences: String,
     },
     /// A run recorded before its options were typed cannot be made again.
-    #[error("{}: recorded by an older sudoku-bench ({version}), whose run.json does not keep all a run needs to be resumed; `sudoku-bench report {}` reports what it measured", dir.display(), dir.display())]
+    #[error("{}: recorded by an older sudoku-bench ({version}), whose {} does not keep all a run needs to be resumed; `sudoku-bench report {}` reports what it measured", dir.display(), crate::harness::files::RUN_JSON, dir.display())]
     TooOld {
         /// The run folder.
         dir: PathBuf,

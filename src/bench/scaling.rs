@@ -10,10 +10,10 @@ use crate::report::ReportError;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The curve's table, in the scaling run's folder.
-pub const CSV: &str = "scaling.csv";
-/// The curve's summary, in the scaling run's folder.
-pub const MD: &str = "scaling.md";
+/// The scaling curve's rows, beside the counts' run folders.
+pub const SCALING_CSV: &str = "scaling.csv";
+/// The scaling curve's page, likewise.
+pub const SCALING_MD: &str = "scaling.md";
 
 /// The folder of count `t` in a scaling run's folder `top`.
 pub fn count_dir(top: &Path, t: usize) -> PathBuf {
@@ -126,7 +126,7 @@ fn scaling_points(rows: &[(usize, SummaryRow)]) -> Vec<Point> {
 }
 
 fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
-    let csv_path = top.join(CSV);
+    let csv_path = top.join(SCALING_CSV);
     let csv_err = |e: csv::Error| BenchError::Io {
         path: csv_path.clone(),
         source: std::io::Error::other(e),
@@ -177,7 +177,7 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
             r.title, r.name, r.caption
         );
     }
-    let md_path = top.join(MD);
+    let md_path = top.join(SCALING_MD);
     std::fs::write(&md_path, md).map_err(BenchError::io(&md_path))?;
     Ok(())
 }

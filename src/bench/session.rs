@@ -144,7 +144,7 @@ impl Session<'_> {
         if !quiet {
             self.console.out(&format!(
                 "{table}Scaling: {} (one run folder per count beside it)\n",
-                top.join(scaling::MD).display()
+                top.join(scaling::SCALING_MD).display()
             ));
         }
         Ok(code)

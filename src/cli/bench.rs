@@ -267,8 +267,9 @@ fn refuse_beside_resume(given: &clap::ArgMatches) -> Result<()> {
         if typed && !BESIDE_RESUME.contains(&id) {
             let only: Vec<String> = BESIDE_RESUME.iter().map(|a| flag(a)).collect();
             bail!(
-                "{}: bench --resume takes the run's options from its run.json; give no others (only {})",
+                "{}: bench --resume takes the run's options from its {}; give no others (only {})",
                 flag(id),
+                sudoku_bench::harness::files::RUN_JSON,
                 only.join(", ")
             );
         }

@@ -141,7 +141,7 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
             m.read,
             args.merge.len(),
             m.kept.len(),
-            dir.join("puzzles.txt").display()
+            dir.join(sudoku_bench::hunt::write::PUZZLES_TXT).display()
         );
         return Ok(ExitCode::SUCCESS);
     }

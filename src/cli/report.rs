@@ -67,8 +67,9 @@ fn export(dir: &std::path::Path, exports: &[sudoku_bench::harness::plan::ExportT
     let data = sudoku_bench::report::load(dir)?;
     let Some(info) = data.info else {
         bail!(
-            "{}: run.json is missing, so the run's measure and machine are unknown: nothing to export",
-            dir.display()
+            "{}: {} is missing, so the run's measure and machine are unknown: nothing to export",
+            dir.display(),
+            sudoku_bench::harness::files::RUN_JSON
         );
     };
     let run = sudoku_bench::export::RunReport {

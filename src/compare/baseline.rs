@@ -105,7 +105,8 @@ pub fn resolve(spec: &str, root: &Path) -> Result<PathBuf, CompareError> {
         .collect();
     known.sort();
     Err(CompareError::NotFound(format!(
-        "{spec:?} is neither a run folder (with results.csv) nor a baseline in {}{}",
+        "{spec:?} is neither a run folder (with {}) nor a baseline in {}{}",
+        files::RESULTS_CSV,
         root.display(),
         if known.is_empty() {
             " (there are none yet: `bench --save-baseline NAME` makes one)".to_string()

@@ -23,7 +23,7 @@ pub enum CompareError {
     #[error(transparent)]
     Load(#[from] ReportError),
     /// A run folder has no `run.json`, so its datasets cannot be checked.
-    #[error("{}: run.json is missing, so its datasets and mode cannot be checked", dir.display())]
+    #[error("{}: {} is missing, so its datasets and mode cannot be checked", dir.display(), crate::harness::files::RUN_JSON)]
     NoInfo {
         /// The folder.
         dir: PathBuf,

@@ -27,10 +27,10 @@ pub enum HistoryError {
     #[error(transparent)]
     Report(#[from] ReportError),
     /// A run folder has no `run.json`.
-    #[error("{}: run.json is missing, so the run's time, machine and setting are unknown", .0.display())]
+    #[error("{}: {run_json} is missing, so the run's time, machine and setting are unknown", .0.display(), run_json = crate::harness::files::RUN_JSON)]
     NoInfo(PathBuf),
     /// A folder that is neither a run nor holds runs.
-    #[error("{}: a folder, but neither a run (no results.csv) nor a folder of runs (none of its folders holds one)", .0.display())]
+    #[error("{}: a folder, but neither a run (no {results_csv}) nor a folder of runs (none of its folders holds one)", .0.display(), results_csv = crate::harness::files::RESULTS_CSV)]
     NoRuns(PathBuf),
     /// Fewer than two runs.
     #[error("a history needs at least two runs or baselines ({0} given, each run counted once)")]

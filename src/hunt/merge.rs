@@ -143,11 +143,12 @@ pub fn recorded_score(dirs: &[PathBuf]) -> Result<ScoreName, HuntError> {
 
 /// The puzzles of `dir/puzzles.txt`, each with `DIR/puzzles.txt:LINE`.
 fn read(dir: &Path) -> Result<Vec<(Grid, String)>, HuntError> {
-    let path = dir.join("puzzles.txt");
+    let path = dir.join(super::write::PUZZLES_TXT);
     let set = crate::format::read_path(&path, &Default::default()).map_err(|e| {
         HuntError::NoStart(format!(
-            "--merge {}: no hunt's puzzles.txt there ({e})",
-            dir.display()
+            "--merge {}: no hunt's {} there ({e})",
+            dir.display(),
+            super::write::PUZZLES_TXT
         ))
     })?;
     Ok(set

@@ -69,7 +69,7 @@ impl Started {
         cancel: &Arc<AtomicBool>,
         display: &dyn HuntObserver,
     ) -> Result<Hunted, HuntError> {
-        let progress = dir.join("progress.csv");
+        let progress = dir.join(super::write::PROGRESS_CSV);
         let written = |path: PathBuf| move |source| HuntError::Write { path, source };
         let file = ProgressFile::create(dir, self.plan.alphabet.clone())
             .map_err(written(progress.clone()))?;
@@ -148,7 +148,7 @@ impl Hunted {
             r.found.first().map_or("none".into(), |f| score_text(f.score)),
             score_text(r.start_best),
             r.found.len(),
-            dir.join("puzzles.txt").display()
+            dir.join(super::write::PUZZLES_TXT).display()
         )
     }
 

@@ -165,8 +165,9 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
         let data = load(dir)?;
         let info = data.info.ok_or_else(|| {
             mismatch(format!(
-                "{} has no run.json: a report across machines needs each run's machine",
-                dir.display()
+                "{} has no {}: a report across machines needs each run's machine",
+                dir.display(),
+                files::RUN_JSON
             ))
         })?;
         machines.push(Machine {
@@ -557,11 +558,13 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
     Ok(report)
 }
 
-const INTRO: &str = "Each contender's speed is its paired speed against the reference on the same machine, from that run's summary.csv, with its 95% interval; datasets are matched by checksum. Runs that counted instructions (`--measure instructions`) also show instructions per puzzle, which do not depend on the machine's speed and compare directly.";
+fn intro() -> String {
+    format!("Each contender's speed is its paired speed against the reference on the same machine, from that run's {}, with its 95% interval; datasets are matched by checksum. Runs that counted instructions (`--measure instructions`) also show instructions per puzzle, which do not depend on the machine's speed and compare directly.", files::SUMMARY_CSV)
+}
 
 fn markdown(r: &MachinesReport) -> String {
     let mut s = String::from("# sudoku-bench report across machines\n\n");
-    let _ = writeln!(s, "{INTRO}\n");
+    let _ = writeln!(s, "{}\n", intro());
     for l in &r.sentences {
         let _ = writeln!(s, "- {l}");
     }
@@ -625,7 +628,7 @@ fn html(r: &MachinesReport) -> String {
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n\
          <title>sudoku-bench report across machines</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
          <h1>sudoku-bench report across machines</h1>\n<p class=\"note\">{}</p>\n<ul class=\"said\">\n",
-        esc(INTRO)
+        esc(&intro())
     );
     for l in &r.sentences {
         let _ = writeln!(s, "<li>{}</li>", esc(l));

@@ -124,9 +124,9 @@ pub(crate) fn label_solved(data: &RunData, v: usize, dataset: &str) -> String {
     // Puzzles stopped (by the budget, a limit or an interrupt) are said by
     // the count alone; the caption says so.
     let why: Vec<String> = [
-        (r.wrong, "wrong"),
+        (r.wrong, SummaryRow::NAMES.wrong),
         (r.errors, "failed"),
-        (r.unchecked, "unchecked"),
+        (r.unchecked, SummaryRow::NAMES.unchecked),
     ]
     .into_iter()
     .filter(|(n, _)| *n > 0)
@@ -270,7 +270,7 @@ pub fn upper_first(s: &str) -> String {
 
 fn metadata_lines(data: &RunData) -> Vec<String> {
     let Some(i) = &data.info else {
-        return vec!["run.json is missing: no metadata.".into()];
+        return vec![format!("{} is missing: no metadata.", files::RUN_JSON)];
     };
     let mut lines = vec![
         match (i.finished.is_empty(), i.incomplete.is_empty()) {
@@ -409,8 +409,10 @@ pub fn rebuild_if_cut_short(dir: &Path) -> Result<Option<Vec<String>>, ReportErr
         info.incomplete.push(t.to_string());
     }
     if info.incomplete.is_empty() && info.finished.is_empty() {
-        info.incomplete
-            .push("every planned row is in results.csv, but the run did not record its end".into());
+        info.incomplete.push(format!(
+            "every planned row is in {}, but the run did not record its end",
+            files::RESULTS_CSV
+        ));
     }
     (info.wrong, info.errors) = crate::harness::summary::failures(&rows);
     let run = crate::export::RunReport {

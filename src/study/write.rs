@@ -9,7 +9,7 @@ use super::{Axis, PointState, StudyRow};
 use crate::export::first_seen;
 use crate::export::markdown::{num, table, thousands};
 use crate::harness::plan::Measure;
-use crate::harness::RunInfo;
+use crate::harness::{files, RunInfo};
 use crate::report::charts::{render, CurvePoint, Rendered, StudyChart, StudyCurve};
 use crate::report::html::{esc, figure, STYLE};
 use serde::{Deserialize, Serialize};
@@ -44,9 +44,9 @@ pub struct StudyFile {
 
 /// The file of a study's rows: one per point, mode and strategy.
 pub const CSV: &str = "study.csv";
-/// The file of every timed solve, appended as each share is measured (the
-/// columns of a run's `results.csv`; `dataset` names the point).
-pub const SOLVES_CSV: &str = "solves.csv";
+/// The file of every timed solve, appended as each share is measured (a
+/// run's `solves.csv`; `dataset` names the point).
+pub use crate::harness::files::SOLVES_CSV;
 /// The study's record: build, machine, command line, options, findings
 /// (written when it begins, and again with its findings when it ends).
 pub const JSON: &str = "study.json";
@@ -59,8 +59,8 @@ pub const FILES: [&str; 6] = [
     SOLVES_CSV,
     SHARES_CSV,
     JSON,
-    "report.md",
-    "report.html",
+    files::REPORT_MD,
+    files::REPORT_HTML,
 ];
 
 /// Writes `study.json`, the charts, `report.md` and `report.html` into `dir`
@@ -69,7 +69,7 @@ pub const FILES: [&str; 6] = [
 pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Result<Vec<String>> {
     let json = serde_json::to_string_pretty(file).map_err(io::Error::other)?;
     std::fs::write(dir.join(JSON), json + "\n")?;
-    let charts_dir = dir.join("charts");
+    let charts_dir = dir.join(files::CHARTS);
     std::fs::create_dir_all(&charts_dir)?;
     let mut charts = Vec::new();
     let s = &file.study.options;
@@ -87,8 +87,14 @@ pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Res
     }
     let mut said = checks(rows);
     said.extend(sentences(file));
-    std::fs::write(dir.join("report.md"), markdown(file, rows, &said, &charts))?;
-    std::fs::write(dir.join("report.html"), html(file, rows, &said, &charts))?;
+    std::fs::write(
+        dir.join(files::REPORT_MD),
+        markdown(file, rows, &said, &charts),
+    )?;
+    std::fs::write(
+        dir.join(files::REPORT_HTML),
+        html(file, rows, &said, &charts),
+    )?;
     Ok(said)
 }
 

@@ -202,8 +202,10 @@ pub struct FromRun;
 impl RunChart for FromRun {
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         if run.data.summary.is_empty() {
-            out.skipped
-                .push("Throughput: skipped, summary.csv has no rows.".into());
+            out.skipped.push(format!(
+                "Throughput: skipped, {} has no rows.",
+                crate::harness::files::SUMMARY_CSV
+            ));
             return Ok(());
         }
         let per_sec =
