@@ -15,13 +15,15 @@
 //! they ran, and each contender's solves in file order.
 
 use super::tally::{Solve, Tally};
-use super::{BenchDataset, BenchOptions, Budget, RowEncoder, RowStatus, SolveRecord};
+use super::{
+    BenchDataset, BenchOptions, Budget, Observer, RecordSink, RowEncoder, RowStatus, SolveRecord,
+};
 use crate::contender::{check, BenchPuzzle, Contender, Job, Solved, Verdict};
 use crate::solver::Outcome;
 use rayon::prelude::*;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, SyncSender, TryRecvError};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -418,7 +420,6 @@ pub(super) fn run_pass(
     let (pool, opts, cancel, observer) = (going.pool, going.opts, going.cancel, going.observer);
     let sink = &mut *going.sink;
     let workers = pass.workers(opts).max(1);
-    let mut writing = Duration::ZERO;
     // Room for a few batches a worker: the workers wait (between stretches,
     // never in a timed solve) when the writer falls behind.
     let (tx, rx) = sync_channel::<Sent>(2 * workers + 2);
@@ -435,29 +436,7 @@ pub(super) fn run_pass(
         .collect();
     let encoders = Mutex::new(encoders);
     let names = names(pass.cs);
-    let template = SolveRecord {
-        strategy: names[0].0.clone(),
-        variant: names[0].1.clone(),
-        dataset: ds.name.as_str().into(),
-        puzzle_index: 0,
-        round: pass.round,
-        repeat: pass.repeat,
-        status: RowStatus::Unique,
-        solutions: 0,
-        nodes: None,
-        guesses: None,
-        solve_ns: 0,
-        own_ns: None,
-        threads: opts.threads,
-        detail: String::new(),
-        timing: names[0].2,
-        instructions: None,
-        cycles: None,
-        branch_misses: None,
-        task_clock_ns: None,
-        heap_bytes: None,
-    };
-    let mut failure: Option<io::Error> = None;
+    let template = template(pass, ds, opts, &names);
     let mut measured = (Duration::ZERO, Vec::new());
     let out = &mut measured;
     let before: Vec<Option<crate::contender::Used>> =
@@ -466,7 +445,7 @@ pub(super) fn run_pass(
     let (names, template) = (&names, &template);
     let encoders = &encoders;
     // The workers are a job on the pool; this thread passes on what they send.
-    pool.in_place_scope(|scope| {
+    let writer = pool.in_place_scope(|scope| {
         scope.spawn(move |_| {
             let started = Instant::now();
             let busy = share_out(
@@ -487,56 +466,144 @@ pub(super) fn run_pass(
             drop(tx);
             *out = (started.elapsed(), busy);
         });
-        let mut record = template.clone();
-        let fail = |e: io::Error, failure: &mut Option<io::Error>| {
-            failure.get_or_insert(e);
-            cancel.store(true, Ordering::Relaxed);
+        let mut writer = Writer {
+            sink,
+            cancel,
+            observer,
+            keeps,
+            record: template.clone(),
+            names,
+            puzzles,
+            tallies,
+            failure: None,
+            writing: Duration::ZERO,
         };
-        loop {
-            let sent = match rx.try_recv() {
-                Ok(b) => b,
-                Err(TryRecvError::Empty) => {
-                    // Nothing waiting: make what was written durable, then wait.
-                    if failure.is_none() {
-                        if let Err(e) = sink.flush() {
-                            fail(e, &mut failure);
-                        }
-                    }
-                    match rx.recv() {
-                        Ok(b) => b,
-                        Err(_) => break,
-                    }
-                }
-                Err(TryRecvError::Disconnected) => break,
-            };
-            let took = Instant::now();
-            observer.rows_done(sent.measured.len() as u64);
-            if let Some(e) = sent.error {
-                fail(e, &mut failure);
-            }
-            if let (None, Some(bytes)) = (&failure, &sent.bytes) {
-                if let Err(e) = sink.encoded(bytes) {
-                    fail(e, &mut failure);
-                }
-            }
-            for m in &sent.measured {
-                tallies[m.ci].add(m.slot, &m.solve());
-                if keeps && sent.bytes.is_none() && failure.is_none() {
-                    m.fill(&mut record, &puzzles[m.slot], names);
-                    if let Err(e) = sink.solve(&record) {
-                        fail(e, &mut failure);
-                    }
-                }
-            }
-            writing += took.elapsed();
+        while let Some(sent) = writer.next(&rx) {
+            writer.take(sent);
         }
+        writer
     });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    sink.flush()?;
+    let writing = writer.finish()?;
     let (wall, busy) = measured;
-    let used = (0..pass.cs.len())
+    let used = pass_use(pass, &before, &busy);
+    Ok((walls(pass, wall, workers, &busy), writing, used))
+}
+
+/// The record every solve of `pass` over `ds` is written into: its pass
+/// fields set, the rest refilled for each row.
+fn template(pass: &Pass<'_>, ds: &BenchDataset, opts: &BenchOptions, names: &Names) -> SolveRecord {
+    SolveRecord {
+        strategy: names[0].0.clone(),
+        variant: names[0].1.clone(),
+        dataset: ds.name.as_str().into(),
+        puzzle_index: 0,
+        round: pass.round,
+        repeat: pass.repeat,
+        status: RowStatus::Unique,
+        solutions: 0,
+        nodes: None,
+        guesses: None,
+        solve_ns: 0,
+        own_ns: None,
+        threads: opts.threads,
+        detail: String::new(),
+        timing: names[0].2,
+        instructions: None,
+        cycles: None,
+        branch_misses: None,
+        task_clock_ns: None,
+        heap_bytes: None,
+    }
+}
+
+/// The calling thread's side of a pass: it takes what the workers send,
+/// adds each solve to its contender's tally and passes the kept solves on
+/// to the sink. The first failure to write cancels the run.
+struct Writer<'w> {
+    sink: &'w mut dyn RecordSink,
+    cancel: &'w AtomicBool,
+    observer: &'w dyn Observer,
+    /// Whether the sink keeps solves.
+    keeps: bool,
+    /// One record, refilled for every solve the workers did not encode.
+    record: SolveRecord,
+    names: &'w Names,
+    puzzles: &'w [BenchPuzzle],
+    tallies: &'w mut [Tally],
+    failure: Option<io::Error>,
+    /// The time spent with the rows (not waiting for them).
+    writing: Duration,
+}
+
+impl Writer<'_> {
+    /// Keeps the first failure, and cancels the run.
+    fn fail(&mut self, e: io::Error) {
+        self.failure.get_or_insert(e);
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The next batch the workers sent, `None` once they are done; with
+    /// nothing waiting, what was written is made durable before it waits.
+    fn next(&mut self, rx: &Receiver<Sent>) -> Option<Sent> {
+        match rx.try_recv() {
+            Ok(b) => Some(b),
+            Err(TryRecvError::Empty) => {
+                if self.failure.is_none() {
+                    if let Err(e) = self.sink.flush() {
+                        self.fail(e);
+                    }
+                }
+                rx.recv().ok()
+            }
+            Err(TryRecvError::Disconnected) => None,
+        }
+    }
+
+    /// Adds a batch's solves to the tallies and hands its rows (or its
+    /// encoded bytes) to the sink, counting the time as writing.
+    fn take(&mut self, sent: Sent) {
+        let took = Instant::now();
+        self.observer.rows_done(sent.measured.len() as u64);
+        if let Some(e) = sent.error {
+            self.fail(e);
+        }
+        if let (None, Some(bytes)) = (&self.failure, &sent.bytes) {
+            if let Err(e) = self.sink.encoded(bytes) {
+                self.fail(e);
+            }
+        }
+        for m in &sent.measured {
+            self.tallies[m.ci].add(m.slot, &m.solve());
+            if self.keeps && sent.bytes.is_none() && self.failure.is_none() {
+                m.fill(&mut self.record, &self.puzzles[m.slot], self.names);
+                if let Err(e) = self.sink.solve(&self.record) {
+                    self.fail(e);
+                }
+            }
+        }
+        self.writing += took.elapsed();
+    }
+
+    /// After the pass: its first failure, else everything written made
+    /// durable and the time spent writing.
+    fn finish(self) -> io::Result<Duration> {
+        if let Some(e) = self.failure {
+            return Err(e);
+        }
+        self.sink.flush()?;
+        Ok(self.writing)
+    }
+}
+
+/// What each contender used in `pass`: its workers' `busy` use, with an
+/// outside engine's CPU time over the pass (from its usage `before` it
+/// and now) and its peak memory.
+fn pass_use(
+    pass: &Pass<'_>,
+    before: &[Option<crate::contender::Used>],
+    busy: &[PassUse],
+) -> Vec<PassUse> {
+    (0..pass.cs.len())
         .map(|ci| {
             let mine = busy.get(ci).copied().unwrap_or_default();
             match (before[ci], pass.cs[ci].engine.usage()) {
@@ -548,7 +615,13 @@ pub(super) fn run_pass(
                 _ => mine,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Each contender's share of the pass's `wall` time on `workers` workers:
+/// its busy time, plus an even share of the workers' time outside any
+/// contender, over the workers (none for those not taking part).
+fn walls(pass: &Pass<'_>, wall: Duration, workers: usize, busy: &[PassUse]) -> Vec<Duration> {
     let busy_of = |ci: usize| busy.get(ci).map_or(0.0, |u| u.busy.as_secs_f64());
     // The workers' time outside any contender's loop (waiting at the end of
     // the pass, handing rows over, the writer's turns on their cores) is
@@ -556,11 +629,10 @@ pub(super) fn run_pass(
     let k = pass.taking.len().max(1) as f64;
     let capacity = wall.as_secs_f64() * workers as f64;
     let spare = (capacity - pass.taking.iter().map(|&ci| busy_of(ci)).sum::<f64>()).max(0.0);
-    let walls = (0..pass.cs.len())
+    (0..pass.cs.len())
         .map(|ci| match pass.taking.contains(&ci) {
             true => Duration::from_secs_f64((busy_of(ci) + spare / k) / workers as f64),
             false => Duration::ZERO,
         })
-        .collect();
-    Ok((walls, writing, used))
+        .collect()
 }
