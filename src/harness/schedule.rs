@@ -5,6 +5,7 @@
 use super::tally::Tally;
 use super::workers::{names, run_pass, warm_up, Pass};
 use super::{summary, BenchDataset, BenchOptions, Contender, Observer, SummaryRow};
+use crate::contender::BenchPuzzle;
 use std::io;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -153,6 +154,16 @@ impl Pairs {
     }
 }
 
+/// What every window of a round shares: the dataset, the round, and the
+/// names its rows carry.
+struct Round<'r> {
+    ds: &'r BenchDataset,
+    round: usize,
+    /// Each contender's strategy, variant and timing ([`names`]).
+    names: Vec<(Arc<str>, Arc<str>, crate::contender::Timing)>,
+    dataset: Arc<str>,
+}
+
 /// One dataset's measurements, carried from round to round.
 pub(super) struct DatasetRun<'a> {
     cs: Vec<&'a Contender>,
@@ -203,15 +214,54 @@ impl<'a> DatasetRun<'a> {
         ds: &BenchDataset,
         round: usize,
     ) -> io::Result<()> {
-        let (pool, opts, cancel, observer) = (going.pool, going.opts, going.cancel, going.observer);
-        let cs = &self.cs;
-        if cs.is_empty() {
+        let (pool, opts, cancel) = (going.pool, going.opts, going.cancel);
+        if self.cs.is_empty() {
             return Ok(());
         }
-        let n = ds.len();
+        self.announce(going.observer, opts, ds, round);
+        let k = self.cs.len();
+        let groups: Vec<Vec<usize>> = match opts.schedule {
+            Schedule::Interleaved => vec![(0..k).collect()],
+            Schedule::Sequential => (0..k).map(|i| vec![i]).collect(),
+        };
+        let r = Round {
+            ds,
+            round,
+            names: names(&self.cs),
+            dataset: ds.name.as_str().into(),
+        };
+        let mut warmed = false;
+        ds.for_each_window_in(round, self.rounds, &mut |window| {
+            if window.is_empty() {
+                return Ok(true);
+            }
+            if !warmed {
+                let f = warm_up(pool, &self.cs, window, opts, cancel);
+                self.fastest.get_or_insert(f);
+                warmed = true;
+            }
+            let mut tallies = vec![Tally::new(window.len()); k];
+            for group in &groups {
+                self.run_group(going, &r, window, group, &mut tallies)?;
+            }
+            self.finish_window(going, &r, window, tallies)?;
+            Ok(!cancel.load(Ordering::Relaxed))
+        })
+    }
+
+    /// Tells the observer the round's phase has started: its contenders,
+    /// the dataset (with the round, where there are several) and the solves
+    /// it holds.
+    fn announce(
+        &self,
+        observer: &dyn Observer,
+        opts: &BenchOptions,
+        ds: &BenchDataset,
+        round: usize,
+    ) {
         let rounds = self.rounds;
-        let variants: Vec<&str> = cs.iter().map(|c| c.variant.as_str()).collect();
-        let here = (round..n).step_by(rounds).count();
+        let variants: Vec<&str> = self.cs.iter().map(|c| c.variant.as_str()).collect();
+        let here = (round..ds.len()).step_by(rounds).count();
         let label = if rounds > 1 {
             format!("{} ({}/{rounds})", ds.name, round + 1)
         } else {
@@ -220,116 +270,121 @@ impl<'a> DatasetRun<'a> {
         observer.phase_started(
             &variants.join(", "),
             &label,
-            (here * cs.len()) as u64 * opts.repeat as u64,
+            (here * self.cs.len()) as u64 * opts.repeat as u64,
         );
-        let groups: Vec<Vec<usize>> = match opts.schedule {
-            Schedule::Interleaved => vec![(0..cs.len()).collect()],
-            Schedule::Sequential => (0..cs.len()).map(|i| vec![i]).collect(),
+    }
+
+    /// Runs one group of contenders (all of them, or one with the
+    /// sequential schedule) over a window, pass after pass while any of
+    /// them wants more, adding its solves to `tallies` and its time to the
+    /// dataset's.
+    fn run_group(
+        &mut self,
+        going: &mut super::Going<'_>,
+        r: &Round<'_>,
+        window: &[BenchPuzzle],
+        group: &[usize],
+        tallies: &mut [Tally],
+    ) -> io::Result<()> {
+        let opts = going.opts;
+        let (n, w) = (r.ds.len(), window.len());
+        let fastest = self.fastest.unwrap_or(Duration::MAX);
+        // With --min-time, each window of each round takes its share of the minimum.
+        let share = w as f64 / n.max(1) as f64;
+        let stretch = Schedule::stretch(opts.stretch, fastest, group.len(), w, n, opts.threads);
+        let mut spent = vec![Duration::ZERO; self.cs.len()];
+        // Who takes part in a pass: everyone for the first `repeat` passes,
+        // then (with --min-time) those whose timed passes are still short of
+        // it, unless they failed on some puzzle (a failing program's error
+        // rows are no measurement to make more of).
+        let wants_more = |ci: usize, spent: &[Duration], repeat: u32, failing: bool| {
+            repeat < opts.repeat
+                || (!failing
+                    && opts
+                        .min_time
+                        .is_some_and(|t| w > 0 && spent[ci] < t.mul_f64(share)))
         };
-        let (builders, walls, pairs) = (&mut self.builders, &mut self.walls, &mut self.pairs);
-        let used = &mut self.used;
-        let (fastest_seen, turn, writer) = (&mut self.fastest, &mut self.turn, &mut self.writer);
-        let names = names(cs);
-        let dataset: Arc<str> = ds.name.as_str().into();
-        let mut warmed = false;
-        ds.for_each_window_in(round, rounds, &mut |window| {
-            if window.is_empty() {
-                return Ok(true);
+        let mut repeat = 0;
+        loop {
+            if going.cancel.load(Ordering::Relaxed) {
+                break;
             }
-            if !warmed {
-                let f = warm_up(pool, cs, window, opts, cancel);
-                fastest_seen.get_or_insert(f);
-                warmed = true;
+            let taking: Vec<usize> = group
+                .iter()
+                .copied()
+                .filter(|&ci| {
+                    let failing = self.builders[ci].failed() || tallies[ci].failed();
+                    wants_more(ci, &spent, repeat, failing)
+                })
+                .collect();
+            if taking.is_empty() {
+                break;
             }
-            let fastest = fastest_seen.unwrap_or(Duration::MAX);
-            // With --min-time, each window of each round takes its share of the minimum.
-            let share = window.len() as f64 / n.max(1) as f64;
-            let mut tallies = vec![Tally::new(window.len()); cs.len()];
-            for group in &groups {
-                let w = window.len();
-                let stretch =
-                    Schedule::stretch(opts.stretch, fastest, group.len(), w, n, opts.threads);
-                let mut spent = vec![Duration::ZERO; cs.len()];
-                // Who takes part in a pass: everyone for the first `repeat` passes,
-                // then (with --min-time) those whose timed passes are still short of
-                // it, unless they failed on some puzzle (a failing program's error
-                // rows are no measurement to make more of).
-                let wants_more = |ci: usize, spent: &[Duration], repeat: u32, failing: bool| {
-                    repeat < opts.repeat
-                        || (!failing
-                            && opts
-                                .min_time
-                                .is_some_and(|t| w > 0 && spent[ci] < t.mul_f64(share)))
-                };
-                let mut repeat = 0;
-                loop {
-                    if cancel.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let taking: Vec<usize> = group
-                        .iter()
-                        .copied()
-                        .filter(|&ci| {
-                            let failing = builders[ci].failed() || tallies[ci].failed();
-                            wants_more(ci, &spent, repeat, failing)
-                        })
-                        .collect();
-                    if taking.is_empty() {
-                        break;
-                    }
-                    if repeat >= opts.repeat {
-                        observer.rows_added((w * taking.len()) as u64);
-                    }
-                    let pass = Pass {
-                        cs,
-                        taking: &taking,
-                        puzzles: window,
-                        stretch,
-                        turn: *turn,
-                        round: round as u32,
-                        repeat,
-                    };
-                    *turn += pass.stretches();
-                    let (walls, writing, pass_use) = run_pass(going, &pass, ds, &mut tallies)?;
-                    for (u, p) in used.iter_mut().zip(&pass_use) {
-                        u.add(p);
-                    }
-                    *writer += writing;
-                    for (s, w) in spent.iter_mut().zip(walls) {
-                        *s += w;
-                    }
-                    repeat += 1;
-                }
-                for (total, s) in walls.iter_mut().zip(&spent) {
-                    *total += *s;
+            if repeat >= opts.repeat {
+                going.observer.rows_added((w * taking.len()) as u64);
+            }
+            let pass = Pass {
+                cs: &self.cs,
+                taking: &taking,
+                puzzles: window,
+                stretch,
+                turn: self.turn,
+                round: r.round as u32,
+                repeat,
+            };
+            self.turn += pass.stretches();
+            let (walls, writing, pass_use) = run_pass(going, &pass, r.ds, tallies)?;
+            for (u, p) in self.used.iter_mut().zip(&pass_use) {
+                u.add(p);
+            }
+            self.writer += writing;
+            for (s, w) in spent.iter_mut().zip(walls) {
+                *s += w;
+            }
+            repeat += 1;
+        }
+        for (total, s) in self.walls.iter_mut().zip(&spent) {
+            *total += *s;
+        }
+        Ok(())
+    }
+
+    /// Makes each puzzle of the window one row per contender, its median
+    /// over its solves, hands the rows to the sink and makes them durable,
+    /// and pairs the contenders' times on the puzzles they solved.
+    fn finish_window(
+        &mut self,
+        going: &mut super::Going<'_>,
+        r: &Round<'_>,
+        window: &[BenchPuzzle],
+        tallies: Vec<Tally>,
+    ) -> io::Result<()> {
+        let (opts, names) = (going.opts, &r.names);
+        let mut times: Vec<Vec<(u64, u64)>> = Vec::with_capacity(self.cs.len());
+        for (ci, tally) in tallies.into_iter().enumerate() {
+            let builder = &mut self.builders[ci];
+            builder.add_timed(tally.timed_ns());
+            let rows = tally.finish(
+                |slot| window[slot].index,
+                (&names[ci].0, &names[ci].1, &r.dataset),
+                r.round as u32,
+                opts.threads,
+                (names[ci].2, self.cs[ci].checked),
+            );
+            let mut solved = Vec::with_capacity(rows.len());
+            for row in &rows {
+                builder.add(row);
+                going.sink.puzzle(row)?;
+                if row.status.is_solved() {
+                    solved.push((row.puzzle_index, row.median_ns));
                 }
             }
-            // Each puzzle of the window becomes one row, its median over its solves.
-            let mut times: Vec<Vec<(u64, u64)>> = Vec::with_capacity(cs.len());
-            for (ci, tally) in tallies.into_iter().enumerate() {
-                builders[ci].add_timed(tally.timed_ns());
-                let rows = tally.finish(
-                    |slot| window[slot].index,
-                    (&names[ci].0, &names[ci].1, &dataset),
-                    round as u32,
-                    opts.threads,
-                    (names[ci].2, cs[ci].checked),
-                );
-                let mut solved = Vec::with_capacity(rows.len());
-                for r in &rows {
-                    builders[ci].add(r);
-                    going.sink.puzzle(r)?;
-                    if r.status.is_solved() {
-                        solved.push((r.puzzle_index, r.median_ns));
-                    }
-                }
-                solved.sort_unstable();
-                times.push(solved);
-            }
-            going.sink.flush()?;
-            pairs.add(round, &times);
-            Ok(!cancel.load(Ordering::Relaxed))
-        })
+            solved.sort_unstable();
+            times.push(solved);
+        }
+        going.sink.flush()?;
+        self.pairs.add(r.round, &times);
+        Ok(())
     }
 
     /// The summary rows, the speed columns filled.
