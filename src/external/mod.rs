@@ -20,6 +20,7 @@ use crate::solver::{Mode, Status};
 use process::{Process, ReadError};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -985,9 +986,14 @@ impl Program {
     }
 }
 
-/// Shares a batch's wall time out over its answered rows: by the program's
-/// own `ns=` when every row has one, else evenly.
-fn share_batch(held: &mut [(usize, Solved)], wall: Duration) {
+/// Shares a batch's wall time out over its answered rows, held until it
+/// was read (by the program's own `ns=` when every row has one, else
+/// evenly), and hands them on to `done`.
+fn share_batch(
+    held: &mut Vec<(usize, Solved)>,
+    wall: Duration,
+    done: &mut dyn FnMut(usize, Solved),
+) {
     let wall = wall.as_nanos() as f64;
     let n = held.len().max(1) as f64;
     let own: Option<Vec<u64>> = held.iter().map(|(_, s)| s.own_ns).collect();
@@ -997,6 +1003,182 @@ fn share_batch(held: &mut [(usize, Solved)], wall: Duration) {
             Some(own) if total > 0 => (wall * own[i] as f64 / total as f64) as u64,
             _ => (wall / n) as u64,
         };
+    }
+    for (s, solved) in held.drain(..) {
+        done(s, solved);
+    }
+}
+
+/// An error row for a puzzle that was never sent.
+fn unsent(msg: &str, at: Instant) -> Solved {
+    Solved::failed(msg.to_string(), 0, at)
+}
+
+/// One worker's puzzles on their way through a [`Program`] in
+/// [`Engine::work`]: the batch being sent, the puzzles waiting to be sent
+/// again, the answers held until their batch is read, and the worker's process.
+struct Feed<'w, 'j> {
+    program: &'w Program,
+    job: &'w Job<'j>,
+    alphabet: Alphabet,
+    side: usize,
+    /// Whether the program takes pencilmark lines.
+    pencilmarks: bool,
+    /// Puzzles whose lines were not answered: they go to a restarted program.
+    resend: VecDeque<usize>,
+    /// Puzzles of a failed batch, none of them known to be at fault: each
+    /// is sent alone, so that a failure there is its own.
+    suspects: VecDeque<usize>,
+    /// The batch's lines.
+    out: Vec<u8>,
+    /// The batch's puzzles (slots in the job), in the order sent.
+    slots: Vec<usize>,
+    /// A batch-timed program's answers, held until its batch is read.
+    held: Vec<(usize, Solved)>,
+    proc: Option<Process>,
+}
+
+impl Feed<'_, '_> {
+    /// Makes the next batch: a suspect alone, else up to the program's
+    /// batch of the puzzles to send again and then new ones, their lines
+    /// written out. A pencilmark puzzle the program does not take gets its
+    /// error row instead.
+    fn fill(
+        &mut self,
+        next: &mut dyn FnMut() -> Option<usize>,
+        done: &mut dyn FnMut(usize, Solved),
+    ) {
+        self.slots.clear();
+        self.out.clear();
+        let room = if self.suspects.is_empty() {
+            self.program.batch
+        } else {
+            1
+        };
+        while self.slots.len() < room && self.out.len() < MAX_BATCH_BYTES {
+            let Some(slot) = self
+                .suspects
+                .pop_front()
+                .or_else(|| self.resend.pop_front())
+                .or_else(&mut *next)
+            else {
+                break;
+            };
+            let grid = &self.job.puzzles[slot].grid;
+            if grid.is_pencilmark() && !self.pencilmarks {
+                // A dataset with pencilmarks is skipped for it; this is a safeguard.
+                done(slot, unsent(protocol::NO_PENCILMARKS, Instant::now()));
+                continue;
+            }
+            protocol::puzzle_line(&mut self.out, grid, &self.alphabet);
+            self.slots.push(slot);
+        }
+    }
+
+    /// No process could be started: the batch and every puzzle this worker
+    /// would still get are error rows saying why.
+    fn give_up(
+        &mut self,
+        msg: &str,
+        next: &mut dyn FnMut() -> Option<usize>,
+        done: &mut dyn FnMut(usize, Solved),
+    ) {
+        let now = Instant::now();
+        for &slot in &self.slots {
+            done(slot, unsent(msg, now));
+        }
+        for slot in self.suspects.drain(..).chain(self.resend.drain(..)) {
+            done(slot, unsent(msg, now));
+        }
+        while let Some(slot) = next() {
+            done(slot, unsent(msg, now));
+        }
+    }
+
+    /// Sends the batch to the running process and reads its answers, each
+    /// timed from the one before it (the first from just before the lines
+    /// are written). Rows go to `done` as they are read, a batch-timed
+    /// program's once its batch is; a failure is blamed ([`Feed::blame`]).
+    /// A process gone before its lines are written is counted as crashed
+    /// and dropped, and the batch waits for the next one. Breaks when the
+    /// run is cancelled.
+    fn exchange(&mut self, done: &mut dyn FnMut(usize, Solved)) -> ControlFlow<()> {
+        let (program, job) = (self.program, self.job);
+        let p = self.proc.as_mut().expect("running");
+        let start = Instant::now();
+        if p.send(&self.out).is_err() {
+            // The program is gone (it ended after its last answer): a new one gets these.
+            let why = self.proc.take().expect("running").ended();
+            program.crashed(&why, self.side);
+            for &slot in self.slots.iter().rev() {
+                self.resend.push_front(slot);
+            }
+            return ControlFlow::Continue(());
+        }
+        let mut last = start;
+        let mut answered = 0;
+        let mut failure: Option<Failure> = None;
+        for &slot in &self.slots {
+            let p = self.proc.as_mut().expect("running");
+            let deadline = job.time_limit.map(|t| last + t);
+            // Each answer's CPU time is its own (a batch's first holds
+            // the work done for the others before it).
+            p.limit_cpu(job.cpu_limit);
+            let read = p.read_line(deadline, job.cancel);
+            let now = Instant::now();
+            let ns = (now - last).as_nanos() as u64;
+            match read {
+                Ok(line) => {
+                    let puzzle = &job.puzzles[slot].grid;
+                    let solved = program.answer(line, puzzle, &self.alphabet, ns, now);
+                    program.answered(self.side);
+                    if program.timing == Timing::Batch {
+                        self.held.push((slot, solved));
+                    } else {
+                        done(slot, solved);
+                    }
+                    last = now;
+                    answered += 1;
+                }
+                Err(ReadError::Cancelled) => {
+                    share_batch(&mut self.held, last - start, done);
+                    done(slot, Solved::stopped(Status::Cancelled, 0, now));
+                    return ControlFlow::Break(());
+                }
+                Err(e) => {
+                    let p = self.proc.take().expect("running");
+                    failure = Some(program.failure(e, p, (job.time_limit, job.cpu_limit), ns, now));
+                    break;
+                }
+            }
+        }
+        share_batch(&mut self.held, last - start, done);
+        if let Some(f) = failure {
+            self.blame(answered, f, done);
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// After failure `f` with the batch's first `answered` lines answered:
+    /// where answers come one at a time, the first unanswered puzzle is the
+    /// one that failed (its row is the failure's) and the rest are sent
+    /// again; a batch program may hold its answers, so none is blamed yet,
+    /// and each unanswered puzzle is sent alone.
+    fn blame(&mut self, answered: usize, f: Failure, done: &mut dyn FnMut(usize, Solved)) {
+        let unanswered = &self.slots[answered..];
+        let known =
+            unanswered.len() == 1 || self.program.batch == 1 || self.program.spec.library.is_some();
+        if known {
+            if let Some(why) = &f.crash {
+                self.program.crashed(why, self.side);
+            }
+            done(unanswered[0], f.row);
+            for &slot in unanswered[1..].iter().rev() {
+                self.resend.push_front(slot);
+            }
+        } else {
+            self.suspects.extend(unanswered);
+        }
     }
 }
 
@@ -1023,136 +1205,35 @@ impl Engine for Program {
         let Some(first) = job.puzzles.first() else {
             return;
         };
-        let alphabet = Alphabet::default_for(first.grid.geometry());
-        let side = first.grid.geometry().side();
-        let pencilmarks = self.takes_pencilmarks();
-        // Puzzles whose lines were not answered: they go to a restarted program.
-        let mut resend: VecDeque<usize> = Default::default();
-        // Puzzles of a failed batch, none of them known to be at fault: each
-        // is sent alone, so that a failure there is its own.
-        let mut suspects: VecDeque<usize> = Default::default();
-        let mut out: Vec<u8> = Vec::new();
-        let mut slots: Vec<usize> = Vec::with_capacity(self.batch);
-        let mut held: Vec<(usize, Solved)> = Vec::new();
-        let mut proc: Option<Process> = None;
-        let failed = |msg: &str, at: Instant| Solved::failed(msg.to_string(), 0, at);
+        let mut feed = Feed {
+            program: self,
+            job,
+            alphabet: Alphabet::default_for(first.grid.geometry()),
+            side: first.grid.geometry().side(),
+            pencilmarks: self.takes_pencilmarks(),
+            resend: Default::default(),
+            suspects: Default::default(),
+            out: Vec::new(),
+            slots: Vec::with_capacity(self.batch),
+            held: Vec::new(),
+            proc: None,
+        };
         loop {
-            slots.clear();
-            out.clear();
-            let room = if suspects.is_empty() { self.batch } else { 1 };
-            while slots.len() < room && out.len() < MAX_BATCH_BYTES {
-                let Some(slot) = suspects
-                    .pop_front()
-                    .or_else(|| resend.pop_front())
-                    .or_else(&mut *next)
-                else {
-                    break;
-                };
-                let grid = &job.puzzles[slot].grid;
-                if grid.is_pencilmark() && !pencilmarks {
-                    // A dataset with pencilmarks is skipped for it; this is a safeguard.
-                    done(slot, failed(protocol::NO_PENCILMARKS, Instant::now()));
-                    continue;
-                }
-                protocol::puzzle_line(&mut out, grid, &alphabet);
-                slots.push(slot);
-            }
-            if slots.is_empty() {
+            feed.fill(next, done);
+            if feed.slots.is_empty() {
                 break;
             }
-            let p = match proc.as_mut() {
-                Some(p) => p,
-                None => match self.take(job.mode, side, job.pin) {
-                    Ok(p) => proc.insert(p),
-                    Err(msg) => {
-                        // Given up: these puzzles and every one this worker would get are error rows.
-                        let now = Instant::now();
-                        for &slot in &slots {
-                            done(slot, failed(&msg, now));
-                        }
-                        for slot in suspects.drain(..).chain(resend.drain(..)) {
-                            done(slot, failed(&msg, now));
-                        }
-                        while let Some(slot) = next() {
-                            done(slot, failed(&msg, now));
-                        }
-                        return;
-                    }
-                },
-            };
-            let start = Instant::now();
-            if p.send(&out).is_err() {
-                // The program is gone (it ended after its last answer): a new one gets these.
-                let why = proc.take().expect("running").ended();
-                self.crashed(&why, side);
-                for &slot in slots.iter().rev() {
-                    resend.push_front(slot);
-                }
-                continue;
-            }
-            let mut last = start;
-            let mut answered = 0;
-            let mut failure: Option<Failure> = None;
-            for &slot in &slots {
-                let p = proc.as_mut().expect("running");
-                let deadline = job.time_limit.map(|t| last + t);
-                // Each answer's CPU time is its own (a batch's first holds
-                // the work done for the others before it).
-                p.limit_cpu(job.cpu_limit);
-                let read = p.read_line(deadline, job.cancel);
-                let now = Instant::now();
-                let ns = (now - last).as_nanos() as u64;
-                match read {
-                    Ok(line) => {
-                        let puzzle = &job.puzzles[slot].grid;
-                        let solved = self.answer(line, puzzle, &alphabet, ns, now);
-                        self.answered(side);
-                        if self.timing == Timing::Batch {
-                            held.push((slot, solved));
-                        } else {
-                            done(slot, solved);
-                        }
-                        last = now;
-                        answered += 1;
-                    }
-                    Err(ReadError::Cancelled) => {
-                        share_batch(&mut held, last - start);
-                        for (s, solved) in held.drain(..) {
-                            done(s, solved);
-                        }
-                        done(slot, Solved::stopped(Status::Cancelled, 0, now));
-                        return; // the process is killed as it drops
-                    }
-                    Err(e) => {
-                        let p = proc.take().expect("running");
-                        failure =
-                            Some(self.failure(e, p, (job.time_limit, job.cpu_limit), ns, now));
-                        break;
-                    }
+            if feed.proc.is_none() {
+                match self.take(job.mode, feed.side, job.pin) {
+                    Ok(p) => feed.proc = Some(p),
+                    Err(msg) => return feed.give_up(&msg, next, done),
                 }
             }
-            share_batch(&mut held, last - start);
-            for (s, solved) in held.drain(..) {
-                done(s, solved);
-            }
-            let Some(f) = failure else { continue };
-            let unanswered = &slots[answered..];
-            // Answers that come one at a time name the puzzle that failed; a
-            // batch program may hold its answers, so then none is blamed yet.
-            let known = unanswered.len() == 1 || self.batch == 1 || self.spec.library.is_some();
-            if known {
-                if let Some(why) = &f.crash {
-                    self.crashed(why, side);
-                }
-                done(unanswered[0], f.row);
-                for &slot in unanswered[1..].iter().rev() {
-                    resend.push_front(slot);
-                }
-            } else {
-                suspects.extend(unanswered);
+            if feed.exchange(done).is_break() {
+                return; // cancelled: the process is killed as it drops
             }
         }
-        if let Some(p) = proc {
+        if let Some(p) = feed.proc {
             self.put_back(p);
         }
     }
