@@ -107,22 +107,31 @@ impl Chart for StudyChart {
     }
 }
 
+impl StudyCurve {
+    /// The peak to ring, `(at, lo, hi)`, and the median at it: where the
+    /// study located one on a point inside the sweep (a peak at either end
+    /// of it is only its edge).
+    fn ringed(&self) -> Option<((f64, f64, f64), f64)> {
+        let (at, lo, hi) = self.peak?;
+        let inside = self.points.first().is_some_and(|p| p.x < at)
+            && self.points.last().is_some_and(|p| p.x > at);
+        if !inside {
+            return None;
+        }
+        let p = self.points.iter().find(|p| p.x == at)?;
+        Some(((at, lo, hi), p.value))
+    }
+}
+
 impl StudyChart {
     /// The lines of the legend [`StudyChart::body`] draws.
     fn legend_lines(&self) -> usize {
-        let ringed = |c: &StudyCurve| {
-            c.peak.is_some_and(|(at, _, _)| {
-                c.points.first().is_some_and(|p| p.x < at)
-                    && c.points.last().is_some_and(|p| p.x > at)
-                    && c.points.iter().any(|p| p.x == at)
-            })
-        };
         self.curves
             .iter()
             .map(|c| 1 + c.fitted.is_some() as usize)
             .sum::<usize>()
             + self.curves.iter().any(|c| c.points.len() > 1) as usize
-            + self.curves.iter().any(ringed) as usize
+            + self.curves.iter().any(|c| c.ringed().is_some()) as usize
     }
 
     fn body<'a, DB, X, Y>(
@@ -145,122 +154,16 @@ impl StudyChart {
             .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
-        let (mut labels, mut paths) = (Vec::new(), Vec::new());
-        let mut rings = false;
+        let mut pen = Pen {
+            chart,
+            labels: Vec::new(),
+            paths: Vec::new(),
+            rings: false,
+        };
         for c in &self.curves {
-            let col = color(c.color);
-            // The band: the intervals, unbounded ones to the top of the data.
-            let mut band: Vec<(f64, f64)> = c.points.iter().map(|p| (p.x, p.lo)).collect();
-            band.extend(c.points.iter().rev().map(|p| (p.x, p.hi.unwrap_or(top))));
-            if c.points.len() > 1 {
-                chart
-                    .draw_series(std::iter::once(Polygon::new(band, col.mix(0.2))))
-                    .map_err(err)?;
-            }
-            // The line joins the known medians; a censored point breaks it.
-            let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
-            for p in &c.points {
-                if p.censored {
-                    runs.push(Vec::new());
-                } else {
-                    runs.last_mut().expect("one run").push((p.x, p.value));
-                }
-            }
-            let mut labelled = false;
-            for run in runs.into_iter().filter(|r| !r.is_empty()) {
-                let s = chart
-                    .draw_series(LineSeries::new(run.clone(), col.stroke_width(2)))
-                    .map_err(err)?;
-                if !labelled {
-                    let slot = c.color;
-                    s.label(c.name.clone())
-                        .legend(move |p| super::legend_mark(p, slot, true));
-                    labels.push(c.name.clone());
-                    labelled = true;
-                }
-                paths.push(run.clone());
-                super::draw_marks(chart, run.iter().copied(), c.color, 8)?;
-            }
-            let censored: Vec<(f64, f64)> = c
-                .points
-                .iter()
-                .filter(|p| p.censored)
-                .map(|p| (p.x, p.value))
-                .collect();
-            let s = chart
-                .draw_series(
-                    censored
-                        .iter()
-                        .map(|&p| TriangleMarker::new(p, 6, col.stroke_width(2))),
-                )
-                .map_err(err)?;
-            paths.extend(censored.iter().map(|&p| vec![p]));
-            if !labelled && !censored.is_empty() {
-                labels.push(format!("{} (censored)", c.name));
-                s.label(format!("{} (censored)", c.name))
-                    .legend(move |(x, y)| TriangleMarker::new((x + 7, y), 6, col.stroke_width(2)));
-            }
-            // A peak at either end of the sweep is only its edge: not ringed.
-            let inside = |x: f64| {
-                c.points.first().is_some_and(|p| p.x < x)
-                    && c.points.last().is_some_and(|p| p.x > x)
-            };
-            if let Some((at, lo, hi)) = c.peak.filter(|p| inside(p.0)) {
-                if let Some(p) = c.points.iter().find(|p| p.x == at) {
-                    let ring = Circle::new((at, p.value), 11, col.stroke_width(2));
-                    chart.plotting_area().draw(&ring).map_err(err)?;
-                    // The location's interval: a bar just under the ring.
-                    let area = chart.plotting_area();
-                    let base = area.get_base_pixel();
-                    let y = chart.backend_coord(&(at, p.value)).1 - base.1 + 16;
-                    let lx = chart.backend_coord(&(lo, p.value)).0 - base.0;
-                    let hx = chart.backend_coord(&(hi, p.value)).0 - base.0;
-                    let bar = vec![(lx, y - 4), (lx, y), (hx, y), (hx, y - 4)];
-                    area.strip_coord_spec()
-                        .draw(&PathElement::new(bar.clone(), col.stroke_width(1)))
-                        .map_err(err)?;
-                    paths.push(vec![(at, p.value)]);
-                    rings = true;
-                }
-            }
-            if let Some((what, line)) = &c.fitted {
-                labels.push(format!("{} fit: {what}", c.name));
-                paths.push(line.clone());
-                chart
-                    .draw_series(DashedLineSeries::new(
-                        line.iter().copied(),
-                        6,
-                        4,
-                        col.stroke_width(1),
-                    ))
-                    .map_err(err)?
-                    .label(format!("{} fit: {what}", c.name))
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(1))
-                    });
-            }
+            pen.curve(c, top)?;
         }
-        // What the band and the rings are, said in the legend.
-        if self.curves.iter().any(|c| c.points.len() > 1) {
-            let text = "shaded: each median's 95% interval";
-            chart
-                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(text)
-                .legend(|(x, y)| {
-                    Rectangle::new([(x + 2, y - 6), (x + 22, y + 6)], BLACK.mix(0.2).filled())
-                });
-            labels.push(text.to_string());
-        }
-        if rings {
-            let text = "ringed: the peak; bar: where it lies (95%)";
-            chart
-                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(text)
-                .legend(|(x, y)| Circle::new((x + 12, y), 7, BLACK.stroke_width(2)));
-            labels.push(text.to_string());
-        }
+        pen.notes(self.curves.iter().any(|c| c.points.len() > 1))?;
         // The top of the plot was kept free for it; costs fall with clues
         // and grow with size, so the side where the curves are low.
         let corner = if self.log_x {
@@ -268,7 +171,175 @@ impl StudyChart {
         } else {
             SeriesLabelPosition::UpperRight
         };
-        legend(chart, &labels, &paths, corner)
+        legend(pen.chart, &pen.labels, &pen.paths, corner)
+    }
+}
+
+/// Draws a study chart's curves one after another, and gathers what its
+/// legend lists and where the data lies that the legend must not cover.
+struct Pen<'c, 'a, DB: DrawingBackend, X: Ranged, Y: Ranged> {
+    chart: &'c mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    /// The legend's lines, in the order their series were drawn.
+    labels: Vec<String>,
+    /// The data drawn, as paths.
+    paths: Vec<Vec<(f64, f64)>>,
+    /// Whether a peak was ringed.
+    rings: bool,
+}
+
+impl<'a, DB, X, Y> Pen<'_, 'a, DB, X, Y>
+where
+    DB: DrawingBackend + 'a,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    /// One strategy's curve: its band, the line of its medians, its censored
+    /// points, its ringed peak and its fit, in that order; `top` is the top
+    /// of the data, where an unbounded interval ends.
+    fn curve(&mut self, c: &StudyCurve, top: f64) -> Result<(), DrawError> {
+        if c.points.len() > 1 {
+            // The band: the intervals, unbounded ones to the top of the data.
+            let mut band: Vec<(f64, f64)> = c.points.iter().map(|p| (p.x, p.lo)).collect();
+            band.extend(c.points.iter().rev().map(|p| (p.x, p.hi.unwrap_or(top))));
+            self.chart
+                .draw_series(std::iter::once(Polygon::new(band, color(c.color).mix(0.2))))
+                .map_err(err)?;
+        }
+        let labelled = self.medians(c)?;
+        self.censored(c, labelled)?;
+        self.peak(c)?;
+        self.fit(c)
+    }
+
+    /// The line joining the curve's known medians, broken at each censored
+    /// point, with marks; labelled at its first piece. Returns whether it
+    /// had one (and so took the curve's legend line).
+    fn medians(&mut self, c: &StudyCurve) -> Result<bool, DrawError> {
+        let col = color(c.color);
+        let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+        for p in &c.points {
+            if p.censored {
+                runs.push(Vec::new());
+            } else {
+                runs.last_mut().expect("one run").push((p.x, p.value));
+            }
+        }
+        let mut labelled = false;
+        for run in runs.into_iter().filter(|r| !r.is_empty()) {
+            let s = self
+                .chart
+                .draw_series(LineSeries::new(run.clone(), col.stroke_width(2)))
+                .map_err(err)?;
+            if !labelled {
+                let slot = c.color;
+                s.label(c.name.clone())
+                    .legend(move |p| super::legend_mark(p, slot, true));
+                self.labels.push(c.name.clone());
+                labelled = true;
+            }
+            self.paths.push(run.clone());
+            super::draw_marks(self.chart, run.iter().copied(), c.color, 8)?;
+        }
+        Ok(labelled)
+    }
+
+    /// The censored points, as hollow triangles at their lower bound;
+    /// labelled as the curve's when it had no line (`labelled` false).
+    fn censored(&mut self, c: &StudyCurve, labelled: bool) -> Result<(), DrawError> {
+        let col = color(c.color);
+        let censored: Vec<(f64, f64)> = c
+            .points
+            .iter()
+            .filter(|p| p.censored)
+            .map(|p| (p.x, p.value))
+            .collect();
+        let s = self
+            .chart
+            .draw_series(
+                censored
+                    .iter()
+                    .map(|&p| TriangleMarker::new(p, 6, col.stroke_width(2))),
+            )
+            .map_err(err)?;
+        self.paths.extend(censored.iter().map(|&p| vec![p]));
+        if !labelled && !censored.is_empty() {
+            self.labels.push(format!("{} (censored)", c.name));
+            s.label(format!("{} (censored)", c.name))
+                .legend(move |(x, y)| TriangleMarker::new((x + 7, y), 6, col.stroke_width(2)));
+        }
+        Ok(())
+    }
+
+    /// A ring on the curve's peak ([`StudyCurve::ringed`]), and under it a
+    /// bar over the peak location's 95% interval.
+    fn peak(&mut self, c: &StudyCurve) -> Result<(), DrawError> {
+        let Some(((at, lo, hi), value)) = c.ringed() else {
+            return Ok(());
+        };
+        let col = color(c.color);
+        let chart = &mut *self.chart;
+        let ring = Circle::new((at, value), 11, col.stroke_width(2));
+        chart.plotting_area().draw(&ring).map_err(err)?;
+        // The location's interval: a bar just under the ring.
+        let area = chart.plotting_area();
+        let base = area.get_base_pixel();
+        let y = chart.backend_coord(&(at, value)).1 - base.1 + 16;
+        let lx = chart.backend_coord(&(lo, value)).0 - base.0;
+        let hx = chart.backend_coord(&(hi, value)).0 - base.0;
+        let bar = vec![(lx, y - 4), (lx, y), (hx, y), (hx, y - 4)];
+        area.strip_coord_spec()
+            .draw(&PathElement::new(bar.clone(), col.stroke_width(1)))
+            .map_err(err)?;
+        self.paths.push(vec![(at, value)]);
+        self.rings = true;
+        Ok(())
+    }
+
+    /// The curve's fitted cost, dashed, labelled with what it is.
+    fn fit(&mut self, c: &StudyCurve) -> Result<(), DrawError> {
+        let Some((what, line)) = &c.fitted else {
+            return Ok(());
+        };
+        let col = color(c.color);
+        self.labels.push(format!("{} fit: {what}", c.name));
+        self.paths.push(line.clone());
+        self.chart
+            .draw_series(DashedLineSeries::new(
+                line.iter().copied(),
+                6,
+                4,
+                col.stroke_width(1),
+            ))
+            .map_err(err)?
+            .label(format!("{} fit: {what}", c.name))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(1)));
+        Ok(())
+    }
+
+    /// What the bands (where some curve has one, `bands`) and the rings
+    /// are, said in the legend.
+    fn notes(&mut self, bands: bool) -> Result<(), DrawError> {
+        if bands {
+            let text = "shaded: each median's 95% interval";
+            self.chart
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+                .map_err(err)?
+                .label(text)
+                .legend(|(x, y)| {
+                    Rectangle::new([(x + 2, y - 6), (x + 22, y + 6)], BLACK.mix(0.2).filled())
+                });
+            self.labels.push(text.to_string());
+        }
+        if self.rings {
+            let text = "ringed: the peak; bar: where it lies (95%)";
+            self.chart
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+                .map_err(err)?
+                .label(text)
+                .legend(|(x, y)| Circle::new((x + 12, y), 7, BLACK.stroke_width(2)));
+            self.labels.push(text.to_string());
+        }
+        Ok(())
     }
 }
 
