@@ -12,7 +12,7 @@ use super::load::{load, ReportError};
 use crate::export::markdown::{num, table};
 use crate::harness::files;
 use crate::harness::plan::Measure;
-use crate::harness::{RunInfo, SummaryRow};
+use crate::harness::{DatasetInfo, RunInfo, SummaryRow};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -159,6 +159,29 @@ pub type Gathered = (Vec<Machine>, Vec<SharedDataset>, Vec<String>);
 
 /// Reads the runs and matches their datasets and contenders.
 pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
+    let (machines, summaries) = read_runs(dirs)?;
+    alike(&machines)?;
+    let runs = Runs::new(&machines, &summaries);
+    let mut datasets = Vec::new();
+    let mut left_out = Vec::new();
+    for d in &machines[0].info.datasets {
+        match runs.shared(d)? {
+            Ok(shared) => datasets.push(shared),
+            Err(why) => left_out.push(why),
+        }
+    }
+    if datasets.is_empty() {
+        return Err(mismatch(format!(
+            "the runs share no dataset with two contenders measured in each (datasets are matched by checksum): {}",
+            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    Ok((machines, datasets, left_out))
+}
+
+/// Each run folder's machine (labelled `M1`, `M2`, … in order) and its
+/// summary rows; a run without `run.json` is refused.
+fn read_runs(dirs: &[PathBuf]) -> Result<(Vec<Machine>, Vec<Vec<SummaryRow>>), ReportError> {
     let mut machines = Vec::new();
     let mut summaries = Vec::new();
     for (i, dir) in dirs.iter().enumerate() {
@@ -177,28 +200,74 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
         });
         summaries.push(data.summary);
     }
-    alike(&machines)?;
-    // Datasets by checksum: those every run measured, in the first run's order.
-    let sums: Vec<HashMap<&str, &str>> = machines
-        .iter()
-        .map(|m| {
-            m.info
-                .datasets
-                .iter()
-                .filter(|d| !d.sha256.is_empty())
-                .map(|d| (d.sha256.as_str(), d.name.as_str()))
-                .collect()
-        })
-        .collect();
-    let mut datasets = Vec::new();
-    let mut left_out = Vec::new();
-    for d in &machines[0].info.datasets {
-        if d.sha256.is_empty() || !sums.iter().all(|s| s.contains_key(d.sha256.as_str())) {
-            left_out.push(d.name.clone());
-            continue;
+    Ok((machines, summaries))
+}
+
+/// The runs read, and each one's datasets by checksum: what matching one
+/// dataset of the first run across them reads.
+struct Runs<'a> {
+    machines: &'a [Machine],
+    summaries: &'a [Vec<SummaryRow>],
+    /// Per run, its datasets' names by checksum (those with one).
+    sums: Vec<HashMap<&'a str, &'a str>>,
+}
+
+impl<'a> Runs<'a> {
+    fn new(machines: &'a [Machine], summaries: &'a [Vec<SummaryRow>]) -> Runs<'a> {
+        let sums = machines
+            .iter()
+            .map(|m| {
+                m.info
+                    .datasets
+                    .iter()
+                    .filter(|d| !d.sha256.is_empty())
+                    .map(|d| (d.sha256.as_str(), d.name.as_str()))
+                    .collect()
+            })
+            .collect();
+        Runs {
+            machines,
+            summaries,
+            sums,
+        }
+    }
+
+    /// The first run's dataset `d` across the runs: `Ok(Err(_))` with its
+    /// entry among those left out where not every run measured the same
+    /// puzzles of it with two contenders in common.
+    fn shared(&self, d: &DatasetInfo) -> Result<Result<SharedDataset, String>, ReportError> {
+        if let Some(why) = self.unmatched(d) {
+            return Ok(Err(why));
+        }
+        let names: Vec<&str> = self.sums.iter().map(|s| s[d.sha256.as_str()]).collect();
+        let rows: Vec<Vec<&SummaryRow>> = self
+            .summaries
+            .iter()
+            .zip(&names)
+            .map(|(rows, name)| rows.iter().filter(|r| r.dataset == *name).collect())
+            .collect();
+        let reference = self.reference(d, &rows)?;
+        let variants = in_common(&rows);
+        if variants.len() < 2 {
+            return Ok(Err(d.name.clone()));
+        }
+        Ok(Ok(SharedDataset {
+            name: d.name.clone(),
+            reference,
+            speeds: self.speeds(&variants, &rows),
+            variants,
+        }))
+    }
+
+    /// Why `d` is left out before its rows are read: its entry, where some
+    /// run lacks its checksum or ran another number of its puzzles.
+    fn unmatched(&self, d: &DatasetInfo) -> Option<String> {
+        if d.sha256.is_empty() || !self.sums.iter().all(|s| s.contains_key(d.sha256.as_str())) {
+            return Some(d.name.clone());
         }
         // Every run measured the same puzzles of it.
-        let runs: Vec<u64> = machines
+        let runs: Vec<u64> = self
+            .machines
             .iter()
             .map(|m| {
                 m.info
@@ -208,26 +277,27 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
                     .map_or(0, |o| o.puzzles_run)
             })
             .collect();
-        if runs.iter().any(|&n| n != runs[0]) {
-            let counts: Vec<String> = machines
-                .iter()
-                .zip(&runs)
-                .map(|(m, n)| format!("{n} in {}", m.label))
-                .collect();
-            left_out.push(format!("{} (puzzles run: {})", d.name, counts.join(", ")));
-            continue;
+        if runs.iter().all(|&n| n == runs[0]) {
+            return None;
         }
-        let names: Vec<&str> = sums.iter().map(|s| s[d.sha256.as_str()]).collect();
-        let rows: Vec<Vec<&SummaryRow>> = summaries
+        let counts: Vec<String> = self
+            .machines
             .iter()
-            .zip(&names)
-            .map(|(rows, name)| rows.iter().filter(|r| r.dataset == *name).collect())
+            .zip(&runs)
+            .map(|(m, n)| format!("{n} in {}", m.label))
             .collect();
+        Some(format!("{} (puzzles run: {})", d.name, counts.join(", ")))
+    }
+
+    /// The reference the first run measured `d` against; refused where
+    /// another run measured it against another.
+    fn reference(&self, d: &DatasetInfo, rows: &[Vec<&SummaryRow>]) -> Result<String, ReportError> {
+        let machines = self.machines;
         let reference = rows[0]
             .first()
             .map(|r| r.reference.clone())
             .unwrap_or_default();
-        for (m, rs) in machines.iter().zip(&rows).skip(1) {
+        for (m, rs) in machines.iter().zip(rows).skip(1) {
             if let Some(other) = rs.iter().map(|r| &r.reference).find(|r| **r != reference) {
                 return Err(mismatch(format!(
                     "{}: the run in {} measured {} against {other}, the one in {} against {reference}: \
@@ -239,25 +309,16 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
                 )));
             }
         }
-        // Contenders every run measured on it, fastest first on the first machine.
-        let mut variants: Vec<(String, f64)> = rows[0]
+        Ok(reference)
+    }
+
+    /// `speeds[v][m]`: each of `variants` on each machine, from its rows.
+    fn speeds(&self, variants: &[String], rows: &[Vec<&SummaryRow>]) -> Vec<Vec<Option<Speed>>> {
+        variants
             .iter()
-            .filter(|r| {
+            .map(|v| {
                 rows.iter()
-                    .all(|rs| rs.iter().any(|o| o.variant == r.variant))
-            })
-            .map(|r| (r.variant.clone(), r.speed.unwrap_or(0.0)))
-            .collect();
-        variants.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        if variants.len() < 2 {
-            left_out.push(d.name.clone());
-            continue;
-        }
-        let speeds = variants
-            .iter()
-            .map(|(v, _)| {
-                rows.iter()
-                    .zip(&machines)
+                    .zip(self.machines)
                     .map(|(rs, m)| {
                         // callgrind's counts only: the CPU's move with the machine.
                         let exact = m.info.options.measure == Measure::Instructions;
@@ -278,21 +339,23 @@ pub fn gather(dirs: &[PathBuf]) -> Result<Gathered, ReportError> {
                     })
                     .collect()
             })
-            .collect();
-        datasets.push(SharedDataset {
-            name: d.name.clone(),
-            reference,
-            variants: variants.into_iter().map(|v| v.0).collect(),
-            speeds,
-        });
+            .collect()
     }
-    if datasets.is_empty() {
-        return Err(mismatch(format!(
-            "the runs share no dataset with two contenders measured in each (datasets are matched by checksum): {}",
-            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
-        )));
-    }
-    Ok((machines, datasets, left_out))
+}
+
+/// The contenders every run measured on a dataset (`rows`, run by run),
+/// fastest first on the first machine.
+fn in_common(rows: &[Vec<&SummaryRow>]) -> Vec<String> {
+    let mut variants: Vec<(String, f64)> = rows[0]
+        .iter()
+        .filter(|r| {
+            rows.iter()
+                .all(|rs| rs.iter().any(|o| o.variant == r.variant))
+        })
+        .map(|r| (r.variant.clone(), r.speed.unwrap_or(0.0)))
+        .collect();
+    variants.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    variants.into_iter().map(|v| v.0).collect()
 }
 
 /// The sentences: for each dataset, each pair whose order differs between two
