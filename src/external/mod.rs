@@ -620,7 +620,7 @@ impl Program {
     /// workers, their reads sleep instead of staying awake for the answer (an
     /// awake reader would take the core its program needs).
     pub fn start(&self, n: usize, mode: Mode) -> Result<(), ContenderError> {
-        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        let cores = crate::usage::cores();
         self.crowded.store(crowded(n, cores), Ordering::Relaxed);
         let mut started = Vec::new();
         for _ in 0..n.max(1) {

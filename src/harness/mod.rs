@@ -68,10 +68,7 @@ pub mod files {
     pub const COMPARE_MD: &str = "compare.md";
 }
 
-/// The cores this process may use: the default worker count.
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub use crate::usage::cores;
 
 /// The node budget of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -426,7 +426,7 @@ pub(super) fn run_pass(
     // The writer encodes the kept solves while it has a core of its own;
     // beside as many workers as cores, the workers encode their own.
     let keeps = sink.keeps_solves();
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let cores = super::cores();
     let encoders: Vec<Option<Box<dyn RowEncoder>>> = (0..workers)
         .map(|_| {
             (keeps && opts.threads >= cores)

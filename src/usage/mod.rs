@@ -63,6 +63,11 @@ fn clock_ticks() -> f64 {
     }
 }
 
+/// The cores this process may use: the default worker count.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The processors this process may run on, in order (`sched_getaffinity`):
 /// with `--pin`, worker `i` takes the `i`-th of them.
 pub fn allowed_cpus() -> Vec<usize> {

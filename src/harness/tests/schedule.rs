@@ -121,7 +121,7 @@ fn interleaving_rotates_contenders_stretch_by_stretch() {
 #[test]
 fn solves_csv_keeps_the_stretch_order_when_the_workers_encode_their_rows() {
     // More workers than cores: the workers encode solves.csv rows themselves.
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let cores = crate::harness::cores();
     let mut sink = CsvSink::new(Vec::new(), Some(Vec::new())).unwrap();
     let (ds, rows) = three_way_into(Schedule::Interleaved, cores + 1, &mut sink, |_| Vec::new());
     assert!(rows.is_empty());
@@ -148,7 +148,7 @@ fn solves_csv_is_the_same_whoever_encodes_the_rows() {
         Contender::custom("broken, \"quoted\"", "broken", wrong),
     ];
     let ds = reference();
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let cores = crate::harness::cores();
     let file = |threads: usize| {
         let mut sink = CsvSink::new(Vec::new(), Some(Vec::new())).unwrap();
         let o = BenchOptions {
