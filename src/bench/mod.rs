@@ -353,7 +353,9 @@ fn instructions(options: &mut RunOptions, notes: &mut Vec<String>) {
     options.repeat = 1;
     options.min_time = None;
     options.schedule = harness::Schedule::Sequential;
-    if options.solvers.iter().any(|s| s.starts_with("band")) {
+    // Said only where the processor has the path valgrind takes away.
+    let avx512 = crate::solver::Isa::Avx512.supported();
+    if avx512 && options.solvers.iter().any(|s| s.starts_with("band")) {
         notes.push(
             "instructions are counted under valgrind, whose processor has no AVX-512: band runs its AVX2 path".into(),
         );

@@ -361,7 +361,8 @@ impl Ending {
                 }
             ),
             Ending::Interrupted => {
-                format!("interrupted: {rows} keeps every puzzle measured so far")
+                let dir = path.parent().unwrap_or(path).display();
+                format!("interrupted: {rows} keeps every puzzle measured so far; `sudoku-bench bench --resume {dir}` measures the rest")
             }
             Ending::Regressed { baseline } => {
                 // Named by path: with --quiet no comparison was printed above.
@@ -471,7 +472,12 @@ mod tests {
             .contains("2 puzzles answered wrong and 1"));
         let cut = Ending::of(0, 0, true, Some("main"));
         assert_eq!((cut.code(), cut.clone()), (130, Ending::Interrupted));
-        assert!(cut.line(rows).unwrap().contains("r/results.csv keeps"));
+        let line = cut.line(rows).unwrap();
+        assert!(line.contains("r/results.csv keeps"), "{line}");
+        assert!(
+            line.contains("bench --resume r` measures the rest"),
+            "{line}"
+        );
         let slower = Ending::of(0, 0, false, Some("main"));
         assert_eq!(slower.code(), 1);
         let line = slower.line(rows).unwrap();
