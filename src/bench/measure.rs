@@ -7,6 +7,7 @@ use crate::contender::Timing;
 use crate::export::{self, csv::CsvSink, Exporter, RunReport};
 use crate::external::{floor, Program};
 use crate::harness::{self, verdicts, Contender, OwnTime, RunInfo, RunResult};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -71,6 +72,8 @@ pub fn measure(
     );
     // Known now, so that a killed run's folder says what was never meant to run.
     info.skipped = harness::left_out(&contenders, &datasets);
+    // Read before the run rewrites the summary: what the stopped run measured.
+    let earlier = resumed.map(|_| Stopped::read(out_dir)).unwrap_or_default();
     if let Some(old) = resumed {
         info.command.clone_from(&old.command);
         info.started.clone_from(&old.started);
@@ -120,7 +123,9 @@ pub fn measure(
     if resumed.is_some() {
         // Every row, the earlier run's and these, makes the summary.
         let cover = harness::recover::Coverage::read(out_dir, &info)?;
-        result.summary = harness::recover::summarize(out_dir, &cover, opts.reference.as_deref())?;
+        let mut rows = harness::recover::summarize(out_dir, &cover, opts.reference.as_deref())?;
+        earlier.walls(&mut rows, &result.summary);
+        result.summary = rows;
     }
     close(&mut info, &result, &contenders);
     own.run_s = (running.elapsed() - result.statistics).as_secs_f64();
@@ -229,6 +234,41 @@ fn write_all(
     Ok(report)
 }
 
+/// Each contender's wall time and puzzles per dataset in the summary a
+/// stopped run wrote (none when it was killed before writing one).
+#[derive(Default)]
+struct Stopped(HashMap<(String, String), (f64, u64)>);
+
+impl Stopped {
+    fn read(dir: &Path) -> Stopped {
+        let rows = crate::report::load_summary(dir).map_or_else(|_| Vec::new(), |(_, r)| r);
+        let walls = rows
+            .into_iter()
+            .map(|r| ((r.variant, r.dataset), (r.wall_s, r.puzzles)));
+        Stopped(walls.collect())
+    }
+
+    /// Gives each row rebuilt from every result the wall time measured, the
+    /// stopped run's plus this one's (`fresh`), where those two cover all its
+    /// puzzles; elsewhere (rows of a run killed before its summary) the
+    /// rebuilt estimate stays: the timed solves over the threads.
+    fn walls(&self, rows: &mut [harness::SummaryRow], fresh: &[harness::SummaryRow]) {
+        for row in rows {
+            let key = (row.variant.clone(), row.dataset.clone());
+            let (wall, puzzles) = self.0.get(&key).copied().unwrap_or((0.0, 0));
+            let now = fresh
+                .iter()
+                .find(|f| f.variant == row.variant && f.dataset == row.dataset)
+                .map_or((0.0, 0), |f| (f.wall_s, f.puzzles));
+            let measured = wall + now.0;
+            if puzzles + now.1 == row.puzzles && measured > 0.0 && row.wall_s > 0.0 {
+                row.puzzles_per_sec *= row.wall_s / measured;
+                row.wall_s = measured;
+            }
+        }
+    }
+}
+
 /// What followed the measuring.
 pub struct Finished {
     /// The report, unless the run asked for none.
@@ -306,4 +346,41 @@ pub fn finish(m: &mut Measured, out_dir: &Path, started: Instant) -> Result<Fini
         saved,
         export_notes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::SummaryRow;
+
+    fn row(wall_s: f64, puzzles: u64, per_sec: f64) -> SummaryRow {
+        SummaryRow {
+            variant: "band".into(),
+            dataset: "hard-9x9".into(),
+            wall_s,
+            puzzles,
+            puzzles_per_sec: per_sec,
+            ..SummaryRow::default()
+        }
+    }
+
+    #[test]
+    fn a_resumed_row_takes_the_wall_time_both_parts_measured() {
+        let key = ("band".to_string(), "hard-9x9".to_string());
+        let stopped = Stopped([(key, (3.0, 120))].into_iter().collect());
+        // Rebuilt from 300 rows: 2.5 s of timed solves, 120 puzzles a second.
+        let mut rows = [row(2.5, 300, 120.0)];
+        stopped.walls(&mut rows, &[row(2.0, 180, 90.0)]);
+        assert_eq!(rows[0].wall_s, 5.0);
+        assert!((rows[0].puzzles_per_sec - 60.0).abs() < 1e-9);
+        // Rows the two summaries do not cover (a part killed before its
+        // summary) keep the estimate.
+        let mut rows = [row(2.5, 300, 120.0)];
+        stopped.walls(&mut rows, &[row(1.0, 100, 100.0)]);
+        assert_eq!((rows[0].wall_s, rows[0].puzzles_per_sec), (2.5, 120.0));
+        // A run killed before any summary: nothing is known, nothing changes.
+        let mut rows = [row(2.5, 300, 120.0)];
+        Stopped::default().walls(&mut rows, &[row(2.0, 180, 90.0)]);
+        assert_eq!(rows[0].wall_s, 2.5);
+    }
 }
