@@ -8,7 +8,7 @@
 use super::checksum::Hashing;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::process::{Child, ChildStdout, Command, Stdio};
 
 /// Environment variable naming a base URL (or folder) that holds the lists as
 /// plain files, under their file names: `$SUDOKU_BENCH_MIRROR/puzzles2_17_clue`.
@@ -245,21 +245,7 @@ impl Public {
     /// file in `dir`, at most `limit` bytes, hashing as it goes.
     fn fetch(&self, url: &str, dir: &Path, limit: u64) -> Result<Part, DownloadError> {
         let reader: Box<dyn Read> = if url.starts_with("http://") || url.starts_with("https://") {
-            let agent = ureq::Agent::config_builder()
-                .timeout_connect(Some(Duration::from_secs(20)))
-                .build()
-                .new_agent();
-            let response = agent
-                .get(url)
-                .call()
-                .map_err(|e| self.fetch_error(url, e.to_string()))?;
-            Box::new(
-                response
-                    .into_body()
-                    .into_with_config()
-                    .limit(limit)
-                    .reader(),
-            )
+            Box::new(Transfer::start(url, limit).map_err(|reason| self.fetch_error(url, reason))?)
         } else {
             let local = Path::new(url.strip_prefix("file://").unwrap_or(url));
             Box::new(std::fs::File::open(local).map_err(|e| self.fetch_error(url, e.to_string()))?)
@@ -307,6 +293,107 @@ impl Public {
             path: path.to_path_buf(),
             source,
         })
+    }
+}
+
+/// A download by `curl` (or `wget` where curl is missing), read from its
+/// output as it comes. The programs the Rust installer itself downloads
+/// with, so the build needs no TLS stack. Its exit status is read at the
+/// end: a failed transfer is an error, never a short file.
+struct Transfer {
+    child: Child,
+    out: ChildStdout,
+    program: &'static str,
+}
+
+impl Transfer {
+    fn start(url: &str, limit: u64) -> Result<Transfer, String> {
+        let max = limit.to_string();
+        let tries: [(&'static str, Vec<&str>); 2] = [
+            (
+                "curl",
+                vec![
+                    "--fail",
+                    "--silent",
+                    "--show-error",
+                    "--location",
+                    "--proto",
+                    "=http,https",
+                    "--connect-timeout",
+                    "20",
+                    "--max-filesize",
+                    &max,
+                    "--",
+                    url,
+                ],
+            ),
+            (
+                "wget",
+                vec![
+                    "--no-verbose",
+                    "--timeout=20",
+                    "--output-document=-",
+                    "--",
+                    url,
+                ],
+            ),
+        ];
+        for (program, args) in tries {
+            let spawned = Command::new(program)
+                .args(&args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn();
+            match spawned {
+                Ok(mut child) => {
+                    let out = child.stdout.take().ok_or("no output pipe")?;
+                    return Ok(Transfer {
+                        child,
+                        out,
+                        program,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(format!("{program} could not be started: {e}")),
+            }
+        }
+        Err("downloading needs curl or wget, and neither is on PATH".to_string())
+    }
+}
+
+impl Read for Transfer {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.out.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            let status = self.child.wait()?;
+            if !status.success() {
+                let mut said = String::new();
+                if let Some(mut err) = self.child.stderr.take() {
+                    let _ = err.read_to_string(&mut said);
+                }
+                let said = said.trim();
+                let said = if said.is_empty() {
+                    format!("{}: {status}", self.program)
+                } else if said.starts_with(self.program) {
+                    said.to_string()
+                } else {
+                    format!("{}: {said}", self.program)
+                };
+                return Err(std::io::Error::other(said));
+            }
+        }
+        Ok(n)
+    }
+}
+
+impl Drop for Transfer {
+    fn drop(&mut self) {
+        // Read no further than the limit: a transfer left unfinished stops.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 

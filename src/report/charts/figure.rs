@@ -1,10 +1,10 @@
 //! A chart's files at a print size: its SVG, drawn by plotters, and its PNG,
-//! drawn from that SVG by resvg with the embedded font, so the two read the
-//! same. The PNG has 300 dots per inch of the printed width.
+//! drawn from that SVG by resvg, its text as outlines of the embedded font
+//! (see [`outline`](super::outline)), so the two read the same. The PNG has
+//! 300 dots per inch of the printed width.
 
 use super::{err, DrawError};
 use resvg::{tiny_skia, usvg};
-use std::sync::{Arc, OnceLock};
 
 /// A size a chart is drawn at: its canvas in SVG pixels and the width it
 /// prints at. Text is sized in SVG pixels, so a narrower canvas prints it
@@ -60,27 +60,11 @@ impl Size {
     }
 }
 
-/// The embedded font as resvg's font database, loaded once.
-fn fonts() -> Arc<usvg::fontdb::Database> {
-    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let mut db = usvg::fontdb::Database::new();
-        db.load_font_data(super::FONT_BYTES.to_vec());
-        db.set_sans_serif_family(super::FONT_NAME);
-        Arc::new(db)
-    })
-    .clone()
-}
-
 /// Draws `svg`, a chart drawn at `size`, as a PNG of [`Size::png_px`]
 /// pixels, with its resolution (300 dpi) recorded in the file.
 pub fn png(svg: &str, size: &Size) -> Result<Vec<u8>, DrawError> {
-    let opt = usvg::Options {
-        font_family: super::FONT_NAME.to_string(),
-        fontdb: fonts(),
-        ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(err)?;
+    let outlined = super::outline::outline_text(svg)?;
+    let tree = usvg::Tree::from_str(&outlined, &usvg::Options::default()).map_err(err)?;
     let (w, h) = size.png_px();
     let mut pixmap = tiny_skia::Pixmap::new(w, h)
         .ok_or_else(|| DrawError(format!("a {w}×{h} image cannot be made")))?;

@@ -12,6 +12,7 @@ pub mod history;
 mod hunt;
 mod machines;
 pub mod memory;
+mod outline;
 pub mod relative;
 mod scaling;
 pub mod search_cost;
@@ -42,8 +43,6 @@ use std::sync::Once;
 pub const SIZE: (u32, u32) = figure::DOUBLE.px;
 /// The font family every chart names (DejaVu Sans, embedded).
 pub const FONT: &str = "sans-serif";
-/// The embedded font's own name.
-const FONT_NAME: &str = "DejaVu Sans";
 /// The embedded font.
 const FONT_BYTES: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
 
