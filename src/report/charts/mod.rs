@@ -146,16 +146,27 @@ const SLOTS: [&str; 15] = [
     "naive-exact-cover-pure",
 ];
 
-/// Each series' slot: a built-in strategy's own, any other name the next
-/// slot after them in the order given.
+/// Each series' slot: a built-in strategy's own; any other name, in the
+/// order given, the next slot after them whose colour no series drawn here
+/// has yet (while one of the seven is free), so that an outside contender's
+/// bars never share a colour with a strategy's beside them.
 pub fn slots<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
-    let mut next = SLOTS.len();
-    names
+    let known: Vec<Option<usize>> = names
         .into_iter()
-        .map(|n| {
-            SLOTS.iter().position(|s| *s == n).unwrap_or_else(|| {
-                next += 1;
-                next - 1
+        .map(|n| SLOTS.iter().position(|s| *s == n))
+        .collect();
+    let mut colours: Vec<usize> = known.iter().flatten().map(|s| s % PALETTE.len()).collect();
+    let mut next = SLOTS.len();
+    known
+        .iter()
+        .map(|k| {
+            k.unwrap_or_else(|| {
+                let slot = (next..next + PALETTE.len())
+                    .find(|s| !colours.contains(&(s % PALETTE.len())))
+                    .unwrap_or(next);
+                colours.push(slot % PALETTE.len());
+                next = slot + 1;
+                slot
             })
         })
         .collect()
@@ -1126,11 +1137,26 @@ mod tests {
     #[test]
     fn a_strategy_keeps_its_slot_whatever_else_is_drawn() {
         let a = super::slots(["dlx", "band", "my-solver"]);
-        let b = super::slots(["tdoku", "band", "bitset-mrv", "dlx"]);
+        let b = super::slots(["tdoku", "band", "bitset-mrv", "dlx", "jcz"]);
         assert_eq!((a[0], a[1]), (b[3], b[1]));
-        // Other names follow the built-ins, in order.
-        assert_eq!(a[2], b[0]);
-        assert!(a[2] >= 15);
+        // Other names follow the built-ins, each in a colour no other series
+        // of its chart has, while one is free.
+        assert!(a[2] >= 15 && b[0] >= 15 && b[4] > b[0]);
+        let colours = |s: &[usize]| {
+            let mut c: Vec<usize> = s.iter().map(|s| s % super::PALETTE.len()).collect();
+            c.sort();
+            c.dedup();
+            c.len()
+        };
+        assert_eq!(colours(&a), 3);
+        assert_eq!(colours(&b), 5);
+        // Past seven series colours repeat, and slots stay distinct.
+        let many = super::slots(["band", "a", "b", "c", "d", "e", "f", "g", "h"]);
+        assert_eq!(colours(&many), 7);
+        let mut distinct = many.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), many.len());
         // Every marker shape is a closed outline of at least three points.
         for k in 0..super::MARKERS {
             assert!(super::marker_shape(k, 9).len() >= 3);
