@@ -139,6 +139,10 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
     let charts = top.join(files::CHARTS);
     std::fs::create_dir_all(&charts).map_err(BenchError::io(&charts))?;
     let mut md = String::from("# Scaling with threads\n\n");
+    md.push_str(
+        "Verified puzzles per second at each count of worker threads, and in \
+         brackets the speed-up against the fewest threads.\n\n",
+    );
     md.push_str(&table(points));
     md.push('\n');
     let variants = first_seen(points.iter().map(|p| p.variant.as_str()));

@@ -561,6 +561,10 @@ fn several_thread_counts_make_one_run_each_and_a_scaling_curve() {
     assert!(out.join("charts/scaling-set-4x4.svg").is_file());
     let md = std::fs::read_to_string(out.join("scaling.md")).unwrap();
     assert!(md.contains("(charts/scaling-set-4x4.svg)"), "{md}");
+    assert!(
+        md.contains("Verified puzzles per second at each count of worker threads"),
+        "the table says its unit: {md}"
+    );
 
     bin()
         .args(["bench", "--threads", "1,2", "--baseline", "x"])
