@@ -77,6 +77,13 @@ macro_rules! integer_cells {
 
 integer_cells!(u32, u64, usize);
 
+impl Cell for bool {
+    /// `true` or `false`, as serde writes it.
+    fn cell(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if *self { b"true" } else { b"false" })
+    }
+}
+
 /// [`Cell`] for fieldless enums written as their `WORDS` (in declaration
 /// order, as `words_of!` reads them).
 #[macro_export]

@@ -435,3 +435,40 @@ fn islands_go_on_from_the_best_symmetric_copy_and_keep_one_up_to_symmetry() {
     assert!(rows.last().is_some_and(|r| r.copy && r.best == best.score));
     assert_eq!(copied.found.iter().filter(|f| f.score > 0.0).count(), 1);
 }
+
+#[test]
+fn found_csv_rows_are_written_as_the_csv_crate_wrote_them() {
+    use crate::columns::{header, Row};
+    use write::{FoundLine, MergedLine};
+    let puzzle = crate::format::test_grid("1......2..3..4..");
+    let solution = SolverId::Dlx
+        .solve(&puzzle, &Limits::new(Mode::Unique))
+        .first()
+        .cloned()
+        .unwrap();
+    let found = Found {
+        unique: Unique { puzzle, solution },
+        score: 2.5,
+        cost: 12.0,
+        against: None,
+        censored: false,
+        iteration: 7,
+        elapsed_s: 0.25,
+    };
+    let alphabet = crate::format::Alphabet::default_for(found.unique.puzzle.geometry());
+    let mut out = header::<FoundLine>();
+    FoundLine::of(1, &found, &alphabet, "0.250".into(), 7).row(&mut out);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "rank,score,cost,against_cost,censored,givens,found_at_s,found_at_iteration,puzzle\n\
+         1,2.5,12,,false,4,0.250,7,1......2..3..4..\n"
+    );
+    let mut out = header::<MergedLine>();
+    let copies = "a:1 b,2".to_string();
+    MergedLine::of(1, &found, &alphabet, "h/puzzles.txt:3".into(), copies).row(&mut out);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "rank,score,cost,against_cost,censored,givens,source,copies,puzzle\n\
+         1,2.5,12,,false,4,h/puzzles.txt:3,\"a:1 b,2\",1......2..3..4..\n"
+    );
+}

@@ -285,11 +285,11 @@ pub fn write_results(
     std::fs::write(&puzzles, text)?;
 
     let found = dir.join(FOUND_CSV);
-    let rows = result.found.iter().map(|f| {
-        let when = [format!("{:.3}", f.elapsed_s), f.iteration.to_string()];
-        (f, when)
+    let rows = result.found.iter().enumerate().map(|(i, f)| {
+        let at = format!("{:.3}", f.elapsed_s);
+        FoundLine::of(i + 1, f, alphabet, at, f.iteration)
     });
-    write_found(&found, ["found_at_s", "found_at_iteration"], rows, alphabet)?;
+    write_found(&found, rows)?;
 
     let charts = dir.join(files::CHARTS);
     std::fs::create_dir_all(&charts)?;
@@ -379,46 +379,88 @@ pub fn write_merged(
     let puzzles = dir.join(PUZZLES_TXT);
     std::fs::write(&puzzles, text)?;
     let found = dir.join(FOUND_CSV);
-    let rows = merged
-        .kept
-        .iter()
-        .map(|m| (&m.found, [m.source.clone(), m.copies.join(" ")]));
-    write_found(&found, ["source", "copies"], rows, alphabet)?;
+    let rows = merged.kept.iter().enumerate().map(|(i, m)| {
+        let copies = m.copies.join(" ");
+        MergedLine::of(i + 1, &m.found, alphabet, m.source.clone(), copies)
+    });
+    write_found(&found, rows)?;
     let record = HuntRecord::write(dir, name)?;
     Ok(vec![puzzles, found, record])
 }
 
-/// `found.csv`: a row per puzzle, best first, with its rank, score, costs
-/// and givens, two columns of the caller's (`extra`), and the puzzle.
-fn write_found<'a>(
-    path: &Path,
-    extra: [&str; 2],
-    rows: impl Iterator<Item = (&'a Found, [String; 2])>,
-    alphabet: &Alphabet,
-) -> io::Result<()> {
-    let mut w = csv::Writer::from_path(path)?;
-    let [a, b] = extra;
-    let head = [
-        "rank",
-        "score",
-        "cost",
-        "against_cost",
-        "censored",
-        "givens",
-    ];
-    w.write_record(head.iter().copied().chain([a, b, "puzzle"]))?;
-    for (i, (f, [x, y])) in rows.enumerate() {
-        w.write_record([
-            (i + 1).to_string(),
-            format!("{}", f.score),
-            format!("{}", f.cost),
-            f.against.map_or(String::new(), |a| format!("{a}")),
-            f.censored.to_string(),
-            f.unique.puzzle.givens().to_string(),
-            x,
-            y,
-            write_line(&f.unique.puzzle, alphabet),
-        ])?;
+/// Declares a `found.csv` row ([`crate::columns!`]): a puzzle kept, best
+/// first, its rank, score, costs and givens, the given columns, then the
+/// puzzle; and `of`, which makes a row of a [`Found`] and those columns.
+macro_rules! found_line {
+    ($(#[$m:meta])* $name:ident in $names:ident { $($(#[$fm:meta])* $f:ident: $ty:ty,)* }) => {
+        crate::columns! {
+            #[cells]
+            $(#[$m])*
+            pub struct $name in $names {
+                /// Its place, from 1.
+                pub rank: usize,
+                /// Its score, as Rust prints it.
+                pub score: String,
+                /// The hunted contender's cost.
+                pub cost: String,
+                /// The other contender's cost, in a pair hunt.
+                pub against_cost: Option<String>,
+                /// A limit stopped a solve: the cost is a lower bound.
+                pub censored: bool,
+                /// Its givens.
+                pub givens: usize,
+                $( $(#[$fm])* pub $f: $ty, )*
+                /// The puzzle, on one line.
+                pub puzzle: String,
+            }
+        }
+
+        impl $name {
+            /// The row of `found`, ranked `rank`.
+            pub fn of(rank: usize, found: &Found, alphabet: &Alphabet, $($f: $ty),*) -> $name {
+                $name {
+                    rank,
+                    score: found.score.to_string(),
+                    cost: found.cost.to_string(),
+                    against_cost: found.against.map(|a| a.to_string()),
+                    censored: found.censored,
+                    givens: found.unique.puzzle.givens(),
+                    $($f,)*
+                    puzzle: write_line(&found.unique.puzzle, alphabet),
+                }
+            }
+        }
+    };
+}
+
+found_line! {
+    /// One row of a hunt's `found.csv`.
+    FoundLine in FoundColumns {
+        /// Seconds into the hunt when it was found, to the millisecond.
+        found_at_s: String,
+        /// Moves made in all when it was found.
+        found_at_iteration: u64,
     }
-    w.flush()
+}
+
+found_line! {
+    /// One row of a merge's `found.csv`: where the puzzle was found.
+    MergedLine in MergedColumns {
+        /// `DIR/puzzles.txt:LINE` of its first copy.
+        source: String,
+        /// Where its other copies were, space-separated.
+        copies: String,
+    }
+}
+
+/// Writes `found.csv`: its header, then `rows`.
+fn write_found<T: crate::columns::Row>(
+    path: &Path,
+    rows: impl Iterator<Item = T>,
+) -> io::Result<()> {
+    let mut out = crate::columns::header::<T>();
+    for r in rows {
+        r.row(&mut out);
+    }
+    std::fs::write(path, out)
 }
