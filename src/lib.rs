@@ -40,6 +40,7 @@ pub mod datasets;
 pub mod error;
 pub mod export;
 pub mod external;
+pub mod files;
 pub mod format;
 pub mod generate;
 pub mod grid;

@@ -1,9 +1,9 @@
 //! `sudoku-bench contender check`, and the `--contender` / `--contenders` options of `bench`.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::process::ExitCode;
 use std::time::Duration;
-use sudoku_bench::external;
+use sudoku_bench::check;
 use sudoku_bench::external::library::Abi;
 
 #[derive(clap::Args)]
@@ -51,53 +51,17 @@ struct CheckArgs {
 }
 
 pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
-    let ContenderCommand::Check(args) = args.command;
-    let dir = tempfile_dir()?;
-    let log = dir.join("stderr.log");
-    let report = match &args.library {
-        Some(lib) => {
-            let mut spec = external::parse_library_argument(&format!("checked={lib}"))?;
-            spec.sizes.clone_from(&args.sizes);
-            spec.pencilmark = args.pencilmark.then_some(true);
-            spec.solutions = args.no_solutions.then_some(false);
-            sudoku_bench::check::check_library(&spec, args.timeout, &log)?
-        }
-        None => {
-            let sizes = if args.sizes.is_empty() {
-                external::DEFAULT_SIZES.to_vec()
-            } else {
-                args.sizes.clone()
-            };
-            let checked = match args.no_solutions {
-                true => sudoku_bench::contender::Checked::Verdict,
-                false => sudoku_bench::contender::Checked::Solution,
-            };
-            sudoku_bench::check::check(
-                &args.command,
-                &sizes,
-                args.pencilmark,
-                checked,
-                args.timeout,
-                &log,
-            )?
-        }
-    };
-    let tail = external::process::stderr_tail(&log, 0);
-    let _ = std::fs::remove_dir_all(&dir);
-    // What `bench` would be given, named NAME, to declare the sizes found.
-    let named = match &args.library {
-        Some(lib) => external::parse_library_argument(&format!("NAME={lib}"))?,
-        None => external::ContenderSpec::program("NAME", args.command.clone()),
-    };
-    let declare = |sides: &[usize]| {
-        format!(
-            "`bench {}`, or `{}` in its contenders-file entry",
-            named.sized_flag(sides),
-            external::ContenderSpec::sizes_line(sides)
-        )
-    };
-    print!("{}", report.text(&tail, &declare));
-    Ok(ExitCode::from(u8::from(report.problems() > 0)))
+    let ContenderCommand::Check(a) = args.command;
+    let (text, code) = check::run(&check::Request {
+        library: a.library,
+        command: a.command,
+        sizes: a.sizes,
+        pencilmark: a.pencilmark,
+        no_solutions: a.no_solutions,
+        timeout: a.timeout,
+    })?;
+    print!("{text}");
+    Ok(ExitCode::from(code))
 }
 
 /// `--library`'s help, its ABIs from their table.
@@ -107,11 +71,4 @@ fn library_help() -> String {
          `bench --library NAME=PATH:SYMBOL:ABI` takes it",
         Abi::listed()
     )
-}
-
-/// A fresh private folder for the checked program's stderr.
-fn tempfile_dir() -> Result<std::path::PathBuf> {
-    let dir = std::env::temp_dir().join(format!("sudoku-bench-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    Ok(dir)
 }

@@ -42,31 +42,8 @@ use std::time::{Duration, Instant};
 
 pub use files::{RESULTS_CSV, RUN_JSON};
 
-/// The names of a run folder's files, in one place.
-pub mod files {
-    /// One row per puzzle.
-    pub const RESULTS_CSV: &str = "results.csv";
-    /// The record of the run: build, machine, options, datasets.
-    pub const RUN_JSON: &str = "run.json";
-    /// Every timed solve (`--keep-solves`).
-    pub const SOLVES_CSV: &str = "solves.csv";
-    /// One row per contender and dataset.
-    pub const SUMMARY_CSV: &str = "summary.csv";
-    /// The summary's tables and sentences.
-    pub const SUMMARY_MD: &str = "summary.md";
-    /// The report, with every chart inline.
-    pub const REPORT_HTML: &str = "report.html";
-    /// The report in Markdown, its charts beside it.
-    pub const REPORT_MD: &str = "report.md";
-    /// The charts' folder.
-    pub const CHARTS: &str = "charts";
-    /// Outside contenders' stderr logs.
-    pub const CONTENDER_LOGS: &str = "contenders";
-    /// A comparison's folder in the current run's.
-    pub const COMPARE: &str = "compare";
-    /// A comparison's tables and verdicts, in its folder.
-    pub const COMPARE_MD: &str = "compare.md";
-}
+/// The run folder's file names (kept below every layer that names one).
+pub use crate::files;
 
 pub use crate::usage::cores;
 
