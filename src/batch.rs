@@ -24,6 +24,9 @@ pub enum BatchError {
     /// The input or the output failed.
     #[error("{0}")]
     Io(#[from] io::Error),
+    /// The public list named cannot be fetched.
+    #[error(transparent)]
+    Download(#[from] crate::datasets::public::DownloadError),
 }
 
 /// The notation answers are written in.
@@ -149,7 +152,7 @@ impl Write for Spool {
 
 impl Spool {
     /// Writes everything held to `out`, in the order it came.
-    pub fn copy_to(self, out: &mut impl Write) -> io::Result<()> {
+    pub fn copy_to(self, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
         use std::io::Seek;
         out.write_all(&self.memory)?;
         if let Some(f) = self.file {
@@ -268,6 +271,48 @@ pub fn solve_file(
         drop(rx);
         solving.finish(parser.join().expect("the parsing thread does not panic"))
     })
+}
+
+/// `solve`: every puzzle file of `path` (a file, a folder of them, a public
+/// list's name, or `-` for standard input) answered in order into `out`;
+/// the flaws of invalid puzzles, the entries skipped, a download's progress
+/// and the batch's notes go to `log`.
+pub fn solve_paths(
+    opts: &BatchOptions,
+    pool: &rayon::ThreadPool,
+    path: &Path,
+    read: &format::ReadOptions,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> Result<(), BatchError> {
+    let path = crate::datasets::path_or_public(path, &mut |m| {
+        let _ = writeln!(log, "{m}");
+    })?;
+    for file in format::puzzle_files(&path)? {
+        let stdin = file == Path::new("-");
+        let (skipped, flaws) = if stdin {
+            solve_stream(opts, pool, "<stdin>", io::stdin().lock(), read, out, log)?
+        } else {
+            let done = solve_file(opts, pool, &file, read, log)?;
+            done.answers.copy_to(out)?;
+            out.flush()?;
+            (done.skipped, done.flaws)
+        };
+        for l in flaws.lines() {
+            writeln!(log, "{l}")?;
+        }
+        if skipped > 0 {
+            let name = if stdin {
+                "<stdin>".into()
+            } else {
+                file.display().to_string()
+            };
+            let entries = if skipped == 1 { "entry" } else { "entries" };
+            writeln!(log, "{name}: skipped {skipped} bad {entries}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// Solves a stream (standard input) as it reads: each chunk's answers

@@ -57,6 +57,7 @@ pub mod study;
 pub mod sync;
 pub mod transform;
 pub mod usage;
+pub mod valgrind;
 pub mod validate;
 pub mod words;
 

@@ -317,6 +317,97 @@ pub fn write_csv(
     Ok(tally)
 }
 
+/// Why `rate` cannot rate what it was given.
+#[derive(Debug, thiserror::Error)]
+pub enum RateError {
+    /// The strategy counts no guesses.
+    #[error("--solver {0}: it counts no guesses, so it cannot rate; pick one that does (see `sudoku-bench solvers`)")]
+    NoGuesses(SolverId),
+    /// A dataset's size is one the strategy does not handle.
+    #[error(
+        "{dataset}: {size} puzzles, which --solver {solver} does not handle (it handles {handled})"
+    )]
+    Size {
+        /// The dataset.
+        dataset: String,
+        /// Its size, `16x16`.
+        size: String,
+        /// The strategy.
+        solver: SolverId,
+        /// The sizes it handles.
+        handled: String,
+    },
+    /// The input cannot be read.
+    #[error(transparent)]
+    Load(#[from] crate::LoadError),
+    /// The public list cannot be fetched.
+    #[error(transparent)]
+    Download(#[from] crate::datasets::public::DownloadError),
+    /// The CSV cannot be written.
+    #[error(transparent)]
+    Csv(#[from] csv::Error),
+}
+
+/// What `rate` is asked for.
+pub struct Request {
+    /// A puzzle file or folder, an embedded or public set's name, or `-`.
+    pub input: std::path::PathBuf,
+    /// How it is read.
+    pub read: crate::format::ReadOptions,
+    /// The strategy that rates.
+    pub solver: SolverId,
+    /// Symmetry permutations per puzzle.
+    pub permutations: u32,
+}
+
+/// Rates every puzzle `r` names into `out` as CSV ([`write_csv`]), on
+/// `pool`; `say` hears a download's progress. Gives the line said after it.
+pub fn run(
+    r: &Request,
+    pool: &rayon::ThreadPool,
+    out: &mut dyn std::io::Write,
+    say: &mut dyn FnMut(&str),
+) -> Result<String, RateError> {
+    let solver = r.solver;
+    if !solver.counts_search() {
+        return Err(RateError::NoGuesses(solver));
+    }
+    let path = &r.input;
+    let embedded = path
+        .to_str()
+        .filter(|_| !path.exists())
+        .and_then(crate::datasets::embedded);
+    let datasets = match embedded {
+        Some(e) => vec![crate::format::read_str(e.name, e.text, &r.read)?],
+        None => {
+            let path = crate::datasets::path_or_public(path, say)?;
+            crate::format::read_path_or_folder(&path, &r.read)?
+        }
+    };
+    if let Some(ds) = datasets.iter().find(|ds| !solver.supports(ds.geometry)) {
+        let sizes: Vec<String> = solver.sizes().iter().map(|n| format!("{n}x{n}")).collect();
+        return Err(RateError::Size {
+            dataset: ds.source.clone(),
+            size: ds.geometry.name(),
+            solver,
+            handled: sizes.join(", "),
+        });
+    }
+    let tally = write_csv(&datasets, solver, r.permutations, pool, out)?;
+    let (left, n) = (tally.left_out(), r.permutations.max(1));
+    Ok(format!(
+        "rated {} of {} puzzles by {solver}'s mean guesses over {n} permutation{}{}",
+        tally.rated,
+        tally.puzzles(),
+        if n == 1 { "" } else { "s" },
+        if left.is_empty() {
+            String::new()
+        } else {
+            format!("; left out (only a puzzle with one solution has a rating): {left}")
+        }
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

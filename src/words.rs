@@ -127,6 +127,36 @@ pub fn duration(text: &str) -> Result<std::time::Duration, UnknownWord> {
     std::time::Duration::try_from_secs_f64(secs).map_err(|_| bad())
 }
 
+/// Parses a whole number of at least 1.
+pub fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(n) if n != T::default() => Ok(n),
+        _ => Err("expected a whole number of 1 or more".to_string()),
+    }
+}
+
+/// Reads `--cpu-limit`: a duration ([`duration`]) above zero.
+pub fn cpu_limit(text: &str) -> Result<std::time::Duration, String> {
+    match duration(text) {
+        Ok(d) if d.is_zero() => Err(format!(
+            "`{text}` is no CPU time a puzzle could be solved in: give more than 0, like 100ms"
+        )),
+        Ok(d) => Ok(d),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A run's label (`--label`): one line of at most 200 characters.
+pub fn label(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > 200 || text.chars().any(char::is_control) {
+        return Err(format!(
+            "{text:?}: expected a label of 1 to 200 characters on one line, like a commit (abc1234) or v2"
+        ));
+    }
+    Ok(text.to_string())
+}
+
 /// `#[serde(with = "crate::words::text")]`: a value as its `Display` text,
 /// read back through `FromStr`.
 pub mod text {

@@ -158,7 +158,7 @@ fn set_up_measure(
     if counting && !crate::callgrind::start_from_env() {
         return Err(BenchError::NotUnderCallgrind);
     }
-    if let Some(note) = counting.then(super::valgrind::slowdown_note).flatten() {
+    if let Some(note) = counting.then(crate::valgrind::slowdown_note).flatten() {
         say(&note);
     }
     // The memory limit, set the way this machine allows, said in run.json.
@@ -288,7 +288,7 @@ pub struct Finished {
 pub fn finish(m: &mut Measured, out_dir: &Path, started: Instant) -> Result<Finished, BenchError> {
     let after = m.report.info.options.after.clone();
     // Under valgrind, the process that started this run draws the report.
-    let report = if after.report && !super::valgrind::report_later(out_dir) {
+    let report = if after.report && !crate::valgrind::report_later(out_dir) {
         let drawing = Instant::now();
         let r =
             crate::report::write(out_dir, &after.charts).map_err(|source| BenchError::Report {

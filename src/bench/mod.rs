@@ -7,7 +7,6 @@ mod measure;
 mod resume;
 pub mod scaling;
 mod session;
-pub mod valgrind;
 
 pub use measure::{finish, measure, Finished, Measured, Watch};
 pub use resume::{differences, leave_out_measured, reopen, scaling_counts, Reopened};
@@ -115,9 +114,9 @@ pub enum BenchError {
     /// Instructions asked for, but this process is not counted by callgrind.
     #[error("--measure instructions: this process is not running under callgrind with {} set (`sudoku-bench bench` starts it so itself)", crate::callgrind::OUT_VAR)]
     NotUnderCallgrind,
-    /// Valgrind is not installed, or does not start.
-    #[error("--measure instructions needs valgrind, which does not start here ({0}): install the `valgrind` package (apt-get install valgrind)")]
-    NoValgrind(String),
+    /// The counted run under valgrind could not be made.
+    #[error(transparent)]
+    Valgrind(#[from] crate::valgrind::ValgrindError),
     /// What `--measure instructions` (or the CPU's counters) cannot count.
     #[error("--measure {measure} counts the calls of built-in strategies and of library contenders (in their host); the program contender {name} cannot be counted so (its process does more than the solve between a puzzle and its answer): leave it out, or measure time")]
     NotCounted {

@@ -3,27 +3,19 @@
 //! asked for. The command parses its arguments into a [`Request`] and hands
 //! in a [`Console`]; everything the run says goes there.
 
-use super::{measure, reopen, scaling, valgrind, BenchError, Plan, Reopened, Watch};
+use super::{measure, reopen, scaling, BenchError, Plan, Reopened, Watch};
 use crate::callgrind::on_valgrind;
 use crate::export::failures;
-use crate::export::run_dir::{out_dir, replace_earlier_run};
+use crate::export::run_dir::{out_dir, replace_earlier_run, REPORTS};
 use crate::export::terminal::{self, Ending};
 use crate::harness::plan::{Measure, RunOptions};
 use crate::harness::{self, files, recover, Observer, RunInfo};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
-/// Where run folders go unless `--out` says.
-const REPORTS: &str = "reports";
-
-/// What a run needs of the terminal beyond its words.
+/// What a run needs of the terminal beyond its words and Ctrl-C.
 pub trait Console: terminal::Console {
-    /// The flag that stops a run after the puzzles in flight (Ctrl-C), one
-    /// for the whole process; `message` is said when it is set.
-    fn cancel(&mut self, message: &'static str) -> Arc<AtomicBool>;
     /// An observer that shows one run's progress until it is dropped.
     fn progress(&mut self, quiet: bool) -> Box<dyn Observer>;
 }
@@ -215,8 +207,26 @@ impl Session<'_> {
 
     /// This command again under callgrind, which counts each call's
     /// instructions; its exit code is this one's.
+    /// The report of the run it made is drawn here, natively (valgrind
+    /// draws charts 20-40x slower), and said unless quiet.
     fn counted(&mut self) -> Result<u8, BenchError> {
-        valgrind::rerun_counted(&self.command, self.quiet, &mut *self.console)
+        let args = self.command.get(1..).unwrap_or_default();
+        let console = &mut *self.console;
+        let (code, dir) = crate::valgrind::rerun_saying(args, self.quiet, &mut |m| console.err(m))?;
+        if let Some(dir) = dir {
+            let info = recover::read_info(&dir)?;
+            let report =
+                crate::report::write(&dir, &info.options.after.charts).map_err(|source| {
+                    BenchError::Report {
+                        dir: dir.clone(),
+                        source: Box::new(source),
+                    }
+                })?;
+            if !self.quiet {
+                report.tell(&dir, self.console);
+            }
+        }
+        Ok(code)
     }
 
     /// One run at one thread count into `dir` (with `resumed`, the rest of

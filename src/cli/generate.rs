@@ -78,11 +78,9 @@ pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
             sudoku_bench::grid::SIDES_TEXT
         );
     };
-    // No clue option: minimal puzzles, as tdoku's generator and the `sudoku` crate's make.
-    let clue_options = args.min_clues.is_some() || args.max_clues.is_some() || args.holes;
     let opts = GenerateOptions {
         geometry,
-        minimal: args.minimal || (!clue_options && !args.pencilmark),
+        minimal: args.minimal,
         symmetric: args.symmetric,
         min_clues: args.min_clues,
         max_clues: args.max_clues,
@@ -95,17 +93,9 @@ pub(super) fn run(args: GenerateArgs) -> Result<ExitCode> {
         max_guesses: args.max_guesses,
         holes: args.holes,
         pencilmark: args.pencilmark,
-    };
-    opts.validate()?;
-    if args.pencilmark && args.output == "block" {
-        bail!("--pencilmark writes lines: the block format has no place for the exclusions");
     }
-    let layout = match args.output.as_str() {
-        "block" => Layout::Block,
-        _ => Layout::Line {
-            answer: !(args.no_answer || args.holes),
-        },
-    };
+    .settled()?;
+    let layout = Layout::of(args.output == "block", args.no_answer, &opts)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let pool = build_pool(args.threads)?;
     write_puzzles(&opts, args.seed, args.count, layout, &pool, &mut out)?;

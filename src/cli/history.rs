@@ -42,7 +42,7 @@ pub(super) fn run(args: HistoryArgs) -> Result<ExitCode> {
         order,
         args.noise_threshold,
     )?;
-    let out = out_dir(&args.out, "reports", "history")?;
+    let out = out_dir(&args.out, "history")?;
     let charts = write::write(&h, &out)?;
     for n in &h.notes {
         eprintln!("note: {n}");

@@ -2,14 +2,15 @@
 //! or most relative to another; write them with the search's progress.
 
 use super::options::*;
+use super::progress::Terminal;
 use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use sudoku_bench::hunt::plan::{HuntPlan, HuntRequest};
-use sudoku_bench::hunt::session::{self, score_text, Started};
-use sudoku_bench::hunt::write::{print_best, ScoreName};
-use sudoku_bench::hunt::{HuntObserver, Objective, ProgressRow, Stop};
+use sudoku_bench::hunt::plan::HuntRequest;
+use sudoku_bench::hunt::session::{self, Request};
+use sudoku_bench::hunt::write::ScoreName;
+use sudoku_bench::hunt::Objective;
 
 #[derive(clap::Args)]
 pub(super) struct HuntArgs {
@@ -104,94 +105,15 @@ impl HuntArgs {
     }
 }
 
-/// The display: a spinner or a bar with the best so far.
-struct Display(Option<indicatif::ProgressBar>);
-
-impl HuntObserver for Display {
-    fn improved(&self, _: &ProgressRow) {}
-    fn tick(&self, iterations: u64, best: f64) {
-        if let Some(bar) = &self.0 {
-            bar.set_position(iterations);
-            let rate = iterations as f64 / bar.elapsed().as_secs_f64().max(1e-3);
-            bar.set_message(format!("({:.0}k/s), best {}", rate / 1e3, score_text(best)));
-        }
-    }
-    fn event(&self, line: &str) {
-        if let Some(bar) = &self.0 {
-            bar.println(format!("{:>7.1} s  {line}", bar.elapsed().as_secs_f64()));
-        }
-    }
-}
-
 pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
-    let req = args.request()?;
-    let plan = HuntPlan::new(&req, sudoku_bench::harness::cores(), &mut |m| {
-        eprintln!("{m}")
-    })?;
-    let dir = out_dir(&args.out, "hunts", "run")?;
-    if !args.merge.is_empty() {
-        let cancel = super::interrupt::flag("interrupted (Ctrl-C again to quit now)");
-        let specs = args.outside.specs()?;
-        let (m, _) = session::merge(&plan, &req, &specs, &args.merge, &dir, &cancel)?;
-        for why in &m.dropped {
-            eprintln!("dropped {why}");
-        }
-        println!(
-            "{} puzzles read from {} hunts, {} kept once up to symmetry: {}",
-            m.read,
-            args.merge.len(),
-            m.kept.len(),
-            dir.join(sudoku_bench::hunt::write::PUZZLES_TXT).display()
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    let started = Started::new(plan, &req, &args.outside.specs()?, &dir)?;
-    let opts = &started.plan().options;
-    let bar = super::progress::shown(args.quiet).then(|| {
-        let bar = match opts.stop {
-            Stop::Iterations(n) => indicatif::ProgressBar::new(n),
-            Stop::Time(_) => indicatif::ProgressBar::new_spinner(),
-        };
-        let template = "{spinner} {elapsed_precise} {human_pos} moves {msg}";
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(template)
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
-    });
-    if !args.quiet {
-        let (t, s) = (opts.threads, if opts.threads == 1 { "" } else { "s" });
-        eprintln!(
-            "hunting {} with {} islands on {t} thread{s} from {}, seed {}; results in {}",
-            started.score.short(),
-            opts.islands,
-            started.plan().start_words,
-            opts.seed,
-            dir.display()
-        );
-    }
-    let cancel = super::interrupt::flag(
-        "interrupted: stopping the hunt and writing the best found so far (Ctrl-C again to quit now)",
-    );
-    let display = Display(bar);
-    let alphabet = started.plan().alphabet.clone();
-    let hunted = started.hunt(&dir, &cancel, &display);
-    if let Some(bar) = &display.0 {
-        bar.finish_and_clear();
-    }
-    let hunted = hunted?;
-    let mut out = std::io::stdout().lock();
-    print_best(&mut out, &hunted.score, &hunted.result, &alphabet, 5)?;
-    println!("{}", hunted.summary(&dir));
-    if let Some(note) = hunted.failures() {
-        eprintln!("note: {note}");
-    }
-    Ok(ExitCode::from(if hunted.result.interrupted {
-        130
-    } else {
-        0
-    }))
+    let request = Request {
+        hunt: args.request()?,
+        specs: args.outside.specs()?,
+        merge: args.merge,
+        out: args.out,
+        quiet: args.quiet,
+    };
+    Ok(ExitCode::from(session::run(request, &mut Terminal)?))
 }
 
 #[cfg(test)]

@@ -17,7 +17,6 @@ mod report;
 mod solve;
 mod solvers;
 mod study;
-mod study_resume;
 
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

@@ -7,8 +7,8 @@ use sudoku_bench::external::library::Abi;
 use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
 use sudoku_bench::harness::plan::{ChartChoices, Figures, Metric};
 use sudoku_bench::solver::Mode;
-/// Value parsers for shares and durations (their errors say what was expected).
-pub(super) use sudoku_bench::words::{duration, fraction, share};
+/// Value parsers (their errors say what was expected).
+pub(super) use sudoku_bench::words::{cpu_limit, duration, fraction, label, positive, share};
 
 #[derive(clap::Args, Clone)]
 pub(super) struct ReportChoices {
@@ -113,14 +113,6 @@ where
     clap::builder::PossibleValuesParser::new(words).try_map(|w| w.parse::<T>())
 }
 
-/// Parses a whole number of at least 1.
-pub(super) fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T, String> {
-    match s.parse::<T>() {
-        Ok(n) if n != T::default() => Ok(n),
-        _ => Err("expected a whole number of 1 or more".to_string()),
-    }
-}
-
 pub(super) fn build_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
@@ -180,9 +172,9 @@ fn library_help() -> String {
 }
 
 /// An output folder: `--out` (created if need be), or a new one under
-/// `parent` named `KIND-<UTC time>`.
-pub(super) fn out_dir(out: &Option<PathBuf>, parent: &str, kind: &str) -> Result<PathBuf> {
-    let parent = std::path::Path::new(parent);
+/// `reports/` named `KIND-<UTC time>`.
+pub(super) fn out_dir(out: &Option<PathBuf>, kind: &str) -> Result<PathBuf> {
+    let parent = std::path::Path::new(sudoku_bench::export::run_dir::REPORTS);
     Ok(sudoku_bench::export::run_dir::out_dir(
         out.as_deref(),
         parent,
@@ -193,26 +185,4 @@ pub(super) fn out_dir(out: &Option<PathBuf>, parent: &str, kind: &str) -> Result
 /// Reads a duration ([`duration`]) in the form its default is shown in.
 pub(super) fn human_duration(text: &str) -> Result<humantime::Duration, String> {
     duration(text).map(Into::into).map_err(|e| e.to_string())
-}
-
-/// Reads `--cpu-limit`: a duration ([`duration`]) above zero.
-pub(super) fn cpu_limit(text: &str) -> Result<std::time::Duration, String> {
-    match duration(text) {
-        Ok(d) if d.is_zero() => Err(format!(
-            "`{text}` is no CPU time a puzzle could be solved in: give more than 0, like 100ms"
-        )),
-        Ok(d) => Ok(d),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-/// A run's label (`--label`): one line of at most 200 characters.
-pub(super) fn label(text: &str) -> Result<String, String> {
-    let text = text.trim();
-    if text.is_empty() || text.chars().count() > 200 || text.chars().any(char::is_control) {
-        return Err(format!(
-            "{text:?}: expected a label of 1 to 200 characters on one line, like a commit (abc1234) or v2"
-        ));
-    }
-    Ok(text.to_string())
 }

@@ -2,7 +2,7 @@
 //! ones with one solution, as CSV.
 
 use super::options::*;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use sudoku_bench::solver::SolverId;
@@ -31,64 +31,17 @@ pub(super) struct RateArgs {
 }
 
 pub(super) fn run(args: RateArgs) -> Result<ExitCode> {
-    if !args.solver.counts_search() {
-        bail!(
-            "--solver {}: it counts no guesses, so it cannot rate; pick one that does (see `sudoku-bench solvers`)",
-            args.solver
-        );
-    }
-    let opts = args.input_args.read_options()?;
-    let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let embedded = path
-        .to_str()
-        .filter(|_| !path.exists())
-        .and_then(sudoku_bench::datasets::embedded);
-    let datasets = match embedded {
-        Some(e) => vec![sudoku_bench::format::read_str(e.name, e.text, &opts)?],
-        None => {
-            let path = sudoku_bench::datasets::path_or_public(&path, &mut |m| eprintln!("{m}"))?;
-            sudoku_bench::format::read_path_or_folder(&path, &opts)?
-        }
+    let request = sudoku_bench::rate::Request {
+        input: args.input.unwrap_or_else(|| PathBuf::from("-")),
+        read: args.input_args.read_options()?,
+        solver: args.solver,
+        permutations: args.permutations,
     };
-    for ds in &datasets {
-        if !args.solver.supports(ds.geometry) {
-            bail!(
-                "{}: {} puzzles, which --solver {} does not handle (it handles {})",
-                ds.source,
-                ds.geometry.name(),
-                args.solver,
-                args.solver
-                    .sizes()
-                    .iter()
-                    .map(|n| format!("{n}x{n}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
-    }
     let pool = build_pool(args.threads)?;
     let out = &mut std::io::stdout().lock();
-    let tally =
-        sudoku_bench::rate::write_csv(&datasets, args.solver, args.permutations, &pool, out)?;
+    let said = sudoku_bench::rate::run(&request, &pool, out, &mut |m| eprintln!("{m}"))?;
     if !args.quiet {
-        let left = tally.left_out();
-        eprintln!(
-            "rated {} of {} puzzles by {}'s mean guesses over {} permutation{}{}",
-            tally.rated,
-            tally.puzzles(),
-            args.solver,
-            args.permutations.max(1),
-            if args.permutations.max(1) == 1 {
-                ""
-            } else {
-                "s"
-            },
-            if left.is_empty() {
-                String::new()
-            } else {
-                format!("; left out (only a puzzle with one solution has a rating): {left}")
-            }
-        );
+        eprintln!("{said}");
     }
     Ok(ExitCode::SUCCESS)
 }

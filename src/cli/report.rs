@@ -2,10 +2,11 @@
 //! report across machines from runs made on several.
 
 use super::options::*;
+use super::progress::Terminal;
 use anyhow::{bail, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use sudoku_bench::harness::files;
+use sudoku_bench::report;
 
 #[derive(clap::Args)]
 pub(super) struct ReportArgs {
@@ -29,58 +30,17 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         if args.out.is_some() {
             bail!("--out is for a report across machines (several run folders): one run's report goes into its folder");
         }
-        let r = sudoku_bench::report::write(dir, &args.choices.options()?)?;
-        r.tell(dir, &mut super::progress::Terminal);
+        let r = report::write(dir, &args.choices.options()?)?;
+        r.tell(dir, &mut Terminal);
         if !args.export.is_empty() {
-            export(dir, &args.export)?;
+            report::export(dir, &args.export, &mut Terminal)?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     if !args.export.is_empty() {
         bail!("--export writes one run's figures: give one run folder");
     }
-    let out = out_dir(&args.out, "reports", "run")?;
-    let r = sudoku_bench::report::machines::write(&args.run_dirs, &out)?;
-    for l in &r.sentences {
-        println!("{l}");
-    }
-    if !r.left_out.is_empty() {
-        eprintln!(
-            "note: left out (not in every run, or one contender only): {}",
-            r.left_out.join(", ")
-        );
-    }
-    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    println!(
-        "{}, {}, {}; report in {} and {}",
-        count(r.machines.len(), "run"),
-        count(r.datasets.len(), "dataset"),
-        count(r.charts.len(), "chart"),
-        out.join(files::REPORT_MD).display(),
-        out.join(files::REPORT_HTML).display()
-    );
+    let out = out_dir(&args.out, "run")?;
+    report::machines::write(&args.run_dirs, &out)?.tell(&out, &mut Terminal);
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes the run in `dir` in each format of `exports`.
-fn export(dir: &std::path::Path, exports: &[sudoku_bench::harness::plan::ExportTo]) -> Result<()> {
-    let data = sudoku_bench::report::load(dir)?;
-    let Some(info) = data.info else {
-        bail!(
-            "{}: {} is missing, so the run's measure and machine are unknown: nothing to export",
-            dir.display(),
-            sudoku_bench::harness::files::RUN_JSON
-        );
-    };
-    let run = sudoku_bench::export::RunReport {
-        info,
-        summary: data.summary,
-    };
-    for n in sudoku_bench::export::track::write(exports, &run)? {
-        eprintln!("note: {n}");
-    }
-    for e in exports {
-        println!("{} export in {}", e.format.word(), e.path.display());
-    }
-    Ok(())
 }

@@ -2,12 +2,10 @@
 
 use super::options::*;
 use anyhow::Result;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use sudoku_bench::batch::{self, BatchOptions, Notation};
-use sudoku_bench::format;
 use sudoku_bench::solver::SolverId;
 
 #[derive(clap::Args)]
@@ -81,31 +79,15 @@ impl SolveArgs {
 pub(super) fn run(args: SolveArgs) -> Result<ExitCode> {
     let read = args.input_args.read_options()?;
     let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let path = sudoku_bench::datasets::path_or_public(&path, &mut |m| eprintln!("{m}"))?;
-    let opts = args.options();
     let pool = build_pool(args.threads)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut log = std::io::stderr();
-    for file in format::puzzle_files(&path)? {
-        let name = file.display().to_string();
-        let (skipped, flaws) = if file == std::path::Path::new("-") {
-            let stdin = std::io::stdin().lock();
-            batch::solve_stream(&opts, &pool, "<stdin>", stdin, &read, &mut out, &mut log)?
-        } else {
-            let done = batch::solve_file(&opts, &pool, &file, &read, &mut log)?;
-            done.answers.copy_to(&mut out)?;
-            out.flush()?;
-            (done.skipped, done.flaws)
-        };
-        for l in flaws.lines() {
-            eprintln!("{l}");
-        }
-        if skipped > 0 {
-            let name = if name == "-" { "<stdin>" } else { &name };
-            let entries = if skipped == 1 { "entry" } else { "entries" };
-            eprintln!("{name}: skipped {skipped} bad {entries}");
-        }
-    }
-    out.flush()?;
+    batch::solve_paths(
+        &args.options(),
+        &pool,
+        &path,
+        &read,
+        &mut out,
+        &mut std::io::stderr(),
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,19 +1,17 @@
 //! `sudoku-bench study clues|size|threads`: how each strategy's cost grows along
-//! one axis, into a study folder (`study.csv`, `study.json`, charts, report).
+//! one axis, into a study folder (`study.csv`, `study.json`, charts, report);
+//! `study resume` finishes one that was cut short, with its own options.
 
 use super::bench::BenchArgs;
 use super::options::{duration, positive, share};
 use anyhow::{bail, Context, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use sudoku_bench::bench::valgrind;
-use sudoku_bench::callgrind::on_valgrind;
-use sudoku_bench::export::terminal::Ending;
 use sudoku_bench::harness::plan::Measure;
 use sudoku_bench::harness::Budget;
 use sudoku_bench::solver::{Mode, SolverId};
-use sudoku_bench::study::session::{self, Resumed, Studied};
+use sudoku_bench::study::session::{Request, Session};
 use sudoku_bench::study::{self, Axis, StudyInfo, StudyOptions};
 
 #[derive(clap::Args)]
@@ -37,7 +35,20 @@ enum StudyAxis {
     Threads(Box<BenchArgs>),
     /// Finish a study that was killed or interrupted: measure only the shares its
     /// folder lacks, with the options its study.json records, then write it whole.
-    Resume(super::study_resume::ResumeArgs),
+    Resume(ResumeArgs),
+}
+
+#[derive(clap::Args)]
+struct ResumeArgs {
+    /// The study folder.
+    #[arg(value_name = "STUDY_DIR")]
+    dir: PathBuf,
+    /// Resume even when this is another build than the one that began it.
+    #[arg(long)]
+    force: bool,
+    /// No progress and no findings on the terminal.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(clap::Args)]
@@ -78,7 +89,7 @@ struct SizeArgs {
 }
 
 #[derive(clap::Args)]
-pub(super) struct CommonArgs {
+struct CommonArgs {
     /// Strategies or variants, comma-separated or repeated; `all` for every
     /// variant (default: each strategy's default variant that a budget or time
     /// limit can stop, so not the reference crates).
@@ -118,7 +129,7 @@ pub(super) struct CommonArgs {
     force: bool,
     /// No progress and no findings on the terminal.
     #[arg(long)]
-    pub(super) quiet: bool,
+    quiet: bool,
     /// `time`, or `instructions`: each solve counted by valgrind's callgrind, and the
     /// findings made from the counts (one thread, no time limit; 20-100x slower).
     #[arg(long, default_value = "time", value_parser = super::options::words::<Measure>(&["time", "instructions"]))]
@@ -132,18 +143,11 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
     }
 }
 
-/// A study, checked before any folder is made or puzzle made.
-pub(super) struct StudyPlan {
-    info: StudyInfo,
-    common: CommonArgs,
-    /// Said on stderr before the study.
-    notes: Vec<String>,
-}
-
-/// Turns the arguments of a study of clue counts or sizes into a plan:
-/// points, modes, strategies and limits.
-fn plan(axis: StudyAxis) -> Result<StudyPlan> {
-    let (axis, points, mut modes, common, fraction, stop) = match axis {
+/// The study of clue counts or sizes the arguments ask for: points,
+/// modes, strategies and limits, as given (the session settles them); and
+/// whether it is quiet.
+fn request(axis: StudyAxis) -> Result<(Request, bool)> {
+    let (axis, points, modes, common, fraction, stop) = match axis {
         StudyAxis::Clues(a) => {
             let g = study::side_geometry(a.size).context("--size")?;
             let points = study::clue_points(g, a.clues.0, a.clues.1, a.step)?;
@@ -154,16 +158,16 @@ fn plan(axis: StudyAxis) -> Result<StudyPlan> {
             let (givens, stop) = (Some(a.givens), !a.no_stop);
             (Axis::Size, points, a.mode, a.common, givens, stop)
         }
-        StudyAxis::Threads(_) | StudyAxis::Resume(_) => bail!("not a study of points"),
+        StudyAxis::Resume(r) => {
+            let (dir, force) = (r.dir, r.force);
+            return Ok((Request::Resume { dir, force }, r.quiet));
+        }
+        StudyAxis::Threads(_) => bail!("not a study of points"),
     };
-    modes.dedup();
-    // A study's hard points need limits that stop a solve.
-    let asked = !common.solver.is_empty();
-    let (solvers, mut notes) = study::strategies(SolverId::resolve(&common.solver)?, asked);
-    let mut options = StudyOptions {
+    let options = StudyOptions {
         axis,
         points,
-        solvers,
+        solvers: SolverId::resolve(&common.solver)?,
         modes,
         puzzles: common.puzzles,
         seed: common.seed,
@@ -174,107 +178,32 @@ fn plan(axis: StudyAxis) -> Result<StudyPlan> {
         warmup: common.warmup,
         stop_after_censored: stop,
         rounds: common.rounds,
-        measure: Measure::Time,
+        measure: common.measure,
     };
-    if common.measure == Measure::Instructions {
-        notes.extend(options.count_instructions());
-    }
-    let info = StudyInfo { options, fraction };
-    Ok(StudyPlan {
-        info,
-        common,
-        notes,
-    })
+    let request = Request::New {
+        info: StudyInfo { options, fraction },
+        chosen: !common.solver.is_empty(),
+        out: common.out,
+        force: common.force,
+    };
+    Ok((request, common.quiet))
 }
 
-/// Plans, runs the study into its folder, and presents what it found.
+/// Runs the study asked for (`study threads` is `bench`'s).
 pub(super) fn run(args: StudyArgs, given: &clap::ArgMatches) -> Result<ExitCode> {
-    let p = match args.axis {
+    let (request, quiet) = match args.axis {
         StudyAxis::Threads(b) if b.threads.len() < 2 => {
             bail!("study threads needs two or more counts, like --threads 1,2")
         }
         StudyAxis::Threads(b) => return super::bench::run(*b, super::subcommand(given)),
-        StudyAxis::Resume(r) => return super::study_resume::run(&r),
-        axis => plan(axis)?,
+        axis => request(axis)?,
     };
-    let (opts, common) = (&p.info.options, &p.common);
-    // A strategy set that handles no requested size is refused before any folder is made.
-    if let Err(e) = study::check_handled(opts) {
-        eprintln!("error: {e}");
-        return Ok(ExitCode::from(2));
-    }
-    if opts.measure == Measure::Instructions && !on_valgrind() {
-        return counted(common.quiet);
-    }
-    let counted = (opts.measure == Measure::Instructions).then(valgrind::slowdown_note);
-    for n in p.notes.iter().filter(|_| !common.quiet) {
-        eprintln!("note: {n}");
-    }
-    if let Some(n) = counted.flatten().filter(|_| !common.quiet) {
-        eprintln!("{n}");
-    }
-    if let Some(dir) = &common.out {
-        let files = study::FILES.to_vec();
-        sudoku_bench::export::run_dir::replace_earlier(dir, "study", files, common.force)?;
-    }
-    let dir = super::options::out_dir(&common.out, "reports/studies", opts.axis.name())?;
-    measure(p.info, common.quiet, &dir, None)
-}
-
-/// This command again under callgrind, which counts each solve's
-/// instructions; its exit code is this one's.
-pub(super) fn counted(quiet: bool) -> Result<ExitCode> {
-    let command: Vec<_> = std::env::args_os().collect();
-    let code = valgrind::rerun_counted(&command, quiet, &mut super::progress::Terminal)?;
-    Ok(ExitCode::from(code))
-}
-
-/// Runs the plan into `dir` and presents what it found; with `resumed`,
-/// the shares it measured are taken as they are.
-pub(super) fn measure(
-    info: StudyInfo,
-    quiet: bool,
-    dir: &Path,
-    resumed: Option<Resumed>,
-) -> Result<ExitCode> {
-    let opts = &info.options;
-    let cancel = super::interrupt::flag(
-        "interrupted: the points that finished are kept (Ctrl-C again to quit now)",
-    );
-    let rounds = opts.rounds.clamp(1, opts.puzzles);
-    let bar = super::progress::bar(
-        (opts.points.len() * opts.modes.len() * rounds) as u64,
-        "{msg:28} [{bar:30}] {pos}/{len} shares (eta {eta})",
+    let mut session = Session {
         quiet,
-    );
-    bar.inc(resumed.as_ref().map_or(0, |r| r.earlier.len() as u64));
-    let command = std::env::args().collect();
-    let studied = session::measure(info, dir, resumed, command, &cancel, &mut |dataset| {
-        if !dataset.is_empty() {
-            bar.set_message(dataset.to_string());
-        }
-        bar.inc(1);
-    })
-    .with_context(|| format!("writing the study into {}", dir.display()))?;
-    bar.finish_and_clear();
-    Ok(present(quiet, dir, &studied, &dir.join(study::CSV)))
-}
-
-/// What the study found, on the terminal, and the exit code.
-fn present(quiet: bool, dir: &Path, studied: &Studied, csv_path: &Path) -> ExitCode {
-    if !quiet {
-        for u in &studied.data.unhandled {
-            eprintln!("note: not run where the size is not handled: {u}");
-        }
-        print!("{}", studied.summary(dir));
-    }
-    // An interrupted study has said so already (the Ctrl-C handler).
-    let run = &studied.file.run;
-    let ending = Ending::of(run.wrong, run.errors, studied.data.interrupted, None);
-    if let (Ending::Failed { .. }, Some(line)) = (&ending, ending.line(csv_path)) {
-        eprintln!("{line}");
-    }
-    ExitCode::from(ending.code())
+        command: std::env::args_os().collect(),
+        console: &mut super::progress::Terminal,
+    };
+    Ok(ExitCode::from(session.run(request)?))
 }
 
 #[cfg(test)]
@@ -282,11 +211,21 @@ mod tests {
     use super::*;
     use clap::Parser;
 
-    fn planned(words: &[&str]) -> Result<StudyPlan> {
+    /// The study `study WORDS...` asks for, settled, and its notes.
+    fn planned(words: &[&str]) -> Result<(StudyInfo, Vec<String>)> {
         let line = ["sudoku-bench", "study"].iter().chain(words);
-        match super::super::Cli::try_parse_from(line)?.command {
-            super::super::Command::Study(a) => plan(a.axis),
-            _ => unreachable!("a study command"),
+        let super::super::Command::Study(a) = super::super::Cli::try_parse_from(line)?.command
+        else {
+            unreachable!("a study command")
+        };
+        match request(a.axis)?.0 {
+            Request::New {
+                mut info, chosen, ..
+            } => {
+                let notes = sudoku_bench::study::session::settle(&mut info.options, chosen);
+                Ok((info, notes))
+            }
+            Request::Resume { .. } => unreachable!("a new study"),
         }
     }
 
@@ -301,12 +240,12 @@ mod tests {
             "--mode",
             "first,first",
         ]);
-        let p = p.unwrap();
-        assert_eq!(p.info.options.axis, Axis::Clues);
-        assert_eq!(p.info.options.points.len(), 3, "20, 25 and 30 clues");
-        assert_eq!(p.info.options.modes, [Mode::First], "repeated modes once");
-        assert!(p.info.options.solvers.iter().all(|s| s.honours_limits()));
-        assert_eq!((p.info.fraction, p.notes.len()), (None, 0));
+        let (info, notes) = p.unwrap();
+        assert_eq!(info.options.axis, Axis::Clues);
+        assert_eq!(info.options.points.len(), 3, "20, 25 and 30 clues");
+        assert_eq!(info.options.modes, [Mode::First], "repeated modes once");
+        assert!(info.options.solvers.iter().all(|s| s.honours_limits()));
+        assert_eq!((info.fraction, notes.len()), (None, 0));
     }
 
     #[test]
@@ -320,17 +259,17 @@ mod tests {
             "--solver",
             "dlx,sat-varisat",
         ];
-        let p = planned(&words).unwrap();
-        assert_eq!(p.info.options.axis, Axis::Size);
-        assert_eq!(p.info.fraction, Some(0.5));
-        assert!(p.info.options.stop_after_censored);
-        assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
-        assert!(p.notes[0].starts_with("sat-varisat cannot be stopped"));
+        let (info, notes) = planned(&words).unwrap();
+        assert_eq!(info.options.axis, Axis::Size);
+        assert_eq!(info.fraction, Some(0.5));
+        assert!(info.options.stop_after_censored);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("sat-varisat cannot be stopped"));
     }
 
     #[test]
     fn bad_points_are_refused() {
-        let err = |words: &[&str]| format!("{:#}", planned(words).err().expect("refused"));
+        let err = |words: &[&str]| format!("{:#}", planned(words).expect_err("refused"));
         assert!(err(&["clues", "--size", "10"]).contains("not a grid side"));
         assert!(err(&["clues", "--clues", "9..x"]).contains("a range of clue counts"));
         assert!(err(&["size", "--givens", "100%"]).contains("strictly between 0 and 1"));

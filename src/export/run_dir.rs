@@ -56,6 +56,9 @@ pub fn new_run_dir(parent: &Path) -> Result<PathBuf, RunDirError> {
     new_dir(parent, &run_id())
 }
 
+/// Where run, report and history folders go unless `--out` says.
+pub const REPORTS: &str = "reports";
+
 /// An output folder: `out` as given (created if need be), or a new one
 /// under `parent` named `KIND-<UTC time>`.
 pub fn out_dir(out: Option<&Path>, parent: &Path, kind: &str) -> Result<PathBuf, RunDirError> {

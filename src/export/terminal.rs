@@ -12,13 +12,16 @@ use crate::perf::{Event, Events};
 pub const WIDTH: usize = 100;
 
 /// Where a command's words go: what it answers on standard output, notes,
-/// warnings and its last line on standard error. The library says; the
-/// binary prints.
+/// warnings and its last line on standard error; and its Ctrl-C. The
+/// library says; the binary prints.
 pub trait Console {
     /// Text for standard output, as it is (no newline added).
     fn out(&mut self, text: &str);
     /// A line for standard error.
     fn err(&mut self, line: &str);
+    /// The flag that stops a run after the puzzles in flight (Ctrl-C), one
+    /// for the whole process; `message` is said when it is set.
+    fn cancel(&mut self, message: &'static str) -> std::sync::Arc<std::sync::atomic::AtomicBool>;
 }
 
 /// Strategies as rows, datasets as columns, each cell the strategy's speed

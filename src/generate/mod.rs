@@ -121,6 +121,17 @@ impl GenerateOptions {
             && self.max_guesses.is_none_or(|m| r.guesses <= m)
     }
 
+    /// Settles what the command line leaves open (with no clue option,
+    /// neither bound nor the holes form, and no pencilmarks: minimal
+    /// puzzles, as tdoku's generator and the `sudoku` crate's make), then
+    /// checks it ([`GenerateOptions::validate`]).
+    pub fn settled(mut self) -> Result<GenerateOptions, GenerateError> {
+        let clue_options = self.min_clues.is_some() || self.max_clues.is_some() || self.holes;
+        self.minimal |= !clue_options && !self.pencilmark;
+        self.validate()?;
+        Ok(self)
+    }
+
     /// Checks the request before any work.
     pub fn validate(&self) -> Result<(), GenerateError> {
         let g = self.geometry;

@@ -22,6 +22,28 @@ pub enum Layout {
     },
 }
 
+impl Layout {
+    /// How `generate` writes `opts`'s puzzles: as blocks, or as lines with
+    /// the answer unless `no_answer` or the holes form (whose puzzles may
+    /// have several); pencilmark puzzles only as lines.
+    pub fn of(
+        block: bool,
+        no_answer: bool,
+        opts: &GenerateOptions,
+    ) -> Result<Layout, GenerateError> {
+        match block {
+            true if opts.pencilmark => Err(GenerateError::Impossible(
+                "--pencilmark writes lines: the block format has no place for the exclusions"
+                    .into(),
+            )),
+            true => Ok(Layout::Block),
+            false => Ok(Layout::Line {
+                answer: !(no_answer || opts.holes),
+            }),
+        }
+    }
+}
+
 /// Why a run stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {

@@ -294,6 +294,9 @@ pub enum HuntError {
         /// What went wrong.
         why: String,
     },
+    /// The hunt's folder cannot be made.
+    #[error(transparent)]
+    RunDir(#[from] crate::export::run_dir::RunDirError),
 }
 
 #[cfg(test)]

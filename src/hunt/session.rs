@@ -1,15 +1,93 @@
-//! A hunt from its plan to its folder: the contenders started, the search
-//! run with `progress.csv` written as it goes, then `puzzles.txt`,
-//! `found.csv` and the chart. The command only maps its arguments and prints.
+//! A hunt from what was asked to its exit code ([`run`]): planned, its
+//! folder made, the contenders started, the search run with `progress.csv`
+//! written as it goes, then `puzzles.txt`, `found.csv` and the chart; or
+//! hunts merged. The command only maps its arguments.
 
 use super::plan::{contender, HuntPlan, HuntRequest};
-use super::write::{write_results, Header, ProgressFile, ScoreName};
-use super::{HuntError, HuntObserver, HuntResult, ProgressRow};
+use super::write::{print_best, write_results, Header, ProgressFile, ScoreName};
+use super::{HuntError, HuntObserver, HuntResult, ProgressRow, Stop};
 use crate::contender::Contender;
+use crate::export::terminal;
 use crate::external::ContenderSpec;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
+
+/// Where hunt folders go unless `--out` says.
+pub const HUNTS: &str = "hunts";
+
+/// What a hunt needs of the terminal beyond its words and Ctrl-C.
+pub trait Console: terminal::Console {
+    /// What shows a hunt that stops at `stop` as it goes (nothing when
+    /// `quiet`); dropping it clears it.
+    fn display(&mut self, stop: &Stop, quiet: bool) -> Box<dyn HuntObserver>;
+}
+
+/// A `hunt` command: a search, or the hunts of `merge` merged.
+pub struct Request {
+    /// What is hunted, and how.
+    pub hunt: HuntRequest,
+    /// The outside contenders it may name.
+    pub specs: Vec<ContenderSpec>,
+    /// The folders of hunts to merge instead of hunting.
+    pub merge: Vec<PathBuf>,
+    /// `--out`.
+    pub out: Option<PathBuf>,
+    /// No display.
+    pub quiet: bool,
+}
+
+/// Runs the hunt (or merge) asked for into its folder and says what it
+/// found; gives the exit code (0, or 130 when interrupted).
+pub fn run(r: Request, console: &mut dyn Console) -> Result<u8, HuntError> {
+    let say = &mut |m: &str| console.err(m);
+    let plan = HuntPlan::new(&r.hunt, crate::usage::cores(), say)?;
+    let dir = crate::export::run_dir::out_dir(r.out.as_deref(), Path::new(HUNTS), "run")?;
+    if !r.merge.is_empty() {
+        let cancel = console.cancel("interrupted (Ctrl-C again to quit now)");
+        let (m, _) = merge(&plan, &r.hunt, &r.specs, &r.merge, &dir, &cancel)?;
+        for why in &m.dropped {
+            console.err(&format!("dropped {why}"));
+        }
+        console.out(&format!(
+            "{} puzzles read from {} hunts, {} kept once up to symmetry: {}\n",
+            m.read,
+            r.merge.len(),
+            m.kept.len(),
+            dir.join(super::write::PUZZLES_TXT).display()
+        ));
+        return Ok(0);
+    }
+    let started = Started::new(plan, &r.hunt, &r.specs, &dir)?;
+    let opts = &started.plan().options;
+    let display = console.display(&opts.stop, r.quiet);
+    if !r.quiet {
+        let (t, s) = (opts.threads, if opts.threads == 1 { "" } else { "s" });
+        console.err(&format!(
+            "hunting {} with {} islands on {t} thread{s} from {}, seed {}; results in {}",
+            started.score.short(),
+            opts.islands,
+            started.plan().start_words,
+            opts.seed,
+            dir.display()
+        ));
+    }
+    let cancel = console.cancel(
+        "interrupted: stopping the hunt and writing the best found so far (Ctrl-C again to quit now)",
+    );
+    let alphabet = started.plan().alphabet.clone();
+    let hunted = started.hunt(&dir, &cancel, display.as_ref());
+    drop(display);
+    let hunted = hunted?;
+    let mut best = Vec::new();
+    print_best(&mut best, &hunted.score, &hunted.result, &alphabet, 5).map_err(HuntError::Io)?;
+    console.out(&String::from_utf8_lossy(&best));
+    console.out(&format!("{}\n", hunted.summary(&dir)));
+    if let Some(note) = hunted.failures() {
+        console.err(&format!("note: {note}"));
+    }
+    Ok(if hunted.result.interrupted { 130 } else { 0 })
+}
 
 /// A hunt whose contenders are started, ready to search.
 pub struct Started {

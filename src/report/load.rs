@@ -87,6 +87,12 @@ pub enum ReportError {
         /// The backend's message.
         message: crate::report::charts::DrawError,
     },
+    /// The run has no `run.json`, so its figures cannot be exported.
+    #[error("{}: {} is missing, so the run's measure and machine are unknown: nothing to export", .0.display(), files::RUN_JSON)]
+    NoInfo(PathBuf),
+    /// An export cannot be written.
+    #[error(transparent)]
+    Track(#[from] crate::export::track::TrackError),
 }
 
 /// One measured puzzle, as the charts need it.

@@ -49,6 +49,59 @@ impl Report {
     }
 }
 
+impl machines::MachinesReport {
+    /// Says what the report across machines in `dir` found: its sentences,
+    /// the datasets left out, then the counts and where the report is.
+    pub fn tell(&self, dir: &Path, console: &mut dyn crate::export::terminal::Console) {
+        for l in &self.sentences {
+            console.out(&format!("{l}\n"));
+        }
+        if !self.left_out.is_empty() {
+            let left = self.left_out.join(", ");
+            console.err(&format!(
+                "note: left out (not in every run, or one contender only): {left}"
+            ));
+        }
+        let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        console.out(&format!(
+            "{}, {}, {}; report in {} and {}\n",
+            count(self.machines.len(), "run"),
+            count(self.datasets.len(), "dataset"),
+            count(self.charts.len(), "chart"),
+            dir.join(files::REPORT_MD).display(),
+            dir.join(files::REPORT_HTML).display()
+        ));
+    }
+}
+
+/// Writes the run in `dir` in each format of `exports` (`report --export`),
+/// saying each note and where each export went.
+pub fn export(
+    dir: &Path,
+    exports: &[crate::harness::plan::ExportTo],
+    console: &mut dyn crate::export::terminal::Console,
+) -> Result<(), ReportError> {
+    let data = load(dir)?;
+    let info = data
+        .info
+        .ok_or_else(|| ReportError::NoInfo(dir.to_path_buf()))?;
+    let run = crate::export::RunReport {
+        info,
+        summary: data.summary,
+    };
+    for n in crate::export::track::write(exports, &run)? {
+        console.err(&format!("note: {n}"));
+    }
+    for e in exports {
+        console.out(&format!(
+            "{} export in {}\n",
+            e.format.word(),
+            e.path.display()
+        ));
+    }
+    Ok(())
+}
+
 /// A file-name-safe form of a name.
 pub fn slug(name: &str) -> String {
     name.chars()

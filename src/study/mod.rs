@@ -69,6 +69,24 @@ pub enum StudyError {
     /// Writing the rows failed.
     #[error(transparent)]
     Io(#[from] io::Error),
+    /// The study folder cannot be made or replaced.
+    #[error(transparent)]
+    RunDir(#[from] crate::export::run_dir::RunDirError),
+    /// The study cut short cannot be read back.
+    #[error(transparent)]
+    Resume(#[from] Box<ResumeError>),
+    /// The counted study under valgrind could not be made.
+    #[error(transparent)]
+    Valgrind(#[from] crate::valgrind::ValgrindError),
+    /// The study failed as it was written into its folder.
+    #[error("writing the study into {}", dir.display())]
+    Writing {
+        /// The study folder.
+        dir: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: Box<StudyError>,
+    },
 }
 
 /// How to run a study: what `study.json` records (in the command line's

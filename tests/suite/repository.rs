@@ -62,7 +62,7 @@ const LAYERS: &[&[&str]] = &[
     ],
     &["format", "validate", "transform", "perf"],
     &["solver", "datasets", "callgrind"],
-    &["rate", "batch"],
+    &["rate", "batch", "valgrind"],
     &["generate"],
     &["contender"],
     &["external"],

@@ -1,13 +1,29 @@
 //! `--measure instructions`: the workbench runs itself again under
 //! `valgrind --tool=callgrind`, with collection off until a timed call
 //! switches it on (see [`crate::callgrind`]), and ends as that run ends.
+//! `bench` and `study` both count so.
 
-use super::BenchError;
 use crate::callgrind;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+
+/// Why the counted run could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ValgrindError {
+    /// Valgrind is not installed, or does not start.
+    #[error("--measure instructions needs valgrind, which does not start here ({0}): install the `valgrind` package (apt-get install valgrind)")]
+    NoValgrind(String),
+    /// Its scratch folder cannot be made.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
 
 /// What the counted run came to.
 pub struct Rerun {
@@ -83,13 +99,13 @@ pub fn slowdown_note() -> Option<String> {
 }
 
 /// Checks that valgrind runs; gives its version.
-pub fn version() -> Result<String, BenchError> {
+pub fn version() -> Result<String, ValgrindError> {
     let out = Command::new("valgrind")
         .arg("--version")
         .output()
-        .map_err(|e| BenchError::NoValgrind(e.to_string()))?;
+        .map_err(|e| ValgrindError::NoValgrind(e.to_string()))?;
     if !out.status.success() {
-        return Err(BenchError::NoValgrind(format!(
+        return Err(ValgrindError::NoValgrind(format!(
             "valgrind --version: {}",
             out.status
         )));
@@ -97,31 +113,15 @@ pub fn version() -> Result<String, BenchError> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// The command line `command` (the program first) again under callgrind,
-/// which counts each call's instructions, its output and errors on this
-/// process's; the report of the run it made is drawn here, natively, and
-/// said unless `quiet`. Gives its exit code.
-pub fn rerun_counted(
-    command: &[OsString],
-    quiet: bool,
-    console: &mut dyn crate::export::terminal::Console,
-) -> Result<u8, BenchError> {
-    let args = command.get(1..).unwrap_or_default();
-    let (code, report) = rerun_saying(args, quiet, &mut |m| console.err(m))?;
-    if let (Some((dir, r)), false) = (report, quiet) {
-        r.tell(&dir, console);
-    }
-    Ok(code)
-}
-
 /// Runs this program again with `args` under callgrind, its output and
 /// errors on this process's, collection off at the start; `say` hears
-/// that it starts (unless `quiet`) and how it ended. Gives its exit code.
-fn rerun_saying(
+/// that it starts (unless `quiet`) and how it ended. Gives its exit code,
+/// and the run folder whose report it left to this process.
+pub fn rerun_saying(
     args: &[OsString],
     quiet: bool,
     say: &mut dyn FnMut(&str),
-) -> Result<(u8, Option<(PathBuf, crate::report::Report)>), BenchError> {
+) -> Result<(u8, Option<PathBuf>), ValgrindError> {
     version()?;
     if !quiet {
         say("counting instructions: running again under valgrind's callgrind");
@@ -132,28 +132,14 @@ fn rerun_saying(
         None if !quiet => say(&format!("counted under valgrind in {:.1} s", r.wall_s)),
         None => {}
     }
-    let report = match r.report_dir {
-        Some(dir) => {
-            let info = crate::harness::recover::read_info(&dir)?;
-            let report =
-                crate::report::write(&dir, &info.options.after.charts).map_err(|source| {
-                    BenchError::Report {
-                        dir: dir.clone(),
-                        source: Box::new(source),
-                    }
-                })?;
-            Some((dir, report))
-        }
-        None => None,
-    };
-    Ok((r.code, report))
+    Ok((r.code, r.report_dir))
 }
 
 /// Runs this program again with `args` under callgrind (whose presence
 /// [`rerun_saying`] checked), its output and errors on this process's,
 /// collection off at the start.
-fn rerun(args: &[OsString]) -> Result<Rerun, BenchError> {
-    let exe = std::env::current_exe().map_err(|e| BenchError::NoValgrind(e.to_string()))?;
+fn rerun(args: &[OsString]) -> Result<Rerun, ValgrindError> {
+    let exe = std::env::current_exe().map_err(|e| ValgrindError::NoValgrind(e.to_string()))?;
     let work = scratch()?;
     let out = work.join("callgrind.out");
     let log = work.join("valgrind.log");
@@ -167,7 +153,7 @@ fn rerun(args: &[OsString]) -> Result<Rerun, BenchError> {
         .env(NATIVE_VAR, calibrate().to_string())
         .env(REPORT_VAR, &later)
         .status()
-        .map_err(|e| BenchError::NoValgrind(e.to_string()))?;
+        .map_err(|e| ValgrindError::NoValgrind(e.to_string()))?;
     let wall_s = started.elapsed().as_secs_f64();
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let report_dir = std::fs::read_to_string(&later).ok().map(PathBuf::from);
@@ -183,8 +169,11 @@ fn rerun(args: &[OsString]) -> Result<Rerun, BenchError> {
 }
 
 /// A fresh private folder for callgrind's dumps and log.
-fn scratch() -> Result<PathBuf, BenchError> {
+fn scratch() -> Result<PathBuf, ValgrindError> {
     let dir = std::env::temp_dir().join(format!("sudoku-bench-callgrind-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(BenchError::io(&dir))?;
+    std::fs::create_dir_all(&dir).map_err(|source| ValgrindError::Io {
+        path: dir.clone(),
+        source,
+    })?;
     Ok(dir)
 }
