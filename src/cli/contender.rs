@@ -60,7 +60,7 @@ pub(super) fn run(args: ContenderArgs) -> Result<ExitCode> {
         no_solutions: a.no_solutions,
         timeout: a.timeout,
     })?;
-    print!("{text}");
+    sudoku_bench::export::terminal::Console::out(&mut super::progress::Terminal, &text);
     Ok(ExitCode::from(code))
 }
 

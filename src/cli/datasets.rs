@@ -17,6 +17,7 @@ pub(super) fn run(args: DatasetsArgs) -> Result<ExitCode> {
             p.ensure(&mut |m| eprintln!("{m}"))?;
         }
     }
-    print!("{}", sudoku_bench::datasets::listing::listing()?);
+    let listing = sudoku_bench::datasets::listing::listing()?;
+    sudoku_bench::export::terminal::Console::out(&mut super::progress::Terminal, &listing);
     Ok(ExitCode::SUCCESS)
 }

@@ -49,7 +49,11 @@ pub(super) struct Terminal;
 
 impl sudoku_bench::export::terminal::Console for Terminal {
     fn out(&mut self, text: &str) {
-        print!("{text}");
+        // A closed standard output (`| head`) loses the text, never the run:
+        // its files are written whatever the terminal takes.
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
     }
     fn err(&mut self, line: &str) {
         eprintln!("{line}");

@@ -4,6 +4,7 @@ use anyhow::Result;
 use std::process::ExitCode;
 
 pub(super) fn run() -> Result<ExitCode> {
-    print!("{}", sudoku_bench::solver::SolverId::listing());
+    let listing = sudoku_bench::solver::SolverId::listing();
+    sudoku_bench::export::terminal::Console::out(&mut super::progress::Terminal, &listing);
     Ok(ExitCode::SUCCESS)
 }
