@@ -1,6 +1,6 @@
 //! Cactus plot: per-puzzle times sorted ascending against puzzles solved.
 
-use super::{compact, err, frame, labelled_line, log_axis, log_range, Chart, DrawError, FONT};
+use super::{err, frame, labelled_line, log_axis, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -35,6 +35,7 @@ impl Chart for Cactus {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let y = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
         let room = super::legend_room(root, self.lines.len() + self.unsolved.len());
+        let top = y.end;
         let y = super::log_headroom(y, room);
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..(self.puzzles.max(1) as f64 * 1.02), log_axis(y))
@@ -45,7 +46,7 @@ impl Chart for Cactus {
             .x_label_formatter(&|x| format!("{x:.0}"))
             .x_desc("puzzles solved")
             .y_desc("time per puzzle, µs (log)")
-            .y_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| super::tick_below(*v, top))
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
             .draw()

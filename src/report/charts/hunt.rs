@@ -39,10 +39,9 @@ impl Chart for HuntProgress {
             .max(all.iter().map(|s| s.0).fold(0.0, f64::max))
             .max(1e-3);
         // The top of the plot is kept free for the legend's two lines.
-        let y = super::log_headroom(
-            log_range(all.iter().map(|s| s.2)),
-            super::legend_room(root, 2),
-        );
+        let y = log_range(all.iter().map(|s| s.2));
+        let top = y.end;
+        let y = super::log_headroom(y, super::legend_room(root, 2));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..end * 1.02, log_axis(y))
             .map_err(err)?;
@@ -51,7 +50,7 @@ impl Chart for HuntProgress {
             .x_desc("seconds into the hunt")
             .y_desc(format!("best {} (log)", self.score))
             .x_label_formatter(&|v| compact(*v))
-            .y_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| super::tick_below(*v, top))
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
             .draw()

@@ -356,6 +356,15 @@ pub fn fit(text: &str, width: f64) -> String {
         .to_string()
 }
 
+/// A log axis's tick label: [`compact`] up to `top`, the data's top, and
+/// none above it, in the room a legend is given there.
+pub fn tick_below(v: f64, top: f64) -> String {
+    match v <= top * 1.001 {
+        true => compact(v),
+        false => String::new(),
+    }
+}
+
 /// Why a chart could not be drawn: the plotting backend's message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -1132,6 +1141,14 @@ mod tests {
             let l = lab(super::color(i), false)[0];
             assert!(l < 75.0, "slot {i}: L* {l:.1}");
         }
+    }
+
+    #[test]
+    fn no_tick_is_named_above_the_data() {
+        assert_eq!(super::tick_below(1e5, 4.2e5), "100k");
+        assert_eq!(super::tick_below(4.2e5, 4.2e5), super::compact(4.2e5));
+        assert_eq!(super::tick_below(1e6, 4.2e5), "");
+        assert_eq!(super::tick_below(1e12, 4.2e5), "");
     }
 
     #[test]

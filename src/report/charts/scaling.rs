@@ -1,7 +1,7 @@
 //! Puzzles per second against worker threads, one line per strategy, with the
 //! ideal (linear from the fewest threads) dashed beside each.
 
-use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
+use super::{color, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -45,6 +45,7 @@ impl Chart for Scaling {
                 .chain(self.series.iter().map(|s| ideal(&s.2, max_t))),
         );
         // The top of the plot is kept free for the legend.
+        let top = y.end;
         let y = super::log_headroom(y, super::legend_room(root, self.series.len()));
         let x = min_t / 1.25..max_t * 1.25;
         let mut chart = frame(root, &self.title())
@@ -59,7 +60,7 @@ impl Chart for Scaling {
                     String::new()
                 }
             })
-            .y_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| super::tick_below(*v, top))
             .x_desc("worker threads (log)")
             .y_desc("puzzles per second (log)")
             .label_style((FONT, super::TEXT))

@@ -149,7 +149,7 @@ impl StudyChart {
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
             .x_label_formatter(&|v| compact(*v))
-            .y_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| super::tick_below(*v, top))
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
             .draw()

@@ -1,8 +1,9 @@
 //! Puzzles per second per strategy variant, grouped by dataset, log scale;
 //! in a run that counted them, instructions per puzzle the same way.
 
-use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
+use super::{color, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
+use plotters::coord::ranged1d::Ranged;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -49,11 +50,18 @@ impl Chart for Throughput {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let d = self.datasets.len().max(1) as f64;
         let y = log_range(self.bars.iter().map(|b| b.2));
-        let floor = y.start;
+        let (floor, top) = (y.start, y.end);
         let y = super::log_headroom(y, super::legend_room(root, self.variants.len()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(-0.5..d - 0.5, log_axis(y))
             .map_err(err)?;
+        // Names wider than their dataset's slot go on two staggered rows,
+        // drawn below (the axis then has no name: the rows take its room).
+        let slot_px = chart.plotting_area().dim_in_pixel().0 as f64 / d;
+        let staggered = self
+            .datasets
+            .iter()
+            .any(|n| super::text_width(n, super::SMALLEST_PX) > slot_px - 6.0);
         let names = self.datasets.clone();
         chart
             .configure_mesh()
@@ -61,14 +69,15 @@ impl Chart for Throughput {
             .x_labels(self.datasets.len() + 2)
             .x_label_formatter(&|x| {
                 let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 {
+                if (x - i).abs() < 1e-6 && i >= 0.0 && !staggered {
                     names.get(i as usize).cloned().unwrap_or_default()
                 } else {
                     String::new()
                 }
             })
-            .y_label_formatter(&|v| compact(*v))
-            .x_desc("dataset")
+            // The room above the data is the legend's: no ticks named there.
+            .y_label_formatter(&|v| super::tick_below(*v, top))
+            .x_desc(if staggered { "" } else { "dataset" })
             .y_desc(match self.instructions {
                 false => "verified puzzles per second (log)",
                 true => "instructions per puzzle (log)",
@@ -77,6 +86,9 @@ impl Chart for Throughput {
             .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
+        if staggered {
+            stagger(&chart, root, &self.datasets, floor)?;
+        }
         let k = self.variants.len().max(1) as f64;
         let width = 0.8 / k;
         // Where bars are too thin to carry a note each (a narrow figure), the
@@ -145,6 +157,35 @@ impl Chart for Throughput {
             .collect();
         legend(&mut chart, &labels, &bars, SeriesLabelPosition::UpperRight)
     }
+}
+
+/// Dataset names under their slots, every other one a line lower.
+fn stagger<DB, X, Y>(
+    chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    root: &DrawingArea<DB, Shift>,
+    names: &[String],
+    floor: f64,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let style =
+        TextStyle::from((FONT, super::TEXT).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+    let (bx, by) = root.get_base_pixel();
+    for (i, name) in names.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(i as f64, floor));
+        let row = (i % 2) as i32 * (super::TEXT as i32 + 2);
+        root.draw(&Text::new(
+            name.as_str(),
+            (x - bx, y - by + 6 + row),
+            style.clone(),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
 }
 
 impl Throughput {
