@@ -95,20 +95,7 @@ impl Chart for Throughput {
         // legend says which strategy has bars missing instead.
         let bar_px = chart.plotting_area().dim_in_pixel().0 as f64 / d * width;
         let notes_fit = bar_px >= super::SMALLEST_PX + 2.0;
-        let labels: Vec<String> = self
-            .variants
-            .iter()
-            .enumerate()
-            .map(|(vi, (name, _))| {
-                let gone = self.missing.iter().filter(|m| m.1 == vi).count();
-                match gone {
-                    0 => name.clone(),
-                    _ if notes_fit => name.clone(),
-                    1 => format!("{name} (no bar on 1 set)"),
-                    n => format!("{name} (no bar on {n} sets)"),
-                }
-            })
-            .collect();
+        let labels = self.legend_labels(notes_fit);
         for (vi, (_, ci)) in self.variants.iter().enumerate() {
             let c = color(*ci);
             let bars = self.bars.iter().filter(|b| b.1 == vi).map(|&(di, _, v)| {
@@ -189,6 +176,24 @@ where
 }
 
 impl Throughput {
+    /// The legend's lines: each variant's name, and where its missing bars
+    /// have no room for their notes, on how many sets it has none.
+    fn legend_labels(&self, notes_fit: bool) -> Vec<String> {
+        self.variants
+            .iter()
+            .enumerate()
+            .map(|(vi, (name, _))| {
+                let gone = self.missing.iter().filter(|m| m.1 == vi).count();
+                match gone {
+                    0 => name.clone(),
+                    _ if notes_fit => name.clone(),
+                    1 => format!("{name} (no bar on 1 set)"),
+                    n => format!("{name} (no bar on {n} sets)"),
+                }
+            })
+            .collect()
+    }
+
     /// Every variant on every dataset of the run, each bar `value` of its
     /// summary row (rows without one have no bar).
     fn of(
