@@ -56,7 +56,16 @@ fn path_of(node: &roxmltree::Node, out: &mut String) {
     let scale = f64::from(font.units_per_em().unwrap_or(2048.0));
     let s = size / scale;
     let ids: Vec<GlyphId> = text.chars().map(|c| font.glyph_id(c)).collect();
-    let width = advance(&ids);
+    // Each glyph's origin in font units, kerning included; the last is the width.
+    let mut pens = vec![0.0f64];
+    for (i, &id) in ids.iter().enumerate() {
+        let kern = ids
+            .get(i + 1)
+            .map_or(0.0, |&next| font.kern_unscaled(id, next));
+        let last = pens[pens.len() - 1];
+        pens.push(last + f64::from(font.h_advance_unscaled(id) + kern));
+    }
+    let width = pens[ids.len()];
     let start = x - s
         * width
         * match inherited("text-anchor") {
@@ -66,17 +75,11 @@ fn path_of(node: &roxmltree::Node, out: &mut String) {
         };
     let baseline = y + dy;
     let mut d = String::new();
-    let mut pen = start;
-    for (i, &id) in ids.iter().enumerate() {
-        let here = pen;
-        pen += s * f64::from(font.h_advance_unscaled(id));
-        if let Some(&next) = ids.get(i + 1) {
-            pen += s * f64::from(font.kern_unscaled(id, next));
-        }
+    for (&id, &origin) in ids.iter().zip(&pens) {
         let Some(outline) = font.outline(id) else {
             continue;
         };
-        let pen = here;
+        let pen = start + s * origin;
         let at = |p: Point| (pen + s * f64::from(p.x), baseline - s * f64::from(p.y));
         let mut last: Option<Point> = None;
         for curve in &outline.curves {
@@ -118,19 +121,6 @@ fn path_of(node: &roxmltree::Node, out: &mut String) {
         }
     }
     out.push_str("/>");
-}
-
-/// The advance of `ids` in font units, kerning included.
-fn advance(ids: &[GlyphId]) -> f64 {
-    let font = font();
-    let kerning: f64 = ids
-        .windows(2)
-        .map(|w| f64::from(font.kern_unscaled(w[0], w[1])))
-        .sum();
-    ids.iter()
-        .map(|&id| f64::from(font.h_advance_unscaled(id)))
-        .sum::<f64>()
-        + kerning
 }
 
 /// SVG's default white-space handling: no newlines, tabs as spaces, runs of
