@@ -47,6 +47,7 @@ pub mod grid;
 pub mod harness;
 pub mod history;
 pub mod hunt;
+pub mod hygiene;
 pub mod perf;
 pub mod rate;
 pub mod report;

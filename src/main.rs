@@ -11,6 +11,11 @@ static ALLOCATOR: sudoku_bench::callgrind::Heap = sudoku_bench::callgrind::Heap;
 
 fn main() -> ExitCode {
     match cli::run() {
+        // A run stopped by SIGTERM or SIGHUP says so in its code (143, 129), as
+        // one stopped by Ctrl-C does (130).
+        Ok(code) if code == ExitCode::from(130) => {
+            ExitCode::from(sudoku_bench::hygiene::signals::exit_code())
+        }
         Ok(code) => code,
         Err(err) => {
             eprintln!("error: {}", error_text(&err));

@@ -141,25 +141,36 @@ pub fn rerun_saying(
 fn rerun(args: &[OsString]) -> Result<Rerun, ValgrindError> {
     let exe = std::env::current_exe().map_err(|e| ValgrindError::NoValgrind(e.to_string()))?;
     let work = scratch()?;
-    let out = work.join("callgrind.out");
-    let log = work.join("valgrind.log");
-    let later = work.join("report-later");
+    // Removed by an exit through a signal as well as when `work` drops.
+    let _removal = crate::hygiene::remove_on_exit(work.path());
+    let out = work.path().join("callgrind.out");
+    let log = work.path().join("valgrind.log");
+    let later = work.path().join("report-later");
     let started = Instant::now();
-    let status = Command::new("valgrind")
-        .args(callgrind::valgrind_options(&out, &log))
+    let mut cmd = Command::new("valgrind");
+    cmd.args(callgrind::valgrind_options(&out, &log))
         .arg(exe)
         .args(args)
         .env(callgrind::OUT_VAR, &out)
         .env(NATIVE_VAR, calibrate().to_string())
-        .env(REPORT_VAR, &later)
-        .status()
-        .map_err(|e| ValgrindError::NoValgrind(e.to_string()))?;
+        .env(REPORT_VAR, &later);
+    // A signal stops the counted run as it stops this one: it is passed on,
+    // and the counted run keeps what it measured.
+    crate::hygiene::signals::claim();
+    let (mut child, group) =
+        crate::hygiene::spawn(cmd).map_err(|e| ValgrindError::NoValgrind(e.to_string()))?;
+    let status = wait_passing_signals(&mut child);
+    drop(group);
     let wall_s = started.elapsed().as_secs_f64();
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let report_dir = std::fs::read_to_string(&later).ok().map(PathBuf::from);
-    let _ = std::fs::remove_dir_all(&work);
+    let text = read_private(&log);
+    let report_dir = Some(read_private(&later))
+        .filter(|t| !t.is_empty())
+        .map(PathBuf::from);
     let valgrind_failed = callgrind::stopped_by(&text);
-    let code = status.code().map_or(2, |c| u8::try_from(c).unwrap_or(2));
+    let code = status
+        .ok()
+        .and_then(|s| s.code())
+        .map_or(2, |c| u8::try_from(c).unwrap_or(2));
     Ok(Rerun {
         code,
         wall_s,
@@ -168,12 +179,45 @@ fn rerun(args: &[OsString]) -> Result<Rerun, ValgrindError> {
     })
 }
 
-/// A fresh private folder for callgrind's dumps and log.
-fn scratch() -> Result<PathBuf, ValgrindError> {
-    let dir = std::env::temp_dir().join(format!("sudoku-bench-callgrind-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|source| ValgrindError::Io {
-        path: dir.clone(),
-        source,
-    })?;
-    Ok(dir)
+/// Waits for `child`, passing on the first signal this process hears.
+fn wait_passing_signals(
+    child: &mut std::process::Child,
+) -> std::io::Result<std::process::ExitStatus> {
+    let mut passed = false;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status);
+        }
+        if !passed {
+            if let Some(sig) = crate::hygiene::signals::received() {
+                // SAFETY: kill sends a signal; no memory is touched.
+                unsafe { libc::kill(child.id() as i32, sig) };
+                passed = true;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// A file in the private folder, as text, never through a link.
+fn read_private(path: &Path) -> String {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut text = String::new();
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+    {
+        let _ = f.read_to_string(&mut text);
+    }
+    text
+}
+
+/// A fresh private folder for callgrind's dumps and log: made anew with a
+/// random name, mode 0700, never one that exists (a folder planted under a
+/// guessed name is never used); removed when dropped.
+fn scratch() -> Result<tempfile::TempDir, ValgrindError> {
+    crate::hygiene::private_folder("sudoku-bench-callgrind")
+        .map_err(|(path, source)| ValgrindError::Io { path, source })
 }

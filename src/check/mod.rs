@@ -55,12 +55,11 @@ pub enum CheckError {
 /// declaration `bench` takes for the sizes that passed) and the exit code
 /// (1 on a problem).
 pub fn run(r: &Request) -> Result<(String, u8), CheckError> {
-    let dir = std::env::temp_dir().join(format!("sudoku-bench-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|source| CheckError::Folder {
-        path: dir.clone(),
-        source,
-    })?;
-    let log = dir.join("stderr.log");
+    let dir = crate::hygiene::private_folder("sudoku-bench-check")
+        .map_err(|(path, source)| CheckError::Folder { path, source })?;
+    // Removed by an exit through a signal as well as when `dir` drops.
+    let _removal = crate::hygiene::remove_on_exit(dir.path());
+    let log = dir.path().join("stderr.log");
     let report = match &r.library {
         Some(lib) => {
             let mut spec = external::parse_library_argument(&format!("checked={lib}"))?;
@@ -82,7 +81,7 @@ pub fn run(r: &Request) -> Result<(String, u8), CheckError> {
         }
     };
     let tail = external::process::stderr_tail(&log, 0);
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     // What `bench` would be given, named NAME, to declare the sizes found.
     let named = match &r.library {
         Some(lib) => external::parse_library_argument(&format!("NAME={lib}"))?,

@@ -1,36 +1,33 @@
-//! Ctrl-C for the whole process: one handler and one flag, however many runs a
-//! command makes (`bench --threads 1,2,4` makes one per count). The `ctrlc`
-//! crate takes a single handler per process, so a handler installed per run
-//! would leave every later run deaf to it.
+//! SIGINT, SIGTERM and SIGHUP for the whole process (`hygiene::signals`):
+//! one flag however many runs a command makes (`bench --threads 1,2,4` makes
+//! one per count), and the message the latest run asked for.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use sudoku_bench::hygiene::signals;
 
-static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 static MESSAGE: Mutex<&str> = Mutex::new("");
 
-/// The process's interrupt flag, its handler installed on the first call:
-/// a first Ctrl-C sets the flag and prints `message` (the latest caller's), a
-/// second leaves at once with status 130.
+/// Listens for the signals from the start: one that no run has claimed
+/// ends every process the workbench started and leaves with `128 + signal`.
+pub(super) fn listen() {
+    signals::listen(|sig| {
+        let said = *sudoku_bench::sync::lock(&MESSAGE);
+        eprintln!("\n{}: {said}", signals::name(sig));
+    });
+}
+
+/// The process's interrupt flag: the first signal sets it and prints
+/// `message` (the latest caller's); a second leaves at once.
 pub(super) fn flag(message: &'static str) -> Arc<AtomicBool> {
     *sudoku_bench::sync::lock(&MESSAGE) = message;
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let set = flag.clone();
-        let _ = ctrlc::set_handler(move || {
-            if set.swap(true, Ordering::SeqCst) {
-                std::process::exit(130); // a second Ctrl-C: leave now
-            }
-            eprintln!("\n{}", sudoku_bench::sync::lock(&MESSAGE));
-        });
-        flag
-    })
-    .clone()
+    signals::claim()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn every_run_of_a_process_shares_one_flag() {

@@ -74,6 +74,9 @@ enum Command {
 pub fn run() -> Result<ExitCode> {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if !matches!(cli.command, Command::LibraryHost(_) | Command::PipeEcho) {
+        interrupt::listen();
+    }
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Solvers => solvers::run(),

@@ -304,11 +304,60 @@ struct Transfer {
     child: Child,
     out: ChildStdout,
     program: &'static str,
+    pace: Pace,
+    /// Its process group, ended with the transfer (and with this process).
+    _group: crate::hygiene::Group,
+}
+
+/// The slowest a download may go: under [`LOW_SPEED_BYTES`] in
+/// [`LOW_SPEED_WINDOW`] stops it (a mirror that trickles a byte a second
+/// would otherwise hold the run for ever).
+const LOW_SPEED_BYTES: u64 = 1024;
+/// See [`LOW_SPEED_BYTES`].
+const LOW_SPEED_WINDOW: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Bytes over time: a window that must carry [`LOW_SPEED_BYTES`].
+#[derive(Debug)]
+struct Pace {
+    since: std::time::Instant,
+    bytes: u64,
+}
+
+impl Pace {
+    fn new(now: std::time::Instant) -> Pace {
+        Pace {
+            since: now,
+            bytes: 0,
+        }
+    }
+
+    /// Counts `n` bytes read at `now`; an error once a whole window passed
+    /// with fewer than [`LOW_SPEED_BYTES`].
+    fn note(&mut self, n: usize, now: std::time::Instant) -> Result<(), String> {
+        self.bytes += n as u64;
+        if now.duration_since(self.since) < LOW_SPEED_WINDOW {
+            return Ok(());
+        }
+        if self.bytes < LOW_SPEED_BYTES {
+            return Err(format!(
+                "slower than {LOW_SPEED_BYTES} bytes in {} s ({} bytes): stopped",
+                LOW_SPEED_WINDOW.as_secs(),
+                self.bytes
+            ));
+        }
+        *self = Pace::new(now);
+        Ok(())
+    }
 }
 
 impl Transfer {
     fn start(url: &str, limit: u64) -> Result<Transfer, String> {
         let max = limit.to_string();
+        let (speed, window) = (
+            LOW_SPEED_BYTES.to_string(),
+            LOW_SPEED_WINDOW.as_secs().to_string(),
+        );
+        let idle = format!("--read-timeout={window}");
         let tries: [(&'static str, Vec<&str>); 2] = [
             (
                 "curl",
@@ -323,6 +372,10 @@ impl Transfer {
                     "20",
                     "--max-filesize",
                     &max,
+                    "--speed-limit",
+                    &speed,
+                    "--speed-time",
+                    &window,
                     "--",
                     url,
                 ],
@@ -332,6 +385,7 @@ impl Transfer {
                 vec![
                     "--no-verbose",
                     "--timeout=20",
+                    &idle,
                     "--output-document=-",
                     "--",
                     url,
@@ -339,19 +393,20 @@ impl Transfer {
             ),
         ];
         for (program, args) in tries {
-            let spawned = Command::new(program)
-                .args(&args)
+            let mut cmd = Command::new(program);
+            cmd.args(&args)
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn();
-            match spawned {
-                Ok(mut child) => {
+                .stderr(Stdio::piped());
+            match crate::hygiene::spawn(cmd) {
+                Ok((mut child, group)) => {
                     let out = child.stdout.take().ok_or("no output pipe")?;
                     return Ok(Transfer {
                         child,
                         out,
                         program,
+                        pace: Pace::new(std::time::Instant::now()),
+                        _group: group,
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -365,6 +420,9 @@ impl Transfer {
 impl Read for Transfer {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.out.read(buf)?;
+        if let Err(slow) = self.pace.note(n, std::time::Instant::now()) {
+            return Err(std::io::Error::other(format!("{}: {slow}", self.program)));
+        }
         if n == 0 && !buf.is_empty() {
             let status = self.child.wait()?;
             if !status.success() {
@@ -397,9 +455,11 @@ impl Drop for Transfer {
     }
 }
 
-/// A file being downloaded, removed unless it was moved into place.
+/// A file being downloaded, removed unless it was moved into place (and
+/// by an exit through a signal).
 #[derive(Debug)]
 struct Part {
+    _removal: crate::hygiene::Removal,
     path: PathBuf,
     file: std::fs::File,
     bytes: u64,
@@ -414,6 +474,7 @@ impl Part {
             source,
         })?;
         Ok(Part {
+            _removal: crate::hygiene::remove_on_exit(&path),
             path,
             file: f,
             bytes: 0,
@@ -455,6 +516,25 @@ fn unpack(zip: &Path, list: &Public, dir: &Path) -> Result<Part, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trickle_is_stopped_after_a_window_and_a_steady_stream_is_not() {
+        let t0 = std::time::Instant::now();
+        let mut trickle = Pace::new(t0);
+        for s in 1..30 {
+            assert!(trickle
+                .note(1, t0 + std::time::Duration::from_secs(s))
+                .is_ok());
+        }
+        let err = trickle.note(1, t0 + LOW_SPEED_WINDOW).unwrap_err();
+        assert!(err.contains("(30 bytes)"), "{err}");
+        let mut steady = Pace::new(t0);
+        for s in 1..=90 {
+            assert!(steady
+                .note(100, t0 + std::time::Duration::from_secs(s))
+                .is_ok());
+        }
+    }
 
     fn zip_with(members: &[(&str, &[u8])]) -> Vec<u8> {
         let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));

@@ -5,6 +5,7 @@ use crate::solver::Mode;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,6 +50,9 @@ pub struct Process {
     spin: Duration,
     /// Where its CPU time and peak memory are added up, with its own part.
     usage: Option<(std::sync::Arc<crate::usage::Usage>, crate::usage::Tracked)>,
+    /// Its process group and marker: what it leaves running is killed
+    /// once it is reaped (dropped after the process is, before its cage).
+    _group: crate::hygiene::Group,
     /// Its memory limit, when it has one: its cgroup goes once it is reaped
     /// (the last field, dropped after the process is).
     cage: Option<crate::usage::Cage>,
@@ -97,7 +101,12 @@ impl Process {
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command is empty"))?;
         let (stderr, log_start) = match log {
             Some(path) => {
-                let f = OpenOptions::new().create(true).append(true).open(path)?;
+                // Never through a link planted where the log goes.
+                let f = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .custom_flags(libc::O_NOFOLLOW)
+                    .open(path)?;
                 let at = f.metadata()?.len();
                 (Stdio::from(f), at)
             }
@@ -112,14 +121,14 @@ impl Process {
         if let Some(cage) = &cage {
             cage.enter(&mut cmd);
         }
-        let mut child = cmd
-            .args(args)
+        cmd.args(args)
             .env(PROTOCOL_VAR, version)
             .env(MODE_VAR, mode.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()?;
+            .stderr(stderr);
+        // Its own process group, marked, ended with it (and with this process).
+        let (mut child, group) = crate::hygiene::spawn(cmd)?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         // SAFETY: F_GETFL/F_SETFL on a pipe descriptor this process owns.
@@ -141,6 +150,7 @@ impl Process {
             log_start,
             spin: SPIN,
             usage: None,
+            _group: group,
             cage,
             cpu_budget: None,
         })
@@ -279,6 +289,14 @@ impl Process {
                         std::thread::yield_now();
                         continue;
                     }
+                    // The program itself ended, though a child of it may hold
+                    // its stdout open: what it wrote is read, then it is gone.
+                    if self.exited() {
+                        if self.drain_after_exit() {
+                            continue;
+                        }
+                        return Err(ReadError::Closed);
+                    }
                     if let Some((limit, from)) = self.cpu_budget {
                         let used = crate::usage::process_cpu(self.child.id())
                             .map_or(Duration::ZERO, |c| c.saturating_sub(from));
@@ -301,6 +319,21 @@ impl Process {
                 Err(e) => return Err(ReadError::Io(e)),
             }
         }
+    }
+
+    /// True once the program's own process has ended (reaped or not).
+    fn exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// After the program ended: reads what it left in the pipe; true when
+    /// that was anything (a line may be there to take).
+    fn drain_after_exit(&mut self) -> bool {
+        let len = self.buf.len();
+        self.buf.resize(len + 16 * 1024, 0);
+        let got = self.stdout.read(&mut self.buf[len..]);
+        self.buf.truncate(len + *got.as_ref().unwrap_or(&0));
+        matches!(got, Ok(n) if n > 0)
     }
 
     /// True when nothing is left unread: no partial or extra answer lines.

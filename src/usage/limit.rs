@@ -8,7 +8,7 @@
 
 use std::fs::File;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How a [`MemoryLimit`] is set.
@@ -119,6 +119,28 @@ impl MemoryLimit {
     }
 }
 
+/// Kills every process left in cgroup `dir`: all at once where the kernel
+/// has `cgroup.kill` (v2, Linux 5.14), else each process it lists.
+fn end_cgroup(dir: &Path) {
+    if std::fs::write(dir.join("cgroup.kill"), "1").is_ok() {
+        return;
+    }
+    for _ in 0..10 {
+        let Ok(text) = std::fs::read_to_string(dir.join("cgroup.procs")) else {
+            return;
+        };
+        let pids: Vec<i32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+        if pids.is_empty() {
+            return;
+        }
+        for pid in pids {
+            // SAFETY: kill sends a signal; no memory is touched.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
 /// The limit for one process: its cgroup (removed when the cage drops,
 /// after the process has ended), or its rlimit.
 #[derive(Debug)]
@@ -210,6 +232,7 @@ impl Drop for Cage {
     fn drop(&mut self) {
         self.procs = None;
         if let Some(dir) = &self.dir {
+            end_cgroup(dir);
             // Empty once its process is reaped: a moment after a kill.
             for _ in 0..50 {
                 if std::fs::remove_dir(dir).is_ok() {

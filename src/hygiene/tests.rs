@@ -1,0 +1,60 @@
+use super::*;
+use std::time::{Duration, Instant};
+
+/// Waits (10 s at most) until `f` holds.
+fn until(f: impl Fn() -> bool) -> bool {
+    let end = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < end {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    f()
+}
+
+fn count(token: &str) -> usize {
+    marked(&|t: &str| t == token).len()
+}
+
+#[test]
+fn ending_a_group_kills_its_children_setsid_or_not() {
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "setsid sleep 300 & sleep 300 & (sleep 300 &) ; exec sleep 300",
+    ]);
+    let (mut child, group) = spawn(cmd).expect("sh starts");
+    let token = group.token().to_string();
+    assert!(until(|| count(&token) >= 4), "{} marked", count(&token));
+    assert!(mine().len() >= 4);
+    drop(group);
+    let _ = child.wait();
+    assert!(until(|| count(&token) == 0), "{} left", count(&token));
+}
+
+#[test]
+fn a_marker_nests_under_the_one_it_inherits() {
+    assert_eq!(chain(Some("1-2.3"), "4-5.6"), "1-2.3/4-5.6");
+    assert_eq!(chain(None, "4-5.6"), "4-5.6");
+    assert_eq!(chain(Some(""), "4-5.6"), "4-5.6");
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "exec sleep 300"]);
+    let (mut child, group) = spawn(cmd).expect("sh starts");
+    let pid = child.id();
+    assert!(until(
+        || owner_of(pid).is_some_and(|v| v.split('/').any(|t| t == group.token()))
+    ));
+    drop(group);
+    let _ = child.wait();
+}
+
+#[test]
+fn a_registered_path_is_forgotten_when_its_guard_drops() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.part");
+    let guard = remove_on_exit(&path);
+    assert!(crate::sync::lock(&PATHS).values().any(|p| p == &path));
+    drop(guard);
+    assert!(!crate::sync::lock(&PATHS).values().any(|p| p == &path));
+}
