@@ -77,6 +77,18 @@ pub fn run() -> Result<ExitCode> {
     if !matches!(cli.command, Command::LibraryHost(_) | Command::PipeEcho) {
         interrupt::listen();
     }
+    if matches!(
+        cli.command,
+        Command::Bench(_) | Command::Study(_) | Command::Hunt(_) | Command::Contender(_)
+    ) {
+        // A killed run's programs in sessions of their own escaped the
+        // kernel's parent-death signal: they would take a core from this run.
+        let n = sudoku_bench::hygiene::end_strays();
+        if n > 0 {
+            eprintln!("note: ended {n} processes left running by a killed run of sudoku-bench");
+        }
+        sudoku_bench::hygiene::remove_stale_folders();
+    }
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Solvers => solvers::run(),

@@ -271,6 +271,56 @@ pub fn private_folder(prefix: &str) -> Result<tempfile::TempDir, (PathBuf, io::E
         .map_err(|e| (std::env::temp_dir().join(format!("{prefix}-{pid}-*")), e))
 }
 
+/// The prefixes of the private folders the workbench makes
+/// ([`private_folder`]), which [`remove_stale_folders`] looks for.
+pub const FOLDER_PREFIXES: [&str; 2] = ["sudoku-bench-callgrind", "sudoku-bench-check"];
+
+/// Removes the private folders that a workbench killed by SIGKILL left
+/// under the system's temporary folder: named by [`private_folder`] for one
+/// of [`FOLDER_PREFIXES`], owned by this user, their process gone. Gives how
+/// many.
+pub fn remove_stale_folders() -> usize {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(dir) = std::fs::read_dir(std::env::temp_dir()) else {
+        return 0;
+    };
+    // SAFETY: geteuid has no preconditions.
+    let uid = unsafe { libc::geteuid() };
+    let mut removed = 0;
+    for entry in dir.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(stale_owner) else {
+            continue;
+        };
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        if !meta.is_dir() || meta.uid() != uid || alive(pid) {
+            continue;
+        }
+        if std::fs::remove_dir_all(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// The process id in a private folder's name (`PREFIX-PID-RANDOM`).
+fn stale_owner(name: &str) -> Option<u32> {
+    let rest = FOLDER_PREFIXES
+        .iter()
+        .find_map(|p| name.strip_prefix(p)?.strip_prefix('-'))?;
+    let (pid, random) = rest.split_once('-')?;
+    (!random.is_empty()).then_some(())?;
+    pid.parse().ok()
+}
+
+fn alive(pid: u32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    let r = unsafe { libc::kill(pid as i32, 0) };
+    r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
 /// A path removed if the process exits through [`exit`] (a signal)
 /// before the guard drops; dropping the guard only forgets it.
 #[derive(Debug)]

@@ -58,3 +58,14 @@ fn a_registered_path_is_forgotten_when_its_guard_drops() {
     drop(guard);
     assert!(!crate::sync::lock(&PATHS).values().any(|p| p == &path));
 }
+
+#[test]
+fn a_stale_folder_is_named_by_its_prefix_and_process() {
+    assert_eq!(stale_owner("sudoku-bench-check-123-a1B2c3"), Some(123));
+    assert_eq!(stale_owner("sudoku-bench-callgrind-9-x"), Some(9));
+    assert_eq!(stale_owner("sudoku-bench-check-123"), None);
+    assert_eq!(stale_owner("sudoku-bench-check-123-"), None);
+    assert_eq!(stale_owner("sudoku-bench-other-123-abc"), None);
+    assert_eq!(stale_owner("sudoku-bench-check-x-abc"), None);
+    assert!(alive(std::process::id()));
+}

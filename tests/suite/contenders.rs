@@ -2,55 +2,12 @@
 //! (`tests/fixtures/contender.rs`) behaving well and badly, the examples, and
 //! `contender check`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
-use sudoku_bench::format::Alphabet;
-use sudoku_bench::harness::Selection;
 
-use crate::common::example;
+use crate::common::{example, fixture, table};
 
 use crate::common::bin_in as bin;
-
-/// Writes the fixture's table (`puzzle<TAB>answer`, puzzles as the harness
-/// sends them) for embedded datasets, and returns its path.
-fn table(dir: &Path, sets: &[&str]) -> PathBuf {
-    let mut text = String::new();
-    for name in sets {
-        let ds = sudoku_bench::harness::resolve(
-            name,
-            &Default::default(),
-            &Selection::default(),
-            &mut |_| {},
-        )
-        .unwrap()
-        .remove(0);
-        let alphabet = Alphabet::default_for(ds.geometry);
-        for p in &ds.puzzles {
-            let mut line = Vec::new();
-            sudoku_bench::external::protocol::puzzle_line(&mut line, &p.grid, &alphabet);
-            let answer = p.expected.as_ref().expect("embedded sets carry answers");
-            let mut a = Vec::new();
-            sudoku_bench::external::protocol::puzzle_line(&mut a, answer, &alphabet);
-            text.push_str(&format!(
-                "{}\t{}\n",
-                String::from_utf8_lossy(&line).trim(),
-                String::from_utf8_lossy(&a).trim()
-            ));
-        }
-    }
-    let path = dir.join("table.tsv");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-/// `--contender fx=FIXTURE TABLE BEHAVIOUR`.
-fn fixture(table: &Path, behaviour: &str) -> String {
-    format!(
-        "fx={} {} {behaviour}",
-        example("fixture-contender").display(),
-        table.display()
-    )
-}
 
 /// Rows of a run's results.csv as (variant, puzzle index, status, detail, nodes).
 fn rows(run: &Path) -> Vec<(String, u64, String, String, String)> {
@@ -717,12 +674,12 @@ fn pencilmark_lines_go_to_programs_that_take_them() {
     let ds = sudoku_bench::harness::resolve(
         "easy-9x9",
         &Default::default(),
-        &Selection::default(),
+        &sudoku_bench::harness::Selection::default(),
         &mut |_| {},
     )
     .unwrap()
     .remove(0);
-    let alphabet = Alphabet::default_for(ds.geometry);
+    let alphabet = sudoku_bench::format::Alphabet::default_for(ds.geometry);
     let mut file = String::new();
     for p in &ds.puzzles[..60] {
         let answer = p.expected.as_ref().unwrap();

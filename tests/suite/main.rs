@@ -16,6 +16,7 @@ mod faults;
 mod figures;
 mod history_cli;
 mod hunt_cli;
+mod hygiene;
 mod instructions;
 mod libraries;
 mod properties;

@@ -60,7 +60,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "grid", "stats", "seeded", "error", "words", "sync", "usage", "columns", "files",
     ],
-    &["format", "validate", "transform", "perf"],
+    &["format", "validate", "transform", "perf", "hygiene"],
     &["solver", "datasets", "callgrind"],
     &["rate", "batch", "valgrind"],
     &["generate"],

@@ -197,3 +197,44 @@ pub fn valgrind() -> bool {
     }
     ok
 }
+
+/// Writes the fixture's table (`puzzle<TAB>answer`, puzzles as the harness
+/// sends them) for embedded datasets, and returns its path.
+pub fn table(dir: &Path, sets: &[&str]) -> PathBuf {
+    let mut text = String::new();
+    for name in sets {
+        let ds = sudoku_bench::harness::resolve(
+            name,
+            &Default::default(),
+            &sudoku_bench::harness::Selection::default(),
+            &mut |_| {},
+        )
+        .unwrap()
+        .remove(0);
+        let alphabet = sudoku_bench::format::Alphabet::default_for(ds.geometry);
+        for p in &ds.puzzles {
+            let mut line = Vec::new();
+            sudoku_bench::external::protocol::puzzle_line(&mut line, &p.grid, &alphabet);
+            let answer = p.expected.as_ref().expect("embedded sets carry answers");
+            let mut a = Vec::new();
+            sudoku_bench::external::protocol::puzzle_line(&mut a, answer, &alphabet);
+            text.push_str(&format!(
+                "{}\t{}\n",
+                String::from_utf8_lossy(&line).trim(),
+                String::from_utf8_lossy(&a).trim()
+            ));
+        }
+    }
+    let path = dir.join("table.tsv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `--contender fx=FIXTURE TABLE BEHAVIOUR`.
+pub fn fixture(table: &Path, behaviour: &str) -> String {
+    format!(
+        "fx={} {} {behaviour}",
+        example("fixture-contender").display(),
+        table.display()
+    )
+}
