@@ -23,3 +23,6 @@ pub const CONTENDER_LOGS: &str = "contenders";
 pub const COMPARE: &str = "compare";
 /// A comparison's tables and verdicts, in its folder.
 pub const COMPARE_MD: &str = "compare.md";
+/// The lock a command holds on a folder while it writes there
+/// (`crate::lock`): hidden, and removed when the command lets go.
+pub const LOCK: &str = ".sudoku-bench.lock";

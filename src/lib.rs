@@ -48,6 +48,7 @@ pub mod harness;
 pub mod history;
 pub mod hunt;
 pub mod hygiene;
+pub mod lock;
 pub mod perf;
 pub mod rate;
 pub mod report;

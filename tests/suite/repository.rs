@@ -60,7 +60,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "grid", "stats", "seeded", "error", "words", "sync", "usage", "columns", "files",
     ],
-    &["format", "validate", "transform", "perf", "hygiene"],
+    &["format", "validate", "transform", "perf", "lock", "hygiene"],
     &["solver", "datasets", "callgrind"],
     &["rate", "batch", "valgrind"],
     &["generate"],
