@@ -93,6 +93,9 @@ pub enum BenchError {
     /// The run folder cannot be claimed or cleared.
     #[error(transparent)]
     RunDir(#[from] crate::export::run_dir::RunDirError),
+    /// Another process writes into the run folder.
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
     /// An export (`--export`) cannot be written.
     #[error(transparent)]
     Export(#[from] crate::export::track::TrackError),

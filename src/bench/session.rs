@@ -1,7 +1,9 @@
 //! `bench` from what was asked to its exit code: one run, a run per thread
 //! count, a run resumed, each counted under valgrind when instructions are
 //! asked for. The command parses its arguments into a [`Request`] and hands
-//! in a [`Console`]; everything the run says goes there.
+//! in a [`Console`]; everything the run says goes there. Each run folder is
+//! written under its [`FolderLock`] (a scaling run's too), except while a
+//! counted run under valgrind writes it: that process takes the lock.
 
 use super::{measure, reopen, scaling, BenchError, Plan, Reopened, Watch};
 use crate::callgrind::on_valgrind;
@@ -10,6 +12,7 @@ use crate::export::run_dir::{out_dir, replace_earlier_run, REPORTS};
 use crate::export::terminal::{self, Ending};
 use crate::harness::plan::{Measure, RunOptions};
 use crate::harness::{self, files, recover, Observer, RunInfo};
+use crate::lock::FolderLock;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -87,12 +90,18 @@ impl Session<'_> {
         if options.measure == Measure::Instructions && !on_valgrind() {
             // What the counted run would refuse is refused here, before valgrind starts.
             Plan::new(options, harness::cores(), &mut |_| {})?;
+            if let Some(dir) = &out {
+                FolderLock::check(dir)?;
+            }
             return self.counted();
         }
         if !options.scaling.is_empty() {
             scaling::check(&options)?;
             let top = out_dir(out.as_deref(), Path::new(REPORTS), "run")?;
+            let _writer = FolderLock::take(&top)?;
             return self.counts(&options, &top, &mut |s, one, dir| {
+                std::fs::create_dir_all(dir).map_err(BenchError::io(dir))?;
+                let _writer = FolderLock::take(dir)?;
                 replace_earlier_run(dir, force)?;
                 s.fresh(one, dir)
             });
@@ -100,16 +109,17 @@ impl Session<'_> {
         let started = Instant::now();
         let plan = self.plan(options)?;
         let dir = out_dir(out.as_deref(), Path::new(REPORTS), "run")?;
+        let _writer = FolderLock::take(&dir)?;
         replace_earlier_run(&dir, force)?;
         let quiet = self.quiet;
         self.one(plan, &dir, None, quiet, started)
     }
 
-    /// A count of a scaling run never begun: planned and run into `dir`.
+    /// A count of a scaling run never begun: planned and run into `dir`,
+    /// whose lock the caller holds.
     fn fresh(&mut self, options: RunOptions, dir: &Path) -> Result<u8, BenchError> {
         let started = Instant::now();
         let plan = self.plan(options)?;
-        std::fs::create_dir_all(dir).map_err(BenchError::io(dir))?;
         self.one(plan, dir, None, true, started)
     }
 
@@ -153,6 +163,12 @@ impl Session<'_> {
         no_report: bool,
     ) -> Result<u8, BenchError> {
         let options = super::recorded(&recover::read_info(first)?, first)?;
+        if options.measure == Measure::Instructions && !on_valgrind() {
+            // The counted run resumes every count, under the locks it takes.
+            FolderLock::check(top)?;
+            return self.counted();
+        }
+        let _writer = FolderLock::take(top)?;
         self.counts(
             &options,
             top,
@@ -162,7 +178,11 @@ impl Session<'_> {
                     Ok(0)
                 }
                 Ok(_) => s.resume(dir, force, no_report),
-                Err(_) => s.fresh(one, dir),
+                Err(_) => {
+                    std::fs::create_dir_all(dir).map_err(BenchError::io(dir))?;
+                    let _writer = FolderLock::take(dir)?;
+                    s.fresh(one, dir)
+                }
             },
         )
     }
@@ -170,6 +190,8 @@ impl Session<'_> {
     /// Finishes the run in `dir`, or says it is complete.
     fn resume(&mut self, dir: &Path, force: bool, no_report: bool) -> Result<u8, BenchError> {
         let started = Instant::now();
+        // Taken before the folder is read: a second --resume is refused.
+        let writer = FolderLock::take_if_there(dir)?;
         let console = &mut *self.console;
         let say = &mut |m: &str| console.err(m);
         match reopen(dir, force, no_report, harness::cores(), say)? {
@@ -191,6 +213,8 @@ impl Session<'_> {
                         .err(&format!("note: resuming despite:\n  {lines}"));
                 }
                 if plan.options.measure == Measure::Instructions && !on_valgrind() {
+                    // The counted run writes the folder: it takes the lock.
+                    drop(writer);
                     return self.counted();
                 }
                 let quiet = self.quiet || !info.options.scaling.is_empty();
@@ -214,6 +238,7 @@ impl Session<'_> {
         let console = &mut *self.console;
         let (code, dir) = crate::valgrind::rerun_saying(args, self.quiet, &mut |m| console.err(m))?;
         if let Some(dir) = dir {
+            let _writer = FolderLock::take(&dir)?;
             let info = recover::read_info(&dir)?;
             let report =
                 crate::report::write(&dir, &info.options.after.charts).map_err(|source| {

@@ -30,17 +30,14 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         if args.out.is_some() {
             bail!("--out is for a report across machines (several run folders): one run's report goes into its folder");
         }
-        let r = report::write(dir, &args.choices.options()?)?;
-        r.tell(dir, &mut Terminal);
-        if !args.export.is_empty() {
-            report::export(dir, &args.export, &mut Terminal)?;
-        }
+        let options = args.choices.options()?;
+        report::session::one(dir, &options, &args.export, &mut Terminal)?;
         return Ok(ExitCode::SUCCESS);
     }
     if !args.export.is_empty() {
         bail!("--export writes one run's figures: give one run folder");
     }
     let out = out_dir(&args.out, "run")?;
-    report::machines::write(&args.run_dirs, &out)?.tell(&out, &mut Terminal);
+    report::session::machines(&args.run_dirs, &out, &mut Terminal)?;
     Ok(ExitCode::SUCCESS)
 }

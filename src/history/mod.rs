@@ -44,6 +44,9 @@ pub enum HistoryError {
         #[source]
         source: std::io::Error,
     },
+    /// Another process writes into the history's folder.
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
 }
 
 /// The order runs are read in.

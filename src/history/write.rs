@@ -515,10 +515,12 @@ pub fn csv_text(h: &History) -> Result<String, csv::Error> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// Writes `history.md`, `history.html`, `history.csv` and `charts/` into `dir`.
+/// Writes `history.md`, `history.html`, `history.csv` and `charts/` into
+/// `dir`, under its lock (another process writing there refuses it).
 pub fn write(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
     let io = |path: std::path::PathBuf| move |source| HistoryError::Write { path, source };
     std::fs::create_dir_all(dir).map_err(io(dir.to_path_buf()))?;
+    let _writer = crate::lock::FolderLock::take(dir)?;
     let charts = charts(h, dir)?;
     let csv = csv_text(h).map_err(|e| HistoryError::Write {
         path: dir.join(HISTORY_CSV),

@@ -297,6 +297,9 @@ pub enum HuntError {
     /// The hunt's folder cannot be made.
     #[error(transparent)]
     RunDir(#[from] crate::export::run_dir::RunDirError),
+    /// Another process writes into the hunt's folder.
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! A hunt from what was asked to its exit code ([`run`]): planned, its
 //! folder made, the contenders started, the search run with `progress.csv`
 //! written as it goes, then `puzzles.txt`, `found.csv` and the chart; or
-//! hunts merged. The command only maps its arguments.
+//! hunts merged, the folder written under its [`FolderLock`]. The command
+//! only maps its arguments.
 
 use super::plan::{contender, HuntPlan, HuntRequest};
 use super::write::{print_best, write_results, Header, ProgressFile, ScoreName};
@@ -9,6 +10,7 @@ use super::{HuntError, HuntObserver, HuntResult, ProgressRow, Stop};
 use crate::contender::Contender;
 use crate::export::terminal;
 use crate::external::ContenderSpec;
+use crate::lock::FolderLock;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -43,6 +45,7 @@ pub fn run(r: Request, console: &mut dyn Console) -> Result<u8, HuntError> {
     let say = &mut |m: &str| console.err(m);
     let plan = HuntPlan::new(&r.hunt, crate::usage::cores(), say)?;
     let dir = crate::export::run_dir::out_dir(r.out.as_deref(), Path::new(HUNTS), "run")?;
+    let _writer = FolderLock::take(&dir)?;
     if !r.merge.is_empty() {
         let cancel = console.cancel("interrupted (Ctrl-C again to quit now)");
         let (m, _) = merge(&plan, &r.hunt, &r.specs, &r.merge, &dir, &cancel)?;

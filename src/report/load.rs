@@ -93,6 +93,9 @@ pub enum ReportError {
     /// An export cannot be written.
     #[error(transparent)]
     Track(#[from] crate::export::track::TrackError),
+    /// Another process writes into the report's folder.
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
 }
 
 /// One measured puzzle, as the charts need it.

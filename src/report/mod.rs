@@ -9,6 +9,7 @@ pub mod charts;
 pub mod html;
 pub mod load;
 pub mod machines;
+pub mod session;
 
 pub use html::html;
 pub use load::{load, load_points, load_summary, Point, ReportError, RunData, Series};

@@ -72,6 +72,9 @@ pub enum StudyError {
     /// The study folder cannot be made or replaced.
     #[error(transparent)]
     RunDir(#[from] crate::export::run_dir::RunDirError),
+    /// Another process writes into the study folder.
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
     /// The study cut short cannot be read back.
     #[error(transparent)]
     Resume(#[from] Box<ResumeError>),

@@ -4,7 +4,8 @@
 //! killed study says what it was), each share's solves appended to
 //! `solves.csv` and its line to `shares.csv` as it ends, then the rows,
 //! the findings, the charts and the report. With what a killed study
-//! measured, only the shares it lacks are run.
+//! measured, only the shares it lacks are run. The folder is written under
+//! its [`FolderLock`], taken by the counted study itself under valgrind.
 
 use super::{
     Measured, Resumable, Share, StudyData, StudyError, StudyFile, StudyInfo, StudyOptions,
@@ -15,6 +16,7 @@ use crate::export::run_dir;
 use crate::export::terminal::{self, Ending};
 use crate::harness::plan::Measure;
 use crate::harness::{self, RunInfo, RunOptions, Schedule, SolveRecord};
+use crate::lock::FolderLock;
 use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -96,6 +98,9 @@ impl Session<'_> {
         super::check_handled(opts)?;
         let counting = opts.measure == Measure::Instructions;
         if counting && !on_valgrind() {
+            if let Some(dir) = &out {
+                FolderLock::check(dir)?;
+            }
             return self.counted();
         }
         if !self.quiet {
@@ -106,16 +111,19 @@ impl Session<'_> {
                 self.console.err(&n);
             }
         }
-        if let Some(dir) = &out {
-            run_dir::replace_earlier(dir, "study", super::FILES.to_vec(), force)?;
-        }
         let parent = Path::new(run_dir::REPORTS).join(STUDIES);
         let dir = run_dir::out_dir(out.as_deref(), &parent, opts.axis.name())?;
+        let _writer = FolderLock::take(&dir)?;
+        if out.is_some() {
+            run_dir::replace_earlier(&dir, "study", super::FILES.to_vec(), force)?;
+        }
         self.study_into(info, &dir, None)
     }
 
     /// Finishes the study in `dir`, or says it is complete.
     fn resume(&mut self, dir: &Path, force: bool) -> Result<u8, StudyError> {
+        // Taken before the folder is read: a second resume is refused.
+        let writer = FolderLock::take_if_there(dir)?;
         let (info, resumed, despite) = match super::resumable(dir, force).map_err(Box::new)? {
             Resumable::Complete(finished) => {
                 self.console.out(&format!(
@@ -131,6 +139,8 @@ impl Session<'_> {
             } => (info, resumed, despite),
         };
         if info.options.measure == Measure::Instructions && !on_valgrind() {
+            // The counted study writes the folder: it takes the lock.
+            drop(writer);
             return self.counted();
         }
         if let Some(why) = despite {

@@ -293,3 +293,39 @@ fn a_study_counted_twice_finds_the_same_instructions_and_its_findings_are_about_
         .join("a/charts/study-clues-instructions-unique.svg")
         .is_file());
 }
+
+#[test]
+fn a_counted_run_is_refused_a_held_folder_and_writes_its_own_under_its_lock() {
+    if !valgrind() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let run = || {
+        let mut c = bin(tmp.path());
+        c.args(["bench", "--measure", "instructions", "--solver", "band"])
+            .args(["--dataset", "seeds-9x9", "--limit", "2", "--warmup", "0"])
+            .args(["--out", "c"]);
+        c
+    };
+    // Held by another process: refused before valgrind starts.
+    let dir = tmp.path().join("c");
+    std::fs::create_dir(&dir).unwrap();
+    let held = sudoku_bench::lock::FolderLock::take(&dir).unwrap();
+    let pid = std::process::id();
+    run()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "c is being written by another sudoku-bench process (PID {pid})"
+        )))
+        .stderr(predicate::str::contains("valgrind").not());
+    drop(held);
+    // The run under valgrind takes the folder's lock (this process holds
+    // none while it runs), then this one draws the report under it.
+    run()
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("c/report.md and "));
+    assert!(dir.join("report.html").is_file() && dir.join("results.csv").is_file());
+    assert!(!dir.join(sudoku_bench::files::LOCK).exists());
+}

@@ -28,3 +28,4 @@ mod resume;
 mod round_trip;
 mod study_cli;
 mod verdicts;
+mod writers;

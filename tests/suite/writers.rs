@@ -1,0 +1,318 @@
+//! One writer per folder (issue 77): a second `bench`, `--resume`,
+//! `study`, `hunt`, `report` or `history` into a folder another process
+//! writes is refused at once with that process's PID.
+
+use crate::common::{bin_in as bin, csv_rows, example, hard_lines};
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use sudoku_bench::files::LOCK;
+use sudoku_bench::harness::PuzzleResult;
+use sudoku_bench::lock::FolderLock;
+
+/// Puzzles a held run measures, with each of its two contenders.
+const PUZZLES: usize = 20;
+
+/// The fixture's table for hard-9x9 (puzzle and answer a line).
+fn table(dir: &Path) -> PathBuf {
+    let lines: String = hard_lines(PUZZLES)
+        .iter()
+        .map(|(p, s)| format!("{p}\t{s}\n"))
+        .collect();
+    let path = dir.join("table.tsv");
+    std::fs::write(&path, lines).unwrap();
+    path
+}
+
+/// A run of a strategy and the fixture program into `out`, labelled.
+fn bench_words(table: &Path, out: &str, label: &str) -> Vec<String> {
+    let fx = format!(
+        "fx={} {}",
+        example("fixture-contender").display(),
+        table.display()
+    );
+    let limit = PUZZLES.to_string();
+    [
+        "bench",
+        "--solver",
+        "bitset-mrv",
+        "--contender",
+        &fx,
+        "--dataset",
+        "hard-9x9",
+        "--limit",
+        &limit,
+        "--min-time",
+        "0",
+        "--threads",
+        "1",
+        "--warmup",
+        "0",
+        "--quiet",
+        "--no-report",
+        "--label",
+        label,
+        "--out",
+        out,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// A workbench process whose fixture program waits for `gate` before its
+/// first puzzle: the run holds its folder, with no clock, until the gate
+/// opens. Dropped, it opens the gate and kills what is left.
+struct Held {
+    child: Child,
+    gate: PathBuf,
+}
+
+impl Held {
+    fn start(cwd: &Path, words: &[String], gate: &Path) -> Held {
+        let child = Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+            .current_dir(cwd)
+            .args(words)
+            .env("FIXTURE_START_GATE", gate)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        Held {
+            child,
+            gate: gate.to_path_buf(),
+        }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Opens the gate and waits for the run to end: its exit code.
+    fn finish(mut self) -> Option<i32> {
+        std::fs::write(&self.gate, "open").unwrap();
+        self.child.wait().unwrap().code()
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let _ = std::fs::write(&self.gate, "open");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits until `ready` holds, checked every few milliseconds, for at most
+/// five minutes (a loaded machine is slow, never wrong).
+fn wait_until(what: &str, ready: impl Fn() -> bool) {
+    let since = Instant::now();
+    while !ready() {
+        assert!(since.elapsed() < Duration::from_secs(300), "{what}: never");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The PID written in `dir`'s lock file, if any.
+fn holder(dir: &Path) -> Option<u32> {
+    let text = std::fs::read_to_string(dir.join(LOCK)).ok()?;
+    text.trim().parse().ok()
+}
+
+/// What the refused one says of the folder and its holder.
+fn refusal(dir: &Path, pid: u32) -> String {
+    format!(
+        "{} is being written by another sudoku-bench process (PID {pid})",
+        dir.display()
+    )
+}
+
+/// Every row of `results.csv` whole and each puzzle measured once by each
+/// contender: one run's rows, no torn line.
+fn one_runs_rows(dir: &Path) {
+    let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    assert!(text.ends_with('\n'), "a torn last line");
+    let rows: Vec<PuzzleResult> = csv_rows(&dir.join("results.csv"));
+    let mut seen: Vec<(String, u64)> = rows
+        .iter()
+        .map(|r| (r.variant.to_string(), r.puzzle_index))
+        .collect();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), rows.len(), "a puzzle measured twice");
+    assert_eq!(rows.len(), 2 * PUZZLES, "{seen:?}");
+}
+
+fn label(dir: &Path) -> String {
+    let json = std::fs::read_to_string(dir.join("run.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["options"]["label"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn a_second_run_into_a_folder_being_written_is_refused_with_the_writers_pid() {
+    let tmp = tempfile::tempdir().unwrap();
+    let table = table(tmp.path());
+    let out = tmp.path().join("same");
+    let first = Held::start(
+        tmp.path(),
+        &bench_words(&table, "same", "first"),
+        &tmp.path().join("gate"),
+    );
+    let pid = first.pid();
+    wait_until("the first run holds its folder", || {
+        holder(&out) == Some(pid)
+    });
+    bin(tmp.path())
+        .args(bench_words(&table, "same", "second"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(refusal(Path::new("same"), pid)));
+    assert_eq!(first.finish(), Some(0));
+    one_runs_rows(&out);
+    assert_eq!(label(&out), "first");
+    assert!(!out.join(LOCK).exists(), "the lock file goes with the run");
+    bin(tmp.path()).args(["report", "same"]).assert().success();
+    bin(tmp.path())
+        .args(["bench", "--resume", "same"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nothing to resume"));
+}
+
+#[test]
+fn a_second_resume_of_a_folder_is_refused_and_the_first_finishes_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let table = table(tmp.path());
+    let out = tmp.path().join("cut");
+    let gate = tmp.path().join("gate");
+    // A run killed before its first answer: run.json and results.csv's
+    // header written, its lock file left behind with a dead PID.
+    let mut killed = Held::start(tmp.path(), &bench_words(&table, "cut", "one"), &gate);
+    let pid = killed.pid();
+    wait_until("the run is under way", || {
+        out.join("results.csv").is_file() && holder(&out) == Some(pid)
+    });
+    killed.child.kill().unwrap();
+    killed.child.wait().unwrap();
+    assert_eq!(holder(&out), Some(pid), "a killed holder leaves its file");
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let resume = words(&["bench", "--resume", "cut"]);
+    let first = Held::start(tmp.path(), &resume, &gate);
+    let pid = first.pid();
+    wait_until("the first resume holds the folder", || {
+        holder(&out) == Some(pid)
+    });
+    bin(tmp.path())
+        .args(&resume)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(refusal(Path::new("cut"), pid)));
+    assert_eq!(first.finish(), Some(0));
+    one_runs_rows(&out);
+    bin(tmp.path())
+        .args(&resume)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nothing to resume"));
+}
+
+/// A quick run of `dlx` on two puzzles into `cwd/out`.
+fn quick_run(cwd: &Path, out: &str, extra: &[&str]) -> assert_cmd::assert::Assert {
+    bin(cwd)
+        .args([
+            "bench",
+            "--quiet",
+            "--solver",
+            "dlx",
+            "--dataset",
+            "seeds-9x9",
+        ])
+        .args(["--limit", "2", "--min-time", "0", "--out", out])
+        .args(extra)
+        .assert()
+}
+
+#[test]
+fn every_command_that_writes_a_folder_is_refused_while_another_holds_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    quick_run(cwd, "a", &[]).success();
+    quick_run(cwd, "b", &[]).success();
+    assert!(!cwd.join("a").join(LOCK).exists());
+    let results = std::fs::read_to_string(cwd.join("a/results.csv")).unwrap();
+    let pid = std::process::id();
+    let refused = |args: &[&str], dir: &str| {
+        bin(cwd)
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(refusal(Path::new(dir), pid)));
+    };
+    // A run's folder, held: no new run (even forced), no resume, no report.
+    let held = FolderLock::take(&cwd.join("a")).unwrap();
+    let run = [
+        "bench",
+        "--quiet",
+        "--solver",
+        "dlx",
+        "--dataset",
+        "seeds-9x9",
+        "--limit",
+        "2",
+        "--min-time",
+        "0",
+        "--force",
+        "--out",
+        "a",
+    ];
+    refused(&run, "a");
+    refused(&["bench", "--resume", "a"], "a");
+    refused(&["report", "a"], "a");
+    drop(held);
+    assert_eq!(
+        std::fs::read_to_string(cwd.join("a/results.csv")).unwrap(),
+        results
+    );
+    // Any other folder, held: no study, study resume, hunt, report across
+    // machines or history into it.
+    std::fs::create_dir(cwd.join("x")).unwrap();
+    let held = FolderLock::take(&cwd.join("x")).unwrap();
+    let study = [
+        "study",
+        "clues",
+        "--size",
+        "4",
+        "--clues",
+        "4",
+        "--puzzles",
+        "4",
+        "--quiet",
+        "--out",
+        "x",
+    ];
+    refused(&study, "x");
+    refused(&["study", "resume", "x"], "x");
+    let hunt = [
+        "hunt",
+        "--quiet",
+        "--solver",
+        "dlx",
+        "--iterations",
+        "10",
+        "--out",
+        "x",
+    ];
+    refused(&hunt, "x");
+    refused(&["report", "a", "b", "--out", "x"], "x");
+    refused(&["history", "a", "b", "--out", "x"], "x");
+    drop(held);
+    let left: Vec<_> = std::fs::read_dir(cwd.join("x")).unwrap().collect();
+    assert!(left.is_empty(), "nothing written: {left:?}");
+    bin(cwd).args(["report", "a"]).assert().success();
+    bin(cwd).args(hunt).assert().success();
+}
