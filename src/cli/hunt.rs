@@ -64,9 +64,12 @@ pub(super) struct HuntArgs {
     /// kept once up to symmetry.
     #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["budget", "iterations", "from"])]
     merge: Vec<PathBuf>,
-    /// The hunt's folder (default: a new one under `hunts/`).
+    /// The hunt's folder (default: a new one under `hunts/`); one that holds a hunt is refused unless --force.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace the hunt already in --out.
+    #[arg(long)]
+    force: bool,
     /// No progress display.
     #[arg(long)]
     quiet: bool,
@@ -111,6 +114,7 @@ pub(super) fn run(args: HuntArgs) -> Result<ExitCode> {
         specs: args.outside.specs()?,
         merge: args.merge,
         out: args.out,
+        force: args.force,
         quiet: args.quiet,
     };
     Ok(ExitCode::from(session::run(request, &mut Terminal)?))

@@ -24,7 +24,7 @@ pub enum RunDirError {
     Occupied {
         /// The folder.
         path: PathBuf,
-        /// What it holds: `run` or `study`.
+        /// What it holds: `run`, `study` or `hunt`.
         what: &'static str,
         /// The run files found in it.
         files: Vec<&'static str>,
@@ -115,7 +115,7 @@ pub fn replace_earlier_run(dir: &Path, force: bool) -> Result<(), RunDirError> {
 }
 
 /// Refuses a folder that holds any of `files` (an earlier `what`: a run, a
-/// study), or with `force` removes them and the charts. True when something
+/// study, a hunt), or with `force` removes them and the charts. True when something
 /// was replaced.
 pub fn replace_earlier(
     dir: &Path,

@@ -294,12 +294,15 @@ pub enum HuntError {
         /// What went wrong.
         why: String,
     },
-    /// The hunt's folder cannot be made.
+    /// The hunt's folder cannot be made, or holds a hunt not to be replaced.
     #[error(transparent)]
     RunDir(#[from] crate::export::run_dir::RunDirError),
     /// Another process writes into the hunt's folder.
     #[error(transparent)]
     Lock(#[from] crate::lock::LockError),
+    /// `hunt --merge --force` into a folder it merges, which it would empty first.
+    #[error("--out {}: a folder --merge reads; merge into another folder", .0.display())]
+    MergeInto(std::path::PathBuf),
 }
 
 #[cfg(test)]

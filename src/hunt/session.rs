@@ -1,8 +1,9 @@
 //! A hunt from what was asked to its exit code ([`run`]): planned, its
 //! folder made, the contenders started, the search run with `progress.csv`
 //! written as it goes, then `puzzles.txt`, `found.csv` and the chart; or
-//! hunts merged, the folder written under its [`FolderLock`]. The command
-//! only maps its arguments.
+//! hunts merged. The folder is written under its [`FolderLock`]; one that
+//! holds a hunt is replaced only when asked. The command only maps its
+//! arguments.
 
 use super::plan::{contender, HuntPlan, HuntRequest};
 use super::write::{print_best, write_results, Header, ProgressFile, ScoreName};
@@ -35,6 +36,8 @@ pub struct Request {
     pub merge: Vec<PathBuf>,
     /// `--out`.
     pub out: Option<PathBuf>,
+    /// Replace a hunt the folder already holds.
+    pub force: bool,
     /// No display.
     pub quiet: bool,
 }
@@ -44,8 +47,21 @@ pub struct Request {
 pub fn run(r: Request, console: &mut dyn Console) -> Result<u8, HuntError> {
     let say = &mut |m: &str| console.err(m);
     let plan = HuntPlan::new(&r.hunt, crate::usage::cores(), say)?;
+    if r.force {
+        if let Some(out) = &r.out {
+            // Its files would be removed before they are read.
+            let same = |d: &PathBuf| same_folder(d, out);
+            if let Some(d) = r.merge.iter().find(|d| same(d)) {
+                return Err(HuntError::MergeInto(d.clone()));
+            }
+        }
+    }
     let dir = crate::export::run_dir::out_dir(r.out.as_deref(), Path::new(HUNTS), "run")?;
     let _writer = FolderLock::take(&dir)?;
+    if r.out.is_some() {
+        let files = super::write::FILES.to_vec();
+        crate::export::run_dir::replace_earlier(&dir, "hunt", files, r.force)?;
+    }
     if !r.merge.is_empty() {
         let cancel = console.cancel("interrupted (Ctrl-C again to quit now)");
         let (m, _) = merge(&plan, &r.hunt, &r.specs, &r.merge, &dir, &cancel)?;
@@ -90,6 +106,14 @@ pub fn run(r: Request, console: &mut dyn Console) -> Result<u8, HuntError> {
         console.err(&format!("note: {note}"));
     }
     Ok(if hunted.result.interrupted { 130 } else { 0 })
+}
+
+/// Whether `a` and `b` are one folder (both there, and the same).
+fn same_folder(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// A hunt whose contenders are started, ready to search.

@@ -22,6 +22,8 @@ pub const PUZZLES_TXT: &str = "puzzles.txt";
 pub const FOUND_CSV: &str = "found.csv";
 /// A row each time the best improved ([`ProgressLine`]).
 pub const PROGRESS_CSV: &str = "progress.csv";
+/// Every file a hunt (or a merge) writes into its folder, beside `charts/`.
+pub const FILES: [&str; 4] = [PUZZLES_TXT, FOUND_CSV, PROGRESS_CSV, HuntRecord::FILE];
 
 /// What a hunt's score is, in words (and in its `hunt.json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

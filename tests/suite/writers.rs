@@ -1,6 +1,7 @@
-//! One writer per folder (issue 77): a second `bench`, `--resume`,
-//! `study`, `hunt`, `report` or `history` into a folder another process
-//! writes is refused at once with that process's PID.
+//! One writer per folder, and nothing a run made replaced unasked (issue
+//! 77): a second `bench`, `--resume`, `study`, `hunt`, `report` or
+//! `history` into a folder another process writes is refused at once with
+//! that process's PID; `hunt --out` over a hunt is refused unless --force.
 
 use crate::common::{bin_in as bin, csv_rows, example, hard_lines};
 use predicates::prelude::*;
@@ -315,4 +316,59 @@ fn every_command_that_writes_a_folder_is_refused_while_another_holds_it() {
     assert!(left.is_empty(), "nothing written: {left:?}");
     bin(cwd).args(["report", "a"]).assert().success();
     bin(cwd).args(hunt).assert().success();
+}
+
+#[test]
+fn a_hunt_is_not_replaced_without_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    let hunt = |out: &str, seed: &str, extra: &[&str]| {
+        let mut c = bin(cwd);
+        c.args(["hunt", "--quiet", "--solver", "dlx", "--iterations", "200"])
+            .args([
+                "--threads",
+                "1",
+                "--keep",
+                "3",
+                "--seed",
+                seed,
+                "--out",
+                out,
+            ])
+            .args(extra);
+        c
+    };
+    hunt("h", "1", &[]).assert().success();
+    let first = std::fs::read_to_string(cwd.join("h/puzzles.txt")).unwrap();
+    hunt("h", "2", &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{} already holds a hunt (puzzles.txt, found.csv, progress.csv, hunt.json); choose another --out, or pass --force to replace it",
+            Path::new("h").display()
+        )));
+    assert_eq!(
+        std::fs::read_to_string(cwd.join("h/puzzles.txt")).unwrap(),
+        first
+    );
+    hunt("h", "2", &["--force"]).assert().success();
+    let second = std::fs::read_to_string(cwd.join("h/puzzles.txt")).unwrap();
+    assert!(second.contains("# Seed 2,"), "{second}");
+    // A merge into a folder it merges, forced, would empty it first.
+    bin(cwd)
+        .args(["hunt", "--merge", "h", "--out", "h"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already holds a hunt"));
+    bin(cwd)
+        .args(["hunt", "--merge", "h", "--out", "h", "--force"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--out h: a folder --merge reads; merge into another folder",
+        ));
+    assert_eq!(
+        std::fs::read_to_string(cwd.join("h/puzzles.txt")).unwrap(),
+        second
+    );
 }
