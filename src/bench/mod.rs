@@ -96,6 +96,9 @@ pub enum BenchError {
     /// Another process writes into the run folder.
     #[error(transparent)]
     Lock(#[from] crate::lock::LockError),
+    /// An export (`--export`) would replace a run's file or another export.
+    #[error(transparent)]
+    ExportRefused(#[from] crate::export::track::ExportRefused),
     /// An export (`--export`) cannot be written.
     #[error(transparent)]
     Export(#[from] crate::export::track::TrackError),

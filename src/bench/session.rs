@@ -87,6 +87,13 @@ impl Session<'_> {
         out: Option<PathBuf>,
         force: bool,
     ) -> Result<u8, BenchError> {
+        let mut writing: Vec<PathBuf> = out.iter().cloned().collect();
+        if let Some(top) = &out {
+            let counts = options.scaling.iter();
+            writing.extend(counts.map(|&t| scaling::count_dir(top, t)));
+        }
+        let writing: Vec<&Path> = writing.iter().map(PathBuf::as_path).collect();
+        crate::export::track::refuse_clashes(&options.after.exports, &writing)?;
         if options.measure == Measure::Instructions && !on_valgrind() {
             // What the counted run would refuse is refused here, before valgrind starts.
             Plan::new(options, harness::cores(), &mut |_| {})?;

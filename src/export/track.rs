@@ -7,7 +7,7 @@ use super::RunReport;
 use crate::harness::plan::{ExportTo, Measure, TrackFormat};
 use crate::harness::SummaryRow;
 use serde_json::{json, Map, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// An export that could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +20,85 @@ pub struct TrackError {
     /// The OS error.
     #[source]
     pub source: std::io::Error,
+}
+
+/// An export refused before anything runs: it would replace what a run
+/// made, or another export.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportRefused {
+    /// The file is one of a run folder's own.
+    #[error("--export {export}: that is the {name} of the run folder {}, which the export would replace: give the export a file of its own", dir.display())]
+    RunFile {
+        /// The export, as typed.
+        export: String,
+        /// The run's file it names.
+        name: &'static str,
+        /// The run folder.
+        dir: PathBuf,
+    },
+    /// Two exports name one file.
+    #[error("--export {first} and --export {second} name one file, which the second would replace: give each export a file of its own")]
+    Twice {
+        /// The first export, as typed.
+        first: String,
+        /// The second.
+        second: String,
+    },
+}
+
+/// Refuses `exports` that would replace what a run made: a run folder's own
+/// file (`results.csv`, `run.json`, ...) in one of `writing` (the folders
+/// about to be written) or in any run folder (one that holds `run.json`), or
+/// a file another export writes too.
+pub fn refuse_clashes(exports: &[ExportTo], writing: &[&Path]) -> Result<(), ExportRefused> {
+    let writing: Vec<PathBuf> = writing.iter().map(|d| resolved(d)).collect();
+    let own = super::run_files();
+    let mut seen: Vec<(PathBuf, &ExportTo)> = Vec::new();
+    for e in exports {
+        let file = resolved(&e.path);
+        if let Some((_, first)) = seen.iter().find(|(f, _)| *f == file) {
+            return Err(ExportRefused::Twice {
+                first: first.to_string(),
+                second: e.to_string(),
+            });
+        }
+        let name = file.file_name().and_then(|n| n.to_str());
+        let name = own.iter().find(|o| Some(**o) == name);
+        if let (Some(name), Some(dir)) = (name, file.parent()) {
+            let run = dir.join(crate::harness::files::RUN_JSON).is_file();
+            if run || writing.iter().any(|w| w == dir) {
+                return Err(ExportRefused::RunFile {
+                    export: e.to_string(),
+                    name,
+                    dir: dir.to_path_buf(),
+                });
+            }
+        }
+        seen.push((file, e));
+    }
+    Ok(())
+}
+
+/// `path` made absolute, each part that exists through its real path and
+/// `..` taken away lexically past that, so that two spellings of one file
+/// (existing or not) compare equal.
+fn resolved(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            c => out.push(c),
+        }
+        if let Ok(real) = std::fs::canonicalize(&out) {
+            out = real;
+        }
+    }
+    out
 }
 
 /// An export's text and what it left out, with why.
@@ -262,5 +341,61 @@ mod tests {
         assert_eq!(entries[0]["value"], 12_500.0);
         assert_eq!(entries[0]["range"], "± 750");
         assert_eq!(r.notes.len(), 1);
+    }
+
+    #[test]
+    fn an_export_over_a_runs_file_or_another_export_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = tmp.path().join("run");
+        std::fs::create_dir(&run).unwrap();
+        std::fs::write(run.join("run.json"), "{}").unwrap();
+        let to = |text: String| -> ExportTo { text.parse().unwrap() };
+        let at = |dir: &Path, name: &str| format!("bmf={}", dir.join(name).display());
+        // A run folder's own file: in a run folder, or in the folder about to be written.
+        let e = refuse_clashes(&[to(at(&run, "results.csv"))], &[]).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("that is the results.csv of the run folder"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&run.join("results.csv").display().to_string()),
+            "{text}"
+        );
+        let new = tmp.path().join("new");
+        let e = refuse_clashes(&[to(at(&new, "run.json"))], &[&new]).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ExportRefused::RunFile {
+                    name: "run.json",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // Spelled another way, the same file.
+        let other = format!(
+            "github-action-benchmark={}",
+            tmp.path().join("new/../new/./summary.csv").display()
+        );
+        assert!(refuse_clashes(&[to(other)], &[&new]).is_err());
+        // A file of its own, anywhere; a run's file name outside a run folder.
+        refuse_clashes(
+            &[to(at(&run, "bmf.json")), to(at(tmp.path(), "results.csv"))],
+            &[&new],
+        )
+        .unwrap();
+        // Two exports to one file.
+        let one = at(tmp.path(), "bmf.json");
+        let twice = format!(
+            "github-action-benchmark={}",
+            tmp.path().join("./bmf.json").display()
+        );
+        let e = refuse_clashes(&[to(one.clone()), to(twice.clone())], &[]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("--export {one} and --export {twice} name one file, which the second would replace: give each export a file of its own")
+        );
     }
 }

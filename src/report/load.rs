@@ -93,9 +93,15 @@ pub enum ReportError {
     /// An export cannot be written.
     #[error(transparent)]
     Track(#[from] crate::export::track::TrackError),
+    /// An export would replace a run's file or another export.
+    #[error(transparent)]
+    ExportRefused(#[from] crate::export::track::ExportRefused),
     /// Another process writes into the report's folder.
     #[error(transparent)]
     Lock(#[from] crate::lock::LockError),
+    /// A report across machines asked into a run's folder.
+    #[error("--out {}: a run's folder (it holds {}), whose report is its own: give a folder of its own to the report across machines", .0.display(), files::RUN_JSON)]
+    IntoRun(PathBuf),
 }
 
 /// One measured puzzle, as the charts need it.

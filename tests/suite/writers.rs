@@ -1,7 +1,9 @@
 //! One writer per folder, and nothing a run made replaced unasked (issue
 //! 77): a second `bench`, `--resume`, `study`, `hunt`, `report` or
 //! `history` into a folder another process writes is refused at once with
-//! that process's PID; `hunt --out` over a hunt is refused unless --force.
+//! that process's PID; `hunt --out` over a hunt, an export over a run's
+//! file or over another export, and a report across machines into a run's
+//! folder are refused before anything is written.
 
 use crate::common::{bin_in as bin, csv_rows, example, hard_lines};
 use predicates::prelude::*;
@@ -371,4 +373,87 @@ fn a_hunt_is_not_replaced_without_force() {
         std::fs::read_to_string(cwd.join("h/puzzles.txt")).unwrap(),
         second
     );
+}
+
+#[test]
+fn exports_over_a_runs_files_or_each_other_and_reports_into_a_run_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    quick_run(cwd, "a", &[]).success();
+    quick_run(cwd, "b", &[]).success();
+    let kept: Vec<(PathBuf, Vec<u8>)> = ["results.csv", "summary.csv", "run.json", "report.md"]
+        .iter()
+        .map(|f| {
+            let path = cwd.join("a").join(f);
+            let bytes = std::fs::read(&path).unwrap();
+            (path, bytes)
+        })
+        .collect();
+    let runs_file = |file: &str, dir: &str| {
+        format!("that is the {file} of the run folder {dir}, which the export would replace: give the export a file of its own")
+    };
+    // bench: into another run's folder, or the folder it writes; nothing runs.
+    quick_run(cwd, "c", &["--export", "bmf=a/results.csv"])
+        .code(2)
+        .stderr(predicate::str::contains("--export bmf=a/results.csv: "))
+        .stderr(predicate::str::contains(runs_file(
+            "results.csv",
+            &std::fs::canonicalize(cwd.join("a"))
+                .unwrap()
+                .display()
+                .to_string(),
+        )));
+    quick_run(
+        cwd,
+        "c",
+        &["--export", "github-action-benchmark=c/summary.csv"],
+    )
+    .code(2)
+    .stderr(predicate::str::contains("summary.csv of the run folder"));
+    let twice = [
+        "--export",
+        "bmf=x.json",
+        "--export",
+        "github-action-benchmark=./x.json",
+    ];
+    quick_run(cwd, "c", &twice).code(2).stderr(predicate::str::contains(
+        "--export bmf=x.json and --export github-action-benchmark=./x.json name one file, which the second would replace: give each export a file of its own",
+    ));
+    assert!(!cwd.join("c").exists(), "refused before anything ran");
+    // report --export likewise.
+    bin(cwd)
+        .args(["report", "a", "--export", "bmf=a/run.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("run.json of the run folder"));
+    bin(cwd)
+        .args([
+            "report",
+            "a",
+            "--export",
+            "bmf=x.json",
+            "--export",
+            "bmf=x.json",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("name one file"));
+    // A report across machines into a run's folder.
+    bin(cwd)
+        .args(["report", "a", "b", "--out", "a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--out a: a run's folder (it holds run.json), whose report is its own: give a folder of its own to the report across machines",
+        ));
+    for (path, bytes) in &kept {
+        assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", path.display());
+    }
+    assert!(!cwd.join("x.json").exists());
+    // An export of its own is written.
+    bin(cwd)
+        .args(["report", "a", "--export", "bmf=a/bmf.json"])
+        .assert()
+        .success();
+    assert!(cwd.join("a/bmf.json").is_file());
 }
