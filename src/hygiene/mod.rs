@@ -32,14 +32,27 @@ static NEXT: AtomicU64 = AtomicU64::new(1);
 static GROUPS: Mutex<BTreeMap<u64, i32>> = Mutex::new(BTreeMap::new());
 static PATHS: Mutex<BTreeMap<u64, PathBuf>> = Mutex::new(BTreeMap::new());
 
-/// This process's own token prefix: `PID-START` (its start time in clock
-/// ticks since boot, so a reused process id is another owner).
+/// This process's own token prefix: `PID-START-NS` (its start time in
+/// clock ticks since boot, so a reused process id is another owner; its
+/// process-id namespace, so an id is never read in another's).
 fn me() -> &'static str {
     static ME: OnceLock<String> = OnceLock::new();
     ME.get_or_init(|| {
         let pid = std::process::id();
-        format!("{pid}-{}", start_ticks(pid).unwrap_or(0))
+        format!("{pid}-{}-{}", start_ticks(pid).unwrap_or(0), namespace())
     })
+}
+
+/// This process's process-id namespace, as the kernel numbers it
+/// (`/proc/self/ns/pid` links to `pid:[NUMBER]`); 0 where it cannot be read.
+fn namespace() -> u64 {
+    std::fs::read_link("/proc/self/ns/pid")
+        .ok()
+        .and_then(|l| {
+            let l = l.to_string_lossy().into_owned();
+            l.strip_prefix("pid:[")?.strip_suffix(']')?.parse().ok()
+        })
+        .unwrap_or(0)
 }
 
 /// A process's start time in clock ticks since boot (`/proc/PID/stat`'s
@@ -242,21 +255,24 @@ pub fn mine() -> Vec<u32> {
 }
 
 /// Processes left running by a workbench that has since died (a SIGKILL
-/// ends a run without its clean-up): every marked process whose owner's
-/// process is gone, killed. Gives how many.
+/// ends a run without its clean-up): every marked process whose owner, a
+/// workbench of this process-id namespace, is gone, killed. Gives how many.
 pub fn end_strays() -> usize {
+    let ns = namespace();
     sweep(|token| {
-        let Some((owner, _)) = token.split_once('.') else {
-            return false;
-        };
-        let Some((pid, start)) = owner.split_once('-') else {
-            return false;
-        };
-        let (Ok(pid), Ok(start)) = (pid.parse::<u32>(), start.parse::<u64>()) else {
-            return false;
-        };
-        start_ticks(pid) != Some(start)
+        owner(token).is_some_and(|(pid, start, of)| of == ns && start_ticks(pid) != Some(start))
     })
+}
+
+/// A token's owner: its process id, start time and namespace.
+fn owner(token: &str) -> Option<(u32, u64, u64)> {
+    let (owner, n) = token.split_once('.')?;
+    n.parse::<u64>().ok()?;
+    let mut parts = owner.split('-');
+    let pid = parts.next()?.parse().ok()?;
+    let start = parts.next()?.parse().ok()?;
+    let ns = parts.next()?.parse().ok()?;
+    parts.next().is_none().then_some((pid, start, ns))
 }
 
 /// A fresh private folder under the system's temporary folder, named

@@ -69,3 +69,17 @@ fn a_stale_folder_is_named_by_its_prefix_and_process() {
     assert_eq!(stale_owner("sudoku-bench-check-x-abc"), None);
     assert!(alive(std::process::id()));
 }
+
+#[test]
+fn a_token_names_its_owner_in_its_namespace() {
+    assert_eq!(owner("12-345-4026531836.7"), Some((12, 345, 4026531836)));
+    assert_eq!(owner("12-345.7"), None);
+    assert_eq!(owner("12-345-9-1.7"), None);
+    assert_eq!(owner("above.1"), None);
+    let mine = format!("{}.1", me());
+    let (pid, start, ns) = owner(&mine).expect("this process's own token parses");
+    assert_eq!(
+        (pid, Some(start), ns),
+        (std::process::id(), start_ticks(pid), namespace())
+    );
+}
