@@ -141,7 +141,7 @@ pub(super) struct OutsideArgs {
     pub(super) max_crashes: Option<u32>,
     /// A TOML file of contenders: `[[contender]]` tables with `name` and `command` (a list
     /// of words) or `library`, `symbol` and `abi`; optional `sizes`, `description`,
-    /// `pencilmark`, `max_crashes` and (programs) `batch`.
+    /// `pencilmark`, `max_crashes` and (programs) `batch`, at most 4096 puzzles.
     #[arg(long, value_name = "FILE")]
     pub(super) contenders: Option<PathBuf>,
 }

@@ -65,7 +65,8 @@ pub struct ContenderSpec {
     /// The function's shape, a word of [`library::Abi::WORDS`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abi: Option<library::Abi>,
-    /// Protocol version 2: up to this many puzzles written before their answers are read.
+    /// Protocol version 2: up to this many puzzles written before their
+    /// answers are read ([`MAX_BATCH`] at most).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<usize>,
     /// Crashes over the run after which it is given up everywhere (`--max-crashes`);
@@ -176,6 +177,11 @@ impl ContenderSpec {
 /// little again.
 pub const LIBRARY_BATCH: usize = 64;
 
+/// Most puzzles a batch program (`batch = K`) may ask for at a time. A
+/// batch's lines are cut at 48 KiB anyway (about 2,900 4×4 puzzles, 600
+/// 9×9), so no batch larger than this could ever be sent.
+pub const MAX_BATCH: usize = 4096;
+
 /// The sides an outside program is sent unless it names its own: the classic
 /// ones, which every one-character line holds (36 and up are asked for by name).
 pub const DEFAULT_SIZES: &[usize] = &[4, 9, 16, 25];
@@ -281,8 +287,10 @@ fn validate(spec: &ContenderSpec) -> Result<(), String> {
     if spec.max_crashes == Some(0) {
         return Err("max_crashes is 0: give 1 or more crashes".into());
     }
-    if spec.batch == Some(0) {
-        return Err("batch is 0: give 1 or more puzzles".into());
+    match spec.batch {
+        Some(0) => return Err("batch is 0: give 1 or more puzzles".into()),
+        Some(k) if k > MAX_BATCH => return Err(batch_too_large(k)),
+        _ => {}
     }
     if let Some(s) = spec
         .sizes
@@ -298,6 +306,14 @@ fn validate(spec: &ContenderSpec) -> Result<(), String> {
         return Err("sizes is empty".into());
     }
     Ok(())
+}
+
+/// Why a batch of `k` puzzles is refused.
+fn batch_too_large(k: usize) -> String {
+    format!(
+        "batch is {k}: give at most {MAX_BATCH} puzzles (a batch's lines are cut at {} KiB anyway)",
+        MAX_BATCH_BYTES / 1024
+    )
 }
 
 /// The outside contenders asked for: each `--contender NAME=COMMAND`, each
@@ -435,6 +451,7 @@ pub fn load_file(path: &Path) -> Result<Vec<ContenderSpec>, ContenderError> {
     for mut spec in file.contender {
         validate(&spec.clone().with_default_sizes()).map_err(|why| {
             let offset = text.find(&format!("\"{}\"", spec.name)).unwrap_or(0);
+            let offset = key_line(&text, offset, &why).unwrap_or(offset);
             at(offset, format!("contender {}: {why}", spec.name))
         })?;
         if let Some(lib) = &spec.library {
@@ -443,6 +460,27 @@ pub fn load_file(path: &Path) -> Result<Vec<ContenderSpec>, ContenderError> {
         specs.push(spec.with_default_sizes());
     }
     Ok(specs)
+}
+
+/// Where, in the `[[contender]]` table around byte `near` of a contenders
+/// file, the key that `why` begins with (`batch`, `max_crashes`) is set.
+fn key_line(text: &str, near: usize, why: &str) -> Option<usize> {
+    const TABLE: &str = "[[contender]]";
+    let key = ["batch", "max_crashes"]
+        .into_iter()
+        .find(|k| why.starts_with(&format!("{k} ")))?;
+    let near = near.min(text.len());
+    let start = text.get(..near)?.rfind(TABLE).unwrap_or(0);
+    let end = text[near..].find(TABLE).map_or(text.len(), |i| near + i);
+    let mut at = start;
+    for line in text[start..end].split_inclusive('\n') {
+        let rest = line.trim_start().strip_prefix(key);
+        if rest.is_some_and(|r| r.trim_start().starts_with('=')) {
+            return Some(at + (line.len() - line.trim_start().len()));
+        }
+        at += line.len();
+    }
+    None
 }
 
 /// Worker threads for a run with outside programs when none are asked for:
@@ -530,6 +568,13 @@ impl Program {
         let (command, batch, timing) = match (&spec.library, spec.abi) {
             (Some(_), Some(_)) => (host_command(&spec)?, LIBRARY_BATCH, Timing::Call),
             _ => match spec.batch {
+                // Checked where it is read; a run.json edited by hand is not.
+                Some(k) if k > MAX_BATCH => {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        format!("contender {}: {}", spec.name, batch_too_large(k)),
+                    ))
+                }
                 Some(k) if k > 1 => (spec.command.clone(), k, Timing::Batch),
                 _ => (spec.command.clone(), 1, Timing::Pipe),
             },

@@ -44,6 +44,19 @@ fn a_contenders_file_is_read_and_its_errors_located() {
             "size 7 is not one of",
         ),
         ("[[contender]]\nname = \"a\"\n", "give `command`"),
+        // Sizes that would be allocated are bounded, and the line named.
+        (
+            "[[contender]]\nname = \"a\"\ncommand = [\"./a\"]\nbatch = 9223372036854775807\n",
+            "c.toml:4:1: contender a: batch is 9223372036854775807: give at most 4096 puzzles",
+        ),
+        (
+            "[[contender]]\nbatch = 100000000000\nname = \"a\"\ncommand = [\"./a\"]\n\n[[contender]]\nname = \"b\"\ncommand = [\"./b\"]\nbatch = 2\n",
+            "c.toml:2:1: contender a: batch is 100000000000",
+        ),
+        (
+            "[[contender]]\nname = \"a\"\ncommand = [\"./a\"]\n  batch = 0\n",
+            "c.toml:4:3: contender a: batch is 0",
+        ),
         ("", "no contenders"),
     ] {
         std::fs::write(&path, text).unwrap();
@@ -101,6 +114,27 @@ fn zombies() -> usize {
             fields.first() == Some(&"Z") && fields.get(1) == Some(&me.as_str())
         })
         .count()
+}
+
+#[test]
+fn a_batch_past_the_most_is_refused_even_from_a_run_file() {
+    let spec = ContenderSpec {
+        batch: Some(MAX_BATCH),
+        ..ContenderSpec::program("p", vec!["./p".into()])
+    };
+    assert_eq!(Program::new(spec.clone(), None).unwrap().batch, MAX_BATCH);
+    // A run.json edited by hand is read without the file's checks.
+    for k in [MAX_BATCH + 1, 100_000_000_000, usize::MAX >> 1] {
+        let spec = ContenderSpec {
+            batch: Some(k),
+            ..spec.clone()
+        };
+        let e = Program::new(spec, None).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("batch is {k}: give at most 4096")),
+            "{e}"
+        );
+    }
 }
 
 #[test]

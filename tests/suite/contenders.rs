@@ -801,6 +801,34 @@ fn a_batch_program_is_sent_puzzles_in_batches_and_its_rows_say_batch() {
     }
 }
 
+#[test]
+fn a_batch_past_the_most_is_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = example("fixture-contender");
+    // One panicked on capacity overflow, the other aborted allocating 800 GB.
+    for k in ["9223372036854775807", "100000000000"] {
+        std::fs::write(
+            dir.path().join("batch.toml"),
+            format!(
+                "[[contender]]\nname = \"fx\"\ncommand = [{:?}]\nbatch = {k}\n",
+                fx.display().to_string()
+            ),
+        )
+        .unwrap();
+        let out = bin(dir.path())
+            .args(RUN)
+            .args(["band", "--limit", "4", "--out", "run"])
+            .args(["--contenders", "batch.toml"])
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        let want = format!("batch.toml:4:1: contender fx: batch is {k}: give at most 4096 puzzles");
+        assert!(stderr.contains(&want), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!dir.path().join("run").exists(), "nothing ran");
+    }
+}
+
 /// Every number in a file, as written (digits, a point, separators).
 fn numbers(text: &str) -> Vec<f64> {
     // Words with letters in them are names, not figures: a commit or a
