@@ -135,6 +135,13 @@ pub fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T
     }
 }
 
+/// Reads `--threads`: a whole number of at least 1, and at most what this
+/// machine takes ([`crate::usage::most_threads`] of its cores).
+pub fn threads(text: &str) -> Result<usize, String> {
+    let n = positive::<usize>(text)?;
+    crate::usage::check_threads(n, crate::usage::cores()).map_err(|e| e.to_string())
+}
+
 /// Reads `--cpu-limit`: a duration ([`duration`]) above zero.
 pub fn cpu_limit(text: &str) -> Result<std::time::Duration, String> {
     match duration(text) {
@@ -262,6 +269,27 @@ mod tests {
             let e = duration(bad).unwrap_err().to_string();
             assert!(e.contains("is not a duration"), "{bad:?}: {e}");
         }
+    }
+
+    #[test]
+    fn threads_are_bounded_by_the_cores() {
+        use crate::usage::{check_threads, most_threads, THREADS_FLOOR};
+        // A small machine may still ask for a few; a large one for 4 a core.
+        assert_eq!((most_threads(1), most_threads(2)), (THREADS_FLOOR, 16));
+        assert_eq!((most_threads(8), most_threads(64)), (32, 256));
+        assert_eq!(most_threads(usize::MAX), usize::MAX);
+        assert_eq!(check_threads(16, 2), Ok(16));
+        let e = check_threads(100_000, 2).unwrap_err().to_string();
+        assert!(
+            e.starts_with("100000 threads is more than this machine takes: at most 16 (4 a core on its 2, and never fewer than 16)"),
+            "{e}"
+        );
+        let most = most_threads(crate::usage::cores());
+        assert_eq!(threads(&most.to_string()), Ok(most));
+        let e = threads(&(most + 1).to_string()).unwrap_err();
+        assert!(e.contains(&format!("at most {most}")), "{e}");
+        assert!(threads("0").unwrap_err().contains("1 or more"));
+        assert!(threads("99999999999999999999999").is_err());
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub enum BenchError {
     /// A dataset leaves nothing to run.
     #[error("dataset {0} has no puzzles to run")]
     Empty(String),
+    /// More worker threads than the machine takes (a run.json edited by hand).
+    #[error("--threads: {0}")]
+    Threads(#[from] crate::usage::TooManyThreads),
     /// `--min-time` spread over the rounds gives each too little.
     #[error("--min-time {min_time:?} over {rounds} rounds gives each round {:?}, less than the {MIN_ROUND_TIME:?} a round needs: give --min-time {:?} or more, or fewer --rounds", *min_time / *rounds as u32, MIN_ROUND_TIME * *rounds as u32)]
     MinTime {
@@ -255,6 +258,9 @@ impl Plan {
             Measure::Instructions => instructions(&mut options, &mut notes),
             Measure::Counters(events) => crate::perf::check(events)?,
             Measure::Time => {}
+        }
+        for &t in std::iter::once(&options.threads).chain(&options.scaling) {
+            crate::usage::check_threads(t, cores)?;
         }
         threads(&mut options, cores);
         let loading = Instant::now();

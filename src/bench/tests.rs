@@ -35,6 +35,35 @@ fn the_default_plan_takes_every_embedded_set_on_every_core() {
 }
 
 #[test]
+fn threads_past_what_the_machine_takes_are_refused_even_from_a_run_file() {
+    // What --resume reads from a run.json is not parsed by the command line.
+    let crowd = RunOptions {
+        threads: 100_000,
+        ..on(&["easy-9x9"])
+    };
+    let e = planned(crowd, 2).err().expect("refused").to_string();
+    assert!(
+        e.starts_with("--threads: 100000 threads is more than this machine takes: at most 16"),
+        "{e}"
+    );
+    let scaling = RunOptions {
+        threads: 1,
+        scaling: vec![1, 2, 33],
+        ..on(&["easy-9x9"])
+    };
+    let e = planned(scaling, 8).err().expect("refused").to_string();
+    assert!(
+        e.contains("33 threads is more than this machine takes: at most 32"),
+        "{e}"
+    );
+    let most = RunOptions {
+        threads: 16,
+        ..on(&["easy-9x9"])
+    };
+    assert_eq!(planned(most, 1).unwrap().options.threads, 16);
+}
+
+#[test]
 fn outside_programs_halve_the_default_threads_and_say_why() {
     let o = RunOptions {
         solvers: Vec::new(),

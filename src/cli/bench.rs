@@ -26,8 +26,8 @@ pub(super) struct BenchArgs {
     dataset: Vec<String>,
     /// Worker threads (default: all cores; 1 gives the cleanest per-puzzle times).
     /// Several counts, like `1,2,4,8`, run the comparison once per count and add a
-    /// scaling curve (see `scaling.md`).
-    #[arg(long, value_delimiter = ',', value_parser = positive::<usize>)]
+    /// scaling curve (see `scaling.md`). At most 4 a core (16 on any machine).
+    #[arg(long, value_delimiter = ',', value_parser = threads)]
     pub(super) threads: Vec<usize>,
     /// What each solve looks for; `unique` stops at the second solution, as tdoku does.
     #[arg(long, value_enum, default_value_t = ModeArg::of(RunOptions::default().mode))]

@@ -42,8 +42,8 @@ pub(super) struct GenerateArgs {
     /// Random seed: the same seed and options give the same output at any thread count.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = positive::<usize>)]
+    /// Worker threads (default: all cores; at most 4 a core, 16 on any machine).
+    #[arg(long, value_parser = threads)]
     threads: Option<usize>,
     /// Output: `line` (puzzle, a space, its answer) or `block`.
     #[arg(long, default_value = "line", value_parser = ["line", "block"])]

@@ -46,8 +46,9 @@ pub(super) struct HuntArgs {
     /// Seed of every random choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Threads the search's islands are spread over (default: every core).
-    #[arg(long, value_parser = positive::<usize>)]
+    /// Threads the search's islands are spread over (default: every core; at most 4 a
+    /// core, 16 on any machine).
+    #[arg(long, value_parser = threads)]
     threads: Option<usize>,
     /// Islands: annealing chains, each with its own seed and temperature; stale ones
     /// restart from new puzzles. Default: 8, or 4 a thread past

@@ -22,8 +22,9 @@ pub(super) struct SolveArgs {
     /// With `--mode count`: stop counting here.
     #[arg(long, default_value_t = sudoku_bench::solver::DEFAULT_COUNT_LIMIT, value_parser = positive::<u64>)]
     count_limit: u64,
-    /// Solving threads (default: all cores); a file is parsed on a thread beside them.
-    #[arg(long, value_parser = positive::<usize>)]
+    /// Solving threads (default: all cores; at most 4 a core, 16 on any machine); a file
+    /// is parsed on a thread beside them.
+    #[arg(long, value_parser = threads)]
     threads: Option<usize>,
     /// Per-puzzle node budget.
     #[arg(long)]

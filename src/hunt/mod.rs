@@ -303,6 +303,9 @@ pub enum HuntError {
     /// `hunt --merge --force` into a folder it merges, which it would empty first.
     #[error("--out {}: a folder --merge reads; merge into another folder", .0.display())]
     MergeInto(std::path::PathBuf),
+    /// More threads than the machine takes.
+    #[error("--threads: {0}")]
+    Threads(#[from] crate::usage::TooManyThreads),
 }
 
 #[cfg(test)]

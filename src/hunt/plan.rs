@@ -92,7 +92,7 @@ impl HuntPlan {
                 (Start::Generated(g), Alphabet::default_for(g), words)
             }
         };
-        let threads = req.threads.unwrap_or(cores).max(1);
+        let threads = crate::usage::check_threads(req.threads.unwrap_or(cores).max(1), cores)?;
         Ok(HuntPlan {
             options: HuntOptions {
                 objective: req.objective,
@@ -237,6 +237,12 @@ mod tests {
             ..request("band")
         };
         assert!(refused(big).contains("sides 4, 9, 16 or 25"));
+        let crowd = HuntRequest {
+            threads: Some(100_000),
+            ..request("band")
+        };
+        assert!(refused(crowd)
+            .starts_with("--threads: 100000 threads is more than this machine takes: at most 16"));
     }
 
     #[test]

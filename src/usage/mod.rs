@@ -68,6 +68,50 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// Worker threads a command may be given per core ([`most_threads`]).
+pub const THREADS_A_CORE: usize = 4;
+/// Worker threads any machine may be given, however few its cores.
+pub const THREADS_FLOOR: usize = 16;
+
+/// The most worker threads a command takes (`--threads`) on a machine of
+/// `cores` cores: [`THREADS_A_CORE`] a core, and [`THREADS_FLOOR`] on any
+/// machine. Past the cores, threads only take turns: a few times the cores
+/// is enough to see a scaling curve flatten and bend, and a small machine
+/// can still run `--threads 1,2,4,8,16`. Thousands (each with its stack,
+/// and with an outside program's process beside each worker) stop a run
+/// from finishing and can exhaust the memory or the process table.
+pub fn most_threads(cores: usize) -> usize {
+    cores.saturating_mul(THREADS_A_CORE).max(THREADS_FLOOR)
+}
+
+/// More worker threads than a machine takes ([`most_threads`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{threads} threads is more than this machine takes: at most {most} ({THREADS_A_CORE} a core on its {cores}, and never fewer than {THREADS_FLOOR}); past the cores threads only take turns, and thousands stop a run from finishing"
+)]
+pub struct TooManyThreads {
+    /// The threads asked for.
+    pub threads: usize,
+    /// The machine's cores.
+    pub cores: usize,
+    /// The most it takes.
+    pub most: usize,
+}
+
+/// `threads`, when a machine of `cores` cores takes that many
+/// ([`most_threads`]).
+pub fn check_threads(threads: usize, cores: usize) -> Result<usize, TooManyThreads> {
+    let most = most_threads(cores);
+    if threads > most {
+        return Err(TooManyThreads {
+            threads,
+            cores,
+            most,
+        });
+    }
+    Ok(threads)
+}
+
 /// The processors this process may run on, in order (`sched_getaffinity`):
 /// with `--pin`, worker `i` takes the `i`-th of them.
 pub fn allowed_cpus() -> Vec<usize> {

@@ -1,4 +1,5 @@
-//! Command-line behaviour of `solve`, `solvers` and `generate`.
+//! Command-line behaviour of `solve`, `solvers` and `generate`, and the
+//! `--threads` every command takes.
 
 use predicates::prelude::*;
 
@@ -11,6 +12,51 @@ use crate::common::{bin, repo_datasets};
 
 fn reference(file: &str) -> String {
     format!("{}/datasets/reference/{file}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn every_command_refuses_more_threads_than_the_machine_takes() {
+    // Each started thousands of threads and did not finish within a minute.
+    let dir = tempfile::tempdir().unwrap();
+    let file = reference("verdicts-9x9.txt");
+    let commands: [&[&str]; 8] = [
+        &["generate", "--count", "1", "--threads", "100000"],
+        &["solve", &file, "--threads", "100000"],
+        &["rate", &file, "--threads", "100000"],
+        &["bench", "--dataset", "easy-9x9", "--threads", "1,100000"],
+        &["study", "clues", "--threads", "100000"],
+        &["study", "size", "--threads", "100000"],
+        &["study", "threads", "--threads", "1,2,100000"],
+        &[
+            "hunt",
+            "--solver",
+            "band",
+            "--iterations",
+            "1",
+            "--threads",
+            "100000",
+        ],
+    ];
+    let most = sudoku_bench::usage::most_threads(sudoku_bench::usage::cores());
+    for args in commands {
+        let out = crate::common::bin_in(dir.path())
+            .args(args)
+            .timeout(std::time::Duration::from_secs(120))
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        let said =
+            format!("100000 threads is more than this machine takes: at most {most} (4 a core");
+        assert!(
+            stderr.contains(&said) && stderr.contains("--threads"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing was written"
+    );
 }
 
 #[test]
