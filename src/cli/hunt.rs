@@ -58,6 +58,12 @@ pub(super) struct HuntArgs {
     /// Timed solves per puzzle with `--objective time` (their median is the cost).
     #[arg(long, default_value_t = 5, value_parser = positive::<u32>)]
     repeat: u32,
+    /// Per-puzzle time limit, like `100ms` or `2s`, as `bench` has it: a solve past it is
+    /// stopped (an outside program's process killed and started again), and its cost is a
+    /// lower bound (marked censored), or with guesses or nodes a failed answer. Without it,
+    /// a contender that never answers holds the hunt until Ctrl-C.
+    #[arg(long, value_parser = duration)]
+    time_limit: Option<Duration>,
     #[command(flatten)]
     outside: OutsideArgs,
     /// Merge these hunts' folders instead of hunting: every kept puzzle checked again,
@@ -105,6 +111,7 @@ impl HuntArgs {
             threads: self.threads,
             islands: self.islands,
             repeat: self.repeat,
+            time_limit: self.time_limit,
         })
     }
 }

@@ -112,6 +112,11 @@ pub struct HuntOptions {
     pub polish: u32,
     /// Timed solves per puzzle for the time objective (their median is the cost).
     pub repeat: u32,
+    /// Longest wait for one solve (`--time-limit`, as `bench` has it): past
+    /// it a solve is stopped (an outside program's process killed) and its
+    /// cost is a lower bound. `None`: a silent program is waited for until
+    /// Ctrl-C.
+    pub time_limit: Option<Duration>,
     /// Where the chains start.
     pub start: Start,
 }

@@ -48,6 +48,8 @@ pub struct HuntRequest {
     pub islands: Option<usize>,
     /// Timed solves per puzzle with the time objective.
     pub repeat: u32,
+    /// Longest wait for one solve.
+    pub time_limit: Option<Duration>,
 }
 
 /// A hunt checked and its starts read.
@@ -110,6 +112,7 @@ impl HuntPlan {
                     Objective::Guesses | Objective::Nodes => super::POLISH,
                 },
                 repeat: req.repeat,
+                time_limit: req.time_limit,
                 start,
             },
             alphabet,
@@ -207,6 +210,7 @@ mod tests {
             threads: None,
             islands: None,
             repeat: 5,
+            time_limit: None,
         }
     }
 

@@ -72,6 +72,7 @@ struct Measure<'a> {
     contender: &'a Contender,
     objective: Objective,
     repeat: u32,
+    time_limit: Option<Duration>,
     cancel: &'a Arc<AtomicBool>,
 }
 
@@ -93,7 +94,7 @@ impl Measure<'_> {
             puzzles: &puzzles,
             mode: Mode::Unique,
             node_budget: self.contender.default_budget,
-            time_limit: None,
+            time_limit: self.time_limit,
             cpu_limit: None,
             cancel: self.cancel,
             pin: false,
@@ -109,17 +110,21 @@ impl Measure<'_> {
                 0
             })
         };
-        let mut solves: Vec<Solved> = Vec::with_capacity(times as usize);
+        let mut solves: Vec<Solved> = Vec::new();
         self.contender
             .engine
             .work(&job, &mut next, &mut |_, s| solves.push(s));
         let mut ns = Vec::with_capacity(solves.len());
         let mut censored = false;
         let mut counted = None;
+        let mut stopped = None;
         for s in &solves {
             let outcome = s.result.as_ref().map_err(|e| e.clone())?;
             match outcome.status {
-                Status::Budget => censored = true,
+                Status::Budget => {
+                    censored = true;
+                    stopped = s.note.clone().or(stopped);
+                }
                 Status::Cancelled => return Err("cancelled".into()),
                 _ => {
                     use crate::contender::Verdict;
@@ -151,7 +156,10 @@ impl Measure<'_> {
                 ns.sort_unstable();
                 ns[ns.len() / 2] as f64
             }
-            o => counted.ok_or_else(|| format!("reported no {}", o.name()))? as f64,
+            // A program stopped at the time limit reports nothing: say so.
+            o => counted
+                .ok_or_else(|| stopped.unwrap_or_else(|| format!("reported no {}", o.name())))?
+                as f64,
         };
         Ok(Cost { value, censored })
     }
@@ -209,6 +217,7 @@ impl<'a> Scorer<'a> {
             contender: c,
             objective: opts.objective,
             repeat: opts.repeat,
+            time_limit: opts.time_limit,
             cancel,
         };
         Scorer {

@@ -19,6 +19,7 @@ fn opts(objective: Objective, iterations: u64, threads: usize, seed: u64) -> Hun
         epoch: search::EPOCH,
         polish: 20,
         repeat: 3,
+        time_limit: None,
         start: Start::Generated(nine()),
     }
 }

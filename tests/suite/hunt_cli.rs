@@ -324,6 +324,54 @@ fn a_library_contender_is_hunted_by_the_counters_it_reports() {
 }
 
 #[test]
+fn a_silent_contender_cannot_hold_a_hunt_past_its_time_limit() {
+    // Without --time-limit a program that never answers held the hunt forever.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("table.tsv"), "").unwrap();
+    let silent = format!(
+        "fx={} {} hang",
+        crate::common::example("fixture-contender").display(),
+        dir.path().join("table.tsv").display()
+    );
+    let base = [
+        "--contender",
+        &silent,
+        "--solver",
+        "fx",
+        "--time-limit",
+        "100ms",
+        "--iterations",
+        "2",
+        "--islands",
+        "1",
+        "--threads",
+        "1",
+    ];
+    // By time: each stopped solve's cost is a lower bound.
+    hunt(
+        dir.path(),
+        "t",
+        &[&base[..], &["--objective", "time", "--repeat", "1"]].concat(),
+    );
+    let text = std::fs::read_to_string(dir.path().join("t/puzzles.txt")).unwrap();
+    assert!(
+        text.contains("a limit stopped a solve: a lower bound"),
+        "{text}"
+    );
+    // By guesses: a stopped program reported none, which the hunt says.
+    bin(dir.path())
+        .args(["hunt", "--quiet", "--out", "g"])
+        .args(base)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "fx failed on the first puzzle: fx: no answer within the time limit (100ms); killed",
+        ));
+    let needle = dir.path().display().to_string();
+    assert_eq!(crate::common::running(&needle), 0, "no process is left");
+}
+
+#[test]
 fn runs_against_different_references_are_refused_with_the_way_out() {
     let dir = tempfile::tempdir().unwrap();
     run_against(dir.path(), "a", "medium-9x9", "cpu a", "dlx");
