@@ -40,7 +40,7 @@ pub enum CheckError {
     /// The contender cannot be started or named.
     #[error(transparent)]
     Contender(#[from] ContenderError),
-    /// The folder for its stderr cannot be made.
+    /// The folder for its stderr, or the log in it, cannot be made.
     #[error("cannot create {}: {source}", path.display())]
     Folder {
         /// The folder.
@@ -59,7 +59,9 @@ pub fn run(r: &Request) -> Result<(String, u8), CheckError> {
         .map_err(|(path, source)| CheckError::Folder { path, source })?;
     // Removed by an exit through a signal as well as when `dir` drops.
     let _removal = crate::hygiene::remove_on_exit(dir.path());
-    let log = dir.path().join("stderr.log");
+    let path = dir.path().join("stderr.log");
+    let log = external::stderr::Log::create(&path)
+        .map_err(|source| CheckError::Folder { path, source })?;
     let report = match &r.library {
         Some(lib) => {
             let mut spec = external::parse_library_argument(&format!("checked={lib}"))?;
@@ -80,7 +82,7 @@ pub fn run(r: &Request) -> Result<(String, u8), CheckError> {
             check(&r.command, sizes, r.pencilmark, checked, r.timeout, &log)?
         }
     };
-    let tail = external::process::stderr_tail(&log, 0);
+    let tail = log.last_lines();
     drop(dir);
     // What `bench` would be given, named NAME, to declare the sizes found.
     let named = match &r.library {
@@ -109,7 +111,7 @@ pub fn check(
     pencilmark: bool,
     checked: Checked,
     timeout: Duration,
-    log: &std::path::Path,
+    log: &external::stderr::Log,
 ) -> Result<CheckReport, ContenderError> {
     let start = || {
         Process::spawn(command, Mode::Unique, pencilmark, Some(log)).map_err(|source| {
@@ -151,7 +153,7 @@ pub fn check(
 pub fn check_library(
     spec: &crate::external::ContenderSpec,
     timeout: Duration,
-    log: &std::path::Path,
+    log: &external::stderr::Log,
 ) -> Result<CheckReport, ContenderError> {
     let (Some(library), Some(abi)) = (spec.library.as_deref(), spec.abi) else {
         return Err(ContenderError::Library {

@@ -13,6 +13,7 @@ pub mod floor;
 pub mod library;
 pub mod process;
 pub mod protocol;
+pub mod stderr;
 
 use crate::contender::{Contender, Engine, Job, Origin, Solved, Timing};
 use crate::format::Alphabet;
@@ -539,7 +540,7 @@ pub struct Program {
     timing: Timing,
     /// A library's sides and pencilmarks, as its host said when it started.
     library: Mutex<Option<(Vec<usize>, bool)>>,
-    log: Option<PathBuf>,
+    log: Option<stderr::Log>,
     idle: Mutex<Vec<Process>>,
     /// Crashes and answers per grid side.
     attempts: Mutex<Vec<(usize, Attempts)>>,
@@ -562,7 +563,8 @@ impl std::fmt::Debug for Program {
 
 impl Program {
     /// A program whose processes write their stderr to `log_dir/NAME.stderr.log`
-    /// (the folder is created), or nowhere. A library contender runs the
+    /// (the folder is created; its first and last 64 KiB kept, see
+    /// [`stderr::Log`]), or nowhere. A library contender runs the
     /// workbench's own binary as its host.
     pub fn new(spec: ContenderSpec, log_dir: Option<&Path>) -> std::io::Result<Program> {
         let (command, batch, timing) = match (&spec.library, spec.abi) {
@@ -583,8 +585,7 @@ impl Program {
             Some(dir) => {
                 std::fs::create_dir_all(dir)?;
                 let path = dir.join(format!("{}.stderr.log", spec.name));
-                std::fs::File::create(&path)?;
-                Some(path)
+                Some(stderr::Log::create(&path)?)
             }
             None => None,
         };
@@ -617,7 +618,7 @@ impl Program {
 
     /// The stderr log, if any.
     pub fn log(&self) -> Option<&Path> {
-        self.log.as_deref()
+        self.log.as_ref().map(stderr::Log::path)
     }
 
     fn spawn(&self, mode: Mode) -> Result<Process, ContenderError> {
@@ -636,7 +637,7 @@ impl Program {
             &self.command,
             mode,
             self.spec.pencilmark == Some(true) || self.spec.library.is_some(),
-            self.log.as_deref(),
+            self.log.as_ref(),
             version,
             cage.map_err(cannot)?,
         )

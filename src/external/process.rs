@@ -1,12 +1,11 @@
-//! One running contender program: its pipes, read without blocking past a deadline.
+//! One running contender program: its pipes, read without blocking past a
+//! deadline; its stderr drained into its contender's log ([`super::stderr`]).
 
 use super::protocol::{MAX_ANSWER_BYTES, MODE_VAR, PENCILMARK_VAR, PROTOCOL_VAR, PROTOCOL_VERSION};
+use super::stderr::{Drain, Log};
 use crate::solver::Mode;
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -42,9 +41,6 @@ pub struct Process {
     start: usize,
     /// What the program was told to look for.
     pub mode: Mode,
-    log: Option<PathBuf>,
-    /// Where this process's stderr starts in the log (others may share it).
-    log_start: u64,
     /// How long a read stays awake before sleeping ([`SPIN`], or zero when
     /// workers and programs would outnumber the cores).
     spin: Duration,
@@ -53,6 +49,9 @@ pub struct Process {
     /// Its process group and marker: what it leaves running is killed
     /// once it is reaped (dropped after the process is, before its cage).
     _group: crate::hygiene::Group,
+    /// Its stderr, drained into its contender's log (none without one):
+    /// stopped once the group is ended, so all it wrote is read.
+    stderr: Option<Drain>,
     /// Its memory limit, when it has one: its cgroup goes once it is reaped
     /// (the last field, dropped after the process is).
     cage: Option<crate::usage::Cage>,
@@ -76,12 +75,12 @@ const NAP_MS: i32 = 20;
 impl Process {
     /// Starts `command` (no shell) with the protocol's environment (and, for a
     /// program that takes pencilmark lines, [`PENCILMARK_VAR`]`=1`); its stderr
-    /// is appended to `log` (or dropped without one).
+    /// goes to `log` (or is dropped without one).
     pub fn spawn(
         command: &[String],
         mode: Mode,
         pencilmark: bool,
-        log: Option<&Path>,
+        log: Option<&Log>,
     ) -> io::Result<Process> {
         Process::spawn_version(command, mode, pencilmark, log, PROTOCOL_VERSION, None)
     }
@@ -92,25 +91,21 @@ impl Process {
         command: &[String],
         mode: Mode,
         pencilmark: bool,
-        log: Option<&Path>,
+        log: Option<&Log>,
         version: &str,
         cage: Option<crate::usage::Cage>,
     ) -> io::Result<Process> {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the command is empty"))?;
-        let (stderr, log_start) = match log {
-            Some(path) => {
-                // Never through a link planted where the log goes.
-                let f = OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .custom_flags(libc::O_NOFOLLOW)
-                    .open(path)?;
-                let at = f.metadata()?.len();
-                (Stdio::from(f), at)
+        // Drained before the program starts: if it cannot start, the pipe
+        // closes and the drain ends.
+        let (drain, stderr) = match log {
+            Some(log) => {
+                let (drain, pipe) = Drain::start(log)?;
+                (Some(drain), Stdio::from(pipe))
             }
-            None => (Stdio::null(), 0),
+            None => (None, Stdio::null()),
         };
         let mut cmd = Command::new(program);
         if pencilmark {
@@ -146,11 +141,10 @@ impl Process {
             buf: Vec::with_capacity(64 * 1024),
             start: 0,
             mode,
-            log: log.map(Path::to_path_buf),
-            log_start,
             spin: SPIN,
             usage: None,
             _group: group,
+            stderr: drain,
             cage,
             cpu_budget: None,
         })
@@ -351,12 +345,8 @@ impl Process {
             Some(hit) => hit,
             None => {
                 crate::usage::says_out_of_memory(said)
-                    || self.log.as_deref().is_some_and(|log| {
-                        crate::usage::says_out_of_memory(&stderr_since(
-                            log,
-                            self.log_start,
-                            16 << 10,
-                        ))
+                    || self.stderr.as_ref().is_some_and(|d| {
+                        crate::usage::says_out_of_memory(&d.tail(super::stderr::OWN_TAIL))
                     })
             }
         };
@@ -411,7 +401,12 @@ impl Process {
         }
         let _ = self.child.kill();
         let status = self.status();
-        match self.log.as_deref().map(|l| stderr_tail(l, self.log_start)) {
+        // Ended: what it wrote is in the pipe, read once the drain settles.
+        let tail = self.stderr.as_ref().map(|d| {
+            d.settle();
+            d.last_lines()
+        });
+        match tail {
             Some(tail) if !tail.is_empty() => format!("{status}; its stderr ended: {tail}"),
             _ => status,
         }
@@ -486,31 +481,4 @@ impl Drop for Process {
         }
         let _ = self.child.wait();
     }
-}
-
-/// The last three non-empty lines of a stderr log after byte `from`, joined by ` | `.
-pub fn stderr_tail(path: &Path, from: u64) -> String {
-    let text = stderr_since(path, from, 2048);
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    lines[lines.len().saturating_sub(3)..]
-        .iter()
-        .map(|l| super::protocol::quote(l))
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
-/// The last `most` bytes of a stderr log after byte `from`, as text.
-fn stderr_since(path: &Path, from: u64, most: u64) -> String {
-    let Ok(mut f) = File::open(path) else {
-        return String::new();
-    };
-    let len = f.metadata().map_or(0, |m| m.len());
-    let _ = f.seek(SeekFrom::Start(len.saturating_sub(most).max(from)));
-    let mut bytes = Vec::new();
-    let _ = f.read_to_end(&mut bytes);
-    String::from_utf8_lossy(&bytes).into_owned()
 }

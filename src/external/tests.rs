@@ -78,6 +78,27 @@ fn running(needle: &str) -> usize {
 }
 
 #[test]
+fn a_child_holding_stderr_neither_hangs_the_end_nor_hides_the_last_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = stderr::Log::create(&dir.path().join("d.stderr.log")).unwrap();
+    // A child that outlives the program keeps its stderr's pipe open.
+    let marker = format!("5{}.75", std::process::id());
+    let script = format!("sleep {marker} & echo one last word >&2; exit 4");
+    let command = vec!["sh".to_string(), "-c".to_string(), script];
+    let (tx, rx) = std::sync::mpsc::channel();
+    let log2 = log.clone();
+    std::thread::spawn(move || {
+        let p = process::Process::spawn(&command, Mode::Unique, false, Some(&log2)).unwrap();
+        let _ = tx.send(p.ended());
+    });
+    let how = rx.recv_timeout(Duration::from_secs(60)).expect("it ends");
+    assert_eq!(how, "exit code 4; its stderr ended: \"one last word\"");
+    // The child went with the program's group, and the log holds its words.
+    assert_eq!(running(&marker), 0);
+    assert_eq!(std::fs::read(log.path()).unwrap(), b"one last word\n");
+}
+
+#[test]
 fn processes_die_with_their_program_even_in_a_panic() {
     // A program that never reads its stdin and never exits on its own.
     let marker = format!("4{}.25", std::process::id());

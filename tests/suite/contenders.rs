@@ -171,6 +171,39 @@ fn a_crashing_program_costs_only_its_own_rows_and_is_restarted_each_time() {
 }
 
 #[test]
+fn a_program_flooding_stderr_leaves_a_bounded_log_with_its_last_words() {
+    // Its log was 30 MB after 3 puzzles.
+    let dir = tempfile::tempdir().unwrap();
+    let t = table(dir.path(), &["hard-9x9"]);
+    bin(dir.path())
+        .args(RUN)
+        .args(ONE_BESIDE_BITSET)
+        .args(["--limit", "3", "--out", "run"])
+        .args(["--contender", &fixture(&t, "stderr:5000")])
+        .assert()
+        .success();
+    let log = std::fs::read(dir.path().join("run/contenders/fx.stderr.log")).unwrap();
+    let text = String::from_utf8_lossy(&log);
+    use sudoku_bench::external::stderr::{HEAD, TAIL};
+    // 5,000 KiB before each of its three answers, then its last line.
+    let written: usize = (1..=3)
+        .map(|n| 5000 * 1024 + format!("fixture: puzzle {n} said all\n").len())
+        .sum();
+    let note = format!(
+        "\n[sudoku-bench: {} bytes of stderr cut here; a contender's log keeps the first 64 KiB and the last 64 KiB]\n",
+        written - HEAD - TAIL
+    );
+    assert_eq!(log.len(), HEAD + note.len() + TAIL);
+    assert_eq!(&text[HEAD..HEAD + note.len()], note);
+    assert!(text.starts_with("fixture: puzzle      1 line          0....."));
+    assert!(
+        text.ends_with("line      79999.........................\nfixture: puzzle 3 said all\n")
+    );
+    let rows = rows(&dir.path().join("run"));
+    assert!(of(&rows, "fx").iter().all(|r| r.2 == "unique"));
+}
+
+#[test]
 fn a_program_that_answers_nothing_is_given_up_after_the_documented_bound() {
     let dir = tempfile::tempdir().unwrap();
     let t = table(dir.path(), &["hard-9x9"]);
