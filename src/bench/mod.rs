@@ -50,18 +50,6 @@ pub enum BenchError {
         /// The rounds asked for.
         rounds: usize,
     },
-    /// A dataset has too few puzzles for the rounds asked for by name.
-    #[error("dataset {dataset} has {puzzles} puzzles, too few for {rounds} rounds ({} needed, {} a round, so that each round pairs its contenders): give --rounds {fits} or fewer", rounds * harness::MIN_PER_ROUND, harness::MIN_PER_ROUND)]
-    TooFewForRounds {
-        /// The dataset.
-        dataset: String,
-        /// Its puzzles.
-        puzzles: usize,
-        /// The rounds asked for.
-        rounds: usize,
-        /// The most it can be measured in.
-        fits: usize,
-    },
     /// `--reference` or `--handicap` names no contender of the run.
     #[error("{option} {name} is not a strategy of this run ({})", run.join(", "))]
     NotInRun {
@@ -264,7 +252,7 @@ impl Plan {
         }
         threads(&mut options, cores);
         let loading = Instant::now();
-        let datasets = read_datasets(&options, progress)?;
+        let mut datasets = read_datasets(&options, progress)?;
         let load_s = loading.elapsed().as_secs_f64();
         options.datasets = datasets.iter().map(|d| d.name.clone()).collect();
         for d in &datasets {
@@ -277,7 +265,7 @@ impl Plan {
                 ));
             }
         }
-        rounds(&options, &datasets, &mut notes)?;
+        rounds(&options, &mut datasets, &mut notes)?;
         let names = options.contender_names();
         let not_in_run = |option, name: &str| BenchError::NotInRun {
             option,
@@ -308,11 +296,14 @@ impl Plan {
     }
 }
 
-/// Refuses a `--min-time` too short for the rounds, and datasets too small
-/// for rounds asked for by name; notes those measured in fewer rounds.
+/// Refuses a `--min-time` too short for the rounds; gives each dataset the
+/// rounds it is measured in ([`harness::rounds_for`], what `run.json` keeps),
+/// and notes those measured in fewer than asked: a dataset too small for
+/// `--rounds N`, whether N was given or is the default, is measured in as
+/// many as give each round two puzzles.
 fn rounds(
     options: &RunOptions,
-    datasets: &[BenchDataset],
+    datasets: &mut [BenchDataset],
     notes: &mut Vec<String>,
 ) -> Result<(), BenchError> {
     let rounds = options.rounds;
@@ -329,22 +320,9 @@ fn rounds(
     }
     for d in datasets {
         let got = harness::rounds_for(d.len(), rounds);
+        d.info.rounds = Some(got);
         if got < rounds {
-            if options.rounds_given {
-                return Err(BenchError::TooFewForRounds {
-                    dataset: d.name.clone(),
-                    puzzles: d.len(),
-                    rounds,
-                    fits: got,
-                });
-            }
-            notes.push(format!(
-                "{} is measured in {got} round{} ({} puzzles; {rounds} rounds need {})",
-                d.name,
-                if got == 1 { "" } else { "s" },
-                d.len(),
-                rounds * harness::MIN_PER_ROUND
-            ));
+            notes.push(harness::fewer_rounds_note(&d.name, d.len(), got, rounds));
         }
     }
     Ok(())

@@ -64,6 +64,36 @@ fn threads_past_what_the_machine_takes_are_refused_even_from_a_run_file() {
 }
 
 #[test]
+fn rounds_a_dataset_is_too_small_for_are_fewer_with_a_note() {
+    // --rounds 3 given by name: seeds-9x9 (3 puzzles) takes 1, set-4x4 all 3.
+    let p = planned(
+        RunOptions {
+            rounds: 3,
+            ..on(&["seeds-9x9", "set-4x4"])
+        },
+        4,
+    )
+    .unwrap();
+    let rounds: Vec<(&str, Option<usize>)> = p
+        .datasets
+        .iter()
+        .map(|d| (d.name.as_str(), d.info.rounds))
+        .collect();
+    assert_eq!(rounds, [("seeds-9x9", Some(1)), ("set-4x4", Some(3))]);
+    let notes: Vec<&String> = p.notes.iter().filter(|n| n.contains("round")).collect();
+    assert_eq!(
+        notes,
+        ["seeds-9x9 is measured in 1 round, not the 3 asked (3 puzzles; 2 a round at least)"]
+    );
+    // Each count recomputed from the puzzles: two a round at least.
+    for d in &p.datasets {
+        let got = d.info.rounds.unwrap();
+        assert!(got == 1 || got * crate::harness::MIN_PER_ROUND <= d.len());
+        assert!(got <= 3 && (got == 3 || (got + 1) * crate::harness::MIN_PER_ROUND > d.len()));
+    }
+}
+
+#[test]
 fn outside_programs_halve_the_default_threads_and_say_why() {
     let o = RunOptions {
         solvers: Vec::new(),
@@ -91,11 +121,6 @@ fn bad_combinations_are_refused_before_anything_runs() {
     };
     let e = refused(on(&["no-such-set"]));
     assert!(e.contains("no-such-set"), "{e}");
-    let e = refused(RunOptions {
-        rounds_given: true,
-        ..on(&["seeds-9x9"])
-    });
-    assert!(e.contains("too few for 5 rounds"), "{e}");
     let e = refused(RunOptions {
         min_time: Some(Duration::from_millis(3)),
         ..on(&["easy-9x9"])

@@ -55,6 +55,7 @@ fn write_info(dir: &Path, options: RunOptions, sha: &str) {
             puzzles_run: 200,
             skipped: 0,
             pencilmarks: 0,
+            rounds: None,
         }],
     );
     info.finished = info.started.clone();

@@ -578,6 +578,7 @@ impl Exporter for SummaryMarkdown {
         s.push_str(&failures_section(&run.summary, &i.given_up));
         let mut parts = sentences(&run.summary);
         parts.extend(run_notes(&run.summary, i.pipe_floor_ns));
+        parts.extend(i.fewer_rounds());
         if !parts.is_empty() {
             s.push('\n');
             for line in parts {

@@ -139,6 +139,7 @@ fn fixed_report() -> crate::export::RunReport {
             puzzles_run: 2,
             skipped: 0,
             pencilmarks: 0,
+            rounds: None,
         }],
     };
     crate::export::RunReport {

@@ -171,6 +171,44 @@ fn os() -> String {
 }
 
 impl RunInfo {
+    /// The rounds dataset `name` was measured in: as `run.json` records it,
+    /// else as [`super::rounds_for`] gives them for its puzzles and the
+    /// rounds asked (a run saved before it was recorded; the run's rounds
+    /// for a name it does not hold).
+    pub fn rounds_of(&self, name: &str) -> usize {
+        let asked = self.options.rounds;
+        match self.datasets.iter().find(|d| d.name == name) {
+            Some(d) => d
+                .rounds
+                .unwrap_or_else(|| super::rounds_for(d.puzzles_run as usize, asked)),
+            None => asked.max(1),
+        }
+    }
+
+    /// The most rounds any dataset was measured in (the run's rounds when it
+    /// holds no dataset).
+    pub fn most_rounds(&self) -> usize {
+        self.datasets
+            .iter()
+            .map(|d| self.rounds_of(&d.name))
+            .max()
+            .unwrap_or(self.options.rounds.max(1))
+    }
+
+    /// A note for each dataset measured in fewer rounds than asked
+    /// ([`super::fewer_rounds_note`]), in the run's order.
+    pub fn fewer_rounds(&self) -> Vec<String> {
+        let asked = self.options.rounds;
+        self.datasets
+            .iter()
+            .filter_map(|d| {
+                let got = self.rounds_of(&d.name);
+                (got < asked)
+                    .then(|| super::fewer_rounds_note(&d.name, d.puzzles_run as usize, got, asked))
+            })
+            .collect()
+    }
+
     /// How the build that recorded this run differs from the running one
     /// (version, git commit), in words; `None` when it is the same.
     pub fn other_build(&self) -> Option<String> {

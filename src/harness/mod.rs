@@ -30,7 +30,7 @@ pub use prepare::{BenchDataset, DatasetInfo, Selection};
 pub use record::{PuzzleResult, RowStatus, Skipped, SolveRecord, SummaryRow};
 pub use resolve::{resolve, resolve_windowed};
 use schedule::DatasetRun;
-pub use schedule::{rounds_for, Schedule, MIN_PER_ROUND};
+pub use schedule::{fewer_rounds_note, rounds_for, Schedule, MIN_PER_ROUND};
 
 /// The harness runs contenders; the type is re-exported for its callers.
 pub use crate::contender::Contender;

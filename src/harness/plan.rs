@@ -63,10 +63,6 @@ pub struct RunOptions {
     /// Rounds asked for (runs saved before rounds: 1, intervals over puzzles only).
     #[serde(default = "one")]
     pub rounds: usize,
-    /// The rounds were asked for by name: a dataset too small for them is an
-    /// error, not a note.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub rounds_given: bool,
     /// More passes until each contender's timed work reaches this.
     #[serde(default, rename = "min_time_ms", with = "millis")]
     pub min_time: Option<Duration>,
@@ -306,7 +302,6 @@ impl Default for RunOptions {
             warmup: 20,
             repeat: 1,
             rounds: DEFAULT_ROUNDS,
-            rounds_given: false,
             min_time: Some(DEFAULT_MIN_TIME),
             schedule: Schedule::Interleaved,
             limit: None,

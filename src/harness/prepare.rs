@@ -34,6 +34,11 @@ pub struct DatasetInfo {
     /// Pencilmark puzzles in the source.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pencilmarks: u64,
+    /// Rounds the dataset is measured in: the run's `--rounds`, or fewer on
+    /// a dataset too small for them (see [`super::rounds_for`]); absent in
+    /// older runs and before a bench plans it (see [`super::RunInfo::rounds_of`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<usize>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -179,6 +184,7 @@ impl BenchDataset {
                 puzzles_run: puzzles.len() as u64,
                 skipped: ds.skipped as u64,
                 pencilmarks: ds.pencilmarks as u64,
+                rounds: None,
             },
             name: ds.name,
             alphabet: ds.alphabet,
@@ -221,6 +227,7 @@ impl BenchDataset {
                 puzzles_run: puzzles.len() as u64,
                 skipped: 0,
                 pencilmarks: pencilmarks as u64,
+                rounds: None,
             },
             name,
             alphabet: Alphabet::default_for(geometry),
@@ -256,6 +263,7 @@ impl BenchDataset {
                 puzzles_run: run as u64,
                 skipped: ds.skipped as u64,
                 pencilmarks: ds.pencilmarks as u64,
+                rounds: None,
             },
             name: ds.name,
             alphabet: ds.alphabet,

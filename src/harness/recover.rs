@@ -314,7 +314,9 @@ pub fn lacking(info: &RunInfo, cover: &Coverage) -> Vec<String> {
             }
         }
     }
-    let (seen, asked) = (cover.rounds.len(), info.options.rounds);
+    // The rounds the run is dealt into: fewer than asked when every dataset
+    // is too small for them.
+    let (seen, asked) = (cover.rounds.len(), info.most_rounds());
     if !out.is_empty() && asked > 1 {
         out.push(format!("rows from {seen} of its {asked} rounds"));
     }

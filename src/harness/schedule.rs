@@ -97,6 +97,17 @@ pub fn rounds_for(n: usize, rounds: usize) -> usize {
     rounds.max(1).min((n / MIN_PER_ROUND).max(1))
 }
 
+/// The note a dataset of `n` puzzles measured in `got` rounds, fewer than the
+/// `asked` (see [`rounds_for`]), gets on the terminal, in `summary.md` and in
+/// the report.
+pub fn fewer_rounds_note(dataset: &str, n: usize, got: usize, asked: usize) -> String {
+    format!(
+        "{dataset} is measured in {got} round{}, not the {asked} asked ({n} puzzle{}; {MIN_PER_ROUND} a round at least)",
+        if got == 1 { "" } else { "s" },
+        if n == 1 { "" } else { "s" },
+    )
+}
+
 /// Each contender's speed against each other one, built window by window:
 /// `sums[r][i]` measures contender `i` against contender `r`.
 pub(super) struct Pairs {

@@ -367,6 +367,8 @@ fn metadata_lines(data: &RunData) -> Vec<String> {
     if let Some(l) = &i.options.label {
         lines.insert(1, format!("Label: {l}."));
     }
+    // A dataset's name keeps its case, first in its sentence or not.
+    lines.extend(i.fewer_rounds().iter().map(|n| format!("{n}.")));
     if i.resumed > 0 {
         lines.push(format!(
             "Resumed {} time{} after it was cut short (bench --resume): its rows come from {} sittings.",

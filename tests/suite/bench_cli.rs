@@ -385,22 +385,6 @@ fn rounds_that_cannot_work_are_refused_before_the_run() {
         .stderr(predicate::str::contains(
             "--min-time 2ms over 5 rounds gives each round 400µs",
         ));
-    bin()
-        .args([
-            "bench",
-            "--dataset",
-            "set-25x25",
-            "--rounds",
-            "11",
-            "--out",
-            o,
-        ])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains(
-            "dataset set-25x25 has 20 puzzles, too few for 11 rounds (22 needed, 2 a round",
-        ))
-        .stderr(predicate::str::contains("give --rounds 10 or fewer"));
     assert!(!out.join("results.csv").exists(), "nothing ran");
 }
 
@@ -416,7 +400,9 @@ fn the_default_rounds_shrink_on_a_small_dataset_and_the_summary_says_what_interv
         .success();
     let text = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
     assert!(
-        text.contains("note: seeds-9x9 is measured in 1 round (3 puzzles; 5 rounds need 10)"),
+        text.contains(
+            "note: seeds-9x9 is measured in 1 round, not the 5 asked (3 puzzles; 2 a round at least)"
+        ),
         "{text}"
     );
     let stdout = String::from_utf8_lossy(&run.get_output().stdout).into_owned();
@@ -439,6 +425,107 @@ fn the_default_rounds_shrink_on_a_small_dataset_and_the_summary_says_what_interv
         json.contains("\"rounds\": 5") && json.contains("\"rounds_complete\": 5"),
         "{json}"
     );
+}
+
+#[test]
+fn rounds_asked_for_by_name_shrink_on_a_small_dataset_downstream_and_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    let run = bin()
+        .args(["bench", "--solver", "dlx,bitset-mrv", "--rounds", "3"])
+        .args(["--dataset", "seeds-9x9,set-4x4", "--min-time", "0"])
+        .args(["--warmup", "0", "--threads", "1"])
+        .args(["--out", whole.to_str().unwrap()])
+        .assert()
+        .success();
+    let note = "seeds-9x9 is measured in 1 round, not the 3 asked (3 puzzles; 2 a round at least)";
+    let text = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    assert!(text.contains(&format!("note: {note}")), "{text}");
+    for file in ["summary.md", "report.md"] {
+        let md = std::fs::read_to_string(whole.join(file)).unwrap();
+        assert!(md.contains(note), "{file}: {md}");
+    }
+    // run.json: each dataset's own rounds, recomputed here from its puzzles.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(whole.join("run.json")).unwrap()).unwrap();
+    assert_eq!(json["options"]["rounds"], 3);
+    for d in json["datasets"].as_array().unwrap() {
+        let n = d["puzzles_run"].as_u64().unwrap();
+        let own = (n / 2).clamp(1, 3);
+        assert_eq!(d["rounds"].as_u64(), Some(own), "{d}");
+    }
+    // The rows: puzzle i of a dataset in round i mod its own rounds.
+    let own = |d: &str| if d == "seeds-9x9" { 1 } else { 3 };
+    let results: Vec<PuzzleResult> = rows(&whole.join("results.csv"));
+    assert_eq!(results.len(), 2 * (3 + 100));
+    for r in &results {
+        assert_eq!(
+            u64::from(r.round),
+            r.puzzle_index % own(&r.dataset),
+            "{r:?}"
+        );
+    }
+    // summary.csv's rounds column and the intervals: the dataset's own.
+    let summary: Vec<SummaryRow> = rows(&whole.join("summary.csv"));
+    for s in &summary {
+        assert_eq!(s.rounds as u64, own(&s.dataset), "{}", s.dataset);
+    }
+    // Charts' data lines say the dataset's own rounds.
+    let charts: String = std::fs::read_dir(whole.join("charts"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap_or_default())
+        .collect();
+    assert!(charts.contains("seeds-9x9: 3 puzzles; mode unique, 1 thread, 1 round;"));
+    assert!(charts.contains("set-4x4: 100 puzzles; mode unique, 1 thread, 3 rounds;"));
+    assert!(!charts.contains("seeds-9x9: 3 puzzles; mode unique, 1 thread, 3 rounds"));
+
+    // Cut back to its first round, as a kill leaves it, and resumed: the
+    // same rows, in the same rounds, as the whole run.
+    let cut = dir.path().join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    for f in ["results.csv", "run.json"] {
+        std::fs::copy(whole.join(f), cut.join(f)).unwrap();
+    }
+    let mut reader = csv::Reader::from_path(whole.join("results.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let at = header.iter().position(|c| c == "round").unwrap();
+    let mut writer = csv::Writer::from_path(cut.join("results.csv")).unwrap();
+    writer.write_record(&header).unwrap();
+    for record in reader.records() {
+        let record = record.unwrap();
+        if &record[at] == "0" {
+            writer.write_record(&record).unwrap();
+        }
+    }
+    writer.flush().unwrap();
+    let mut json = json;
+    json["finished"] = "".into();
+    std::fs::write(cut.join("run.json"), json.to_string()).unwrap();
+    bin()
+        .args(["bench", "--resume", cut.to_str().unwrap()])
+        .assert()
+        .success();
+    let key = |r: &PuzzleResult| {
+        (
+            r.variant.to_string(),
+            r.dataset.to_string(),
+            r.puzzle_index,
+            r.round,
+        )
+    };
+    let mut again: Vec<_> = rows::<PuzzleResult>(&cut.join("results.csv"))
+        .iter()
+        .map(key)
+        .collect();
+    let mut before: Vec<_> = results.iter().map(key).collect();
+    again.sort();
+    before.sort();
+    assert_eq!(again, before);
+    let summary: Vec<SummaryRow> = rows(&cut.join("summary.csv"));
+    assert_eq!(summary.len(), 4);
+    for s in &summary {
+        assert_eq!(s.rounds as u64, own(&s.dataset), "resumed: {}", s.dataset);
+    }
 }
 
 #[test]

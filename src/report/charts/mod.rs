@@ -410,13 +410,22 @@ pub fn run_line(info: &crate::harness::RunInfo, puzzles: Option<(&str, u64, u64)
         Some((name, n, _)) => format!("{name}: {} puzzles; ", crate::stats::thousands(n)),
         None => String::new(),
     };
+    // The dataset's own rounds (fewer than asked on a small one); across
+    // datasets, the most any was measured in.
+    let (rounds, up_to) = match puzzles {
+        Some((name, _, _)) => (info.rounds_of(name), ""),
+        None => {
+            let most = info.most_rounds();
+            let fewer = info.datasets.iter().any(|d| info.rounds_of(&d.name) < most);
+            (most, if fewer { "up to " } else { "" })
+        }
+    };
     s += &format!(
-        "mode {}, {} thread{}, {} round{}; {}",
+        "mode {}, {} thread{}, {up_to}{rounds} round{}; {}",
         o.mode,
         o.threads,
         if o.threads == 1 { "" } else { "s" },
-        o.rounds,
-        if o.rounds == 1 { "" } else { "s" },
+        if rounds == 1 { "" } else { "s" },
         machine_line(info)
     );
     s
