@@ -135,13 +135,6 @@ pub fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T
     }
 }
 
-/// Reads `--threads`: a whole number of at least 1, and at most what this
-/// machine takes ([`crate::usage::most_threads`] of its cores).
-pub fn threads(text: &str) -> Result<usize, String> {
-    let n = positive::<usize>(text)?;
-    crate::usage::check_threads(n, crate::usage::cores()).map_err(|e| e.to_string())
-}
-
 /// Reads `--cpu-limit`: a duration ([`duration`]) above zero.
 pub fn cpu_limit(text: &str) -> Result<std::time::Duration, String> {
     match duration(text) {
@@ -284,12 +277,6 @@ mod tests {
             e.starts_with("100000 threads is more than this machine takes: at most 16 (4 a core on its 2, and never fewer than 16)"),
             "{e}"
         );
-        let most = most_threads(crate::usage::cores());
-        assert_eq!(threads(&most.to_string()), Ok(most));
-        let e = threads(&(most + 1).to_string()).unwrap_err();
-        assert!(e.contains(&format!("at most {most}")), "{e}");
-        assert!(threads("0").unwrap_err().contains("1 or more"));
-        assert!(threads("99999999999999999999999").is_err());
     }
 
     #[test]

@@ -8,9 +8,14 @@ use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
 use sudoku_bench::harness::plan::{ChartChoices, Figures, Metric};
 use sudoku_bench::solver::Mode;
 /// Value parsers (their errors say what was expected).
-pub(super) use sudoku_bench::words::{
-    cpu_limit, duration, fraction, label, positive, share, threads,
-};
+pub(super) use sudoku_bench::words::{cpu_limit, duration, fraction, label, positive, share};
+
+/// Reads `--threads`: a whole number of at least 1, and at most what this
+/// machine takes (`usage::most_threads` of its cores).
+pub(super) fn threads(text: &str) -> Result<usize, String> {
+    let n = positive::<usize>(text)?;
+    sudoku_bench::usage::check_threads(n, sudoku_bench::usage::cores()).map_err(|e| e.to_string())
+}
 
 #[derive(clap::Args, Clone)]
 pub(super) struct ReportChoices {
@@ -187,4 +192,17 @@ pub(super) fn out_dir(out: &Option<PathBuf>, kind: &str) -> Result<PathBuf> {
 /// Reads a duration ([`duration`]) in the form its default is shown in.
 pub(super) fn human_duration(text: &str) -> Result<humantime::Duration, String> {
     duration(text).map(Into::into).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn threads_are_at_least_one_and_at_most_what_the_machine_takes() {
+        let most = sudoku_bench::usage::most_threads(sudoku_bench::usage::cores());
+        assert_eq!(super::threads(&most.to_string()), Ok(most));
+        let e = super::threads(&(most + 1).to_string()).unwrap_err();
+        assert!(e.contains(&format!("at most {most}")), "{e}");
+        assert!(super::threads("0").unwrap_err().contains("1 or more"));
+        assert!(super::threads("99999999999999999999999").is_err());
+    }
 }
