@@ -281,8 +281,10 @@ fn owner(token: &str) -> Option<(u32, u64, u64)> {
 /// used), removed when dropped. Gives the path it tried on failure.
 pub fn private_folder(prefix: &str) -> Result<tempfile::TempDir, (PathBuf, io::Error)> {
     let pid = std::process::id();
+    use std::os::unix::fs::PermissionsExt;
     tempfile::Builder::new()
         .prefix(&format!("{prefix}-{pid}-"))
+        .permissions(std::fs::Permissions::from_mode(0o700))
         .tempdir()
         .map_err(|e| (std::env::temp_dir().join(format!("{prefix}-{pid}-*")), e))
 }

@@ -83,3 +83,19 @@ fn a_token_names_its_owner_in_its_namespace() {
         (std::process::id(), start_ticks(pid), namespace())
     );
 }
+
+#[test]
+fn a_private_folder_is_the_users_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = private_folder("sudoku-bench-check").expect("a private folder");
+    let mode = std::fs::metadata(dir.path()).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "{mode:o}");
+    let name = dir
+        .path()
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(stale_owner(&name), Some(std::process::id()));
+}
