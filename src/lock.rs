@@ -6,7 +6,9 @@
 //! the holder's PID written in it. It goes with its process however that
 //! ends (a SIGKILL too); the holder removes the file when it lets go, so
 //! nothing that lists a folder finds it afterwards (a killed holder leaves
-//! it, and the next writer takes it over).
+//! it, and the next writer takes it over). A folder where a link stands in
+//! place of one of a run's files or subfolders is refused too: whoever
+//! planted it would have the writer write outside the folder.
 
 use crate::files;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -23,6 +25,16 @@ pub enum LockError {
         dir: PathBuf,
         /// The holder's process id, when its lock file says it.
         pid: Option<u32>,
+    },
+    /// A link stands where one of the folder's files or subfolders goes
+    /// ([`files::WRITTEN`]): writing there would write outside it.
+    #[error("will not write in {}: {source}", dir.display())]
+    Linked {
+        /// The folder.
+        dir: PathBuf,
+        /// The link, named.
+        #[source]
+        source: io::Error,
     },
     /// The lock file cannot be opened or locked.
     #[error("cannot lock {}: {source}", path.display())]
@@ -57,13 +69,15 @@ impl FolderLock {
         // A holder letting go removes the file: one opened just before that
         // is locked in vain, and opened again.
         for _ in 0..100 {
-            let file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path)
-                .map_err(io)?;
+            let file = files::open(
+                &path,
+                OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(false),
+            )
+            .map_err(io)?;
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
@@ -77,6 +91,10 @@ impl FolderLock {
             if !is_at(&file, &path) {
                 continue;
             }
+            files::refuse_links(dir).map_err(|source| LockError::Linked {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
             file.set_len(0).map_err(io)?;
             (&file)
                 .write_all(format!("{}\n", std::process::id()).as_bytes())
@@ -100,6 +118,23 @@ impl FolderLock {
     /// a command that hands the writing to a process it starts.
     pub fn check(dir: &Path) -> Result<(), LockError> {
         FolderLock::take_if_there(dir).map(drop)
+    }
+
+    /// Refuses `dir` if a process writes it now, writing nothing there: for a
+    /// command that only reads the folder (which may be read-only), so that
+    /// it never reads half a run.
+    pub fn refuse_if_written(dir: &Path) -> Result<(), LockError> {
+        let path = dir.join(files::LOCK);
+        let Ok(file) = files::open(&path, OpenOptions::new().read(true)) else {
+            return Ok(()); // no lock file, or none readable: no writer
+        };
+        match file.try_lock_shared() {
+            Err(TryLockError::WouldBlock) => Err(LockError::Held {
+                dir: dir.to_path_buf(),
+                pid: read_pid(&path),
+            }),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -305,7 +305,7 @@ pub fn finish(m: &mut Measured, out_dir: &Path, started: Instant) -> Result<Fini
     let json = export::json::RunJson;
     let path = out_dir.join(json.file_name());
     let text = json.render(&m.report).map_err(BenchError::io(&path))?;
-    std::fs::write(&path, text).map_err(BenchError::io(&path))?;
+    crate::files::write(&path, text).map_err(BenchError::io(&path))?;
     // From summary.csv as written, so that `report --export` gives the same.
     let export_notes = if after.exports.is_empty() {
         Vec::new()

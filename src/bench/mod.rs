@@ -42,6 +42,9 @@ pub enum BenchError {
     /// More worker threads than the machine takes (a run.json edited by hand).
     #[error("--threads: {0}")]
     Threads(#[from] crate::usage::TooManyThreads),
+    /// More timed passes than a run takes (a run.json edited by hand).
+    #[error("--repeat {0}: at most {most} passes", most = crate::harness::plan::MOST_REPEATS)]
+    Repeat(u32),
     /// `--min-time` spread over the rounds gives each too little.
     #[error("--min-time {min_time:?} over {rounds} rounds gives each round {:?}, less than the {MIN_ROUND_TIME:?} a round needs: give --min-time {:?} or more, or fewer --rounds", *min_time / *rounds as u32, MIN_ROUND_TIME * *rounds as u32)]
     MinTime {
@@ -249,6 +252,9 @@ impl Plan {
         }
         for &t in std::iter::once(&options.threads).chain(&options.scaling) {
             crate::usage::check_threads(t, cores)?;
+        }
+        if options.repeat > crate::harness::plan::MOST_REPEATS {
+            return Err(BenchError::Repeat(options.repeat));
         }
         threads(&mut options, cores);
         let loading = Instant::now();

@@ -55,6 +55,8 @@ pub fn run_counts<E: From<BenchError>>(
         let mut one = options.clone();
         one.threads = t;
         one.after.report = false;
+        // Written once, every count in it, when the counts are done.
+        one.after.exports = Vec::new();
         let c = each(one, &dir)?;
         done.push((t, dir));
         if c != 0 {
@@ -64,7 +66,38 @@ pub fn run_counts<E: From<BenchError>>(
             }
         }
     }
-    Ok((code, write(top, &done)?))
+    let mut said = write(top, &done)?;
+    if !options.after.exports.is_empty() {
+        said += &export_counts(&options.after.exports, &done)?;
+    }
+    Ok((code, said))
+}
+
+/// Writes the exports (`--export`) of a scaling run from each count's
+/// summary.csv as written, every count in one file; gives what to say.
+fn export_counts(
+    exports: &[crate::harness::plan::ExportTo],
+    counts: &[(usize, PathBuf)],
+) -> Result<String, BenchError> {
+    let mut runs = Vec::new();
+    for (t, dir) in counts {
+        let report = |source| BenchError::Report {
+            dir: dir.clone(),
+            source: Box::new(source),
+        };
+        if let (Some(info), summary) = crate::report::load_summary(dir).map_err(report)? {
+            runs.push((*t, crate::export::RunReport { info, summary }));
+        }
+    }
+    let mut said = String::new();
+    for note in crate::export::track::write_counts(exports, &runs)? {
+        said += &format!("note: {note}\n");
+    }
+    for e in exports {
+        let (format, path) = (e.format.word(), e.path.display());
+        said += &format!("{format} export in {path} ({} thread counts)\n", runs.len());
+    }
+    Ok(said)
 }
 
 /// Reads each count's summary (`(count, folder)`) and writes the curve into
@@ -137,7 +170,7 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
     }
     w.flush().map_err(BenchError::io(&csv_path))?;
     let charts = top.join(files::CHARTS);
-    std::fs::create_dir_all(&charts).map_err(BenchError::io(&charts))?;
+    crate::files::folder(&charts).map_err(BenchError::io(&charts))?;
     let mut md = String::from("# Scaling with threads\n\n");
     md.push_str(
         "Verified puzzles per second at each count of worker threads, and in \
@@ -182,7 +215,7 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
         );
     }
     let md_path = top.join(SCALING_MD);
-    std::fs::write(&md_path, md).map_err(BenchError::io(&md_path))?;
+    crate::files::write(&md_path, md).map_err(BenchError::io(&md_path))?;
     Ok(())
 }
 

@@ -107,7 +107,7 @@ impl Session<'_> {
             let top = out_dir(out.as_deref(), Path::new(REPORTS), "run")?;
             let _writer = FolderLock::take(&top)?;
             return self.counts(&options, &top, &mut |s, one, dir| {
-                std::fs::create_dir_all(dir).map_err(BenchError::io(dir))?;
+                crate::files::folder(dir).map_err(BenchError::io(dir))?;
                 let _writer = FolderLock::take(dir)?;
                 replace_earlier_run(dir, force)?;
                 s.fresh(one, dir)
@@ -186,7 +186,7 @@ impl Session<'_> {
                 }
                 Ok(_) => s.resume(dir, force, no_report),
                 Err(_) => {
-                    std::fs::create_dir_all(dir).map_err(BenchError::io(dir))?;
+                    crate::files::folder(dir).map_err(BenchError::io(dir))?;
                     let _writer = FolderLock::take(dir)?;
                     s.fresh(one, dir)
                 }

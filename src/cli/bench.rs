@@ -55,7 +55,7 @@ pub(super) struct BenchArgs {
     warmup: usize,
     /// Timed passes over each round's share of a dataset; the summary takes each puzzle's
     /// median time over them.
-    #[arg(long, default_value_t = RunOptions::default().repeat, value_parser = positive::<u32>)]
+    #[arg(long, default_value_t = RunOptions::default().repeat, value_parser = repeats)]
     repeat: u32,
     /// Independent rounds, spread over the run: puzzle i of a dataset is measured in round
     /// i mod N, and the intervals are t-intervals over the rounds' results, so they carry the

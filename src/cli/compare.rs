@@ -31,6 +31,10 @@ pub(super) fn run(args: CompareArgs) -> Result<ExitCode> {
     let base_dir = baseline::resolve(&args.baseline, root)?;
     let cur_dir = baseline::resolve(&args.current, root)?;
     let out = args.out.unwrap_or_else(|| cur_dir.join(files::COMPARE));
+    // A run still being written reads as half a run.
+    for dir in [&base_dir, &cur_dir] {
+        sudoku_bench::lock::FolderLock::refuse_if_written(dir)?;
+    }
     let c = compare::compare(
         compare::load_side(&base_dir, &args.baseline)?,
         compare::load_side(&cur_dir, &args.current)?,

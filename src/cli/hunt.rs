@@ -56,7 +56,7 @@ pub(super) struct HuntArgs {
     #[arg(long, value_parser = positive::<usize>)]
     islands: Option<usize>,
     /// Timed solves per puzzle with `--objective time` (their median is the cost).
-    #[arg(long, default_value_t = 5, value_parser = positive::<u32>)]
+    #[arg(long, default_value_t = 5, value_parser = repeats)]
     repeat: u32,
     /// Per-puzzle time limit, like `100ms` or `2s`, as `bench` has it: a solve past it is
     /// stopped (an outside program's process killed and started again), and its cost is a

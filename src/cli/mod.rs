@@ -85,7 +85,8 @@ pub fn run() -> Result<ExitCode> {
         // kernel's parent-death signal: they would take a core from this run.
         let n = sudoku_bench::hygiene::end_strays();
         if n > 0 {
-            eprintln!("note: ended {n} processes left running by a killed run of sudoku-bench");
+            let what = if n == 1 { "process" } else { "processes" };
+            eprintln!("note: ended {n} {what} left running by a killed run of sudoku-bench");
         }
         sudoku_bench::hygiene::remove_stale_folders();
     }

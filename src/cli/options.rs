@@ -17,6 +17,18 @@ pub(super) fn threads(text: &str) -> Result<usize, String> {
     sudoku_bench::usage::check_threads(n, sudoku_bench::usage::cores()).map_err(|e| e.to_string())
 }
 
+/// Reads `--repeat`: a whole number from 1 to `MOST_REPEATS`.
+pub(super) fn repeats(text: &str) -> Result<u32, String> {
+    use sudoku_bench::harness::plan::MOST_REPEATS;
+    let n = positive::<u32>(text)?;
+    if n > MOST_REPEATS {
+        return Err(format!(
+            "at most {MOST_REPEATS} passes: each puzzle's times are kept for its median, and more passes than that only wait longer"
+        ));
+    }
+    Ok(n)
+}
+
 #[derive(clap::Args, Clone)]
 pub(super) struct ReportChoices {
     /// The two strategy variants of the head-to-head chart, like `dlx,bitset-mrv`
@@ -122,8 +134,18 @@ where
 
 pub(super) fn build_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
+    // Without --threads, rayon reads RAYON_NUM_THREADS: bounded as --threads is.
+    let from_env = || {
+        let v = std::env::var("RAYON_NUM_THREADS").ok()?;
+        v.trim().parse::<usize>().ok().map(|n| (v, n))
+    };
     if let Some(t) = threads {
         b = b.num_threads(t);
+    } else if let Some((v, n)) = from_env() {
+        if n > 0 {
+            self::threads(&n.to_string())
+                .map_err(|e| anyhow::anyhow!("RAYON_NUM_THREADS={v}: {e}"))?;
+        }
     }
     b.build().context("cannot start the worker threads")
 }

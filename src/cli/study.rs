@@ -3,7 +3,7 @@
 //! `study resume` finishes one that was cut short, with its own options.
 
 use super::bench::BenchArgs;
-use super::options::{duration, positive, share, threads};
+use super::options::{duration, positive, repeats, share, threads};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -112,7 +112,7 @@ struct CommonArgs {
     #[arg(long, default_value = "1s", value_parser = duration)]
     time_limit: Duration,
     /// Timed solves of each puzzle (its median time is kept).
-    #[arg(long, default_value_t = 1, value_parser = positive::<u32>)]
+    #[arg(long, default_value_t = 1, value_parser = repeats)]
     repeat: u32,
     /// Rounds: each visits every point and solves its share of the puzzles
     /// (puzzle i in round i mod N), so the machine's slow spells are spread over

@@ -35,10 +35,13 @@ pub fn save(run_dir: &Path, root: &Path, name: &str) -> Result<PathBuf, CompareE
         let path = path.to_path_buf();
         move |source| CompareError::Write { path, source }
     };
+    std::fs::create_dir_all(root).map_err(write_err(root))?;
+    // Two saves at once would write one `.NAME.saving`.
+    let _writer = crate::lock::FolderLock::take(root)?;
     // Written beside, then swapped in: a failure leaves the old baseline whole.
     let tmp = root.join(format!(".{name}.saving"));
     let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).map_err(write_err(&tmp))?;
+    crate::files::folder(&tmp).map_err(write_err(&tmp))?;
     for file in [files::RUN_JSON, files::SUMMARY_CSV] {
         std::fs::copy(run_dir.join(file), tmp.join(file)).map_err(write_err(&tmp.join(file)))?;
     }

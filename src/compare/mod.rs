@@ -61,6 +61,12 @@ pub enum CompareError {
     /// A baseline or folder name does not resolve.
     #[error("{0}")]
     NotFound(String),
+    /// Another process writes the folder.
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
+    /// `--out` names a run's folder, whose charts the comparison's would replace.
+    #[error("--out {}: a run's folder (it holds {}): give the comparison a folder of its own", .0.display(), crate::files::RUN_JSON)]
+    IntoRun(PathBuf),
     /// A baseline cannot be written.
     #[error("cannot write {}: {source}", path.display())]
     Write {

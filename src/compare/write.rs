@@ -408,7 +408,11 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
 /// Writes `compare.md`, `compare.csv`, `compare.json` and `charts/` into `dir`.
 pub fn write(c: &Comparison, dir: &Path) -> Result<(), CompareError> {
     let io = |path: std::path::PathBuf| move |source| CompareError::Write { path, source };
-    std::fs::create_dir_all(dir).map_err(io(dir.to_path_buf()))?;
+    if dir.join(crate::files::RUN_JSON).exists() {
+        return Err(CompareError::IntoRun(dir.to_path_buf()));
+    }
+    crate::files::folder(dir).map_err(io(dir.to_path_buf()))?;
+    let _writer = crate::lock::FolderLock::take(dir)?;
     let charts = charts(c, dir)?;
     let files = [
         (files::COMPARE_MD, markdown(c, &charts)),
@@ -428,7 +432,7 @@ pub fn write(c: &Comparison, dir: &Path) -> Result<(), CompareError> {
         ),
     ];
     for (name, text) in files {
-        std::fs::write(dir.join(name), text).map_err(io(dir.join(name)))?;
+        crate::files::write(dir.join(name), text).map_err(io(dir.join(name)))?;
     }
     Ok(())
 }

@@ -469,7 +469,7 @@ struct Part {
 impl Part {
     fn create(dir: &Path, file: &str) -> Result<Part, DownloadError> {
         let path = dir.join(format!(".{file}.{}.part", std::process::id()));
-        let f = std::fs::File::create(&path).map_err(|source| DownloadError::Cache {
+        let f = crate::files::create(&path).map_err(|source| DownloadError::Cache {
             path: path.clone(),
             source,
         })?;

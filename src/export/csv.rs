@@ -27,10 +27,10 @@ impl CsvSink<BufWriter<File>> {
     /// Creates (truncates) `results.csv`, and `solves.csv` when asked for, headers first.
     pub fn create(results: &Path, solves: Option<&Path>) -> io::Result<Self> {
         let solves = match solves {
-            Some(p) => Some(BufWriter::new(File::create(p)?)),
+            Some(p) => Some(BufWriter::new(crate::files::create(p)?)),
             None => None,
         };
-        CsvSink::new(BufWriter::new(File::create(results)?), solves)
+        CsvSink::new(BufWriter::new(crate::files::create(results)?), solves)
     }
 }
 
@@ -38,7 +38,7 @@ impl CsvSink<BufWriter<File>> {
     /// Appends to the `results.csv` of a resumed run (and its `solves.csv`,
     /// when it keeps solves, created with its header if absent): no header.
     pub fn append(results: &Path, solves: Option<&Path>) -> io::Result<Self> {
-        let open = |p: &Path| std::fs::OpenOptions::new().append(true).open(p);
+        let open = |p: &Path| crate::files::append(p);
         let solves = match solves {
             Some(p) if p.is_file() => Some(SolvesCsv::append(p)?),
             Some(p) => Some(SolvesCsv::create(p)?),
@@ -124,12 +124,12 @@ pub struct SolvesCsv<W: io::Write> {
 impl SolvesCsv<BufWriter<File>> {
     /// Creates (truncates) the file and writes the header.
     pub fn create(path: &Path) -> io::Result<Self> {
-        SolvesCsv::new(BufWriter::new(File::create(path)?))
+        SolvesCsv::new(BufWriter::new(crate::files::create(path)?))
     }
 
     /// Appends to the file of a resumed run or study (no header).
     pub fn append(path: &Path) -> io::Result<Self> {
-        let file = std::fs::OpenOptions::new().append(true).open(path)?;
+        let file = crate::files::append(path)?;
         Ok(SolvesCsv {
             out: BufWriter::new(file),
             own: CsvEncoder::new(),

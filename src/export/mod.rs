@@ -62,7 +62,7 @@ pub fn run_files() -> Vec<&'static str> {
 /// Writes every exporter's file into `dir`.
 pub fn write_all(dir: &Path, run: &RunReport) -> io::Result<()> {
     for e in all() {
-        std::fs::write(dir.join(e.file_name()), e.render(run)?)?;
+        crate::files::write(dir.join(e.file_name()), e.render(run)?)?;
     }
     Ok(())
 }

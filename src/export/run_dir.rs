@@ -29,6 +29,29 @@ pub enum RunDirError {
         /// The run files found in it.
         files: Vec<&'static str>,
     },
+    /// The folder holds another kind of record than the one to be written.
+    #[error(
+        "{} holds a {kind} ({record}), not a {what}; choose another --out (--force replaces only a {what})",
+        path.display()
+    )]
+    OtherKind {
+        /// The folder.
+        path: PathBuf,
+        /// What it holds: `run`, `study` or `hunt`.
+        kind: &'static str,
+        /// The record that says so.
+        record: &'static str,
+        /// What was to be written there.
+        what: &'static str,
+    },
+    /// A link stands where one of the folder's files goes.
+    #[error("cannot write in {}", path.display())]
+    Linked {
+        /// The folder.
+        path: PathBuf,
+        /// The link, named.
+        source: io::Error,
+    },
     /// A file of the earlier run could not be removed.
     #[error("cannot remove {}", path.display())]
     Remove {
@@ -123,6 +146,20 @@ pub fn replace_earlier(
     files: Vec<&'static str>,
     force: bool,
 ) -> Result<bool, RunDirError> {
+    for (record, kind) in files::KINDS {
+        if kind != what && dir.join(record).exists() {
+            return Err(RunDirError::OtherKind {
+                path: dir.to_path_buf(),
+                kind,
+                record,
+                what,
+            });
+        }
+    }
+    files::refuse_links(dir).map_err(|source| RunDirError::Linked {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let earlier: Vec<_> = files.into_iter().filter(|f| dir.join(f).exists()).collect();
     if earlier.is_empty() {
         return Ok(false);
@@ -151,7 +188,7 @@ pub fn replace_earlier(
 /// Makes `charts` an existing folder without the charts of an earlier drawing
 /// (its `.svg` and `.png` files; nothing else is touched).
 pub fn clear_charts(charts: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(charts)?;
+    crate::files::folder(charts)?;
     for entry in std::fs::read_dir(charts)? {
         let path = entry?.path();
         let drawn = path.extension().is_some_and(|e| e == "svg" || e == "png");

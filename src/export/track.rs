@@ -36,6 +36,14 @@ pub enum ExportRefused {
         /// The run folder.
         dir: PathBuf,
     },
+    /// The path is a folder, which a file cannot replace.
+    #[error("--export {export}: {} is a folder; give the export a file's path", path.display())]
+    Folder {
+        /// The export, as typed.
+        export: String,
+        /// The folder.
+        path: PathBuf,
+    },
     /// Two exports name one file.
     #[error("--export {first} and --export {second} name one file, which the second would replace: give each export a file of its own")]
     Twice {
@@ -48,11 +56,13 @@ pub enum ExportRefused {
 
 /// Refuses `exports` that would replace what a run made: a run folder's own
 /// file (`results.csv`, `run.json`, ...) in one of `writing` (the folders
-/// about to be written) or in any run folder (one that holds `run.json`), or
-/// a file another export writes too.
+/// about to be written) or in any run folder (one that holds `run.json`),
+/// one of its subfolders (`charts`, `contenders`, ...), or a file another
+/// export writes too.
 pub fn refuse_clashes(exports: &[ExportTo], writing: &[&Path]) -> Result<(), ExportRefused> {
     let writing: Vec<PathBuf> = writing.iter().map(|d| resolved(d)).collect();
-    let own = super::run_files();
+    let mut own = super::run_files();
+    own.extend(crate::files::WRITTEN);
     let mut seen: Vec<(PathBuf, &ExportTo)> = Vec::new();
     for e in exports {
         let file = resolved(&e.path);
@@ -60,6 +70,12 @@ pub fn refuse_clashes(exports: &[ExportTo], writing: &[&Path]) -> Result<(), Exp
             return Err(ExportRefused::Twice {
                 first: first.to_string(),
                 second: e.to_string(),
+            });
+        }
+        if file.is_dir() {
+            return Err(ExportRefused::Folder {
+                export: e.to_string(),
+                path: e.path.clone(),
             });
         }
         let name = file.file_name().and_then(|n| n.to_str());
@@ -132,11 +148,59 @@ pub fn render(format: TrackFormat, run: &RunReport) -> Rendered {
     Rendered { text, notes }
 }
 
+/// Renders the runs of a scaling run (`(threads, run)`, a run per count)
+/// as one export: each benchmark named `VARIANT/DATASET @ N threads`, so
+/// that no count's figures replace another's.
+pub fn render_counts(format: TrackFormat, runs: &[(usize, RunReport)]) -> Rendered {
+    let at = |name: &str, t: usize| format!("{name} @ {t} threads");
+    let (mut object, mut array, mut notes) = (Map::new(), Vec::new(), Vec::new());
+    for (t, run) in runs {
+        let (value, n) = match format {
+            TrackFormat::Bmf => bmf(run),
+            TrackFormat::GithubActionBenchmark => github_action_benchmark(run),
+        };
+        notes.extend(n.into_iter().map(|n| format!("{t} threads: {n}")));
+        match value {
+            Value::Object(m) => object.extend(m.into_iter().map(|(k, v)| (at(&k, *t), v))),
+            Value::Array(a) => array.extend(a.into_iter().map(|mut v| {
+                if let Some(Value::String(n)) = v.get_mut("name") {
+                    *n = at(n, *t);
+                }
+                v
+            })),
+            _ => {}
+        }
+    }
+    let value = match format {
+        TrackFormat::Bmf => Value::Object(object),
+        TrackFormat::GithubActionBenchmark => Value::Array(array),
+    };
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    Rendered { text, notes }
+}
+
 /// Writes each export of `exports` from `run`; returns what they left out.
 pub fn write(exports: &[ExportTo], run: &RunReport) -> Result<Vec<String>, TrackError> {
+    write_with(exports, &|format| render(format, run))
+}
+
+/// Writes each export of `exports` from a scaling run's counts
+/// ([`render_counts`]); returns what they left out.
+pub fn write_counts(
+    exports: &[ExportTo],
+    runs: &[(usize, RunReport)],
+) -> Result<Vec<String>, TrackError> {
+    write_with(exports, &|format| render_counts(format, runs))
+}
+
+fn write_with(
+    exports: &[ExportTo],
+    render: &dyn Fn(TrackFormat) -> Rendered,
+) -> Result<Vec<String>, TrackError> {
     let mut notes = Vec::new();
     for e in exports {
-        let r = render(e.format, run);
+        let r = render(e.format);
         if let Some(parent) = e.path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| TrackError {
                 format: e.format.word(),
@@ -144,7 +208,7 @@ pub fn write(exports: &[ExportTo], run: &RunReport) -> Result<Vec<String>, Track
                 source,
             })?;
         }
-        std::fs::write(&e.path, r.text).map_err(|source| TrackError {
+        crate::files::write(&e.path, r.text).map_err(|source| TrackError {
             format: e.format.word(),
             path: e.path.clone(),
             source,

@@ -583,7 +583,7 @@ impl Program {
         };
         let log = match log_dir {
             Some(dir) => {
-                std::fs::create_dir_all(dir)?;
+                crate::files::folder(dir)?;
                 let path = dir.join(format!("{}.stderr.log", spec.name));
                 Some(stderr::Log::create(&path)?)
             }

@@ -6,10 +6,10 @@
 //! Memory stays bounded whatever a program writes.
 
 use std::collections::VecDeque;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -94,12 +94,7 @@ impl Log {
     /// An empty log at `path` (what was there is replaced; never through a
     /// link planted where the log goes).
     pub fn create(path: &Path) -> io::Result<Log> {
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(path)?;
+        let file = crate::files::create(path)?;
         Ok(Log(Arc::new(Shared {
             path: path.to_path_buf(),
             state: Mutex::new(State {

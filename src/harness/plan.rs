@@ -15,6 +15,11 @@ use crate::words::{millis, text, texts, UnknownWord};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
+/// The most timed passes (`--repeat`) a run takes: each puzzle's times over
+/// its passes are kept until its median is taken, and a thousand passes
+/// already put a median's rank error far below the machine's drift.
+pub const MOST_REPEATS: u32 = 1000;
+
 /// The version of [`RunOptions`] this build writes.
 pub const VERSION: u32 = 2;
 
@@ -58,7 +63,8 @@ pub struct RunOptions {
     pub cpu_limit: Option<Duration>,
     /// Untimed puzzles before each timed pass.
     pub warmup: usize,
-    /// Timed passes over each round's share (at least).
+    /// Timed passes over each round's share (at least; at most
+    /// [`MOST_REPEATS`]).
     pub repeat: u32,
     /// Rounds asked for (runs saved before rounds: 1, intervals over puzzles only).
     #[serde(default = "one")]

@@ -345,10 +345,10 @@ pub fn keep_whole_puzzles(
         let bytes = header
             .into_inner()
             .map_err(|e| io_err(&path)(io::Error::other(e.to_string())))?;
-        std::fs::write(&path, bytes).map_err(io_err(&path))?;
+        crate::files::write(&path, bytes).map_err(io_err(&path))?;
         return Ok(0);
     }
-    let file = std::fs::File::create(&tmp).map_err(io_err(&tmp))?;
+    let file = crate::files::create(&tmp).map_err(io_err(&tmp))?;
     let mut out = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(io::BufWriter::new(file));

@@ -188,7 +188,7 @@ impl Verdicts {
         }
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         {
-            let mut out = io::BufWriter::new(std::fs::File::create(&tmp)?);
+            let mut out = io::BufWriter::new(crate::files::create(&tmp)?);
             out.write_all(Self::MAGIC)?;
             for w in [self.limit, self.budget, self.codes.len() as u64] {
                 out.write_all(&w.to_le_bytes())?;

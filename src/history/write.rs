@@ -531,7 +531,7 @@ pub fn write(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
         (HISTORY_HTML, html(h, &charts)),
         (HISTORY_CSV, csv),
     ] {
-        std::fs::write(dir.join(name), text).map_err(io(dir.join(name)))?;
+        crate::files::write(dir.join(name), text).map_err(io(dir.join(name)))?;
     }
     Ok(charts)
 }

@@ -52,7 +52,7 @@ impl HuntRecord {
     /// The version this workbench writes, and the newest it reads.
     pub const VERSION: u32 = 1;
     /// Its file in the folder.
-    pub const FILE: &'static str = "hunt.json";
+    pub const FILE: &'static str = crate::files::HUNT_JSON;
 
     /// Writes `dir/hunt.json` for `score`; returns its path.
     pub fn write(dir: &Path, score: &ScoreName) -> io::Result<PathBuf> {
@@ -62,7 +62,7 @@ impl HuntRecord {
         };
         let path = dir.join(HuntRecord::FILE);
         let text = serde_json::to_string_pretty(&record).map_err(io::Error::other)?;
-        std::fs::write(&path, text + "\n")?;
+        crate::files::write(&path, text + "\n")?;
         Ok(path)
     }
 
@@ -284,7 +284,7 @@ pub fn write_results(
         );
     }
     let puzzles = dir.join(PUZZLES_TXT);
-    std::fs::write(&puzzles, text)?;
+    crate::files::write(&puzzles, text)?;
 
     let found = dir.join(FOUND_CSV);
     let rows = result.found.iter().enumerate().map(|(i, f)| {
@@ -294,7 +294,7 @@ pub fn write_results(
     write_found(&found, rows)?;
 
     let charts = dir.join(files::CHARTS);
-    std::fs::create_dir_all(&charts)?;
+    crate::files::folder(&charts)?;
     let chart = HuntProgress {
         score: name.short(),
         steps: steps.to_vec(),
@@ -379,7 +379,7 @@ pub fn write_merged(
         );
     }
     let puzzles = dir.join(PUZZLES_TXT);
-    std::fs::write(&puzzles, text)?;
+    crate::files::write(&puzzles, text)?;
     let found = dir.join(FOUND_CSV);
     let rows = merged.kept.iter().enumerate().map(|(i, m)| {
         let copies = m.copies.join(" ");
@@ -464,5 +464,5 @@ fn write_found<T: crate::columns::Row>(
     for r in rows {
         r.row(&mut out);
     }
-    std::fs::write(path, out)
+    crate::files::write(path, out)
 }

@@ -566,7 +566,7 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
     let mut sentences = same_machines(&machines);
     sentences.extend(changes(&machines, &datasets));
     let charts_dir = out.join(files::CHARTS);
-    std::fs::create_dir_all(&charts_dir).map_err(|source| ReportError::Write {
+    crate::files::folder(&charts_dir).map_err(|source| ReportError::Write {
         path: charts_dir.clone(),
         source,
     })?;
@@ -614,9 +614,9 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
         charts,
     };
     let io = |path: PathBuf| move |source| ReportError::Write { path, source };
-    std::fs::write(out.join(files::REPORT_MD), markdown(&report))
+    crate::files::write(out.join(files::REPORT_MD), markdown(&report))
         .map_err(io(out.join(files::REPORT_MD)))?;
-    std::fs::write(out.join(files::REPORT_HTML), html(&report))
+    crate::files::write(out.join(files::REPORT_HTML), html(&report))
         .map_err(io(out.join(files::REPORT_HTML)))?;
     Ok(report)
 }

@@ -436,9 +436,9 @@ pub fn write(dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
         let path = path.to_path_buf();
         move |source| ReportError::Write { path, source }
     };
-    std::fs::write(dir.join(files::REPORT_MD), markdown(&data, &report))
+    crate::files::write(dir.join(files::REPORT_MD), markdown(&data, &report))
         .map_err(io(&dir.join(files::REPORT_MD)))?;
-    std::fs::write(dir.join(files::REPORT_HTML), html(&data, &report))
+    crate::files::write(dir.join(files::REPORT_HTML), html(&data, &report))
         .map_err(io(&dir.join(files::REPORT_HTML)))?;
     Ok(report)
 }

@@ -36,10 +36,10 @@ impl ShareLog {
     /// Creates the file with its header, or (`append`) opens it to add to.
     pub fn open(path: &Path, append: bool) -> io::Result<ShareLog> {
         if append {
-            let out = std::fs::OpenOptions::new().append(true).open(path)?;
+            let out = crate::files::append(path)?;
             return Ok(ShareLog { out });
         }
-        let mut out = std::fs::File::create(path)?;
+        let mut out = crate::files::create(path)?;
         out.write_all(&header::<ShareLine>())?;
         Ok(ShareLog { out })
     }
@@ -62,6 +62,9 @@ impl ShareLog {
 /// Why a study folder cannot be resumed.
 #[derive(Debug, thiserror::Error)]
 pub enum ResumeError {
+    /// study.json asks for more threads than this machine takes.
+    #[error(transparent)]
+    Threads(RecordedThreads),
     /// The folder holds no study.
     #[error("{}: not a study folder (no {})", .0.display(), super::JSON)]
     NotAStudy(PathBuf),
@@ -103,6 +106,17 @@ pub enum ResumeError {
         /// What is wrong.
         message: String,
     },
+}
+
+/// More threads than this machine takes, as study.json records them.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: its study.json asks for {source}", path.display())]
+pub struct RecordedThreads {
+    /// The study's folder.
+    pub path: std::path::PathBuf,
+    /// The bound it passes.
+    #[source]
+    pub source: crate::usage::TooManyThreads,
 }
 
 /// What `study resume` finds in a study folder.
@@ -148,6 +162,12 @@ pub fn resumable(dir: &Path, force: bool) -> Result<Resumable, ResumeError> {
         });
     }
     let info = file.study.clone();
+    crate::usage::check_threads(info.options.threads, crate::usage::cores()).map_err(|source| {
+        ResumeError::Threads(RecordedThreads {
+            path: dir.to_path_buf(),
+            source,
+        })
+    })?;
     super::check_handled(&info.options)?;
     let earlier = measured(dir, &info.options)?;
     Ok(Resumable::CutShort {
@@ -224,7 +244,7 @@ pub fn measured(dir: &Path, opts: &StudyOptions) -> Result<Measured, ResumeError
     }
     all.truncate(wanted);
     rewrite(&solves_path, &all).map_err(io_err(&solves_path))?;
-    std::fs::write(&shares_path, &text[..whole]).map_err(io_err(&shares_path))?;
+    crate::files::write(&shares_path, &text[..whole]).map_err(io_err(&shares_path))?;
     let mut out = Measured::new();
     let mut rest = all.into_iter();
     for (share, n) in shares {
@@ -237,7 +257,7 @@ pub fn measured(dir: &Path, opts: &StudyOptions) -> Result<Measured, ResumeError
 fn rewrite(path: &Path, solves: &[SolveRecord]) -> io::Result<()> {
     let mut w = csv::WriterBuilder::new()
         .has_headers(false)
-        .from_writer(io::BufWriter::new(std::fs::File::create(path)?));
+        .from_writer(io::BufWriter::new(crate::files::create(path)?));
     w.write_record(SolveRecord::COLUMNS)
         .map_err(io::Error::other)?;
     for s in solves {

@@ -297,7 +297,7 @@ pub fn measure(
         findings: Default::default(),
     };
     let json = serde_json::to_string_pretty(&begun).map_err(io::Error::other)?;
-    std::fs::write(dir.join(super::JSON), json + "\n")?;
+    crate::files::write(dir.join(super::JSON), json + "\n")?;
     let solves_path = dir.join(super::SOLVES_CSV);
     let mut solves = if resumes {
         SolvesCsv::append(&solves_path)

@@ -49,7 +49,7 @@ pub const CSV: &str = "study.csv";
 pub use crate::harness::files::SOLVES_CSV;
 /// The study's record: build, machine, command line, options, findings
 /// (written when it begins, and again with its findings when it ends).
-pub const JSON: &str = "study.json";
+pub const JSON: &str = crate::files::STUDY_JSON;
 /// One line per share measured (`point,mode,round,solves`), appended after
 /// the share's solves: what a resumed study takes as done.
 pub const SHARES_CSV: &str = "shares.csv";
@@ -68,9 +68,9 @@ pub const FILES: [&str; 6] = [
 /// findings in words.
 pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Result<Vec<String>> {
     let json = serde_json::to_string_pretty(file).map_err(io::Error::other)?;
-    std::fs::write(dir.join(JSON), json + "\n")?;
+    crate::files::write(dir.join(JSON), json + "\n")?;
     let charts_dir = dir.join(files::CHARTS);
-    std::fs::create_dir_all(&charts_dir)?;
+    crate::files::folder(&charts_dir)?;
     let mut charts = Vec::new();
     let s = &file.study.options;
     let line = format!(
@@ -87,11 +87,11 @@ pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Res
     }
     let mut said = checks(rows);
     said.extend(sentences(file));
-    std::fs::write(
+    crate::files::write(
         dir.join(files::REPORT_MD),
         markdown(file, rows, &said, &charts),
     )?;
-    std::fs::write(
+    crate::files::write(
         dir.join(files::REPORT_HTML),
         html(file, rows, &said, &charts),
     )?;

@@ -84,10 +84,21 @@ pub fn most_threads(cores: usize) -> usize {
     cores.saturating_mul(THREADS_A_CORE).max(THREADS_FLOOR)
 }
 
+/// How [`most_threads`] came to its figure, in words.
+fn why_most(cores: usize) -> String {
+    let cores_word = if cores == 1 { "core" } else { "cores" };
+    let by_cores = cores.saturating_mul(THREADS_A_CORE);
+    if by_cores >= THREADS_FLOOR {
+        format!("{THREADS_A_CORE} a core on its {cores} {cores_word}")
+    } else {
+        format!("{THREADS_FLOOR} on any machine; {THREADS_A_CORE} a core on its {cores} {cores_word} would be {by_cores}")
+    }
+}
+
 /// More worker threads than a machine takes ([`most_threads`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{threads} threads is more than this machine takes: at most {most} ({THREADS_A_CORE} a core on its {cores}, and never fewer than {THREADS_FLOOR}); past the cores threads only take turns, and thousands stop a run from finishing"
+    "{threads} threads is more than this machine takes: at most {most} ({}); past the cores threads only take turns, and thousands stop a run from finishing", why_most(*cores)
 )]
 pub struct TooManyThreads {
     /// The threads asked for.

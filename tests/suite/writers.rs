@@ -457,3 +457,183 @@ fn exports_over_a_runs_files_or_each_other_and_reports_into_a_run_are_refused() 
         .success();
     assert!(cwd.join("a/bmf.json").is_file());
 }
+
+/// Plants a link at `dir/name` to `target`.
+fn plant(dir: &Path, name: &str, target: &Path) {
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(&path);
+    std::os::unix::fs::symlink(target, path).unwrap();
+}
+
+#[test]
+fn links_planted_in_a_folder_are_never_written_through() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    quick_run(cwd, "a", &[]).success();
+    let victim = cwd.join("victim");
+    std::fs::write(&victim, "kept").unwrap();
+    let elsewhere = cwd.join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let untouched = |what: &str| {
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "kept", "{what}");
+        let left: Vec<_> = std::fs::read_dir(&elsewhere).unwrap().collect();
+        assert!(left.is_empty(), "{what}: {left:?}");
+    };
+    let refused = |args: &[&str], link: &str| {
+        bin(cwd)
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{} is a symbolic link; sudoku-bench never writes through one",
+                Path::new("a").join(link).display()
+            )));
+    };
+    // A file's place (summary.md) and a subfolder's (contenders/, charts/):
+    // resume, a forced run over the folder, and a report of it refuse it.
+    for (name, target) in [
+        ("summary.md", &victim),
+        ("contenders", &elsewhere),
+        ("charts", &elsewhere),
+    ] {
+        plant(&cwd.join("a"), name, target);
+        refused(&["bench", "--resume", "a"], name);
+        refused(&["report", "a"], name);
+        let force = [
+            "bench",
+            "--quiet",
+            "--solver",
+            "dlx",
+            "--dataset",
+            "seeds-9x9",
+            "--limit",
+            "2",
+            "--min-time",
+            "0",
+            "--force",
+            "--out",
+            "a",
+        ];
+        refused(&force, name);
+        untouched(name);
+        std::fs::remove_file(cwd.join("a").join(name)).unwrap();
+    }
+    // The lock file's own place.
+    plant(&cwd.join("a"), LOCK, &victim);
+    bin(cwd)
+        .args(["report", "a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a symbolic link"));
+    untouched("lock");
+}
+
+#[test]
+fn a_hunt_or_an_export_never_lands_in_a_runs_folder_or_subfolder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    quick_run(cwd, "a", &[]).success();
+    let before: Vec<_> = {
+        let mut v: Vec<_> = std::fs::read_dir(cwd.join("a"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        v.sort();
+        v
+    };
+    for force in [&[][..], &["--force"][..]] {
+        bin(cwd)
+            .args(["hunt", "--quiet", "--solver", "dlx", "--iterations", "10"])
+            .args(["--out", "a"])
+            .args(force)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{} holds a run (run.json), not a hunt; choose another --out (--force replaces only a hunt)",
+                Path::new("a").display()
+            )));
+    }
+    std::fs::create_dir(cwd.join("a/contenders")).unwrap();
+    quick_run(cwd, "c", &["--export", "bmf=a/contenders"])
+        .code(2)
+        .stderr(predicate::str::contains("--export bmf=a/contenders: "))
+        .stderr(predicate::str::contains("a/contenders is a folder"));
+    std::fs::remove_dir(cwd.join("a/contenders")).unwrap();
+    quick_run(cwd, "c", &["--export", "bmf=a/charts"])
+        .code(2)
+        .stderr(predicate::str::contains("--export bmf=a/charts: "));
+    // compare --out into a run's folder, whose charts are its own.
+    quick_run(cwd, "b", &[]).success();
+    bin(cwd)
+        .args(["compare", "b", "b", "--out", "a", "--quiet"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--out a: a run's folder (it holds run.json): give the comparison a folder of its own",
+        ));
+    let mut after: Vec<_> = std::fs::read_dir(cwd.join("a"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    after.sort();
+    assert_eq!(before, after);
+    assert!(!cwd.join("c").exists());
+}
+
+#[test]
+fn compare_and_baselines_wait_for_no_writer_and_share_no_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    quick_run(cwd, "a", &[]).success();
+    quick_run(cwd, "b", &[]).success();
+    let pid = std::process::id();
+    // A run being written is not read; its comparison's folder not shared.
+    let held = FolderLock::take(&cwd.join("b")).unwrap();
+    bin(cwd)
+        .args(["compare", "a", "b", "--quiet"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(refusal(Path::new("b"), pid)));
+    drop(held);
+    std::fs::create_dir(cwd.join("b/compare")).unwrap();
+    let held = FolderLock::take(&cwd.join("b/compare")).unwrap();
+    bin(cwd)
+        .args(["compare", "a", "b", "--quiet"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is being written by another"));
+    drop(held);
+    bin(cwd)
+        .args(["compare", "a", "b", "--quiet"])
+        .assert()
+        .code(predicate::in_iter([0, 1]));
+    assert!(cwd.join("b/compare/compare.md").is_file());
+    // Two saves of baselines at once: the second is refused.
+    let root = cwd.join("reports/baselines");
+    std::fs::create_dir_all(&root).unwrap();
+    let held = FolderLock::take(&root).unwrap();
+    quick_run(cwd, "c", &["--save-baseline", "x"])
+        .code(2)
+        .stderr(predicate::str::contains("is being written by another"));
+    drop(held);
+    assert!(!root.join("x").exists());
+}
+
+#[test]
+fn a_scaling_runs_export_holds_every_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    quick_run(cwd, "s", &["--threads", "1,2", "--export", "bmf=s.json"]).success();
+    let text = std::fs::read_to_string(cwd.join("s.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let names: Vec<&String> = json.as_object().unwrap().keys().collect();
+    assert_eq!(
+        names,
+        ["dlx/seeds-9x9 @ 1 threads", "dlx/seeds-9x9 @ 2 threads"],
+        "{text}"
+    );
+    for name in names {
+        assert!(json[name]["latency"]["value"].as_f64().unwrap() > 0.0);
+    }
+}

@@ -465,9 +465,9 @@ fn write_figure<C: Chart>(
 ) -> Result<String, DrawError> {
     let svg = draw_svg(chart, data, size)?;
     let stem = format!("{}{}", chart.name(), size.suffix);
-    std::fs::write(dir.join(format!("{stem}.svg")), &svg).map_err(err)?;
+    crate::files::write(dir.join(format!("{stem}.svg")), &svg).map_err(err)?;
     let png = figure::png(&svg, size)?;
-    std::fs::write(dir.join(format!("{stem}.png")), png).map_err(err)?;
+    crate::files::write(dir.join(format!("{stem}.png")), png).map_err(err)?;
     Ok(svg)
 }
 
