@@ -34,9 +34,15 @@ pub const KINDS: [(&str, &str); 3] = [
     (STUDY_JSON, "study"),
     (HUNT_JSON, "hunt"),
 ];
-/// What a run folder may hold that a command writes, files and subfolders:
-/// each is refused when a link stands in its place.
-pub const WRITTEN: [&str; 11] = [
+/// A scaling run's curve, in the folder above its counts' runs.
+pub const SCALING_CSV: &str = "scaling.csv";
+/// A scaling run's table and sentences, beside `scaling.csv`.
+pub const SCALING_MD: &str = "scaling.md";
+/// The subfolders a command makes in a run folder.
+pub const SUBFOLDERS: [&str; 3] = [CHARTS, CONTENDER_LOGS, COMPARE];
+/// The files of a run or a scaling run that an export must never replace,
+/// beside the exporters' own.
+pub const OWN: [&str; 9] = [
     RESULTS_CSV,
     RUN_JSON,
     SOLVES_CSV,
@@ -44,10 +50,8 @@ pub const WRITTEN: [&str; 11] = [
     SUMMARY_MD,
     REPORT_HTML,
     REPORT_MD,
-    CHARTS,
-    CONTENDER_LOGS,
-    COMPARE,
-    LOCK,
+    SCALING_CSV,
+    SCALING_MD,
 ];
 /// The lock a command holds on a folder while it writes there
 /// (`crate::lock`): hidden, and removed when the command lets go.
@@ -121,17 +125,33 @@ pub fn folder(path: impl AsRef<Path>) -> io::Result<()> {
     }
 }
 
-/// Refuses `dir` when a link stands where one of its files or subfolders
-/// ([`WRITTEN`]) goes: said before a run starts rather than when it first
-/// writes there.
+/// Refuses `dir` when a link stands in it: a folder a command writes
+/// holds none of its own, so one found there was planted, and writing by
+/// its name (a file, a subfolder, a count's folder) would write outside.
+/// Said before a command starts rather than when it first writes there.
 pub fn refuse_links(dir: impl AsRef<Path>) -> io::Result<()> {
-    for name in WRITTEN {
-        let path = dir.as_ref().join(name);
-        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(linked(&path));
+    let Ok(entries) = std::fs::read_dir(dir.as_ref()) else {
+        return Ok(()); // nothing there yet, or unreadable: each write says
+    };
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_symlink()) {
+            return Err(linked(&entry.path()));
         }
     }
     Ok(())
+}
+
+/// The run folder `dir` is, or is a subfolder of (`charts/`,
+/// `contenders/`, `compare/`, but those in `except`): where no other
+/// command's files may go.
+pub fn in_run(dir: &Path, except: &[&str]) -> Option<std::path::PathBuf> {
+    if dir.join(RUN_JSON).is_file() {
+        return Some(dir.to_path_buf());
+    }
+    let name = dir.file_name()?.to_str()?;
+    let parent = dir.parent()?;
+    let sub = SUBFOLDERS.contains(&name) && !except.contains(&name);
+    (sub && parent.join(RUN_JSON).is_file()).then(|| parent.to_path_buf())
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@
 //! the holder's PID written in it. It goes with its process however that
 //! ends (a SIGKILL too); the holder removes the file when it lets go, so
 //! nothing that lists a folder finds it afterwards (a killed holder leaves
-//! it, and the next writer takes it over). A folder where a link stands in
-//! place of one of a run's files or subfolders is refused too: whoever
-//! planted it would have the writer write outside the folder.
+//! it, and the next writer takes it over). A folder a link stands in is
+//! refused too: whoever planted it would have the writer write outside the
+//! folder.
 
 use crate::files;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -26,8 +26,8 @@ pub enum LockError {
         /// The holder's process id, when its lock file says it.
         pid: Option<u32>,
     },
-    /// A link stands where one of the folder's files or subfolders goes
-    /// ([`files::WRITTEN`]): writing there would write outside it.
+    /// A link stands in the folder ([`files::refuse_links`]): writing by
+    /// its name would write outside the folder.
     #[error("will not write in {}: {source}", dir.display())]
     Linked {
         /// The folder.

@@ -274,7 +274,7 @@ mod tests {
         assert_eq!(check_threads(16, 2), Ok(16));
         let e = check_threads(100_000, 2).unwrap_err().to_string();
         assert!(
-            e.starts_with("100000 threads is more than this machine takes: at most 16 (16 on any machine; 4 a core on its 2 cores would be 8)"),
+            e.starts_with("100000 threads is more than this machine takes: at most 16 (4 a core on its 2 cores is 8, raised to the 16 every machine may take)"),
             "{e}"
         );
         let e = check_threads(33, 8).unwrap_err().to_string();

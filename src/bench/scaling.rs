@@ -11,9 +11,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The scaling curve's rows, beside the counts' run folders.
-pub const SCALING_CSV: &str = "scaling.csv";
+pub const SCALING_CSV: &str = crate::files::SCALING_CSV;
 /// The scaling curve's page, likewise.
-pub const SCALING_MD: &str = "scaling.md";
+pub const SCALING_MD: &str = crate::files::SCALING_MD;
 
 /// The folder of count `t` in a scaling run's folder `top`.
 pub fn count_dir(top: &Path, t: usize) -> PathBuf {
@@ -164,7 +164,8 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
         path: csv_path.clone(),
         source: std::io::Error::other(e),
     };
-    let mut w = csv::Writer::from_path(&csv_path).map_err(csv_err)?;
+    let file = crate::files::create(&csv_path).map_err(BenchError::io(&csv_path))?;
+    let mut w = csv::Writer::from_writer(file);
     for p in points {
         w.serialize(p).map_err(csv_err)?;
     }

@@ -75,7 +75,11 @@ fn copy_results(from: &Path, to: &Path) -> Result<(), CompareError> {
         .filter(|&i| &header[i] != "puzzle")
         .collect();
     let kept: Vec<&str> = columns.iter().map(|&i| &header[i]).collect();
-    let mut w = csv::Writer::from_path(to).map_err(write_err)?;
+    let file = crate::files::create(to).map_err(|source| CompareError::Write {
+        path: to.to_path_buf(),
+        source,
+    })?;
+    let mut w = csv::Writer::from_writer(file);
     w.write_record(&kept).map_err(write_err)?;
     let mut row = csv::StringRecord::new();
     while r.read_record(&mut row).map_err(read_err)? {

@@ -65,7 +65,7 @@ pub enum CompareError {
     #[error(transparent)]
     Lock(#[from] crate::lock::LockError),
     /// `--out` names a run's folder, whose charts the comparison's would replace.
-    #[error("--out {}: a run's folder (it holds {}): give the comparison a folder of its own", .0.display(), crate::files::RUN_JSON)]
+    #[error("--out {}: a run's folder or one of its subfolders: give the comparison a folder of its own", .0.display())]
     IntoRun(PathBuf),
     /// A baseline cannot be written.
     #[error("cannot write {}: {source}", path.display())]

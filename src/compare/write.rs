@@ -408,7 +408,8 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
 /// Writes `compare.md`, `compare.csv`, `compare.json` and `charts/` into `dir`.
 pub fn write(c: &Comparison, dir: &Path) -> Result<(), CompareError> {
     let io = |path: std::path::PathBuf| move |source| CompareError::Write { path, source };
-    if dir.join(crate::files::RUN_JSON).exists() {
+    // Its own place in a run is the run's compare/.
+    if crate::files::in_run(dir, &[files::COMPARE]).is_some() {
         return Err(CompareError::IntoRun(dir.to_path_buf()));
     }
     crate::files::folder(dir).map_err(io(dir.to_path_buf()))?;

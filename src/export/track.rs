@@ -44,6 +44,14 @@ pub enum ExportRefused {
         /// The folder.
         path: PathBuf,
     },
+    /// The file would go into a run's own subfolder.
+    #[error("--export {export}: {} is a run's own folder; give the export a file outside it", dir.display())]
+    InRun {
+        /// The export, as typed.
+        export: String,
+        /// The subfolder.
+        dir: PathBuf,
+    },
     /// Two exports name one file.
     #[error("--export {first} and --export {second} name one file, which the second would replace: give each export a file of its own")]
     Twice {
@@ -62,7 +70,14 @@ pub enum ExportRefused {
 pub fn refuse_clashes(exports: &[ExportTo], writing: &[&Path]) -> Result<(), ExportRefused> {
     let writing: Vec<PathBuf> = writing.iter().map(|d| resolved(d)).collect();
     let mut own = super::run_files();
-    own.extend(crate::files::WRITTEN);
+    own.extend(crate::files::OWN);
+    own.extend(crate::files::SUBFOLDERS);
+    let marked = |d: &Path| {
+        use crate::files::{RUN_JSON, SCALING_CSV};
+        d.join(RUN_JSON).is_file()
+            || d.join(SCALING_CSV).is_file()
+            || writing.iter().any(|w| w == d)
+    };
     let mut seen: Vec<(PathBuf, &ExportTo)> = Vec::new();
     for e in exports {
         let file = resolved(&e.path);
@@ -78,14 +93,25 @@ pub fn refuse_clashes(exports: &[ExportTo], writing: &[&Path]) -> Result<(), Exp
                 path: e.path.clone(),
             });
         }
+        let Some(dir) = file.parent() else {
+            seen.push((file, e));
+            continue;
+        };
         let name = file.file_name().and_then(|n| n.to_str());
-        let name = own.iter().find(|o| Some(**o) == name);
-        if let (Some(name), Some(dir)) = (name, file.parent()) {
-            let run = dir.join(crate::harness::files::RUN_JSON).is_file();
-            if run || writing.iter().any(|w| w == dir) {
+        if let Some(name) = own.iter().find(|o| Some(**o) == name) {
+            if marked(dir) {
                 return Err(ExportRefused::RunFile {
                     export: e.to_string(),
                     name,
+                    dir: dir.to_path_buf(),
+                });
+            }
+        }
+        let sub = dir.file_name().and_then(|n| n.to_str());
+        if let (Some(sub), Some(run)) = (sub, dir.parent()) {
+            if crate::files::SUBFOLDERS.contains(&sub) && marked(run) {
+                return Err(ExportRefused::InRun {
+                    export: e.to_string(),
                     dir: dir.to_path_buf(),
                 });
             }

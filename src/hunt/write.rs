@@ -166,7 +166,7 @@ impl ProgressFile {
     pub fn create(dir: &Path, alphabet: Alphabet) -> io::Result<ProgressFile> {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
-            .from_path(dir.join(PROGRESS_CSV))?;
+            .from_writer(crate::files::create(dir.join(PROGRESS_CSV))?);
         w.write_record(ProgressLine::COLUMNS)?;
         w.flush()?;
         Ok(ProgressFile {

@@ -315,7 +315,7 @@ pub fn measure(
         Ok(())
     };
     let data = super::run(&opts, cancel, earlier, &mut each, &harness::Silent)?;
-    let mut csv = csv::Writer::from_path(dir.join(super::CSV)).map_err(io::Error::other)?;
+    let mut csv = csv::Writer::from_writer(crate::files::create(dir.join(super::CSV))?);
     for r in &data.rows {
         csv.serialize(r).map_err(io::Error::other)?;
     }

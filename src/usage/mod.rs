@@ -25,6 +25,40 @@ pub fn thread_cpu() -> Duration {
     }
 }
 
+/// A process's CPU clock: the CPU time of every thread of it, to the
+/// nanosecond (`clock_getcpuclockid`), readable from outside it. It does not
+/// take in the children the process waits for; [`process_cpu`] does, in
+/// whole clock ticks.
+#[derive(Clone, Copy, Debug)]
+pub struct ProcessClock(libc::clockid_t);
+
+impl ProcessClock {
+    /// The CPU clock of process `pid`; `None` where the system gives none.
+    pub fn of(pid: u32) -> Option<ProcessClock> {
+        let mut id: libc::clockid_t = 0;
+        // SAFETY: clock_getcpuclockid writes one clockid_t, which `id` is.
+        let ok = unsafe { libc::clock_getcpuclockid(pid as libc::pid_t, &mut id) } == 0;
+        ok.then_some(ProcessClock(id))
+    }
+
+    /// The process's CPU time so far; `None` once it is gone.
+    pub fn read(&self) -> Option<Duration> {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes one timespec, which `ts` is.
+        let ok = unsafe { libc::clock_gettime(self.0, &mut ts) } == 0;
+        ok.then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+    }
+}
+
+/// The kernel's clock tick, what [`process_cpu`] counts in (10 ms on most
+/// Linux systems).
+pub fn clock_tick() -> Duration {
+    Duration::from_secs_f64(1.0 / clock_ticks())
+}
+
 /// CPU time (user and system, every thread) of process `pid` so far, and
 /// of the children it has waited for (a program that forks helpers and
 /// joins them), from `/proc/PID/stat` at the clock tick's resolution
@@ -91,7 +125,7 @@ fn why_most(cores: usize) -> String {
     if by_cores >= THREADS_FLOOR {
         format!("{THREADS_A_CORE} a core on its {cores} {cores_word}")
     } else {
-        format!("{THREADS_FLOOR} on any machine; {THREADS_A_CORE} a core on its {cores} {cores_word} would be {by_cores}")
+        format!("{THREADS_A_CORE} a core on its {cores} {cores_word} is {by_cores}, raised to the {THREADS_FLOOR} every machine may take")
     }
 }
 
@@ -286,6 +320,22 @@ pub fn activity(pid: u32) -> Option<Activity> {
 pub struct Usage {
     cpu_ns: AtomicU64,
     peak: AtomicU64,
+    /// CPU time inside the calls' windows ([`Usage::add_call`]), ns.
+    call_cpu_ns: AtomicU64,
+    /// The calls' windows, wall time, ns.
+    call_wall_ns: AtomicU64,
+}
+
+/// The CPU time a contender's processes used inside its calls, and the
+/// wall time of those calls: the same windows, each CPU reading taken
+/// inside its wall window, so that a process of one thread can never read
+/// more CPU than wall time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CallUse {
+    /// CPU time inside the windows (every thread of the process).
+    pub cpu: Duration,
+    /// The windows' wall time.
+    pub wall: Duration,
 }
 
 impl Usage {
@@ -297,6 +347,22 @@ impl Usage {
     /// The highest peak resident memory of any process, in bytes.
     pub fn peak(&self) -> u64 {
         self.peak.load(Ordering::Relaxed)
+    }
+
+    /// Adds one call's window: `cpu` of the process's CPU clock read inside
+    /// `wall` of wall time.
+    pub fn add_call(&self, cpu: Duration, wall: Duration) {
+        let ns = |d: Duration| d.as_nanos().min(u64::MAX as u128) as u64;
+        self.call_cpu_ns.fetch_add(ns(cpu), Ordering::Relaxed);
+        self.call_wall_ns.fetch_add(ns(wall), Ordering::Relaxed);
+    }
+
+    /// The calls' windows added so far.
+    pub fn calls(&self) -> CallUse {
+        CallUse {
+            cpu: Duration::from_nanos(self.call_cpu_ns.load(Ordering::Relaxed)),
+            wall: Duration::from_nanos(self.call_wall_ns.load(Ordering::Relaxed)),
+        }
     }
 
     /// Raises the peak to `bytes` (a process's cgroup's, read apart).
@@ -348,5 +414,24 @@ mod tests {
             "a process holds over 1 MB"
         );
         assert_eq!(process_cpu(u32::MAX), None, "no such process");
+        let clock = ProcessClock::of(me).unwrap();
+        let (a, b) = (clock.read().unwrap(), clock.read().unwrap());
+        assert!(b >= a && a > Duration::ZERO, "{a:?} then {b:?}");
+        assert!(
+            ProcessClock::of(u32::MAX).is_none()
+                || ProcessClock::of(u32::MAX).unwrap().read().is_none()
+        );
+    }
+
+    #[test]
+    fn calls_add_up_their_windows() {
+        let u = Usage::default();
+        u.add_call(Duration::from_micros(3), Duration::from_micros(5));
+        u.add_call(Duration::from_micros(4), Duration::from_micros(5));
+        let c = u.calls();
+        assert_eq!(
+            (c.cpu, c.wall),
+            (Duration::from_micros(7), Duration::from_micros(10))
+        );
     }
 }

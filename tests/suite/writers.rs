@@ -519,6 +519,44 @@ fn links_planted_in_a_folder_are_never_written_through() {
         untouched(name);
         std::fs::remove_file(cwd.join("a").join(name)).unwrap();
     }
+    // A dangling link where a hunt's progress.csv goes, and one where a
+    // scaling run's scaling.csv goes: refused before anything runs.
+    let outside = cwd.join("made-outside.csv");
+    std::fs::create_dir(cwd.join("h")).unwrap();
+    plant(&cwd.join("h"), "progress.csv", &outside);
+    bin(cwd)
+        .args(["hunt", "--quiet", "--solver", "dlx", "--iterations", "10"])
+        .args(["--threads", "1", "--out", "h"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("progress.csv is a symbolic link"));
+    std::fs::create_dir(cwd.join("s")).unwrap();
+    plant(&cwd.join("s"), "scaling.csv", &victim);
+    bin(cwd)
+        .args([
+            "bench",
+            "--quiet",
+            "--solver",
+            "dlx",
+            "--dataset",
+            "seeds-9x9",
+        ])
+        .args([
+            "--limit",
+            "2",
+            "--min-time",
+            "0",
+            "--threads",
+            "1,2",
+            "--out",
+            "s",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("scaling.csv is a symbolic link"));
+    assert!(!outside.exists(), "nothing made outside");
+    assert!(!cwd.join("s/threads-1").exists(), "refused before it ran");
+    untouched("hunt and scaling");
     // The lock file's own place.
     plant(&cwd.join("a"), LOCK, &victim);
     bin(cwd)
@@ -563,6 +601,22 @@ fn a_hunt_or_an_export_never_lands_in_a_runs_folder_or_subfolder() {
     quick_run(cwd, "c", &["--export", "bmf=a/charts"])
         .code(2)
         .stderr(predicate::str::contains("--export bmf=a/charts: "));
+    // Into a run's subfolder, or over a scaling run's own files.
+    quick_run(cwd, "c", &["--export", "bmf=a/contenders/x.json"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a/contenders is a run's own folder; give the export a file outside it",
+        ));
+    quick_run(
+        cwd,
+        "e",
+        &["--threads", "1,2", "--export", "bmf=e/scaling.csv"],
+    )
+    .code(2)
+    .stderr(predicate::str::contains(
+        "that is the scaling.csv of the run folder",
+    ));
+    assert!(!cwd.join("e").exists());
     // compare --out into a run's folder, whose charts are its own.
     quick_run(cwd, "b", &[]).success();
     bin(cwd)
@@ -570,7 +624,14 @@ fn a_hunt_or_an_export_never_lands_in_a_runs_folder_or_subfolder() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--out a: a run's folder (it holds run.json): give the comparison a folder of its own",
+            "--out a: a run's folder or one of its subfolders: give the comparison a folder of its own",
+        ));
+    bin(cwd)
+        .args(["compare", "b", "b", "--out", "a/charts", "--quiet"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a run's folder or one of its subfolders",
         ));
     let mut after: Vec<_> = std::fs::read_dir(cwd.join("a"))
         .unwrap()
