@@ -238,6 +238,9 @@ pub struct Used {
     pub cpu: Duration,
     /// Peak resident memory, in bytes.
     pub peak_bytes: u64,
+    /// CPU time inside its calls and their wall time, read on its
+    /// processes' CPU clocks (nanoseconds).
+    pub calls: crate::usage::CallUse,
 }
 
 /// A solve function the harness can time.

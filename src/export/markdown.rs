@@ -511,21 +511,24 @@ pub fn sentences(rows: &[SummaryRow]) -> Vec<String> {
 }
 
 /// A sentence for each contender and dataset whose CPU time exceeded its
-/// wall time by more than [`crate::harness::record::CPU_RATIO_FLAG`]: it ran
-/// on more cores than it was given, so its wall times do not compare.
+/// wall time by more than [`crate::harness::record::CPU_RATIO_FLAG`] beyond
+/// its clock's margin ([`SummaryRow::over_cores`]): it ran on more cores
+/// than it was given, so its wall times do not compare.
 pub fn more_cores(rows: &[SummaryRow]) -> Vec<String> {
     rows.iter()
+        .filter(|r| r.over_cores())
         .filter_map(|r| {
             let ratio = r.cpu_ratio?;
-            (ratio > crate::harness::record::CPU_RATIO_FLAG).then(|| {
-                let cpu = r
-                    .cpu_us
-                    .map_or(String::new(), |c| format!(", {} µs of CPU a puzzle", num(c)));
-                format!(
-                    "`{}` on {} used {ratio:.2}× as much CPU time as wall time{cpu}: it ran on more cores than the one each worker gives it, so its wall times are not comparable with the others'.",
-                    r.variant, r.dataset
-                )
-            })
+            let margin = r.cpu_margin.unwrap_or(0.0);
+            let read = match r.cpu_clock.as_str() {
+                "process" => " inside its calls (its process's CPU clock, read within each call's wall time)".to_string(),
+                "ticks" => format!(" over its passes (in clock ticks, ±{margin:.2})"),
+                _ => String::new(),
+            };
+            Some(format!(
+                "`{}` on {} used {ratio:.2}× as much CPU time as wall time{read}: it ran on more cores than the one each worker gives it, so its wall times are not comparable with the others'.",
+                r.variant, r.dataset
+            ))
         })
         .collect()
 }
@@ -821,13 +824,27 @@ mod tests {
         (over.cpu_ratio, over.cpu_us) = (Some(1.86), Some(8000.0));
         let mut fair = row("calm", 1.0, 0.9, 1.1, 50.0);
         fair.cpu_ratio = Some(1.08);
-        let said = more_cores(&[over, fair]);
-        assert_eq!(said.len(), 1, "{said:?}");
+        over.cpu_clock = "process".into();
+        // Read in ticks, 1.70× with a tick's margin of 0.65: within what
+        // the clock can tell, so not flagged.
+        let mut coarse = row("ticked", 1.0, 0.9, 1.1, 50.0);
+        (coarse.cpu_ratio, coarse.cpu_margin) = (Some(1.70), Some(0.65));
+        coarse.cpu_clock = "ticks".into();
+        let mut sure = coarse.clone();
+        sure.variant = "sure".into();
+        sure.cpu_margin = Some(0.2);
+        let said = more_cores(&[over, fair, coarse, sure]);
+        assert_eq!(said.len(), 2, "{said:?}");
         assert!(said[0].starts_with("`spinner` on "), "{}", said[0]);
         assert!(
-            said[0].contains("1.86×") && said[0].contains("8,000 µs"),
+            said[0].contains("1.86×") && said[0].contains("inside its calls"),
             "{}",
             said[0]
+        );
+        assert!(
+            said[1].contains("`sure`") && said[1].contains("±0.20"),
+            "{}",
+            said[1]
         );
     }
 }

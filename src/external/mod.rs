@@ -1151,6 +1151,7 @@ impl Feed<'_, '_> {
     fn exchange(&mut self, done: &mut dyn FnMut(usize, Solved)) -> ControlFlow<()> {
         let (program, job) = (self.program, self.job);
         let p = self.proc.as_mut().expect("running");
+        let window = p.begin_call();
         let start = Instant::now();
         if p.send(&self.out).is_err() {
             // The program is gone (it ended after its last answer): a new one gets these.
@@ -1197,6 +1198,9 @@ impl Feed<'_, '_> {
                     break;
                 }
             }
+        }
+        if let Some(p) = &self.proc {
+            p.end_call(window);
         }
         share_batch(&mut self.held, last - start, done);
         if let Some(f) = failure {
@@ -1296,6 +1300,7 @@ impl Engine for Program {
         Some(crate::contender::Used {
             cpu: self.usage.cpu(),
             peak_bytes: self.usage.peak(),
+            calls: self.usage.calls(),
         })
     }
 

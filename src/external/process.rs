@@ -32,6 +32,13 @@ pub enum ReadError {
 #[error("{0}")]
 pub struct Lingered(pub String);
 
+/// A call's window opened by [`Process::begin_call`].
+#[derive(Clone, Copy, Debug)]
+pub struct CallWindow {
+    wall: Instant,
+    cpu: Duration,
+}
+
 /// A started program. Dropping it kills and reaps the process.
 pub struct Process {
     child: Child,
@@ -46,6 +53,8 @@ pub struct Process {
     spin: Duration,
     /// Where its CPU time and peak memory are added up, with its own part.
     usage: Option<(std::sync::Arc<crate::usage::Usage>, crate::usage::Tracked)>,
+    /// Its CPU clock, read around each call ([`Process::begin_call`]).
+    clock: Option<crate::usage::ProcessClock>,
     /// Its process group and marker: what it leaves running is killed
     /// once it is reaped (dropped after the process is, before its cage).
     _group: crate::hygiene::Group,
@@ -143,6 +152,7 @@ impl Process {
             mode,
             spin: SPIN,
             usage: None,
+            clock: None,
             _group: group,
             stderr: drain,
             cage,
@@ -151,10 +161,33 @@ impl Process {
     }
 
     /// Adds this process's CPU time and peak memory to `usage`, read now and
-    /// whenever it ends (see [`Process::count`]).
+    /// whenever it ends (see [`Process::count`]), and its calls' windows
+    /// ([`Process::begin_call`]).
     pub fn count_into(&mut self, usage: std::sync::Arc<crate::usage::Usage>) {
         self.usage = Some((usage, Default::default()));
+        self.clock = crate::usage::ProcessClock::of(self.child.id());
         self.count();
+    }
+
+    /// Opens a call's window: the wall clock, then the process's CPU clock
+    /// (taken outside the call's own timing). `None` when its use is not
+    /// counted or it has no clock.
+    pub fn begin_call(&self) -> Option<CallWindow> {
+        self.usage.as_ref()?;
+        let wall = Instant::now();
+        let cpu = self.clock?.read()?;
+        Some(CallWindow { wall, cpu })
+    }
+
+    /// Closes a call's window: the CPU clock, then the wall clock, so that
+    /// the CPU time read lies inside the wall time; adds both to its usage.
+    pub fn end_call(&self, w: Option<CallWindow>) {
+        let (Some(w), Some(clock), Some((usage, _))) = (w, self.clock, &self.usage) else {
+            return;
+        };
+        if let Some(cpu) = clock.read() {
+            usage.add_call(cpu.saturating_sub(w.cpu), w.wall.elapsed());
+        }
     }
 
     /// Adds what the process used since it was last read to its usage.

@@ -374,11 +374,25 @@ crate::columns! {
         /// outside program or library host. Empty in older runs.
         #[serde(default)]
         pub cpu_us: Option<f64>,
-        /// CPU time over the busy wall time of the same calls. Above
-        /// [`CPU_RATIO_FLAG`] the contender ran on more cores than it was given,
-        /// and its wall times are not comparable with the others'.
+        /// CPU time over the wall time of the same windows (see
+        /// `cpu_clock`). Above [`CPU_RATIO_FLAG`] plus `cpu_margin` the
+        /// contender ran on more cores than it was given, and its wall times
+        /// are not comparable with the others' ([`SummaryRow::over_cores`]).
         #[serde(default)]
         pub cpu_ratio: Option<f64>,
+        /// The clock `cpu_ratio` was read on, and over which windows:
+        /// `thread` (a built-in's worker thread, ns, over its busy time),
+        /// `process` (an outside program's CPU clock, ns, every thread of it,
+        /// read inside the wall window of each call), `ticks` (its processes'
+        /// CPU time in clock ticks over the passes, where no CPU clock could
+        /// be read); empty in older runs.
+        #[serde(default)]
+        pub cpu_clock: String,
+        /// How far the clock's resolution leaves `cpu_ratio` uncertain,
+        /// either way (0 on a nanosecond clock; a tick a pass a worker over
+        /// the busy time on `ticks`).
+        #[serde(default)]
+        pub cpu_margin: Option<f64>,
         /// Peak resident memory of an outside program's processes (the largest
         /// of them), bytes; empty for a built-in strategy.
         #[serde(default)]
@@ -398,6 +412,16 @@ crate::columns! {
 /// A CPU/wall ratio above this (10% more CPU time than wall time) is
 /// flagged: the contender used more cores than it was given.
 pub const CPU_RATIO_FLAG: f64 = 1.1;
+
+impl SummaryRow {
+    /// True when the contender used more CPU time than wall time beyond
+    /// what its clock can tell: `cpu_ratio` − `cpu_margin` above
+    /// [`CPU_RATIO_FLAG`].
+    pub fn over_cores(&self) -> bool {
+        self.cpu_ratio
+            .is_some_and(|r| r - self.cpu_margin.unwrap_or(0.0) > CPU_RATIO_FLAG)
+    }
+}
 
 /// The share of a row's decidable puzzles (all but the `unchecked`) that
 /// must be verified for its time, speed and interval to stand. Below it the

@@ -426,8 +426,9 @@ impl<'a> DatasetRun<'a> {
                 let timed = row.solves.max(1) as f64;
                 if !used.busy.is_zero() {
                     row.cpu_us = Some(used.cpu.as_secs_f64() * 1e6 / timed);
-                    row.cpu_ratio = Some(used.cpu.as_secs_f64() / used.busy.as_secs_f64());
                 }
+                (row.cpu_ratio, row.cpu_clock, row.cpu_margin) =
+                    cpu_ratio(&used, opts.threads, crate::usage::clock_tick());
                 row.peak_mem_bytes = used.peak_bytes;
                 row.peak_heap_bytes = used.heap_bytes;
                 row.origin = c.origin.word().to_string();
@@ -442,4 +443,31 @@ impl<'a> DatasetRun<'a> {
         }
         rows
     }
+}
+
+/// A contender's CPU time over wall time from what it used over the run,
+/// with the clock it was read on and the clock's margin: an outside
+/// engine's calls on its processes' CPU clock where one was read (the CPU
+/// reading inside each call's wall window: no margin), else its ticks over
+/// its passes (a tick a pass a worker, over the busy time), a built-in's on
+/// its worker threads' clock (no margin).
+pub(super) fn cpu_ratio(
+    used: &super::workers::PassUse,
+    threads: usize,
+    tick: Duration,
+) -> (Option<f64>, String, Option<f64>) {
+    if !used.calls.wall.is_zero() {
+        let ratio = used.calls.cpu.as_secs_f64() / used.calls.wall.as_secs_f64();
+        return (Some(ratio), "process".into(), Some(0.0));
+    }
+    if used.busy.is_zero() {
+        return (None, String::new(), None);
+    }
+    let ratio = used.cpu.as_secs_f64() / used.busy.as_secs_f64();
+    if used.ticked == 0 {
+        return (Some(ratio), "thread".into(), Some(0.0));
+    }
+    let margin =
+        tick.as_secs_f64() * used.ticked as f64 * threads.max(1) as f64 / used.busy.as_secs_f64();
+    (Some(ratio), "ticks".into(), Some(margin))
 }

@@ -392,6 +392,10 @@ pub(super) struct PassUse {
     pub cpu: Duration,
     pub peak_bytes: Option<u64>,
     pub heap_bytes: Option<u64>,
+    /// An outside engine's calls: CPU inside them, and their wall time.
+    pub calls: crate::usage::CallUse,
+    /// Passes whose `cpu` is an outside engine's, read in clock ticks.
+    pub ticked: u32,
 }
 
 impl PassUse {
@@ -399,6 +403,9 @@ impl PassUse {
     pub fn add(&mut self, other: &PassUse) {
         self.busy += other.busy;
         self.cpu += other.cpu;
+        self.calls.cpu += other.calls.cpu;
+        self.calls.wall += other.calls.wall;
+        self.ticked += other.ticked;
         self.peak_bytes = self.peak_bytes.max(other.peak_bytes);
         self.heap_bytes = self.heap_bytes.max(other.heap_bytes);
     }
@@ -610,6 +617,11 @@ fn pass_use(
                 (Some(a), Some(z)) => PassUse {
                     cpu: z.cpu.saturating_sub(a.cpu),
                     peak_bytes: Some(z.peak_bytes),
+                    calls: crate::usage::CallUse {
+                        cpu: z.calls.cpu.saturating_sub(a.calls.cpu),
+                        wall: z.calls.wall.saturating_sub(a.calls.wall),
+                    },
+                    ticked: 1,
                     ..mine
                 },
                 _ => mine,

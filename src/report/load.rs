@@ -476,6 +476,8 @@ fn read_summary(dir: &Path) -> Result<Vec<SummaryRow>, ReportError> {
             first_failures: f.opt_text(c.first_failures).unwrap_or_default().to_string(),
             cpu_us: f.opt_num(c.cpu_us, n)?,
             cpu_ratio: f.opt_num(c.cpu_ratio, n)?,
+            cpu_clock: f.opt_text(c.cpu_clock).unwrap_or_default().to_string(),
+            cpu_margin: f.opt_num(c.cpu_margin, n)?,
             peak_mem_bytes: f.opt_num(c.peak_mem_bytes, w)?,
             peak_heap_bytes: f.opt_num(c.peak_heap_bytes, w)?,
             memory: f.opt_num(c.memory, w)?.unwrap_or(0),

@@ -89,6 +89,7 @@ impl RecordSink for StopAfter {
     }
 }
 
+mod cpu;
 mod rounds;
 mod runs;
 mod schedule;
