@@ -365,8 +365,18 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
                 source: std::io::Error::other(message),
             })
     };
+    // Counted runs: their per-puzzle times are valgrind's, so no ratio of
+    // them is drawn, and before/after draws instructions a puzzle.
+    let counted = c.metric == Measure::Instructions;
+    let measured = match counted {
+        true => "instructions counted by callgrind".to_string(),
+        false => format!(
+            "mode {}, {} threads",
+            c.current.info.options.mode, c.current.info.options.threads
+        ),
+    };
     let line = format!(
-        "baseline {} against {}; {}",
+        "baseline {} against {}; {measured}; {}",
         c.baseline.label,
         c.current.label,
         crate::report::charts::machine_line(&c.current.info)
@@ -375,7 +385,7 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
         let rows: Vec<&CompareRow> = c.rows.iter().filter(|r| r.dataset == d).collect();
         let lines: Vec<(String, usize, Vec<f64>)> = rows
             .iter()
-            .filter(|r| !r.ratios.is_empty())
+            .filter(|r| !counted && !r.ratios.is_empty())
             .map(|r| (r.variant.clone(), color(&r.variant), r.ratios.clone()))
             .collect();
         if !lines.is_empty() {
@@ -390,16 +400,19 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
             dataset: d.to_string(),
             rows: rows
                 .iter()
-                .map(|r| {
-                    (
-                        r.variant.clone(),
-                        color(&r.variant),
-                        r.base_median_us,
-                        r.cur_median_us,
-                    )
+                .filter_map(|r| {
+                    let (b, c) = match counted {
+                        true => (r.base_instructions?, r.cur_instructions?),
+                        false => (r.base_median_us, r.cur_median_us),
+                    };
+                    Some((r.variant.clone(), color(&r.variant), b, c))
                 })
                 .collect(),
+            counted,
         };
+        if chart.rows.is_empty() {
+            continue;
+        }
         draw(render(&chart, &charts_dir, &line, false), &mut out)?;
     }
     Ok(out)

@@ -140,7 +140,25 @@ pub fn summary_cells(r: &SummaryRow) -> [String; 18] {
 
 /// The summary table: one row per strategy variant and dataset; wrong answers in bold.
 pub fn summary_table(rows: &[SummaryRow]) -> String {
-    let right: Vec<bool> = (0..SUMMARY_HEADER.len()).map(|i| i >= 2).collect();
+    summary_table_of(rows, false)
+}
+
+/// The columns of [`summary_cells`] that are times (puzzles/s and µs):
+/// left out of a counted run's tables, whose clock is valgrind's.
+pub const TIME_CELLS: std::ops::RangeInclusive<usize> = 9..=14;
+
+/// [`summary_table`], its time columns (puzzles/s and µs) left out when
+/// `untimed` (a counted run, whose clock is valgrind's).
+pub fn summary_table_of(rows: &[SummaryRow], untimed: bool) -> String {
+    let keep = |i: usize| !(untimed && TIME_CELLS.contains(&i));
+    let header: Vec<&str> = (0..SUMMARY_HEADER.len())
+        .filter(|&i| keep(i))
+        .map(|i| SUMMARY_HEADER[i])
+        .collect();
+    let right: Vec<bool> = (0..SUMMARY_HEADER.len())
+        .filter(|&i| keep(i))
+        .map(|i| i >= 2)
+        .collect();
     let body: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -148,10 +166,56 @@ pub fn summary_table(rows: &[SummaryRow]) -> String {
             if r.wrong > 0 {
                 cells[6] = format!("**{}**", r.wrong);
             }
-            cells.to_vec()
+            (0..cells.len())
+                .filter(|&i| keep(i))
+                .map(|i| std::mem::take(&mut cells[i]))
+                .collect()
         })
         .collect();
-    table(&SUMMARY_HEADER, &body, &right)
+    table(&header, &body, &right)
+}
+
+/// The findings of a run measured by `measure`: [`counted_sentences`] for
+/// a run that counted instructions, [`sentences`] for one that timed.
+pub fn findings(rows: &[SummaryRow], measure: Option<Measure>) -> Vec<String> {
+    match measure.map(|m| m.metric()) {
+        Some(Measure::Instructions) => counted_sentences(rows),
+        _ => sentences(rows),
+    }
+}
+
+/// A counted run's sentence for each dataset with two or more counted
+/// contenders whose figures stand: the fewest instructions a puzzle
+/// against the runner-up's, exact (a count has no noise).
+pub fn counted_sentences(rows: &[SummaryRow]) -> Vec<String> {
+    let datasets = super::first_seen(rows.iter().map(|r| r.dataset.as_str()));
+    let mut out = Vec::new();
+    for d in datasets {
+        let mut here: Vec<(&SummaryRow, f64)> = rows
+            .iter()
+            .filter(|r| r.dataset == d && r.stands())
+            .filter_map(|r| r.instructions_per_puzzle.map(|n| (r, n.max(1.0))))
+            .collect();
+        if here.len() < 2 {
+            continue;
+        }
+        here.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let ((best, b), (next, n)) = (here[0], here[1]);
+        out.push(format!(
+            "`{}` takes {} fewer instructions a puzzle than `{}` on {d} ({} against {}{}; counted by callgrind, the same on every run of this build).",
+            best.variant,
+            times(n / b),
+            next.variant,
+            crate::stats::thousands(b.round() as u64),
+            crate::stats::thousands(n.round() as u64),
+            [best.over(), next.over()]
+                .iter()
+                .filter(|o| !o.is_empty())
+                .map(|o| format!(", {o}"))
+                .collect::<String>(),
+        ));
+    }
+    out
 }
 
 /// A ratio like `2.47×`; below 0.01, as a fraction like `1/770×`.
@@ -579,7 +643,12 @@ impl Exporter for SummaryMarkdown {
         let mut s = String::from("# sudoku-bench run\n\n");
         s.push_str(&run_lines(i));
         s.push_str(&failures_section(&run.summary, &i.given_up));
-        let mut parts = sentences(&run.summary);
+        let counted_run = i.options.measure.metric() == Measure::Instructions;
+        let mut parts = if counted_run {
+            counted_sentences(&run.summary)
+        } else {
+            sentences(&run.summary)
+        };
         parts.extend(run_notes(&run.summary, i.pipe_floor_ns));
         parts.extend(i.fewer_rounds());
         if !parts.is_empty() {
@@ -591,7 +660,7 @@ impl Exporter for SummaryMarkdown {
         let counted = super::terminal::instructions_matrix(&run.summary, usize::MAX);
         if !counted.is_empty() {
             s.push_str("\n## Instructions per puzzle\n\n");
-            s.push_str("Counted by valgrind's callgrind around each call (the C allocator's own instructions left out): the same on every run of this build, on any machine. The times below are valgrind's, not this machine's.\n\n```text\n");
+            s.push_str("Counted by valgrind's callgrind around each call (the C allocator's own instructions left out): the same on every run of this build, on any machine.\n\n```text\n");
             s.push_str(&counted);
             s.push_str("```\n");
         }
@@ -606,8 +675,16 @@ impl Exporter for SummaryMarkdown {
             }
         }
         s.push_str("\n## Summary\n\n");
-        s.push_str(&summary_table(&run.summary));
-        let relative = relative_table(&run.summary);
+        if counted_run {
+            // Valgrind's clock ranks nothing: the counts above do.
+            s.push_str("Under valgrind: the verdicts are the run's, the times (puzzles/s and µs) are valgrind's and left out; the instructions above are what was measured.\n\n");
+        }
+        s.push_str(&summary_table_of(&run.summary, counted_run));
+        let relative = if counted_run {
+            String::new()
+        } else {
+            relative_table(&run.summary)
+        };
         if !relative.is_empty() {
             s.push_str("\n## Relative speed\n\n");
             s.push_str(&relative);

@@ -8,7 +8,7 @@ use super::{interval_line, metadata_lines, slug, Report, RunData};
 use crate::export::first_seen;
 use crate::export::markdown::times;
 use crate::export::markdown::{
-    relative_cells, sentences, summary_cells, RELATIVE_HEADER, RELATIVE_NOTE, SUMMARY_HEADER,
+    relative_cells, summary_cells, RELATIVE_HEADER, RELATIVE_NOTE, SUMMARY_HEADER,
 };
 use crate::harness::SummaryRow;
 use std::fmt::Write;
@@ -228,16 +228,30 @@ pub fn html(data: &RunData, report: &Report) -> String {
     s.push_str("</div>\n");
 
     // One section per dataset: its charts, then its rows, collapsed.
+    // A counted run's times are valgrind's: no speeds, no time cells.
+    let counted = data
+        .info
+        .as_ref()
+        .is_some_and(|i| i.options.measure.metric() == crate::harness::plan::Measure::Instructions);
     let relative: Vec<Vec<String>> = data
         .summary
         .iter()
+        .filter(|_| !counted)
         .filter_map(relative_cells)
         .map(|c| c.to_vec())
         .collect();
     let summary: Vec<Vec<String>> = data
         .summary
         .iter()
-        .map(|r| summary_cells(r).to_vec())
+        .map(|r| {
+            let mut cells = summary_cells(r);
+            if counted {
+                for i in crate::export::markdown::TIME_CELLS {
+                    cells[i].clear();
+                }
+            }
+            cells.to_vec()
+        })
         .collect();
     for d in &datasets {
         let _ = writeln!(s, "<h2 id=\"dataset-{}\">{}</h2>", slug(d), esc(d));
@@ -307,7 +321,8 @@ fn said(s: &mut String, data: &RunData) -> bool {
     s.push_str("</ul></details>\n");
 
     failures(s, data);
-    let mut findings = sentences(&data.summary);
+    let measure = data.info.as_ref().map(|i| i.options.measure);
+    let mut findings = crate::export::markdown::findings(&data.summary, measure);
     findings.extend(crate::export::markdown::run_notes(
         &data.summary,
         data.info.as_ref().and_then(|i| i.pipe_floor_ns),

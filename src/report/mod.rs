@@ -14,7 +14,7 @@ pub mod session;
 pub use html::html;
 pub use load::{load, load_points, load_summary, Point, ReportError, RunData, Series};
 
-use crate::export::markdown::{relative_table, sentences, summary_table, RELATIVE_NOTE};
+use crate::export::markdown::{relative_table, RELATIVE_NOTE};
 use crate::harness::SummaryRow;
 use crate::solver::SolverId;
 use charts::{render, Rendered};
@@ -270,6 +270,11 @@ impl RunCharts<'_> {
 pub trait RunChart {
     /// Adds this kind's charts, and a note for each one skipped, to `out`.
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError>;
+
+    /// The kind's name in a note, when it draws wall times (or figures
+    /// made from them): not drawn for a run that counted instructions,
+    /// whose times are valgrind's. `None` for a kind that draws counts.
+    fn timed(&self) -> Option<&'static str>;
 }
 
 /// Every kind of chart of a run's report, in report order.
@@ -309,8 +314,24 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
         charts: Vec::new(),
         skipped: Vec::new(),
     };
+    // A counted run's times are valgrind's, many times the machine's and
+    // not in the same proportion for every contender: nothing draws them.
+    let counted = data
+        .info
+        .as_ref()
+        .is_some_and(|i| i.options.measure.metric() == crate::harness::plan::Measure::Instructions);
+    let mut untimed = Vec::new();
     for kind in RUN_CHARTS {
-        kind.add(&run, &mut out)?;
+        match kind.timed() {
+            Some(name) if counted => untimed.push(name.to_lowercase()),
+            _ => kind.add(&run, &mut out)?,
+        }
+    }
+    if !untimed.is_empty() {
+        out.skipped.push(format!(
+            "Charts of {}: not drawn, the run counted instructions (--measure instructions): its times and memory are valgrind's; the instructions chart draws what it counted.",
+            untimed.join(", ")
+        ));
     }
     Ok(out)
 }
@@ -391,7 +412,8 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
         &data.summary,
         given_up,
     ));
-    let mut findings = sentences(&data.summary);
+    let measure = data.info.as_ref().map(|i| i.options.measure);
+    let mut findings = crate::export::markdown::findings(&data.summary, measure);
     findings.extend(crate::export::markdown::run_notes(
         &data.summary,
         data.info.as_ref().and_then(|i| i.pipe_floor_ns),
@@ -402,14 +424,26 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
             let _ = writeln!(s, "- {l}");
         }
     }
-    let relative = relative_table(&data.summary);
+    let counted =
+        measure.is_some_and(|m| m.metric() == crate::harness::plan::Measure::Instructions);
+    let relative = if counted {
+        String::new()
+    } else {
+        relative_table(&data.summary)
+    };
     if !relative.is_empty() {
         s.push_str("\n## Relative speed\n\n");
         s.push_str(&relative);
         let _ = writeln!(s, "\n{RELATIVE_NOTE} {}", interval_line(data));
     }
     s.push_str("\n## Summary\n\n");
-    s.push_str(&summary_table(&data.summary));
+    if counted {
+        s.push_str("Under valgrind: the times are valgrind's and left out; the instructions are what was measured.\n\n");
+    }
+    s.push_str(&crate::export::markdown::summary_table_of(
+        &data.summary,
+        counted,
+    ));
     s.push_str("\n## Charts\n");
     for c in &report.charts {
         let _ = write!(

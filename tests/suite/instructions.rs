@@ -329,3 +329,69 @@ fn a_counted_run_is_refused_a_held_folder_and_writes_its_own_under_its_lock() {
     assert!(dir.join("report.html").is_file() && dir.join("results.csv").is_file());
     assert!(!dir.join(sudoku_bench::files::LOCK).exists());
 }
+
+#[test]
+fn a_counted_run_draws_says_and_compares_instructions_never_valgrinds_times() {
+    if !valgrind() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        bin(tmp.path())
+            .args(["bench", "--measure", "instructions", "--quiet"])
+            .args(["--solver", "dlx,bitset-mrv", "--dataset", "easy-9x9"])
+            .args(["--limit", "8", "--warmup", "1", "--out", name])
+            .args(extra)
+            .assert()
+            .success()
+    };
+    run("a", &[]);
+    run("b", &["--handicap", "dlx=30%"]);
+    let report = std::fs::read_to_string(tmp.path().join("a/report.md")).unwrap();
+    assert!(report.contains(
+        "Charts of throughput, relative speed, cactus, search cost, head to head, hardness, memory: not drawn, the run counted instructions"
+    ), "{report}");
+    // Only the chart of what was counted.
+    let mut charts: Vec<String> = std::fs::read_dir(tmp.path().join("a/charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    charts.sort();
+    assert_eq!(charts, ["instructions.png", "instructions.svg"]);
+    // summary.md and report.md: the finding in instructions, from
+    // summary.csv's counts; no speed or time column.
+    let rows = counted(tmp.path(), "a");
+    let (dlx, mrv) = (rows["dlx"], rows["bitset-mrv"]);
+    let ratio = sudoku_bench::export::markdown::times(dlx / mrv);
+    for file in ["summary.md", "report.md"] {
+        let text = std::fs::read_to_string(tmp.path().join("a").join(file)).unwrap();
+        let said = format!(
+            "`bitset-mrv` takes {ratio} fewer instructions a puzzle than `dlx` on easy-9x9 ({} against {};",
+            sudoku_bench::stats::thousands(mrv.round() as u64),
+            sudoku_bench::stats::thousands(dlx.round() as u64)
+        );
+        assert!(text.contains(&said), "{file}: {said}\n{text}");
+        for timed in [
+            "faster than",
+            "| median µs",
+            "| puzzles/s",
+            "## Relative speed",
+        ] {
+            assert!(!text.contains(timed), "{file} says {timed:?}:\n{text}");
+        }
+    }
+    // compare: before and after in instructions; no per-puzzle time ratios.
+    bin(tmp.path())
+        .args(["compare", "a", "b", "--quiet"])
+        .assert()
+        .code(1);
+    let charts = tmp.path().join("b/compare/charts");
+    assert!(!charts.join("ratio-distribution-easy-9x9.svg").exists());
+    let svg = std::fs::read_to_string(charts.join("before-after-easy-9x9.svg")).unwrap();
+    assert!(
+        svg.contains("Instructions per puzzle before and after"),
+        "{svg}"
+    );
+    assert!(svg.contains("instructions counted by callgrind"), "{svg}");
+    assert!(!svg.contains("µs"), "{svg}");
+}

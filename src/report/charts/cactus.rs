@@ -76,6 +76,10 @@ impl Chart for Cactus {
 pub struct FromRun;
 
 impl RunChart for FromRun {
+    fn timed(&self) -> Option<&'static str> {
+        Some("Cactus")
+    }
+
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         for (di, dname) in data.datasets.iter().enumerate() {

@@ -75,12 +75,16 @@ impl Chart for RatioDistribution {
     }
 }
 
-/// Each variant's median time in the baseline (hollow) and now (filled).
+/// Each variant's median time (or, `counted`, its instructions a puzzle)
+/// in the baseline (hollow) and now (filled).
 pub struct BeforeAfter {
     /// The dataset.
     pub dataset: String,
-    /// `(variant, palette index, baseline median µs, current median µs)`, top row first.
+    /// `(variant, palette index, baseline, current)`: median µs, or mean
+    /// instructions a puzzle; top row first.
     pub rows: Vec<(String, usize, f64, f64)>,
+    /// Runs that counted instructions: the rows are counts, not times.
+    pub counted: bool,
 }
 
 impl Chart for BeforeAfter {
@@ -88,12 +92,19 @@ impl Chart for BeforeAfter {
         format!("before-after-{}", crate::report::slug(&self.dataset))
     }
     fn title(&self) -> String {
-        format!("Median time before and after: {}", self.dataset)
+        match self.counted {
+            true => format!("Instructions per puzzle before and after: {}", self.dataset),
+            false => format!("Median time before and after: {}", self.dataset),
+        }
     }
     fn caption(&self) -> String {
+        let what = match self.counted {
+            true => "mean instructions per puzzle, counted by callgrind,",
+            false => "median time per puzzle",
+        };
         format!(
-            "Each strategy's median time per puzzle on {} in the baseline (hollow circle) and now (filled), \
-             joined by a line (log scale; left is faster).",
+            "Each strategy's {what} on {} in the baseline (hollow circle) and now (filled), \
+             joined by a line (log scale; left is less).",
             self.dataset
         )
     }
@@ -107,7 +118,10 @@ impl Chart for BeforeAfter {
             x,
             &names,
             &|v| compact(*v),
-            "median time per puzzle, µs (log; ○ baseline, ● now)",
+            match self.counted {
+                true => "instructions per puzzle (log; ○ baseline, ● now)",
+                false => "median time per puzzle, µs (log; ○ baseline, ● now)",
+            },
         )?;
         for (i, (_, ci, before, after)) in self.rows.iter().enumerate() {
             let y = n - 1.0 - i as f64;

@@ -135,6 +135,10 @@ fn jitter(key: u64) -> f64 {
 pub struct FromRun;
 
 impl RunChart for FromRun {
+    fn timed(&self) -> Option<&'static str> {
+        Some("Hardness")
+    }
+
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let (data, metric) = (run.data, run.choices.metric);
         let variant = run

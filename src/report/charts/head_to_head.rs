@@ -144,6 +144,10 @@ fn pair_for(run: &RunCharts<'_>, dname: &str) -> Result<(usize, usize), String> 
 }
 
 impl RunChart for FromRun {
+    fn timed(&self) -> Option<&'static str> {
+        Some("Head to head")
+    }
+
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         if data.variants.len() < 2 {

@@ -156,6 +156,10 @@ fn bytes_label(v: f64) -> String {
 pub struct FromRun;
 
 impl RunChart for FromRun {
+    fn timed(&self) -> Option<&'static str> {
+        Some("Memory")
+    }
+
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         let mut rows: Vec<String> = Vec::new();

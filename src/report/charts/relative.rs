@@ -108,6 +108,10 @@ impl Chart for RelativeSpeed {
 pub struct FromRun;
 
 impl RunChart for FromRun {
+    fn timed(&self) -> Option<&'static str> {
+        Some("Relative speed")
+    }
+
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         for dname in crate::export::first_seen(data.summary.iter().map(|r| r.dataset.as_str())) {

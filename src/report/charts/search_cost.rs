@@ -119,6 +119,10 @@ impl Chart for SearchCost {
 pub struct FromRun;
 
 impl RunChart for FromRun {
+    fn timed(&self) -> Option<&'static str> {
+        Some("Search cost")
+    }
+
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
         for (di, dname) in data.datasets.iter().enumerate() {

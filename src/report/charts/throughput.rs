@@ -246,6 +246,10 @@ impl Throughput {
 pub struct FromRun;
 
 impl RunChart for FromRun {
+    fn timed(&self) -> Option<&'static str> {
+        Some("Throughput")
+    }
+
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         if run.data.summary.is_empty() {
             out.skipped.push(format!(
@@ -266,6 +270,10 @@ impl RunChart for FromRun {
 pub struct Instructions;
 
 impl RunChart for Instructions {
+    fn timed(&self) -> Option<&'static str> {
+        None
+    }
+
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let count = |r: &crate::harness::SummaryRow| r.instructions_per_puzzle.map(|n| n.max(1.0));
         let measure = run.data.info.as_ref().map(|i| i.options.measure);
