@@ -104,15 +104,18 @@ fn export_counts(
 /// `top`; gives the table of puzzles/s per count.
 pub fn write(top: &Path, counts: &[(usize, PathBuf)]) -> Result<String, BenchError> {
     let mut rows = Vec::new();
+    let mut first = None;
     for (t, dir) in counts {
         let data = crate::report::load(dir).map_err(|source| BenchError::Report {
             dir: dir.clone(),
             source: Box::new(source),
         })?;
+        first = first.or(data.info);
         rows.extend(data.summary.into_iter().map(|r| (*t, r)));
     }
     let points = scaling_points(&rows);
-    write_outputs(top, &points)?;
+    let threads: Vec<usize> = counts.iter().map(|c| c.0).collect();
+    write_outputs(top, &points, first.as_ref(), &threads)?;
     Ok(table(&points))
 }
 
@@ -158,7 +161,12 @@ fn scaling_points(rows: &[(usize, SummaryRow)]) -> Vec<Point> {
     points
 }
 
-fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
+fn write_outputs(
+    top: &Path,
+    points: &[Point],
+    info: Option<&crate::harness::RunInfo>,
+    counts: &[usize],
+) -> Result<(), BenchError> {
     let csv_path = top.join(SCALING_CSV);
     let csv_err = |e: csv::Error| BenchError::Io {
         path: csv_path.clone(),
@@ -198,10 +206,17 @@ fn write_outputs(top: &Path, points: &[Point]) -> Result<(), BenchError> {
             dataset: d.to_string(),
             series,
         };
-        let line = format!(
-            "{d}: puzzles per second at each thread count; {}",
-            crate::report::charts::machine_here()
-        );
+        let line = match info {
+            Some(info) => {
+                let ds = info.datasets.iter().find(|x| x.name == *d);
+                let one = ds.map(|x| (x.name.as_str(), x.puzzles_run, x.puzzles_in_source));
+                crate::report::charts::counts_line(info, one, counts)
+            }
+            None => format!(
+                "{d}: puzzles per second at each thread count; {}",
+                crate::report::charts::machine_here()
+            ),
+        };
         let r = render(&chart, &charts, &line, false).map_err(|message| BenchError::Report {
             dir: top.to_path_buf(),
             source: Box::new(ReportError::Draw {

@@ -105,6 +105,7 @@ fn fixed_report() -> crate::export::RunReport {
         rustc: "rustc 1.95.0".into(),
         cpu_model: "Test CPU".into(),
         cores: 2,
+        gpus: Vec::new(),
         isa: "x86-64 AVX2".into(),
         os: "TestOS".into(),
         command: vec!["sudoku-bench".into(), "bench".into()],

@@ -19,6 +19,10 @@ pub struct RunInfo {
     pub cpu_model: String,
     /// Logical cores.
     pub cores: usize,
+    /// The GPUs the machine has, by model, where the driver says
+    /// (`/proc/driver/nvidia`); empty in older runs and where there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpus: Vec<String>,
     /// The instruction-set extensions the solvers can use (empty in older runs).
     #[serde(default)]
     pub isa: String,
@@ -126,6 +130,26 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
 }
 
+/// The machine's GPUs by model, as the NVIDIA driver lists them
+/// (`/proc/driver/nvidia/gpus/*/information`, `Model:` lines); none where
+/// it is not loaded.
+fn gpus() -> Vec<String> {
+    let Ok(dirs) = std::fs::read_dir("/proc/driver/nvidia/gpus") else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = dirs
+        .flatten()
+        .filter_map(|d| std::fs::read_to_string(d.path().join("information")).ok())
+        .filter_map(|text| {
+            text.lines()
+                .find(|l| l.starts_with("Model:"))
+                .map(|l| l["Model:".len()..].trim().to_string())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// The architecture and the SIMD extensions of this CPU that the solvers use.
 fn isa() -> String {
     #[cfg(target_arch = "x86_64")]
@@ -230,6 +254,7 @@ impl RunInfo {
             rustc: env!("SUDOKU_BENCH_RUSTC").into(),
             cpu_model: cpu_model(),
             cores: super::cores(),
+            gpus: gpus(),
             isa: isa(),
             os: os(),
             command,

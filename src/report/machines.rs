@@ -590,14 +590,25 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
             variants: d.variants.clone(),
             points,
         };
+        // Each run's own record of this dataset: its puzzles, mode and
+        // threads, what it measured, its machine, build and day.
         let line = format!(
             "{} runs: {}",
             machines.len(),
             machines
                 .iter()
-                .map(|m| format!("{} {}", m.label, m.dir.display()))
+                .map(|m| {
+                    let ds = m.info.datasets.iter().find(|x| x.name == d.name);
+                    let one = ds.map(|x| (x.name.as_str(), x.puzzles_run, x.puzzles_in_source));
+                    format!(
+                        "{} {} ({})",
+                        m.label,
+                        m.dir.display(),
+                        crate::report::charts::run_line(&m.info, one)
+                    )
+                })
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join("; ")
         );
         charts.push(
             render(&chart, &charts_dir, &line, false).map_err(|message| ReportError::Draw {

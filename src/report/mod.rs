@@ -249,6 +249,12 @@ impl RunCharts<'_> {
                 .map(|d| (d.name.as_str(), d.puzzles_run, d.puzzles_in_source));
             charts::run_line(info, one)
         });
+        let left = chart.not_shown();
+        let line = match (left.is_empty(), line.is_empty()) {
+            (true, _) => line,
+            (false, true) => format!("Not shown: {}", left.join(", ")),
+            (false, false) => format!("{line}; not shown: {}", left.join(", ")),
+        };
         let r = render(
             chart,
             &self.dir,

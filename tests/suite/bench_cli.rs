@@ -475,8 +475,8 @@ fn rounds_asked_for_by_name_shrink_on_a_small_dataset_downstream_and_on_resume()
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap_or_default())
         .collect();
-    assert!(charts.contains("seeds-9x9: 3 puzzles; mode unique, 1 thread, 1 round;"));
-    assert!(charts.contains("set-4x4: 100 puzzles; mode unique, 1 thread, 3 rounds;"));
+    assert!(charts.contains("seeds-9x9: 3 puzzles; mode unique, 1 thread, 1 round, timed;"));
+    assert!(charts.contains("set-4x4: 100 puzzles; mode unique, 1 thread, 3 rounds, timed;"));
     assert!(!charts.contains("seeds-9x9: 3 puzzles; mode unique, 1 thread, 3 rounds"));
 
     // Cut back to its first round, as a kill leaves it, and resumed: the

@@ -14,6 +14,7 @@ mod download;
 mod embedded;
 mod faults;
 mod figures;
+mod figures_truth;
 mod history_cli;
 mod hunt_cli;
 mod hygiene;

@@ -277,6 +277,12 @@ pub trait Chart {
     fn caption(&self) -> String;
     /// Draws the chart.
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError>;
+    /// The contenders that ran but are left off the chart, each with why
+    /// (`naive-exact-cover (0/20 verified)`): said on the chart itself,
+    /// under it with its data line.
+    fn not_shown(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// One variant's line on a chart of curves (cactus, distribution).
@@ -376,7 +382,8 @@ pub fn err<E: std::fmt::Display>(e: E) -> DrawError {
 }
 
 /// The machine and build of a run, for a chart's data line: `AMD EPYC (2
-/// cores), sudoku-bench 0.1.0 (8f34ad2)`.
+/// cores), sudoku-bench 0.1.0 (8f34ad2)`, with its GPUs where it has any,
+/// and the day it started (`run 2026-11-29`) where known.
 pub fn machine_line(info: &crate::harness::RunInfo) -> String {
     let commit: String = info.git_commit.chars().take(7).collect();
     let label = info
@@ -384,8 +391,17 @@ pub fn machine_line(info: &crate::harness::RunInfo) -> String {
         .label
         .as_ref()
         .map_or(String::new(), |l| format!("; label {l}"));
+    let gpus = match info.gpus.as_slice() {
+        [] => String::new(),
+        g => format!(", GPU {}", g.join(", ")),
+    };
+    let day: String = info.started.chars().take(10).collect();
+    let day = match day.len() {
+        10 => format!("; run {day}"),
+        _ => String::new(),
+    };
     format!(
-        "{} ({} cores), sudoku-bench {} ({commit}){label}",
+        "{} ({} cores){gpus}, sudoku-bench {} ({commit}){label}{day}",
         info.cpu_model, info.cores, info.version
     )
 }
@@ -400,6 +416,31 @@ pub fn machine_here() -> String {
 /// What a run's chart shows, for its data line: how it was measured, then
 /// [`machine_line`]; `puzzles` names the dataset when the chart has one.
 pub fn run_line(info: &crate::harness::RunInfo, puzzles: Option<(&str, u64, u64)>) -> String {
+    let t = info.options.threads;
+    described(
+        info,
+        puzzles,
+        format!("{t} thread{}", if t == 1 { "" } else { "s" }),
+    )
+}
+
+/// [`run_line`] for a scaling run's chart: the thread counts it ran,
+/// from the first count's record (every count's options but the threads
+/// are the same).
+pub fn counts_line(
+    info: &crate::harness::RunInfo,
+    puzzles: Option<(&str, u64, u64)>,
+    counts: &[usize],
+) -> String {
+    let counts: Vec<String> = counts.iter().map(usize::to_string).collect();
+    described(info, puzzles, format!("threads {}", counts.join(", ")))
+}
+
+fn described(
+    info: &crate::harness::RunInfo,
+    puzzles: Option<(&str, u64, u64)>,
+    threads: String,
+) -> String {
     let o = &info.options;
     let mut s = match puzzles {
         Some((name, n, of)) if n < of => format!(
@@ -421,14 +462,24 @@ pub fn run_line(info: &crate::harness::RunInfo, puzzles: Option<(&str, u64, u64)
         }
     };
     s += &format!(
-        "mode {}, {} thread{}, {up_to}{rounds} round{}; {}",
+        "mode {}, {threads}, {up_to}{rounds} round{}, {}; {}",
         o.mode,
-        o.threads,
-        if o.threads == 1 { "" } else { "s" },
         if rounds == 1 { "" } else { "s" },
+        measure_words(o.measure),
         machine_line(info)
     );
     s
+}
+
+/// What a run measured, for a data line: `timed`, `instructions counted by
+/// callgrind`, or the CPU's counters read.
+pub fn measure_words(m: crate::harness::plan::Measure) -> String {
+    use crate::harness::plan::Measure;
+    match m {
+        Measure::Time => "timed".into(),
+        Measure::Instructions => "instructions counted by callgrind".into(),
+        Measure::Counters(events) => format!("timed, counters {}", Measure::Counters(events)),
+    }
 }
 
 /// Height of one line of the strip under a chart that says what its data is.
@@ -512,7 +563,8 @@ fn draw_with_line<C: Chart, DB: DrawingBackend>(
 }
 
 /// `text` in lines no wider than `width` by `measure`, broken after "; "
-/// or ", " where it must be (a part wider than a line stays whole).
+/// or ", " where it must be, and between words inside a part wider than a
+/// line (a word wider than a line stays whole).
 pub fn wrap(text: &str, width: u32, measure: impl Fn(&str) -> u32) -> Vec<String> {
     let mut parts = Vec::new();
     let mut rest = text;
@@ -521,6 +573,14 @@ pub fn wrap(text: &str, width: u32, measure: impl Fn(&str) -> u32) -> Vec<String
         rest = &rest[i + 1..];
     }
     parts.push(rest);
+    // A part wider than a line is broken between its words.
+    let parts: Vec<&str> = parts
+        .into_iter()
+        .flat_map(|p| match measure(p.trim_start()) > width {
+            true => p.split_inclusive(' ').collect::<Vec<_>>(),
+            false => vec![p],
+        })
+        .collect();
     let mut lines: Vec<String> = Vec::new();
     for p in parts {
         match lines.last_mut() {

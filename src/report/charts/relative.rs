@@ -55,6 +55,9 @@ impl Chart for RelativeSpeed {
         }
         caption
     }
+    fn not_shown(&self) -> Vec<String> {
+        self.left_out.clone()
+    }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let (mut lo, mut hi) = (1.0f64, 1.0f64);
         for r in &self.rows {
@@ -131,7 +134,11 @@ impl RunChart for FromRun {
                 if let (Some(speed), Some(lo), Some(hi)) = (r.speed, r.speed_lo, r.speed_hi) {
                     let v = crate::report::find_variant(data, &r.variant);
                     rows.push(SpeedRow {
-                        label: r.label(),
+                        // With its k/n where it verified fewer than all.
+                        label: v.map_or_else(
+                            || r.label(),
+                            |v| crate::report::label_solved(data, v, dname),
+                        ),
                         color: v.map_or(0, |v| run.color_of(v)),
                         speed,
                         lo,

@@ -14,6 +14,8 @@ pub struct SearchCost {
     pub dataset: String,
     /// `(variant name, palette index, nodes per puzzle, µs per node)`.
     pub points: Vec<CostPoint>,
+    /// Variants that ran on it but are not drawn, each with why.
+    pub left_out: Vec<String>,
 }
 
 /// One variant on one dataset: its search size and its cost per node.
@@ -43,6 +45,9 @@ impl Chart for SearchCost {
              puzzle and a strategy is fast by searching less (left), by spending less per node (down), or both.",
             self.dataset
         )
+    }
+    fn not_shown(&self) -> Vec<String> {
+        self.left_out.clone()
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.points.iter().map(|p| p.nodes));
@@ -133,7 +138,7 @@ impl RunChart for FromRun {
                 .filter_map(|&v| {
                     let (nodes, per_node_us) = crate::report::node_costs(data, di, v)?;
                     Some(CostPoint {
-                        label: data.label(v),
+                        label: crate::report::label_solved(data, v, dname),
                         color: run.color_of(v),
                         nodes,
                         per_node_us,
@@ -145,9 +150,26 @@ impl RunChart for FromRun {
                     "Search size and cost per node on {dname}: skipped, fewer than two strategies with figures (verified on half their puzzles or more) solved a puzzle of it."
                 ));
             } else {
+                let shown: Vec<&str> = points.iter().map(|p| p.label.as_str()).collect();
+                let left_out = data
+                    .summary
+                    .iter()
+                    .filter(|r| &r.dataset == dname)
+                    .filter_map(|r| {
+                        let v = crate::report::find_variant(data, &r.variant)?;
+                        let label = crate::report::label_solved(data, v, dname);
+                        (!shown.contains(&label.as_str())).then(|| match r.stands() {
+                            false => {
+                                format!("{} ({}: under half verified)", r.label(), r.failure_cell())
+                            }
+                            true => format!("{} (no node counts)", r.label()),
+                        })
+                    })
+                    .collect();
                 let chart = SearchCost {
                     dataset: dname.clone(),
                     points,
+                    left_out,
                 };
                 run.draw(&chart, "search-cost", out)?;
             }

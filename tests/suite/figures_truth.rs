@@ -1,0 +1,103 @@
+//! What a chart says under it, recomputed from the run's own files: the
+//! data line from run.json and summary.csv, each partial series' k/n, and
+//! every contender left off named with why.
+
+use crate::common::bin_in as bin;
+use crate::common::{csv_rows, example, hard_lines};
+use std::path::Path;
+use sudoku_bench::harness::SummaryRow;
+
+/// Every piece of text an SVG draws, in order, joined by spaces.
+fn svg_text(path: &Path) -> String {
+    let svg = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn data_lines_shares_and_left_out_contenders_are_the_runs_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let all = hard_lines(20);
+    let set: String = all.iter().map(|(p, _)| format!("{p}\n")).collect();
+    std::fs::write(dir.join("set.txt"), set).unwrap();
+    // "part" knows 14 of the 20 answers (says none for the rest: wrong);
+    // "junk" answers nothing a solver would.
+    let part: String = all[..14]
+        .iter()
+        .map(|(p, s)| format!("{p}\t{s}\n"))
+        .collect();
+    std::fs::write(dir.join("part.tsv"), part).unwrap();
+    let fx = example("fixture-contender");
+    let toml = format!(
+        "[[contender]]\nname = \"part\"\ncommand = [\"{fx}\", \"{t}\"]\n\n[[contender]]\nname = \"junk\"\ncommand = [\"{fx}\", \"{t}\", \"garbage\"]\n",
+        fx = fx.display(),
+        t = dir.join("part.tsv").display()
+    );
+    std::fs::write(dir.join("c.toml"), toml).unwrap();
+    bin(dir)
+        .args(["bench", "--quiet", "--solver", "dlx,bitset-mrv"])
+        .args(["--dataset", "set.txt", "--contenders", "c.toml"])
+        .args(["--threads", "1", "--rounds", "30", "--min-time", "0"])
+        .args(["--out", "run"])
+        .assert()
+        .code(1);
+    let run = dir.join("run");
+    let rows: Vec<SummaryRow> = csv_rows(&run.join("summary.csv"));
+    let info: sudoku_bench::harness::RunInfo =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    let of = |v: &str| rows.iter().find(|r| r.variant == v).unwrap();
+    let (part, junk) = (of("part"), of("junk"));
+    assert_eq!((part.solved, part.puzzles, junk.solved), (14, 20, 0));
+    let dataset = &part.dataset;
+    let charts = run.join("charts");
+    let slug = sudoku_bench::report::slug(dataset);
+    for chart in ["relative-speed", "search-cost", "cactus"] {
+        let path = charts.join(format!("{chart}-{slug}.svg"));
+        let text = svg_text(&path);
+        // The data line, from run.json and summary.csv: the dataset's own
+        // rounds (reduced from 30 to what 20 puzzles take), mode, threads,
+        // measure, machine, build and day.
+        let rounds = part.rounds;
+        assert!(rounds < 30, "{rounds}");
+        let wants = [
+            format!("{dataset}: {} puzzles;", part.puzzles),
+            format!(
+                "mode {}, 1 thread, {rounds} rounds, timed;",
+                info.options.mode
+            ),
+            format!("{} ({} cores)", info.cpu_model, info.cores),
+            format!("run {}", &info.started[..10]),
+        ];
+        for want in wants {
+            assert!(text.contains(&want), "{chart}: no {want:?} in {text}");
+        }
+        // The partial contender with its share, on the chart itself.
+        // (The fixture reports no nodes: the search-cost chart says so.)
+        let shared = match chart {
+            "search-cost" => format!("not shown: {} (no node counts)", part.label()),
+            _ => format!("{} (14/20; 6 wrong)", part.label()),
+        };
+        assert!(text.contains(&shared), "{chart}: no {shared:?} in {text}");
+        // The one left off, named with why (the cactus lists it in its
+        // legend, as solving nothing).
+        if chart != "cactus" {
+            let left = format!(
+                "{} ({}: under half verified)",
+                junk.label(),
+                junk.failure_cell()
+            );
+            assert!(text.contains(&left), "{chart}: no {left:?} in {text}");
+            assert!(text.contains("; not shown: "), "{chart}: {text}");
+        } else {
+            let none = format!("{} (0/20", junk.label());
+            assert!(text.contains(&none), "{chart}: no {none:?} in {text}");
+        }
+    }
+}
