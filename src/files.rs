@@ -42,7 +42,7 @@ pub const SCALING_MD: &str = "scaling.md";
 pub const SUBFOLDERS: [&str; 3] = [CHARTS, CONTENDER_LOGS, COMPARE];
 /// The files of a run or a scaling run that an export must never replace,
 /// beside the exporters' own.
-pub const OWN: [&str; 9] = [
+pub const OWN: [&str; 10] = [
     RESULTS_CSV,
     RUN_JSON,
     SOLVES_CSV,
@@ -52,6 +52,7 @@ pub const OWN: [&str; 9] = [
     REPORT_MD,
     SCALING_CSV,
     SCALING_MD,
+    LOCK,
 ];
 /// The lock a command holds on a folder while it writes there
 /// (`crate::lock`): hidden, and removed when the command lets go.

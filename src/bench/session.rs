@@ -349,4 +349,4 @@ impl Session<'_> {
 }
 
 /// Said when Ctrl-C stops a run.
-const INTERRUPTED: &str = "interrupted: finishing the puzzles in flight and writing what was measured (Ctrl-C again to quit now)";
+const INTERRUPTED: &str = "interrupted: finishing the puzzles in flight and writing what was measured (a second Ctrl-C or signal quits now)";

@@ -151,6 +151,9 @@ pub fn valgrind_options(out: &Path, log: &Path) -> Vec<std::ffi::OsString> {
     vec![
         "--tool=callgrind".into(),
         "--collect-atstart=no".into(),
+        // No gdb server, so no vgdb FIFOs in $TMPDIR outside the private
+        // folder (left behind when the run is killed).
+        "--vgdb=no".into(),
         "--separate-threads=yes".into(),
         flag("--callgrind-out-file=", out),
         flag("--log-file=", log),

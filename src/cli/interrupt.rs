@@ -12,7 +12,10 @@ static MESSAGE: Mutex<&str> = Mutex::new("");
 /// ends every process the workbench started and leaves with `128 + signal`.
 pub(super) fn listen() {
     signals::listen(|sig| {
-        let said = *sudoku_bench::sync::lock(&MESSAGE);
+        let said = match *sudoku_bench::sync::lock(&MESSAGE) {
+            "" => "stopping (a second Ctrl-C or signal quits now)",
+            said => said,
+        };
         eprintln!("\n{}: {said}", signals::name(sig));
     });
 }

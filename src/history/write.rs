@@ -519,6 +519,18 @@ pub fn csv_text(h: &History) -> Result<String, csv::Error> {
 /// `dir`, under its lock (another process writing there refuses it).
 pub fn write(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
     let io = |path: std::path::PathBuf| move |source| HistoryError::Write { path, source };
+    // A run's, study's or hunt's folder holds its own record, not a history.
+    if let Some((record, _)) = crate::files::KINDS
+        .iter()
+        .find(|(record, _)| dir.join(record).exists())
+    {
+        return Err(HistoryError::Write {
+            path: dir.to_path_buf(),
+            source: std::io::Error::other(format!(
+                "it holds {record}, another command's record: give the history a folder of its own"
+            )),
+        });
+    }
     std::fs::create_dir_all(dir).map_err(io(dir.to_path_buf()))?;
     let _writer = crate::lock::FolderLock::take(dir)?;
     let charts = charts(h, dir)?;

@@ -63,7 +63,7 @@ pub fn run(r: Request, console: &mut dyn Console) -> Result<u8, HuntError> {
         crate::export::run_dir::replace_earlier(&dir, "hunt", files, r.force)?;
     }
     if !r.merge.is_empty() {
-        let cancel = console.cancel("interrupted (Ctrl-C again to quit now)");
+        let cancel = console.cancel("interrupted (a second Ctrl-C or signal quits now)");
         let (m, _) = merge(&plan, &r.hunt, &r.specs, &r.merge, &dir, &cancel)?;
         for why in &m.dropped {
             console.err(&format!("dropped {why}"));
@@ -92,7 +92,7 @@ pub fn run(r: Request, console: &mut dyn Console) -> Result<u8, HuntError> {
         ));
     }
     let cancel = console.cancel(
-        "interrupted: stopping the hunt and writing the best found so far (Ctrl-C again to quit now)",
+        "interrupted: stopping the hunt and writing the best found so far (a second Ctrl-C or signal quits now)",
     );
     let alphabet = started.plan().alphabet.clone();
     let hunted = started.hunt(&dir, &cancel, display.as_ref());

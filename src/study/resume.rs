@@ -65,6 +65,14 @@ pub enum ResumeError {
     /// study.json asks for more threads than this machine takes.
     #[error(transparent)]
     Threads(RecordedThreads),
+    /// study.json records a value no `study` command takes (edited by hand).
+    #[error("{}: study.json records {what}, which no study takes: not resumed", path.display())]
+    Recorded {
+        /// The study's folder.
+        path: PathBuf,
+        /// The value, in words.
+        what: String,
+    },
     /// The folder holds no study.
     #[error("{}: not a study folder (no {})", .0.display(), super::JSON)]
     NotAStudy(PathBuf),
@@ -110,7 +118,7 @@ pub enum ResumeError {
 
 /// More threads than this machine takes, as study.json records them.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: its study.json asks for {source}", path.display())]
+#[error("{}: study.json: {source}", path.display())]
 pub struct RecordedThreads {
     /// The study's folder.
     pub path: std::path::PathBuf,
@@ -168,6 +176,22 @@ pub fn resumable(dir: &Path, force: bool) -> Result<Resumable, ResumeError> {
             source,
         })
     })?;
+    let o = &info.options;
+    let most = crate::harness::plan::MOST_REPEATS;
+    let wrong = [
+        (o.puzzles == 0, "0 puzzles a point".to_string()),
+        (o.rounds == 0, "0 rounds".to_string()),
+        (
+            o.repeat == 0 || o.repeat > most,
+            format!("repeat {} (1 to {most})", o.repeat),
+        ),
+    ];
+    if let Some((_, what)) = wrong.into_iter().find(|w| w.0) {
+        return Err(ResumeError::Recorded {
+            path: dir.to_path_buf(),
+            what,
+        });
+    }
     super::check_handled(&info.options)?;
     let earlier = measured(dir, &info.options)?;
     Ok(Resumable::CutShort {

@@ -205,7 +205,7 @@ impl Session<'_> {
 
 /// Said when Ctrl-C stops a study.
 const INTERRUPTED: &str =
-    "interrupted: the points that finished are kept (Ctrl-C again to quit now)";
+    "interrupted: the points that finished are kept (a second Ctrl-C or signal quits now)";
 
 /// Settles what the command line gave: each mode once; the strategies
 /// limits can stop unless they were `chosen` (then a note for each that

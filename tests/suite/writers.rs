@@ -698,3 +698,60 @@ fn a_scaling_runs_export_holds_every_count() {
         assert!(json[name]["latency"]["value"].as_f64().unwrap() > 0.0);
     }
 }
+
+#[test]
+fn history_into_a_record_an_export_over_the_lock_and_a_hand_edited_study_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    quick_run(cwd, "a", &[]).success();
+    quick_run(cwd, "b", &[]).success();
+    let before = std::fs::read_dir(cwd.join("b")).unwrap().count();
+    bin(cwd)
+        .args(["history", "a", "b", "--out", "b"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "it holds run.json, another command's record: give the history a folder of its own",
+        ));
+    assert_eq!(std::fs::read_dir(cwd.join("b")).unwrap().count(), before);
+    quick_run(cwd, "c", &["--export", &format!("bmf=c/{LOCK}")])
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "that is the {LOCK} of the run folder"
+        )));
+    // A study whose study.json was edited to what no study command takes.
+    bin(cwd)
+        .args([
+            "study",
+            "clues",
+            "--size",
+            "4",
+            "--clues",
+            "4",
+            "--puzzles",
+            "4",
+        ])
+        .args(["--quiet", "--out", "s"])
+        .assert()
+        .success();
+    let path = cwd.join("s/study.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    json["run"]["interrupted"] = true.into();
+    for (field, value, said) in [
+        ("repeat", 100_000, "repeat 100000 (1 to 1000)"),
+        ("puzzles_per_point", 0, "0 puzzles a point"),
+        ("rounds", 0, "0 rounds"),
+    ] {
+        let mut edited = json.clone();
+        edited["study"][field] = value.into();
+        std::fs::write(&path, edited.to_string()).unwrap();
+        bin(cwd)
+            .args(["study", "resume", "s"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "study.json records {said}, which no study takes: not resumed"
+            )));
+    }
+}
