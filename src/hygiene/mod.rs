@@ -30,6 +30,8 @@ const SWEEPS: usize = 20;
 
 static NEXT: AtomicU64 = AtomicU64::new(1);
 static GROUPS: Mutex<BTreeMap<u64, i32>> = Mutex::new(BTreeMap::new());
+/// Set once [`end_all`] has begun: nothing more is started.
+static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 static PATHS: Mutex<BTreeMap<u64, PathBuf>> = Mutex::new(BTreeMap::new());
 
 /// This process's own token prefix: `PID-START-NS` (its start time in
@@ -131,9 +133,19 @@ pub fn spawn(mut cmd: Command) -> io::Result<(Child, Group)> {
             Ok(())
         });
     }
+    // Held from the fork to the group's registration, so that `end_all`
+    // (which sets ENDING, then lists the groups under this lock) either sees
+    // this process or keeps it from starting.
+    let mut groups = crate::sync::lock(&GROUPS);
+    if ENDING.load(Ordering::SeqCst) {
+        return Err(io::Error::other(
+            "the workbench is ending: nothing more is started",
+        ));
+    }
     let child = forker(cmd)?;
     let pgid = child.id() as i32;
-    crate::sync::lock(&GROUPS).insert(id, pgid);
+    groups.insert(id, pgid);
+    drop(groups);
     Ok((
         child,
         Group {
@@ -360,8 +372,10 @@ pub fn remove_on_exit(path: impl Into<PathBuf>) -> Removal {
 }
 
 /// Ends everything this process started and removes every registered
-/// path: what an exit by a signal does before it leaves.
+/// path: what an exit by a signal does before it leaves. From then on
+/// [`spawn`] starts nothing (a loop restarting a program cannot outrun it).
 pub fn end_all() {
+    ENDING.store(true, Ordering::SeqCst);
     let groups: Vec<i32> = crate::sync::lock(&GROUPS).values().copied().collect();
     for pgid in groups {
         kill_group(pgid);
