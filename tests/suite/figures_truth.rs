@@ -101,3 +101,124 @@ fn data_lines_shares_and_left_out_contenders_are_the_runs_own() {
         }
     }
 }
+
+/// One generated run: `n` puzzles of hard-9x9, a contender that knows
+/// `known` of their answers, one that answers garbage when `junk`, `rounds`
+/// asked, counted under valgrind when `counted`.
+fn generated_run(dir: &Path, n: usize, known: usize, junk: bool, rounds: usize, counted: bool) {
+    let all = hard_lines(n);
+    let set: String = all.iter().map(|(p, _)| format!("{p}\n")).collect();
+    std::fs::write(dir.join("set.txt"), set).unwrap();
+    let part: String = all[..known]
+        .iter()
+        .map(|(p, s)| format!("{p}\t{s}\n"))
+        .collect();
+    std::fs::write(dir.join("part.tsv"), part).unwrap();
+    let fx = example("fixture-contender");
+    let t = dir.join("part.tsv");
+    let mut toml = format!(
+        "[[contender]]\nname = \"part\"\ncommand = [\"{}\", \"{}\"]\n",
+        fx.display(),
+        t.display()
+    );
+    if junk {
+        toml += &format!(
+            "\n[[contender]]\nname = \"junk\"\ncommand = [\"{}\", \"{}\", \"garbage\"]\n",
+            fx.display(),
+            t.display()
+        );
+    }
+    std::fs::write(dir.join("c.toml"), toml).unwrap();
+    let mut cmd = bin(dir);
+    cmd.args(["bench", "--quiet", "--solver", "dlx,bitset-mrv"])
+        .args(["--dataset", "set.txt"])
+        .args(["--threads", "1", "--min-time", "0", "--warmup", "1"])
+        .args(["--rounds", &rounds.to_string(), "--out", "run"]);
+    // Programs cannot be counted: a counted run is of built-ins only.
+    if counted {
+        cmd.args(["--measure", "instructions"]);
+    } else {
+        cmd.args(["--contenders", "c.toml"]);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 8, ..Default::default() })]
+
+    /// Over generated runs (failures, partial contenders, datasets smaller
+    /// than the rounds asked, timed and counted), every chart's data line,
+    /// share and left-out name is what summary.csv and run.json say.
+    #[test]
+    fn every_charts_words_are_its_runs_files(
+        n in 2usize..24,
+        known_share in 0.0f64..=1.0,
+        junk in proptest::bool::ANY,
+        rounds in 1usize..40,
+        counted in proptest::bool::weighted(0.25),
+    ) {
+        if counted && !crate::common::valgrind() {
+            return Ok(());
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let known = ((n as f64 * known_share) as usize).min(n);
+        generated_run(dir, n, known, junk, rounds, counted);
+        let run = dir.join("run");
+        let rows: Vec<SummaryRow> = csv_rows(&run.join("summary.csv"));
+        let info: sudoku_bench::harness::RunInfo = serde_json::from_str(
+            &std::fs::read_to_string(run.join("run.json")).unwrap(),
+        )
+        .unwrap();
+        let dataset = rows[0].dataset.clone();
+        let slug = sudoku_bench::report::slug(&dataset);
+        let mut charts: Vec<String> = std::fs::read_dir(run.join("charts"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|f| f.ends_with(".svg"))
+            .collect();
+        charts.sort();
+        if counted {
+            // Nothing drawn from valgrind's clock.
+            proptest::prop_assert!(
+                charts.iter().all(|c| c.starts_with("instructions")),
+                "{charts:?}"
+            );
+            return Ok(());
+        }
+        // The dataset's rounds as run: what summary.csv and run.json say.
+        let ds_rounds = info.rounds_of(&dataset);
+        proptest::prop_assert!(rows.iter().all(|r| r.rounds as usize <= ds_rounds.max(1)));
+        for chart in charts.iter().filter(|c| c.ends_with(&format!("-{slug}.svg"))) {
+            let text = svg_text(&run.join("charts").join(chart));
+            let want = format!(
+                "{dataset}: {n} puzzles; mode {}, 1 thread, {ds_rounds} round{}, timed;",
+                info.options.mode,
+                if ds_rounds == 1 { "" } else { "s" }
+            );
+            proptest::prop_assert!(text.contains(&want), "{chart}: no {want:?} in {text}");
+        }
+        // Relative speed: each row that stands on fewer than all its
+        // puzzles carries k/n; each row left off is named with why.
+        let relative = run.join("charts").join(format!("relative-speed-{slug}.svg"));
+        if relative.exists() {
+            let text = svg_text(&relative);
+            for r in &rows {
+                if r.stands() && r.solved < r.puzzles {
+                    let share = format!("{} ({}/{}", r.label(), r.solved, r.puzzles);
+                    proptest::prop_assert!(text.contains(&share), "no {share:?} in {text}");
+                }
+                if !r.stands() {
+                    let left = format!("{} ({}: under half verified)", r.label(), r.failure_cell());
+                    proptest::prop_assert!(text.contains("not shown: "), "{text}");
+                    proptest::prop_assert!(text.contains(&left), "no {left:?} in {text}");
+                }
+            }
+        }
+    }
+}
