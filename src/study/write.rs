@@ -324,7 +324,7 @@ pub fn checks(rows: &[StudyRow]) -> Vec<String> {
 fn meaning(axis: Axis) -> &'static str {
     match axis {
         Axis::Clues => "Each point is a set of puzzles made by keeping that many random cells of a random complete grid, so every puzzle has a solution; the curves are each strategy's median cost per puzzle with its 95% interval as a band. The peak is the clue count with the highest median; its interval is where the peak falls in 95% of bootstrap resamples of the puzzles. The intervals cover the puzzles' spread; the rounds spread the machine's slow spells over the points, and the node counts, which no machine moves, say whether a bump in time is the search's.",
-        Axis::Size => "Each point is a set of puzzles made by keeping the given fraction of the cells of a random complete grid (holes at random). The power law fits ln(median) = a + p·ln(cells): doubling the cells multiplies the cost by 2^p. The exponential fits ln(median) = a + r·side: each unit of side multiplies the cost by e^r. Both are least squares over the sizes whose median is known, the slope's interval a bootstrap over the puzzles of every point; the better fit has the smaller residual. Over three or four sizes the two can fit almost equally well: compare their R² before reading much into the choice. A censored point (half or more of its puzzles stopped by the budget or time limit) is drawn as a hollow triangle at its lower bound and left out of the fit.",
+        Axis::Size => "Each point is a set of puzzles made by keeping the given fraction of the cells of a random complete grid (holes at random). The power law fits ln(median) = a + p·ln(cells): doubling the cells multiplies the cost by 2^p. The exponential fits ln(median) = a + r·side: each unit of side multiplies the cost by e^r. Both are least squares over the sizes whose median is known, the slope's interval a bootstrap over the puzzles of every point; the better fit has the smaller residual. Over three or four sizes the two can fit almost equally well: compare their R² before reading much into the choice. A censored point (half or more of its puzzles stopped by the budget or time limit) is drawn hollow, in its strategy's marker shape, at its lower bound, with an arrow up to the plot's edge (its interval has no upper end), and left out of the fit.",
     }
 }
 
@@ -390,7 +390,7 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
                 name: format!("study-{}-{what}-{mode}", axis.name()),
                 title: format!("{} ({what}, mode {mode})", title(file)),
                 caption: format!(
-                    "Median {} against {} (mode {mode}); the bands are the medians' 95% intervals, hollow triangles censored points at their lower bound{}{}.",
+                    "Median {} against {} (mode {mode}); the bands are the medians' 95% intervals, an interval with no upper end running to the plot's top edge under an arrow; hollow marks (each strategy's own shape) are points stopped by the budget or time limit, at their lower bound{}{}.",
                     match cost {
                         Cost::Memory => "peak heap of a call (the most bytes it held at once)".to_string(),
                         _ => format!("{what} per puzzle"),

@@ -1,7 +1,9 @@
 //! A study's cost curves: one line per strategy against the study's parameter
 //! (clue count, or cells on a log axis), its 95% intervals as a band, censored
-//! points as hollow triangles at their lower bound, a fitted line where
-//! the study fitted one, and a ring on a peak the study located.
+//! points hollow (in their strategy's marker shape) at their lower bound, an
+//! interval with no upper end as an arrow running to the plot's top edge, a
+//! fitted line where the study fitted one, and a ring on a peak the study
+//! located.
 
 use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
@@ -90,19 +92,20 @@ impl Chart for StudyChart {
         // The top of the plot is kept free of data for the legend.
         let top = y.end;
         let y = super::log_headroom(y, super::legend_room(root, self.legend_lines()));
+        let edge = y.end;
         let b = frame(root, &self.title);
         if self.log_x {
             let x = super::log_x_axis(xmin / 1.4..xmax * 1.4, root);
             let mut chart = { b }
                 .build_cartesian_2d(x, log_axis(y.clone()))
                 .map_err(err)?;
-            self.body(&mut chart, top)
+            self.body(&mut chart, top, edge)
         } else {
             let pad = ((xmax - xmin) * 0.03).max(0.5);
             let mut chart = { b }
                 .build_cartesian_2d(xmin - pad..xmax + pad, log_axis(y.clone()))
                 .map_err(err)?;
-            self.body(&mut chart, top)
+            self.body(&mut chart, top, edge)
         }
     }
 }
@@ -132,12 +135,23 @@ impl StudyChart {
             .sum::<usize>()
             + self.curves.iter().any(|c| c.points.len() > 1) as usize
             + self.curves.iter().any(|c| c.ringed().is_some()) as usize
+            + self.any(|p| p.censored) as usize
+            + self.any(|p| p.hi.is_none()) as usize
     }
 
+    /// Whether some point of some curve is `what`.
+    fn any(&self, what: impl Fn(&CurvePoint) -> bool) -> bool {
+        self.curves.iter().any(|c| c.points.iter().any(&what))
+    }
+
+    /// The chart's curves drawn on `chart`: `top` is the top of the data
+    /// (no tick is named above it), `edge` the top edge of the plot, where
+    /// an interval with no upper end runs to.
     fn body<'a, DB, X, Y>(
         &self,
         chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
         top: f64,
+        edge: f64,
     ) -> Result<(), DrawError>
     where
         DB: DrawingBackend + 'a,
@@ -161,9 +175,13 @@ impl StudyChart {
             rings: false,
         };
         for c in &self.curves {
-            pen.curve(c, top)?;
+            pen.curve(c, edge)?;
         }
-        pen.notes(self.curves.iter().any(|c| c.points.len() > 1))?;
+        pen.notes(
+            self.curves.iter().any(|c| c.points.len() > 1),
+            self.any(|p| p.censored),
+            self.any(|p| p.hi.is_none()),
+        )?;
         // The top of the plot was kept free for it; costs fall with clues
         // and grow with size, so the side where the curves are low.
         let corner = if self.log_x {
@@ -194,19 +212,21 @@ where
     Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
     /// One strategy's curve: its band, the line of its medians, its censored
-    /// points, its ringed peak and its fit, in that order; `top` is the top
-    /// of the data, where an unbounded interval ends.
-    fn curve(&mut self, c: &StudyCurve, top: f64) -> Result<(), DrawError> {
+    /// points, its open intervals' arrows, its ringed peak and its fit, in
+    /// that order; `edge` is the top edge of the plot, where an interval with
+    /// no upper end runs to (never closed at a number).
+    fn curve(&mut self, c: &StudyCurve, edge: f64) -> Result<(), DrawError> {
         if c.points.len() > 1 {
-            // The band: the intervals, unbounded ones to the top of the data.
+            // The band: the intervals, unbounded ones to the plot's edge.
             let mut band: Vec<(f64, f64)> = c.points.iter().map(|p| (p.x, p.lo)).collect();
-            band.extend(c.points.iter().rev().map(|p| (p.x, p.hi.unwrap_or(top))));
+            band.extend(c.points.iter().rev().map(|p| (p.x, p.hi.unwrap_or(edge))));
             self.chart
                 .draw_series(std::iter::once(Polygon::new(band, color(c.color).mix(0.2))))
                 .map_err(err)?;
         }
         let labelled = self.medians(c)?;
         self.censored(c, labelled)?;
+        self.open(c, edge)?;
         self.peak(c)?;
         self.fit(c)
     }
@@ -243,10 +263,11 @@ where
         Ok(labelled)
     }
 
-    /// The censored points, as hollow triangles at their lower bound;
-    /// labelled as the curve's when it had no line (`labelled` false).
+    /// The censored points, hollow in the curve's own marker shape at their
+    /// lower bound; labelled as the curve's when it had no line (`labelled`
+    /// false).
     fn censored(&mut self, c: &StudyCurve, labelled: bool) -> Result<(), DrawError> {
-        let col = color(c.color);
+        let slot = c.color;
         let censored: Vec<(f64, f64)> = c
             .points
             .iter()
@@ -255,18 +276,52 @@ where
             .collect();
         let s = self
             .chart
-            .draw_series(
-                censored
-                    .iter()
-                    .map(|&p| TriangleMarker::new(p, 6, col.stroke_width(2))),
-            )
+            .draw_series(censored.iter().map(|&p| {
+                EmptyElement::at(p)
+                    + PathElement::new(outline(slot, 10), color(slot).stroke_width(2))
+            }))
             .map_err(err)?;
         self.paths.extend(censored.iter().map(|&p| vec![p]));
         if !labelled && !censored.is_empty() {
-            self.labels.push(format!("{} (censored)", c.name));
-            s.label(format!("{} (censored)", c.name))
-                .legend(move |(x, y)| TriangleMarker::new((x + 7, y), 6, col.stroke_width(2)));
+            let text = format!("{} (stopped by the budget)", c.name);
+            self.labels.push(text.clone());
+            s.label(text).legend(move |(x, y)| {
+                EmptyElement::at((x + 12, y))
+                    + PathElement::new(outline(slot, 10), color(slot).stroke_width(2))
+            });
         }
+        Ok(())
+    }
+
+    /// An arrow from each point whose interval has no upper end up to the
+    /// plot's top edge (`edge`), its head there: the interval is open.
+    fn open(&mut self, c: &StudyCurve, edge: f64) -> Result<(), DrawError> {
+        let col = color(c.color);
+        let open: Vec<(f64, f64)> = c
+            .points
+            .iter()
+            .filter(|p| p.hi.is_none())
+            .map(|p| (p.x, p.value))
+            .collect();
+        let area = self.chart.plotting_area();
+        let base = area.get_base_pixel();
+        for &(x, value) in &open {
+            let from = self.chart.backend_coord(&(x, value));
+            let to = self.chart.backend_coord(&(x, edge));
+            let (x, y0, y1) = (from.0 - base.0, from.1 - base.1 - 7, to.1 - base.1);
+            let area = self.chart.plotting_area().strip_coord_spec();
+            if y0 > y1 + 9 {
+                area.draw(&PathElement::new(
+                    vec![(x, y0), (x, y1 + 9)],
+                    col.stroke_width(1),
+                ))
+                .map_err(err)?;
+            }
+            area.draw(&Polygon::new(arrow_head((x, y1)), col.filled()))
+                .map_err(err)?;
+        }
+        self.paths
+            .extend(open.iter().map(|&(x, value)| vec![(x, value), (x, edge)]));
         Ok(())
     }
 
@@ -316,9 +371,35 @@ where
         Ok(())
     }
 
-    /// What the bands (where some curve has one, `bands`) and the rings
-    /// are, said in the legend.
-    fn notes(&mut self, bands: bool) -> Result<(), DrawError> {
+    /// What the bands (where some curve has one, `bands`), the rings, the
+    /// hollow marks (where some point is `censored`) and the arrows (where
+    /// some interval is `open`) are, said in the legend.
+    fn notes(&mut self, bands: bool, censored: bool, open: bool) -> Result<(), DrawError> {
+        if censored {
+            let text = "hollow: stopped by the budget (a lower bound)";
+            self.chart
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+                .map_err(err)?
+                .label(text)
+                .legend(|(x, y)| {
+                    EmptyElement::at((x + 12, y))
+                        + PathElement::new(outline(0, 10), BLACK.stroke_width(2))
+                });
+            self.labels.push(text.to_string());
+        }
+        if open {
+            let text = "arrow to the top: no upper bound";
+            self.chart
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+                .map_err(err)?
+                .label(text)
+                .legend(|(x, y)| {
+                    EmptyElement::at((x + 12, y))
+                        + PathElement::new(vec![(0, 8), (0, -2)], BLACK.stroke_width(1))
+                        + Polygon::new(arrow_head((0, -8)), BLACK.filled())
+                });
+            self.labels.push(text.to_string());
+        }
         if bands {
             let text = "shaded: each median's 95% interval";
             self.chart
@@ -341,6 +422,19 @@ where
         }
         Ok(())
     }
+}
+
+/// The outline of series slot `slot`'s marker, `size` pixels across,
+/// closed: a hollow mark (a point stopped by the budget).
+fn outline(slot: usize, size: i32) -> Vec<(i32, i32)> {
+    let mut outline = super::marker_shape(super::marker_kind(slot), size);
+    outline.push(outline[0]);
+    outline
+}
+
+/// An arrow's head pointing up, its tip at `tip` (pixels).
+fn arrow_head((x, y): (i32, i32)) -> Vec<(i32, i32)> {
+    vec![(x, y), (x + 5, y + 9), (x - 5, y + 9)]
 }
 
 #[cfg(test)]
@@ -389,7 +483,11 @@ mod tests {
     fn the_legend_covers_no_data_however_the_curves_fill_the_plot() {
         // Curves and bands over the whole plot, at its top and bottom, and
         // one with an unbounded interval: no corner of it is free of data.
-        let curve = |color: usize, at: fn(f64) -> f64| StudyCurve {
+        // The interval's arrow runs up to the plot's edge, through the room
+        // kept for the legend: so in a double-column figure only; a
+        // single-column one's legend here spans its plot, and an arrow shows
+        // through the box.
+        let curve = |color: usize, at: fn(f64) -> f64, open: usize| StudyCurve {
             name: format!("s{color}"),
             color,
             points: (0..=12)
@@ -399,7 +497,7 @@ mod tests {
                         x,
                         value: at(x),
                         lo: at(x) / 3.0,
-                        hi: (k != 6).then_some(at(x) * 3.0),
+                        hi: (k != open).then_some(at(x) * 3.0),
                         censored: false,
                     }
                 })
@@ -408,17 +506,155 @@ mod tests {
             peak: Some((10.0, 9.0, 11.0)),
         };
         for log_x in [false, true] {
-            let mut c = chart(None);
-            c.log_x = log_x;
-            c.curves = vec![
-                curve(0, |_| 1e4),
-                curve(1, |_| 1.0),
-                curve(2, |x| if x as i64 % 2 == 0 { 1e4 } else { 1.0 }),
-            ];
-            for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
+            for (size, open) in [
+                (super::super::figure::DOUBLE, 6),
+                (super::super::figure::SINGLE, usize::MAX),
+            ] {
+                let mut c = chart(None);
+                c.log_x = log_x;
+                c.curves = vec![
+                    curve(0, |_| 1e4, open),
+                    curve(1, |_| 1.0, open),
+                    curve(2, |x| if x as i64 % 2 == 0 { 1e4 } else { 1.0 }, open),
+                ];
                 let svg = super::super::draw_svg(&c, "", &size).unwrap();
-                assert_eq!(super::super::legend_covers(&svg), None, "log x {log_x}");
+                assert_eq!(
+                    super::super::legend_covers(&svg),
+                    None,
+                    "log x {log_x} {:?}",
+                    size.px
+                );
             }
         }
+    }
+
+    /// A polygon's or polyline's tag, fill, stroke and points.
+    type Shape = (String, String, String, Vec<(f64, f64)>);
+
+    /// Each polygon and polyline of chart SVG `svg`.
+    fn shapes(svg: &str) -> Vec<Shape> {
+        let doc = roxmltree::Document::parse(svg).expect("an SVG");
+        doc.descendants()
+            .filter(|n| n.has_tag_name("polygon") || n.has_tag_name("polyline"))
+            .map(|n| {
+                let points = n
+                    .attribute("points")
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .filter_map(|p| {
+                        let (x, y) = p.split_once(',')?;
+                        Some((x.parse().ok()?, y.parse().ok()?))
+                    })
+                    .collect();
+                let a = |k| n.attribute(k).unwrap_or("").to_string();
+                (
+                    n.tag_name().name().to_string(),
+                    a("fill"),
+                    a("stroke"),
+                    points,
+                )
+            })
+            .collect()
+    }
+
+    fn hex(slot: usize) -> String {
+        let c = color(slot);
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+    }
+
+    #[test]
+    fn a_point_stopped_by_the_budget_is_hollow_in_its_own_shape_and_named() {
+        // dlx (slot 2, a triangle) and naive-exact-cover (slot 4, a downward
+        // triangle), each stopped by the budget at its last point.
+        let mut c = chart(None);
+        let mut other = c.curves[0].clone();
+        other.name = "naive-exact-cover".into();
+        other.color = 4;
+        c.curves.push(other);
+        for curve in &mut c.curves {
+            let last = curve.points.last_mut().unwrap();
+            (last.censored, last.lo, last.hi) = (true, last.value, None);
+        }
+        let svg = super::super::draw_svg(&c, "", &super::super::figure::DOUBLE).unwrap();
+        assert!(svg.contains("hollow: stopped by the budget (a lower bound)"));
+        let all = shapes(&svg);
+        for slot in [2, 4] {
+            // Closed outlines in the series' colour, with its marker's corners.
+            let corners = super::super::marker_shape(super::super::marker_kind(slot), 10).len();
+            let outlines: Vec<_> = all
+                .iter()
+                .filter(|s| s.0 == "polyline" && s.2 == hex(slot) && s.3.len() == corners + 1)
+                .filter(|s| s.3.first() == s.3.last())
+                .collect();
+            assert_eq!(outlines.len(), 1, "slot {slot}");
+            assert_eq!(outlines[0].1, "none");
+            // No filled mark of that colour where the hollow one is.
+            let centre = |p: &[(f64, f64)]| {
+                let n = p.len() as f64;
+                let (x, y) = p.iter().fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+                (x / n, y / n)
+            };
+            let at = centre(&outlines[0].3[..corners]);
+            assert!(!all.iter().any(|s| s.0 == "polygon"
+                && s.1 == hex(slot)
+                && s.3.len() == corners
+                && {
+                    let c = centre(&s.3);
+                    (c.0 - at.0).abs() < 3.0 && (c.1 - at.1).abs() < 3.0
+                }));
+        }
+    }
+
+    #[test]
+    fn an_interval_with_no_upper_end_runs_to_the_plots_edge() {
+        let top_of = |svg: &str| {
+            // The y axis: the longest vertical black line.
+            shapes(svg)
+                .into_iter()
+                .filter(|s| s.2 == "#000000" && s.3.len() == 2 && s.3[0].0 == s.3[1].0)
+                .max_by(|a, b| {
+                    (a.3[1].1 - a.3[0].1)
+                        .abs()
+                        .total_cmp(&(b.3[1].1 - b.3[0].1).abs())
+                })
+                .map(|s| s.3[0].1.min(s.3[1].1))
+                .unwrap()
+        };
+        let reaches = |svg: &str, top: f64| {
+            shapes(svg)
+                .iter()
+                .filter(|s| s.1 == hex(2))
+                .any(|s| s.3.iter().any(|p| (p.1 - top).abs() <= 1.0))
+        };
+        let closed =
+            super::super::draw_svg(&chart(None), "", &super::super::figure::DOUBLE).unwrap();
+        assert!(!reaches(&closed, top_of(&closed)));
+        assert!(!closed.contains("no upper bound"));
+        // 85.2 [36.7–∞] at the middle point: known, but open above.
+        let mut c = chart(None);
+        c.curves[0].points[2] = CurvePoint {
+            x: 23.0,
+            value: 85.2,
+            lo: 36.7,
+            hi: None,
+            censored: false,
+        };
+        let open = super::super::draw_svg(&c, "", &super::super::figure::DOUBLE).unwrap();
+        let top = top_of(&open);
+        assert!(
+            reaches(&open, top),
+            "an arrow's head at the plot's top edge"
+        );
+        assert!(open.contains("arrow to the top: no upper bound"));
+        // The band runs there too, not to a number.
+        let band = shapes(&open)
+            .into_iter()
+            .find(|s| s.0 == "polygon" && s.1 == hex(2) && s.3.len() == 10)
+            .unwrap();
+        let highest = band.3.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        assert!(
+            (highest - top).abs() <= 1.0,
+            "band top {highest}, edge {top}"
+        );
     }
 }
