@@ -1,5 +1,7 @@
-//! Puzzles per second per strategy variant, grouped by dataset, log scale;
-//! in a run that counted them, instructions per puzzle the same way.
+//! Puzzles per second per strategy variant, grouped by dataset, on a log
+//! axis as dots (a bar's length on a cut log axis would misstate each ratio);
+//! in a run that counted them, instructions per puzzle the same way. Each
+//! missing dot says which set and why.
 
 use super::{color, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
@@ -7,7 +9,7 @@ use plotters::coord::ranged1d::Ranged;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Grouped bars: one group per dataset, one bar per variant.
+/// Grouped dots: one group per dataset, one dot per variant.
 pub struct Throughput {
     /// Dataset names (groups).
     pub datasets: Vec<String>,
@@ -15,8 +17,8 @@ pub struct Throughput {
     pub variants: Vec<(String, usize)>,
     /// `(dataset index, variant index, puzzles/sec)` (or instructions a puzzle).
     pub bars: Vec<(usize, usize, f64)>,
-    /// `(dataset index, variant index, why)`: a variant that ran on a dataset
-    /// but has no bar there, said where its bar would stand (`282/300 errors`).
+    /// `(dataset index, variant index, why)`: a variant with no dot on a
+    /// dataset, said where its dot would stand (`282/300 errors`).
     pub missing: Vec<(usize, usize, String)>,
     /// True when the bars are instructions per puzzle.
     pub instructions: bool,
@@ -38,13 +40,19 @@ impl Chart for Throughput {
     fn caption(&self) -> String {
         match self.instructions {
             false => {
-                let mut s = "Verified puzzles per second of wall time (puzzles whose answer passed every check, over the time of every call) by each strategy on each dataset (log scale; higher is better).".to_string();
+                let mut s = "Verified puzzles per second of wall time (puzzles whose answer passed every check, over the time of every call) by each strategy on each dataset, one dot each (log scale, so equal gaps are equal ratios; higher is better).".to_string();
                 if !self.missing.is_empty() {
-                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no bar: its largest kind of failure is written in its place (in a single-column figure, the legend says on how many sets it has none).";
+                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no dot: its largest kind of failure is written in its place (in a single-column figure, the legend names each set it has none on, and why).";
                 }
                 s
             }
-            true => "Mean instructions per puzzle of each strategy on each dataset, counted by valgrind's callgrind: the same on every run of this build, on any machine (log scale; lower is less work).".into(),
+            true => {
+                let mut s = "Mean instructions per puzzle of each strategy on each dataset, counted by valgrind's callgrind, one dot each: the same on every run of this build, on any machine (log scale, so equal gaps are equal ratios; lower is less work).".to_string();
+                if !self.missing.is_empty() {
+                    s += " A strategy with no count on a set has no dot there, and says so.";
+                }
+                s
+            }
         }
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
@@ -98,24 +106,16 @@ impl Chart for Throughput {
         let labels = self.legend_labels(notes_fit);
         for (vi, (_, ci)) in self.variants.iter().enumerate() {
             let c = color(*ci);
-            let bars = self.bars.iter().filter(|b| b.1 == vi).map(|&(di, _, v)| {
-                let x0 = di as f64 - 0.4 + vi as f64 * width;
-                Rectangle::new([(x0, floor), (x0 + width * 0.92, v)], c.filled())
-            });
             let slot = *ci;
+            // A dot in its series' colour and marker shape (for grayscale):
+            // a value on a log axis has no length to draw.
             chart
-                .draw_series(bars)
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
                 .map_err(err)?
                 .label(labels[vi].clone())
                 .legend(move |p| super::legend_mark(p, slot, false));
-            // Each bar carries its series' marker on top (for grayscale).
-            let tops = self
-                .bars
-                .iter()
-                .filter(|b| b.1 == vi)
-                .map(|&(di, _, v)| (di as f64 - 0.4 + (vi as f64 + 0.46) * width, v));
-            super::draw_marks(&mut chart, tops, slot, 10)?;
-            // Where a bar is missing, why: written upwards from the floor.
+            super::draw_marks(&mut chart, self.dots(vi, width), slot, 14)?;
+            // Where a dot is missing, why: written upwards from the floor.
             let style = TextStyle::from((FONT, super::TEXT).into_font())
                 .transform(FontTransform::Rotate270)
                 .color(&c);
@@ -131,18 +131,11 @@ impl Chart for Throughput {
                 chart.draw_series(notes).map_err(err)?;
             }
         }
-        let bars: Vec<Vec<(f64, f64)>> = self
-            .bars
-            .iter()
-            .flat_map(|&(di, vi, v)| {
-                let x0 = di as f64 - 0.4 + vi as f64 * width;
-                (0..=4).map(move |k| {
-                    let x = x0 + width * 0.92 * k as f64 / 4.0;
-                    vec![(x, floor), (x, v)]
-                })
-            })
+        let dots: Vec<Vec<(f64, f64)>> = (0..self.variants.len())
+            .flat_map(|vi| self.dots(vi, width))
+            .map(|p| vec![p])
             .collect();
-        legend(&mut chart, &labels, &bars, SeriesLabelPosition::UpperRight)
+        legend(&mut chart, &labels, &dots, SeriesLabelPosition::UpperRight)
     }
 }
 
@@ -176,19 +169,32 @@ where
 }
 
 impl Throughput {
-    /// The legend's lines: each variant's name, and where its missing bars
-    /// have no room for their notes, on how many sets it has none.
+    /// Variant `vi`'s dots, `(x, value)`, each in its slot of its dataset's
+    /// group (slots `width` apart).
+    fn dots(&self, vi: usize, width: f64) -> Vec<(f64, f64)> {
+        self.bars
+            .iter()
+            .filter(|b| b.1 == vi)
+            .map(|&(di, _, v)| (di as f64 - 0.4 + (vi as f64 + 0.46) * width, v))
+            .collect()
+    }
+
+    /// The legend's lines: each variant's name, and where its missing dots
+    /// have no room for their notes, each set it has none on and why.
     fn legend_labels(&self, notes_fit: bool) -> Vec<String> {
         self.variants
             .iter()
             .enumerate()
             .map(|(vi, (name, _))| {
-                let gone = self.missing.iter().filter(|m| m.1 == vi).count();
-                match gone {
-                    0 => name.clone(),
-                    _ if notes_fit => name.clone(),
-                    1 => format!("{name} (no bar on 1 set)"),
-                    n => format!("{name} (no bar on {n} sets)"),
+                let gone: Vec<String> = self
+                    .missing
+                    .iter()
+                    .filter(|m| m.1 == vi)
+                    .map(|(di, _, why)| format!("{}: {why}", self.datasets[*di]))
+                    .collect();
+                match gone.is_empty() || notes_fit {
+                    true => name.clone(),
+                    false => format!("{name} (no dot on {})", gone.join("; ")),
                 }
             })
             .collect()
@@ -219,6 +225,18 @@ impl Throughput {
             .map(|&v| (data.label(v), run.color_of(v)))
             .collect();
         let (mut bars, mut missing) = (Vec::new(), Vec::new());
+        // A variant with no row on a dataset did not run there.
+        for (vi, &v) in order.iter().enumerate() {
+            for (di, d) in datasets.iter().enumerate() {
+                let ran = data
+                    .summary
+                    .iter()
+                    .any(|r| r.variant == data.variants[v] && r.dataset == *d);
+                if !ran {
+                    missing.push((di, vi, "not run".to_string()));
+                }
+            }
+        }
         for r in &data.summary {
             let Some(di) = datasets.iter().position(|d| *d == r.dataset) else {
                 continue;
@@ -229,7 +247,7 @@ impl Throughput {
             match value(r) {
                 Some(v) if instructions || r.stands() => bars.push((di, vi, v)),
                 _ if !instructions => missing.push((di, vi, r.failure_cell())),
-                _ => {}
+                _ => missing.push((di, vi, "not counted".to_string())),
             }
         }
         Throughput {
@@ -282,5 +300,68 @@ impl RunChart for Instructions {
             return Ok(());
         }
         run.draw(&Throughput::of(run, count, true), "instructions", out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart(instructions: bool) -> Throughput {
+        Throughput {
+            datasets: vec!["easy-9x9".into(), "set-16x16".into()],
+            variants: vec![("dlx".into(), 2), ("my-solver".into(), 15)],
+            // A ratio of 10 on easy-9x9.
+            bars: vec![(0, 0, 1e3), (0, 1, 1e4), (1, 0, 50.0)],
+            missing: vec![(1, 1, "0/30 verified".into())],
+            instructions,
+        }
+    }
+
+    #[test]
+    fn values_on_a_log_axis_are_dots_never_bars_from_a_cut_baseline() {
+        for instructions in [false, true] {
+            let svg =
+                super::super::draw_svg(&chart(instructions), "", &super::super::figure::DOUBLE)
+                    .unwrap();
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            let colours: Vec<String> = [2, 15]
+                .map(|s| {
+                    let c = color(s);
+                    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+                })
+                .into();
+            // No rectangle in a series' colour: nothing has a length.
+            let rects = doc.descendants().filter(|n| {
+                n.has_tag_name("rect")
+                    && colours
+                        .iter()
+                        .any(|c| n.attribute("fill") == Some(c.as_str()))
+            });
+            assert_eq!(rects.count(), 0, "instructions {instructions}");
+            // One filled mark per value and one per legend line.
+            let marks = doc.descendants().filter(|n| {
+                n.has_tag_name("polygon")
+                    && colours
+                        .iter()
+                        .any(|c| n.attribute("fill") == Some(c.as_str()))
+            });
+            assert_eq!(marks.count(), 3 + 2);
+        }
+    }
+
+    #[test]
+    fn a_missing_dot_names_its_set_and_why_in_a_narrow_figure_too() {
+        let c = chart(false);
+        for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
+            let svg = super::super::draw_svg(&c, "", &size).unwrap();
+            assert!(svg.contains("0/30 verified"), "{:?}", size.px);
+        }
+        assert_eq!(
+            c.legend_labels(false)[1],
+            "my-solver (no dot on set-16x16: 0/30 verified)"
+        );
+        assert_eq!(c.legend_labels(true)[1], "my-solver");
+        assert!(!c.legend_labels(false).iter().any(|l| l.contains("sets)")));
     }
 }
