@@ -1,16 +1,44 @@
 //! Peak memory per contender: one row per contender, one mark per dataset,
 //! on a log axis of bytes. A built-in's figure is the most heap one call
-//! held; an outside contender's is its processes' peak resident memory.
+//! held; an outside contender's is its processes' peak resident memory:
+//! two quantities, so each kind has a panel and an axis of its own.
 
 use super::{compact, err, legend, Chart, DrawError};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+/// What a row's figure is: one quantity per panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The most heap one call held (a built-in strategy).
+    Heap,
+    /// The peak resident memory of its processes (an outside contender).
+    Process,
+}
+
+impl Kind {
+    /// The panel's title.
+    fn title(self) -> &'static str {
+        match self {
+            Kind::Heap => "Peak heap of one call (built-in strategies)",
+            Kind::Process => "Peak resident memory (outside contenders)",
+        }
+    }
+
+    /// The panel's axis name.
+    fn axis(self) -> &'static str {
+        match self {
+            Kind::Heap => "peak heap of a call (log)",
+            Kind::Process => "peak resident memory of its processes (log)",
+        }
+    }
+}
+
 /// Each contender's peak memory on each dataset.
 pub struct Memory {
-    /// Row labels, top row first: the contender and what its figure is.
-    pub rows: Vec<String>,
+    /// Row labels, top row first, with what their figure is.
+    pub rows: Vec<(String, Kind)>,
     /// Datasets, in marker order.
     pub datasets: Vec<String>,
     /// `(row, dataset, bytes)`.
@@ -32,10 +60,10 @@ impl Chart for Memory {
     }
     fn caption(&self) -> String {
         let mut s = "Each contender's peak memory on each dataset (one mark per dataset; log scale, decimal units). \
-             A built-in strategy's (`heap`) is the most heap one call held at once: what it allocated, \
-             not its stack or code. An outside program's or library's (`process`) is the peak resident \
-             memory of its processes, code and runtime included, so the two kinds do not compare with \
-             each other, only within their kind."
+             A built-in strategy's is the most heap one call held at once: what it allocated, \
+             not its stack or code. An outside program's or library's is the peak resident \
+             memory of its processes, code and runtime included. The two do not compare with \
+             each other, only within their kind, so each has its own panel and axis."
             .to_string();
         if let Some(limit) = &self.limit {
             s += &format!(" Each outside process ran under a memory limit of {limit}.");
@@ -43,7 +71,43 @@ impl Chart for Memory {
         s
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
-        let values = || self.points.iter().map(|p| p.2.max(1.0));
+        let kinds: Vec<Kind> = [Kind::Heap, Kind::Process]
+            .into_iter()
+            .filter(|k| self.rows.iter().any(|r| r.1 == *k))
+            .collect();
+        match kinds.as_slice() {
+            [two, other] => {
+                // Heights by rows, each with room for its title and axis.
+                let size = |k: &Kind| self.rows.iter().filter(|r| r.1 == *k).count() as f64 + 4.0;
+                let h = root.dim_in_pixel().1 as f64;
+                let cut = (h * size(two) / (size(two) + size(other))).round() as i32;
+                let (top, bottom) = root.split_vertically(cut);
+                self.panel(&top, *two)?;
+                self.panel(&bottom, *other)
+            }
+            [one] => self.panel(root, *one),
+            _ => self.panel(root, Kind::Heap),
+        }
+    }
+}
+
+impl Memory {
+    /// The panel of the rows of `kind`, on an axis of its own.
+    fn panel<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        kind: Kind,
+    ) -> Result<(), DrawError> {
+        let mine: Vec<usize> = (0..self.rows.len())
+            .filter(|&r| self.rows[r].1 == kind)
+            .collect();
+        let rows: Vec<String> = mine.iter().map(|&r| self.rows[r].0.clone()).collect();
+        let points: Vec<(usize, usize, f64)> = self
+            .points
+            .iter()
+            .filter_map(|&(r, d, v)| Some((mine.iter().position(|&m| m == r)?, d, v)))
+            .collect();
+        let values = || points.iter().map(|p| p.2.max(1.0));
         let lo = values().fold(f64::INFINITY, f64::min);
         let hi = values().fold(0.0, f64::max);
         let (lo, hi) = if lo.is_finite() {
@@ -54,9 +118,9 @@ impl Chart for Memory {
         // The legend goes right of every mark where the plot is wide enough
         // (room kept on the log axis), else above the first row (rows kept
         // empty): its height, in rows, laid out as `rows_chart` lays them.
-        let n = self.rows.len().max(1) as f64;
+        let n = rows.len().max(1) as f64;
         let px = |t: &str| super::text_width(t, super::TEXT as f64 / 1.24);
-        let labels = self.rows.iter().map(|l| px(l)).fold(0.0, f64::max) + 16.0;
+        let labels = rows.iter().map(|l| px(l)).fold(0.0, f64::max) + 16.0;
         let width = root.dim_in_pixel().0 as f64 - labels - 46.0;
         // One dataset: the data line names it, and no legend is drawn.
         let lines = match self.datasets.len() {
@@ -85,15 +149,8 @@ impl Chart for Memory {
             0 => bytes_label(*v),
             _ => String::new(),
         };
-        let mut chart = super::rows_chart_with_room(
-            root,
-            &self.title(),
-            x,
-            &self.rows,
-            &label,
-            "peak memory (log)",
-            room,
-        )?;
+        let mut chart =
+            super::rows_chart_with_room(root, kind.title(), x, &rows, &label, kind.axis(), room)?;
         let mut marks = Vec::new();
         for (di, name) in self.datasets.iter().enumerate() {
             let c = super::dataset_color(di);
@@ -106,8 +163,7 @@ impl Chart for Memory {
             } else {
                 0.0
             };
-            let mine: Vec<(f64, f64)> = self
-                .points
+            let mine: Vec<(f64, f64)> = points
                 .iter()
                 .filter(|p| p.1 == di)
                 .map(|p| (p.2.max(1.0), n - 1.0 - p.0 as f64 + dy))
@@ -162,7 +218,7 @@ impl RunChart for FromRun {
 
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
         let data = run.data;
-        let mut rows: Vec<String> = Vec::new();
+        let mut rows: Vec<(String, Kind)> = Vec::new();
         let mut points = Vec::new();
         for &v in run.order() {
             let name = &data.variants[v];
@@ -175,11 +231,11 @@ impl RunChart for FromRun {
                     continue;
                 };
                 let (bytes, kind) = match (r.peak_heap_bytes, r.peak_mem_bytes) {
-                    (Some(h), _) => (h, "heap"),
-                    (None, Some(p)) => (p, "process"),
+                    (Some(h), _) => (h, Kind::Heap),
+                    (None, Some(p)) => (p, Kind::Process),
                     _ => continue,
                 };
-                let label = format!("{} · {kind}", r.label());
+                let label = (r.label(), kind);
                 let row = match rows.iter().position(|l| *l == label) {
                     Some(i) => i,
                     None => {
@@ -224,7 +280,7 @@ mod tests {
     #[test]
     fn the_legend_covers_no_mark() {
         let chart = Memory {
-            rows: (0..6).map(|i| format!("s{i} · heap")).collect(),
+            rows: (0..6).map(|i| (format!("s{i}"), Kind::Heap)).collect(),
             datasets: vec!["a".into(), "b".into(), "c".into()],
             points: (0..6)
                 .flat_map(|r| (0..3).map(move |d| (r, d, 10f64.powi(2 + r as i32 + d as i32))))
@@ -235,5 +291,60 @@ mod tests {
             let svg = super::super::draw_svg(&chart, "", &size).unwrap();
             assert_eq!(super::super::legend_covers(&svg), None);
         }
+    }
+
+    #[test]
+    fn heap_and_resident_memory_have_a_panel_and_an_axis_each() {
+        let chart = Memory {
+            rows: vec![
+                ("dlx".into(), Kind::Heap),
+                ("band".into(), Kind::Heap),
+                ("solver.py (outside)".into(), Kind::Process),
+            ],
+            datasets: vec!["a".into(), "b".into()],
+            // 241 B against 15 MB.
+            points: vec![(0, 0, 241.0), (1, 1, 9e3), (2, 0, 15e6), (2, 1, 16e6)],
+            limit: None,
+        };
+        // The x axes: long horizontal black lines.
+        let axes = |svg: &str| {
+            let doc = roxmltree::Document::parse(svg).unwrap();
+            let n = doc
+                .descendants()
+                .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke") == Some("#000000"))
+                .filter(|n| {
+                    let p: Vec<(f64, f64)> = n
+                        .attribute("points")
+                        .unwrap()
+                        .split_whitespace()
+                        .filter_map(|p| {
+                            let (x, y) = p.split_once(',')?;
+                            Some((x.parse().ok()?, y.parse().ok()?))
+                        })
+                        .collect();
+                    p.len() == 2 && p[0].1 == p[1].1 && (p[1].0 - p[0].0).abs() > 100.0
+                })
+                .count();
+            n
+        };
+        for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
+            let svg = super::super::draw_svg(&chart, "", &size).unwrap();
+            assert_eq!(axes(&svg), 2, "{:?}", size.px);
+            for t in [Kind::Heap, Kind::Process] {
+                assert!(svg.contains(t.title()), "{:?} {}", size.px, t.title());
+                // A narrow figure cuts an axis name to its head.
+                let head = t.axis().split(" (").next().unwrap();
+                assert!(svg.contains(head), "{:?} {head}", size.px);
+            }
+        }
+        let one = Memory {
+            rows: vec![("dlx".into(), Kind::Heap)],
+            datasets: vec!["a".into()],
+            points: vec![(0, 0, 241.0)],
+            limit: None,
+        };
+        let svg = super::super::draw_svg(&one, "", &super::super::figure::DOUBLE).unwrap();
+        assert_eq!(axes(&svg), 1);
+        assert!(!svg.contains(Kind::Process.title()));
     }
 }
