@@ -213,28 +213,44 @@ impl Throughput {
                 .into_iter()
                 .map(str::to_string)
                 .collect();
-        // Matched by variant name; drawn with its label (`sat-varisat (reference)`).
+        // Pairs the run skipped: the variant does not handle the set's size.
+        let skipped: &[crate::harness::Skipped] = data.info.as_ref().map_or(&[], |i| &i.skipped);
+        // Matched by variant name; drawn with its label (`sat-varisat (reference)`);
+        // one skipped on every set still named, with why.
         let order: Vec<usize> = run
             .order()
             .iter()
             .copied()
-            .filter(|&v| data.summary.iter().any(|r| r.variant == data.variants[v]))
+            .filter(|&v| {
+                data.summary.iter().any(|r| r.variant == data.variants[v])
+                    || skipped.iter().any(|k| k.variant == data.variants[v])
+            })
             .collect();
         let variants: Vec<(String, usize)> = order
             .iter()
             .map(|&v| (data.label(v), run.color_of(v)))
             .collect();
         let (mut bars, mut missing) = (Vec::new(), Vec::new());
-        // A variant with no row on a dataset did not run there.
+        // A variant with no row on a dataset did not run there: skipped
+        // (the size not handled), or cut short.
         for (vi, &v) in order.iter().enumerate() {
+            let name = &data.variants[v];
             for (di, d) in datasets.iter().enumerate() {
-                let ran = data
+                if data
                     .summary
                     .iter()
-                    .any(|r| r.variant == data.variants[v] && r.dataset == *d);
-                if !ran {
-                    missing.push((di, vi, "not run".to_string()));
+                    .any(|r| r.variant == *name && r.dataset == *d)
+                {
+                    continue;
                 }
+                let why = match skipped
+                    .iter()
+                    .find(|k| k.variant == *name && k.dataset == *d)
+                {
+                    Some(k) => format!("skipped: {} not handled", k.size),
+                    None => "not run".to_string(),
+                };
+                missing.push((di, vi, why));
             }
         }
         for r in &data.summary {
