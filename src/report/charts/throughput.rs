@@ -10,6 +10,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// Grouped dots: one group per dataset, one dot per variant.
+#[derive(Clone)]
 pub struct Throughput {
     /// Dataset names (groups).
     pub datasets: Vec<String>,
@@ -42,20 +43,39 @@ impl Chart for Throughput {
             false => {
                 let mut s = "Verified puzzles per second of wall time (puzzles whose answer passed every check, over the time of every call) by each strategy on each dataset, one dot each (log scale, so equal gaps are equal ratios; higher is better).".to_string();
                 if !self.missing.is_empty() {
-                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no dot: its largest kind of failure is written in its place (in a single-column figure, the legend names each set it has none on, and why).";
+                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no dot: its largest kind of failure is written in its place (in a single-column figure, too narrow for that, this caption does).";
+                    s += &format!(" {}", self.missing_text());
                 }
                 s
             }
             true => {
                 let mut s = "Mean instructions per puzzle of each strategy on each dataset, counted by valgrind's callgrind, one dot each: the same on every run of this build, on any machine (log scale, so equal gaps are equal ratios; lower is less work).".to_string();
                 if !self.missing.is_empty() {
-                    s += " A strategy with no count on a set has no dot there, and says so.";
+                    s += &format!(" {}", self.missing_text());
                 }
                 s
             }
         }
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        // Where dots are too close to carry a note each (a narrow figure),
+        // the caption names each missing dot's set and why.
+        let d = self.datasets.len().max(1) as f64;
+        let width = 0.8 / self.variants.len().max(1) as f64;
+        let plot_px = root.dim_in_pixel().0 as f64 - 130.0;
+        let notes_fit = plot_px / d * width >= super::SMALLEST_PX + 2.0;
+        self.plot(root, notes_fit)
+    }
+}
+
+impl Throughput {
+    /// The chart's plot on `root`: with `notes`, a note where each missing
+    /// dot would stand.
+    fn plot<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        notes_fit: bool,
+    ) -> Result<(), DrawError> {
         let d = self.datasets.len().max(1) as f64;
         let y = log_range(self.bars.iter().map(|b| b.2));
         let (floor, top) = (y.start, y.end);
@@ -86,10 +106,13 @@ impl Chart for Throughput {
             // The room above the data is the legend's: no ticks named there.
             .y_label_formatter(&|v| super::tick_below(*v, top))
             .x_desc(if staggered { "" } else { "dataset" })
-            .y_desc(match self.instructions {
-                false => "verified puzzles per second (log)",
-                true => "instructions per puzzle (log)",
-            })
+            .y_desc(super::fit(
+                match self.instructions {
+                    false => "verified puzzles per second (log)",
+                    true => "instructions per puzzle (log)",
+                },
+                root.dim_in_pixel().1 as f64 - 130.0,
+            ))
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
             .draw()
@@ -99,11 +122,7 @@ impl Chart for Throughput {
         }
         let k = self.variants.len().max(1) as f64;
         let width = 0.8 / k;
-        // Where bars are too thin to carry a note each (a narrow figure), the
-        // legend says which strategy has bars missing instead.
-        let bar_px = chart.plotting_area().dim_in_pixel().0 as f64 / d * width;
-        let notes_fit = bar_px >= super::SMALLEST_PX + 2.0;
-        let labels = self.legend_labels(notes_fit);
+        let labels: Vec<String> = self.variants.iter().map(|v| v.0.clone()).collect();
         for (vi, (_, ci)) in self.variants.iter().enumerate() {
             let c = color(*ci);
             let slot = *ci;
@@ -179,25 +198,17 @@ impl Throughput {
             .collect()
     }
 
-    /// The legend's lines: each variant's name, and where its missing dots
-    /// have no room for their notes, each set it has none on and why.
-    fn legend_labels(&self, notes_fit: bool) -> Vec<String> {
-        self.variants
+    /// Every missing dot in words, for under a plot with no room for its
+    /// notes: `no dot: my-solver on set-16x16 (0/30 verified); ...`.
+    fn missing_text(&self) -> String {
+        let each: Vec<String> = self
+            .missing
             .iter()
-            .enumerate()
-            .map(|(vi, (name, _))| {
-                let gone: Vec<String> = self
-                    .missing
-                    .iter()
-                    .filter(|m| m.1 == vi)
-                    .map(|(di, _, why)| format!("{}: {why}", self.datasets[*di]))
-                    .collect();
-                match gone.is_empty() || notes_fit {
-                    true => name.clone(),
-                    false => format!("{name} (no dot on {})", gone.join("; ")),
-                }
+            .map(|(di, vi, why)| {
+                format!("{} on {} ({why})", self.variants[*vi].0, self.datasets[*di])
             })
-            .collect()
+            .collect();
+        format!("No dot: {}.", each.join("; "))
     }
 
     /// Every variant on every dataset of the run, each bar `value` of its
@@ -374,10 +385,15 @@ mod tests {
             assert!(svg.contains("0/30 verified"), "{:?}", size.px);
         }
         assert_eq!(
-            c.legend_labels(false)[1],
-            "my-solver (no dot on set-16x16: 0/30 verified)"
+            c.missing_text(),
+            "No dot: my-solver on set-16x16 (0/30 verified)."
         );
-        assert_eq!(c.legend_labels(true)[1], "my-solver");
-        assert!(!c.legend_labels(false).iter().any(|l| l.contains("sets)")));
+        let mut crowded = c.clone();
+        crowded.variants = (0..8).map(|i| (format!("s{i}"), i)).collect();
+        crowded.missing = vec![(1, 7, "12/12 stopped".into())];
+        // Too many dots for a note each in a narrow figure: the caption.
+        assert!(crowded
+            .caption()
+            .contains("No dot: s7 on set-16x16 (12/12 stopped)."));
     }
 }
