@@ -26,7 +26,7 @@ pub(super) struct BenchArgs {
     dataset: Vec<String>,
     /// Worker threads (default: all cores; 1 gives the cleanest per-puzzle times).
     /// Several counts, like `1,2,4,8`, run the comparison once per count and add a
-    /// scaling curve (see `scaling.md`). At most 4 a core (16 on any machine).
+    /// scaling curve (see `scaling.md`). At most 4 a core, and never fewer than 16 allowed.
     #[arg(long, value_delimiter = ',', value_parser = threads)]
     pub(super) threads: Vec<usize>,
     /// What each solve looks for; `unique` stops at the second solution, as tdoku does.

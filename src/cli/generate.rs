@@ -42,7 +42,7 @@ pub(super) struct GenerateArgs {
     /// Random seed: the same seed and options give the same output at any thread count.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores; at most 4 a core, 16 on any machine).
+    /// Worker threads (default: all cores; at most 4 a core, never fewer than 16 allowed).
     #[arg(long, value_parser = threads)]
     threads: Option<usize>,
     /// Output: `line` (puzzle, a space, its answer) or `block`.

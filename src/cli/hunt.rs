@@ -47,7 +47,7 @@ pub(super) struct HuntArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Threads the search's islands are spread over (default: every core; at most 4 a
-    /// core, 16 on any machine).
+    /// core, never fewer than 16 allowed).
     #[arg(long, value_parser = threads)]
     threads: Option<usize>,
     /// Islands: annealing chains, each with its own seed and temperature; stale ones

@@ -20,7 +20,7 @@ pub(super) struct RateArgs {
     /// Symmetry permutations per puzzle (the first is the puzzle as given).
     #[arg(long, default_value_t = sudoku_bench::rate::DEFAULT_PERMUTATIONS)]
     permutations: u32,
-    /// Worker threads (default: all cores; at most 4 a core, 16 on any machine).
+    /// Worker threads (default: all cores; at most 4 a core, never fewer than 16 allowed).
     #[arg(long, value_parser = threads)]
     threads: Option<usize>,
     /// Print nothing on standard error (the CSV still goes to standard output).

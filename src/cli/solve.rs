@@ -22,7 +22,7 @@ pub(super) struct SolveArgs {
     /// With `--mode count`: stop counting here.
     #[arg(long, default_value_t = sudoku_bench::solver::DEFAULT_COUNT_LIMIT, value_parser = positive::<u64>)]
     count_limit: u64,
-    /// Solving threads (default: all cores; at most 4 a core, 16 on any machine); a file
+    /// Solving threads (default: all cores; at most 4 a core, never fewer than 16 allowed); a file
     /// is parsed on a thread beside them.
     #[arg(long, value_parser = threads)]
     threads: Option<usize>,

@@ -101,8 +101,8 @@ struct CommonArgs {
     /// Seed of the puzzles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (1 gives the cleanest per-puzzle times; at most 4 a core, 16 on
-    /// any machine).
+    /// Worker threads (1 gives the cleanest per-puzzle times; at most 4 a core,
+    /// never fewer than 16 allowed).
     #[arg(long, default_value_t = 1, value_parser = threads)]
     threads: usize,
     /// Per-puzzle node budget: a number, or `none` (default: each slow strategy's own).

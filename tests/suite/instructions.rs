@@ -349,7 +349,7 @@ fn a_counted_run_draws_says_and_compares_instructions_never_valgrinds_times() {
     run("b", &["--handicap", "dlx=30%"]);
     let report = std::fs::read_to_string(tmp.path().join("a/report.md")).unwrap();
     assert!(report.contains(
-        "Charts of throughput, relative speed, cactus, search cost, head to head, hardness, memory: not drawn, the run counted instructions"
+        "Charts of throughput, relative speed, cactus and time distribution, search cost, head to head, hardness, memory: not drawn, the run counted instructions"
     ), "{report}");
     // Only the chart of what was counted.
     let mut charts: Vec<String> = std::fs::read_dir(tmp.path().join("a/charts"))

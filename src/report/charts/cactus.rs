@@ -77,7 +77,7 @@ pub struct FromRun;
 
 impl RunChart for FromRun {
     fn timed(&self) -> Option<&'static str> {
-        Some("Cactus")
+        Some("Cactus and time distribution")
     }
 
     fn add(&self, run: &RunCharts<'_>, out: &mut Report) -> Result<(), ReportError> {
