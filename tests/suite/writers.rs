@@ -224,18 +224,25 @@ fn a_second_resume_of_a_folder_is_refused_and_the_first_finishes_the_run() {
         .stdout(predicate::str::contains("nothing to resume"));
 }
 
-/// A quick run of `dlx` on two puzzles into `cwd/out`.
+/// A quick run of `dlx` on two puzzles, but its `--out`.
+const QUICK: [&str; 10] = [
+    "bench",
+    "--quiet",
+    "--solver",
+    "dlx",
+    "--dataset",
+    "seeds-9x9",
+    "--limit",
+    "2",
+    "--min-time",
+    "0",
+];
+
+/// [`QUICK`] into `cwd/out`.
 fn quick_run(cwd: &Path, out: &str, extra: &[&str]) -> assert_cmd::assert::Assert {
     bin(cwd)
-        .args([
-            "bench",
-            "--quiet",
-            "--solver",
-            "dlx",
-            "--dataset",
-            "seeds-9x9",
-        ])
-        .args(["--limit", "2", "--min-time", "0", "--out", out])
+        .args(QUICK)
+        .args(["--out", out])
         .args(extra)
         .assert()
 }
@@ -258,21 +265,7 @@ fn every_command_that_writes_a_folder_is_refused_while_another_holds_it() {
     };
     // A run's folder, held: no new run (even forced), no resume, no report.
     let held = FolderLock::take(&cwd.join("a")).unwrap();
-    let run = [
-        "bench",
-        "--quiet",
-        "--solver",
-        "dlx",
-        "--dataset",
-        "seeds-9x9",
-        "--limit",
-        "2",
-        "--min-time",
-        "0",
-        "--force",
-        "--out",
-        "a",
-    ];
+    let run = [&QUICK[..], &["--force", "--out", "a"]].concat();
     refused(&run, "a");
     refused(&["bench", "--resume", "a"], "a");
     refused(&["report", "a"], "a");
@@ -500,21 +493,7 @@ fn links_planted_in_a_folder_are_never_written_through() {
         plant(&cwd.join("a"), name, target);
         refused(&["bench", "--resume", "a"], name);
         refused(&["report", "a"], name);
-        let force = [
-            "bench",
-            "--quiet",
-            "--solver",
-            "dlx",
-            "--dataset",
-            "seeds-9x9",
-            "--limit",
-            "2",
-            "--min-time",
-            "0",
-            "--force",
-            "--out",
-            "a",
-        ];
+        let force = [&QUICK[..], &["--force", "--out", "a"]].concat();
         refused(&force, name);
         untouched(name);
         std::fs::remove_file(cwd.join("a").join(name)).unwrap();
@@ -532,26 +511,7 @@ fn links_planted_in_a_folder_are_never_written_through() {
         .stderr(predicate::str::contains("progress.csv is a symbolic link"));
     std::fs::create_dir(cwd.join("s")).unwrap();
     plant(&cwd.join("s"), "scaling.csv", &victim);
-    bin(cwd)
-        .args([
-            "bench",
-            "--quiet",
-            "--solver",
-            "dlx",
-            "--dataset",
-            "seeds-9x9",
-        ])
-        .args([
-            "--limit",
-            "2",
-            "--min-time",
-            "0",
-            "--threads",
-            "1,2",
-            "--out",
-            "s",
-        ])
-        .assert()
+    quick_run(cwd, "s", &["--threads", "1,2"])
         .code(2)
         .stderr(predicate::str::contains("scaling.csv is a symbolic link"));
     assert!(!outside.exists(), "nothing made outside");
