@@ -181,10 +181,11 @@ fn write_outputs(
     let charts = top.join(files::CHARTS);
     crate::files::folder(&charts).map_err(BenchError::io(&charts))?;
     let mut md = String::from("# Scaling with threads\n\n");
-    md.push_str(
+    md.push_str(&format!(
         "Verified puzzles per second at each count of worker threads, and in \
-         brackets the speed-up against the fewest threads.\n\n",
-    );
+         brackets the speed-up against the fewest threads. Puzzles per second: {}.\n\n",
+        crate::harness::summary::PUZZLES_PER_SEC_MEANS
+    ));
     md.push_str(&table(points));
     md.push('\n');
     let variants = first_seen(points.iter().map(|p| p.variant.as_str()));

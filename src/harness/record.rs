@@ -270,8 +270,10 @@ crate::columns! {
         /// out of its budget): neither verified nor wrong.
         #[serde(default)]
         pub unchecked: u64,
-        /// Timed solves of verified puzzles over the passes' wall time for this
-        /// strategy and dataset: what it solved a second, not what it attempted.
+        /// Timed solves of verified puzzles over the contender's wall time
+        /// in the timed passes (its workers' time in its own loop, over the
+        /// workers: [`crate::harness::summary::PUZZLES_PER_SEC_MEANS`]):
+        /// what it solved a second, not what it attempted.
         pub puzzles_per_sec: f64,
         /// Mean time per puzzle, µs (each puzzle's median over its repeats; so
         /// are the quantiles). Every time figure is over the verified puzzles

@@ -460,14 +460,14 @@ pub(super) fn cpu_ratio(
         let ratio = used.calls.cpu.as_secs_f64() / used.calls.wall.as_secs_f64();
         return (Some(ratio), "process".into(), Some(0.0));
     }
-    if used.busy.is_zero() {
+    let wall = used.cpu_wall().as_secs_f64();
+    if wall == 0.0 {
         return (None, String::new(), None);
     }
-    let ratio = used.cpu.as_secs_f64() / used.busy.as_secs_f64();
+    let ratio = used.cpu.as_secs_f64() / wall;
     if used.ticked == 0 {
         return (Some(ratio), "thread".into(), Some(0.0));
     }
-    let margin =
-        tick.as_secs_f64() * used.ticked as f64 * threads.max(1) as f64 / used.busy.as_secs_f64();
+    let margin = tick.as_secs_f64() * used.ticked as f64 * threads.max(1) as f64 / wall;
     (Some(ratio), "ticks".into(), Some(margin))
 }

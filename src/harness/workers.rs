@@ -87,6 +87,14 @@ fn share_out<W>(
     // (the watch would add its instructions to theirs).
     let heap = !crate::callgrind::counting() && crate::callgrind::counts_heap();
     let in_process: Vec<bool> = cs.iter().map(|c| c.engine.solve_fn().is_some()).collect();
+    // A library's calls are timed by its host: its own time is theirs, and
+    // the pipe, the host's reading and writing and the untimed fetch of a
+    // solution are the workbench's.
+    let by_host: Vec<bool> = cs
+        .iter()
+        .zip(&in_process)
+        .map(|(c, &inp)| !inp && c.timing == crate::contender::Timing::Call)
+        .collect();
     let count = pass.stretches();
     let jobs: Vec<Job<'_>> = cs
         .iter()
@@ -112,8 +120,12 @@ fn share_out<W>(
         if let (Some(i), false) = (rayon::current_thread_index(), cpus.is_empty()) {
             crate::usage::pin(0, cpus[i % cpus.len()]);
         }
-        let state = std::cell::RefCell::new(init());
+        let mut state = init();
         let mut mine = vec![PassUse::default(); cs.len()];
+        // A contender's answers over a stretch, kept as they come and
+        // checked once its clock has stopped: its loop holds nothing but
+        // handing out the puzzle, the timed call and this push.
+        let held = std::cell::RefCell::new(Vec::<(usize, Solved)>::with_capacity(stretch));
         loop {
             let k = counter.fetch_add(1, Ordering::Relaxed);
             if k >= count || cancel.load(Ordering::Relaxed) {
@@ -143,21 +155,35 @@ fn share_out<W>(
                         note: None,
                         memory: false,
                     };
-                    each(&mut state.borrow_mut(), ci, slot, s);
+                    held.borrow_mut().push((slot, s));
                 };
-                let mut done = |slot, s| each(&mut state.borrow_mut(), ci, slot, s);
-                // The thread's CPU clock, read once a stretch: no cost a call.
+                let mut done = |slot, s| held.borrow_mut().push((slot, s));
                 let watch = (heap && in_process[ci]).then(crate::callgrind::watch_heap);
-                let (started, cpu) = (Instant::now(), crate::usage::thread_cpu());
+                // The thread's CPU clock (a system call) is read once a
+                // stretch, outside the busy time, and over its own span.
+                let outer = Instant::now();
+                let cpu = crate::usage::thread_cpu();
+                let started = Instant::now();
                 cs[ci].engine.work(&jobs[ci], &mut next, &mut done);
+                let busy = started.elapsed();
+                let cpu = crate::usage::thread_cpu().saturating_sub(cpu);
                 let m = &mut mine[ci];
-                m.busy += started.elapsed();
-                m.cpu += crate::usage::thread_cpu().saturating_sub(cpu);
+                m.busy += busy;
+                m.own += match by_host[ci] {
+                    true => Duration::from_nanos(held.borrow().iter().map(|(_, s)| s.ns).sum()),
+                    false => busy,
+                };
+                m.cpu += cpu;
+                m.span += outer.elapsed();
                 if let Some(w) = watch {
                     m.heap_bytes = m.heap_bytes.max(Some(w.peak()));
                 }
+                // Off the clock: each answer checked and handed on.
+                for (slot, s) in held.borrow_mut().drain(..) {
+                    each(&mut state, ci, slot, s);
+                }
             }
-            end(&mut state.borrow_mut());
+            end(&mut state);
         }
         let mut busy = crate::sync::lock(&busy);
         for (b, m) in busy.iter_mut().zip(&mine) {
@@ -388,8 +414,16 @@ impl Drop for Batch<'_> {
 /// heap one call of a built-in held.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct PassUse {
+    /// The workers' time in the contender's loops (its wall time, summed
+    /// over the workers).
     pub busy: Duration,
+    /// The contender's own time in its loops: the busy time, or for a
+    /// library its calls as its host timed them (summed over the workers).
+    pub own: Duration,
     pub cpu: Duration,
+    /// The wall time `cpu` was read over: the busy time and the clock
+    /// reads around it (a built-in's thread clock is read outside `busy`).
+    pub span: Duration,
     pub peak_bytes: Option<u64>,
     pub heap_bytes: Option<u64>,
     /// An outside engine's calls: CPU inside them, and their wall time.
@@ -399,10 +433,18 @@ pub(super) struct PassUse {
 }
 
 impl PassUse {
+    /// The wall time its CPU time is to be read against: the span it was
+    /// read over, never less than the busy time.
+    pub fn cpu_wall(&self) -> Duration {
+        self.span.max(self.busy)
+    }
+
     /// Adds `other`'s use to this one (times add, peaks take the larger).
     pub fn add(&mut self, other: &PassUse) {
         self.busy += other.busy;
+        self.own += other.own;
         self.cpu += other.cpu;
+        self.span += other.span;
         self.calls.cpu += other.calls.cpu;
         self.calls.wall += other.calls.wall;
         self.ticked += other.ticked;
@@ -413,11 +455,10 @@ impl PassUse {
 
 /// Runs one pass on the pool and adds every solve to its contender's tally
 /// (`tallies[ci]`, by the puzzle's slot in the window), and to the sink when it keeps solves.
-/// Returns each contender's share of the pass's wall time (its busy time on
-/// the workers, plus an even share of their time outside any contender,
-/// over the workers: the shares add up to the wall time), and the time this
-/// thread was busy with the rows (not waiting for them), and what each
-/// contender used ([`PassUse`]).
+/// Returns each contender's wall time in the pass ([`walls`]: its time in
+/// its own loop on the workers, over the workers), the time this thread was
+/// busy with the rows (not waiting for them), and what each contender used
+/// ([`PassUse`]).
 pub(super) fn run_pass(
     going: &mut super::Going<'_>,
     pass: &Pass<'_>,
@@ -444,8 +485,8 @@ pub(super) fn run_pass(
     let encoders = Mutex::new(encoders);
     let names = names(pass.cs);
     let template = template(pass, ds, opts, &names);
-    let mut measured = (Duration::ZERO, Vec::new());
-    let out = &mut measured;
+    let mut busy = Vec::new();
+    let out = &mut busy;
     let before: Vec<Option<crate::contender::Used>> =
         pass.cs.iter().map(|c| c.engine.usage()).collect();
     let puzzles = pass.puzzles;
@@ -454,8 +495,7 @@ pub(super) fn run_pass(
     // The workers are a job on the pool; this thread passes on what they send.
     let writer = pool.in_place_scope(|scope| {
         scope.spawn(move |_| {
-            let started = Instant::now();
-            let busy = share_out(
+            *out = share_out(
                 pass,
                 opts,
                 cancel,
@@ -471,7 +511,6 @@ pub(super) fn run_pass(
                 Batch::stretch_done,
             );
             drop(tx);
-            *out = (started.elapsed(), busy);
         });
         let mut writer = Writer {
             sink,
@@ -491,9 +530,8 @@ pub(super) fn run_pass(
         writer
     });
     let writing = writer.finish()?;
-    let (wall, busy) = measured;
     let used = pass_use(pass, &before, &busy);
-    Ok((walls(pass, wall, workers, &busy), writing, used))
+    Ok((walls(pass, workers, &busy), writing, used))
 }
 
 /// The record every solve of `pass` over `ds` is written into: its pass
@@ -630,21 +668,17 @@ fn pass_use(
         .collect()
 }
 
-/// Each contender's share of the pass's `wall` time on `workers` workers:
-/// its busy time, plus an even share of the workers' time outside any
-/// contender, over the workers (none for those not taking part).
-fn walls(pass: &Pass<'_>, wall: Duration, workers: usize, busy: &[PassUse]) -> Vec<Duration> {
-    let busy_of = |ci: usize| busy.get(ci).map_or(0.0, |u| u.busy.as_secs_f64());
-    // The workers' time outside any contender's loop (waiting at the end of
-    // the pass, handing rows over, the writer's turns on their cores) is
-    // shared out per row, and every contender takes part with the same rows.
-    let k = pass.taking.len().max(1) as f64;
-    let capacity = wall.as_secs_f64() * workers as f64;
-    let spare = (capacity - pass.taking.iter().map(|&ci| busy_of(ci)).sum::<f64>()).max(0.0);
+/// Each contender's wall time in the pass: its own time on the workers
+/// ([`PassUse::own`]: its loop, handing out each puzzle, the timed call and
+/// keeping the answer; a library's calls as its host timed them), over the
+/// workers; none for those not taking part. The harness's own work between
+/// its stretches (checking answers, making rows, the writer's turns, a
+/// worker waiting at the pass's end) is no contender's.
+fn walls(pass: &Pass<'_>, workers: usize, busy: &[PassUse]) -> Vec<Duration> {
     (0..pass.cs.len())
-        .map(|ci| match pass.taking.contains(&ci) {
-            true => Duration::from_secs_f64((busy_of(ci) + spare / k) / workers as f64),
-            false => Duration::ZERO,
+        .map(|ci| match (pass.taking.contains(&ci), busy.get(ci)) {
+            (true, Some(u)) => u.own / workers.max(1) as u32,
+            _ => Duration::ZERO,
         })
         .collect()
 }

@@ -94,3 +94,4 @@ mod rounds;
 mod runs;
 mod schedule;
 mod streaming;
+mod wall;

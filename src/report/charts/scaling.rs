@@ -25,8 +25,9 @@ impl Chart for Scaling {
     }
     fn caption(&self) -> String {
         format!(
-            "Puzzles per second on {} against worker threads (log-log); each dashed line is that strategy's ideal, linear from its fewest threads.",
-            self.dataset
+            "Puzzles per second on {} against worker threads (log-log); each dashed line is that strategy's ideal, linear from its fewest threads. Puzzles per second: {}.",
+            self.dataset,
+            crate::harness::summary::PUZZLES_PER_SEC_MEANS
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {

@@ -41,7 +41,7 @@ impl Chart for Throughput {
     fn caption(&self) -> String {
         match self.instructions {
             false => {
-                let mut s = "Verified puzzles per second of wall time (puzzles whose answer passed every check, over the time of every call) by each strategy on each dataset, one dot each (log scale, so equal gaps are equal ratios; higher is better).".to_string();
+                let mut s = format!("Puzzles per second by each strategy on each dataset, one dot each (log scale, so equal gaps are equal ratios; higher is better): {}.", crate::harness::summary::PUZZLES_PER_SEC_MEANS);
                 if !self.missing.is_empty() {
                     s += " A strategy whose figures do not stand (under half its puzzles verified) has no dot: its largest kind of failure is written in its place (in a single-column figure, too narrow for that, this caption does).";
                     s += &format!(" {}", self.missing_text());
