@@ -264,14 +264,23 @@ impl Alphabet {
         if self.is_numbers() {
             return Err(0);
         }
-        out.reserve(bytes.len());
-        for (i, &b) in bytes.iter().enumerate() {
-            match self.lookup.get(b as usize) {
-                Some(&code) if code != NOT_A_SYMBOL => out.push(code),
-                _ => return Err(i),
-            }
+        // Every byte looked up without a branch (a byte past ASCII reads as
+        // no symbol); the first that is none is found only on failure.
+        let start = out.len();
+        let mut bad = false;
+        out.extend(bytes.iter().map(|&b| {
+            let code = self.lookup[(b & 0x7f) as usize];
+            bad |= code == NOT_A_SYMBOL || b > 0x7f;
+            code
+        }));
+        if !bad {
+            return Ok(());
         }
-        Ok(())
+        out.truncate(start);
+        Err(bytes
+            .iter()
+            .position(|&b| b > 0x7f || self.lookup[b as usize] == NOT_A_SYMBOL)
+            .unwrap_or(0))
     }
 
     /// Appends the symbols of `cells` (`.` for `0`; `?` for a value past the

@@ -31,11 +31,16 @@ pub(crate) struct Collector<'a, 'f> {
     count: usize,
     pencilmarks: usize,
     stopped: bool,
+    /// A bad entry ends the read (a chunked read, a block, unless bad
+    /// entries are skipped).
+    stop_on_error: bool,
 }
 
 impl<'a, 'f> Collector<'a, 'f> {
     pub(super) fn new(source_name: &'a str, opts: &'a ReadOptions, keep: Keep<'f>) -> Self {
+        let stop_on_error = matches!(keep, Keep::Chunks(..)) && !opts.skip_invalid;
         Collector {
+            stop_on_error,
             source_name,
             opts,
             geometry: None,
@@ -59,7 +64,7 @@ impl<'a, 'f> Collector<'a, 'f> {
     /// Records an error at a 1-based line and column.
     pub(crate) fn error(&mut self, line: usize, column: usize, kind: ParseErrorKind) {
         self.total_errors += 1;
-        if matches!(self.keep, Keep::Chunks(..)) && !self.opts.skip_invalid {
+        if self.stop_on_error {
             self.stopped = true;
         }
         if self.errors.len() < self.opts.max_listed_errors.max(1) {
@@ -221,6 +226,40 @@ impl<'a, 'f> Collector<'a, 'f> {
             if !self.stopped && !chunk.is_empty() && !each(chunk, written) {
                 self.stopped = true;
             }
+        }
+    }
+
+    /// A collector for one block of a line-format input (see
+    /// [`super::blocks`]): it keeps its puzzles, stops at a bad entry unless
+    /// they are skipped, and reads against the size, alphabet and notation
+    /// that earlier blocks fixed.
+    pub(super) fn for_block(
+        source_name: &'a str,
+        opts: &'a ReadOptions,
+        fixed: Option<&super::blocks::Fixed>,
+    ) -> Self {
+        let mut c = Collector::new(source_name, opts, Keep::All);
+        c.stop_on_error = !opts.skip_invalid;
+        if let Some(f) = fixed {
+            c.geometry = Some((f.geometry, std::rc::Rc::new(f.alphabet.clone())));
+            c.numbers = f.numbers.then(|| Alphabet::numbers(f.geometry));
+        }
+        c
+    }
+
+    /// What a block's collector found (see [`Collector::for_block`]).
+    pub(super) fn into_block(self) -> super::blocks::ParsedBlock {
+        super::blocks::ParsedBlock {
+            fixed: self.geometry.map(|(geometry, a)| super::blocks::Fixed {
+                geometry,
+                alphabet: std::rc::Rc::unwrap_or_clone(a),
+                numbers: self.numbers.is_some(),
+            }),
+            puzzles: self.puzzles,
+            errors: self.errors,
+            total_errors: self.total_errors,
+            count: self.count,
+            pencilmarks: self.pencilmarks,
         }
     }
 

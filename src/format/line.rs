@@ -16,7 +16,16 @@ fn is_separator(c: char) -> bool {
 }
 
 pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_, '_>) -> io::Result<()> {
-    let mut lines = Lines::new(input);
+    parse_from(input, 1, col)
+}
+
+/// Parses lines numbered from `first` (a block of a larger input).
+pub(crate) fn parse_from<R: BufRead>(
+    input: R,
+    first: usize,
+    col: &mut Collector<'_, '_>,
+) -> io::Result<()> {
+    let mut lines = Lines::numbered_from(input, first);
     while let Some(raw) = lines.next_line()? {
         if col.stopped() {
             break;

@@ -18,9 +18,14 @@ pub(crate) struct Lines<R> {
 
 impl<R: BufRead> Lines<R> {
     pub(crate) fn new(inner: R) -> Self {
+        Lines::numbered_from(inner, 1)
+    }
+
+    /// Lines numbered from `first` (a block that starts part way into its input).
+    pub(crate) fn numbered_from(inner: R, first: usize) -> Self {
         Lines {
             inner,
-            number: 0,
+            number: first.saturating_sub(1),
             buf: Vec::with_capacity(256),
         }
     }

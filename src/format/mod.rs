@@ -5,6 +5,7 @@
 
 mod alphabet;
 mod block;
+pub mod blocks;
 mod collect;
 mod csvfmt;
 mod detect;
@@ -206,18 +207,10 @@ pub fn read_chunks<R: Read>(
     read_keeping(source_name, reader, opts, Keep::Chunks(chunk.max(1), each))
 }
 
-fn read_keeping<R: Read>(
-    source_name: &str,
-    reader: R,
-    opts: &ReadOptions,
-    keep: Keep<'_>,
-) -> Result<Dataset, LoadError> {
-    let io_err = |source| LoadError::Io {
-        path: source_name.into(),
-        source,
-    };
-    // Every byte passes the line guard: an over-long line stops the read at once.
-    let too_long = |e: std::io::Error| match guard::too_long(&e) {
+/// An error of the line guard (an over-long line) as the read's error,
+/// naming its line; any other as an I/O error.
+fn too_long(source_name: &str, e: std::io::Error) -> LoadError {
+    match guard::too_long(&e) {
         Some(t) => LoadError::Invalid {
             source_name: source_name.to_string(),
             errors: vec![ParseError {
@@ -229,8 +222,21 @@ fn read_keeping<R: Read>(
             total: 1,
             skippable: false,
         },
-        None => io_err(e),
-    };
+        None => LoadError::Io {
+            path: source_name.into(),
+            source: e,
+        },
+    }
+}
+
+/// An input behind the line guard (every byte passes it: an over-long line
+/// stops the read at once) with its format, the one asked for or the one
+/// its head (first 64 KiB) shows.
+fn open_detected<R: Read>(
+    source_name: &str,
+    reader: R,
+    opts: &ReadOptions,
+) -> Result<(Format, impl std::io::BufRead), LoadError> {
     let mut reader = guard::LineGuard::new(
         BufReader::with_capacity(1 << 16, reader),
         guard::MAX_LINE_BYTES,
@@ -239,7 +245,7 @@ fn read_keeping<R: Read>(
     (&mut reader)
         .take(1 << 16)
         .read_to_end(&mut head)
-        .map_err(too_long)?;
+        .map_err(|e| too_long(source_name, e))?;
     let format = match opts.format {
         Some(f) => f,
         None => match detect_format(&head) {
@@ -260,6 +266,16 @@ fn read_keeping<R: Read>(
         },
     };
     let input = BufReader::with_capacity(1 << 16, Cursor::new(head).chain(reader));
+    Ok((format, input))
+}
+
+fn read_keeping<R: Read>(
+    source_name: &str,
+    reader: R,
+    opts: &ReadOptions,
+    keep: Keep<'_>,
+) -> Result<Dataset, LoadError> {
+    let (format, input) = open_detected(source_name, reader, opts)?;
     let mut collector = Collector::new(source_name, opts, keep);
     match format {
         Format::Line => line::parse(input, &mut collector),
@@ -267,7 +283,7 @@ fn read_keeping<R: Read>(
         Format::Hdu => block::parse(input, &mut collector, true),
         Format::Csv => csvfmt::parse(input, &mut collector),
     }
-    .map_err(too_long)?;
+    .map_err(|e| too_long(source_name, e))?;
     collector.finish(format)
 }
 

@@ -618,3 +618,97 @@ fn solves_answers_read_back_as_their_solutions() {
     let e = read_str("t", &format!("uniq\t{s}\n"), &ReadOptions::default()).unwrap_err();
     assert!(e.to_string().contains("t:1:1"), "{e}");
 }
+
+mod blocks_read {
+    //! A line file read in blocks, each parsed apart, comes to what one
+    //! reader's chunks come to: the same puzzles, the same errors and counts.
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What a read came to: its puzzles, and its counts (puzzles, skipped)
+    /// or its errors (line and column of each listed, and their total).
+    type Outcome = (
+        Vec<Puzzle>,
+        Result<(usize, usize), (Vec<(usize, usize)>, usize)>,
+    );
+
+    fn summary(puzzles: Vec<Puzzle>, r: Result<Dataset, LoadError>) -> Outcome {
+        let r = match r {
+            Ok(d) => Ok((d.count, d.skipped)),
+            Err(LoadError::Invalid { errors, total, .. }) => {
+                Err((errors.iter().map(|e| (e.line, e.column)).collect(), total))
+            }
+            Err(e) => panic!("{e}"),
+        };
+        (puzzles, r)
+    }
+
+    fn by_chunks(text: &str, opts: &ReadOptions) -> Outcome {
+        let mut all = Vec::new();
+        let r = read_chunks("t.txt", text.as_bytes(), opts, 7, &mut |c, _| {
+            all.extend(c);
+            true
+        });
+        summary(all, r)
+    }
+
+    fn by_blocks(text: &str, opts: &ReadOptions, size: usize) -> Outcome {
+        let mut list = Vec::new();
+        let line = blocks::read_line_blocks("t.txt", text.as_bytes(), opts, size, &mut |b| {
+            list.push(b);
+            true
+        });
+        assert_eq!(line.map_err(|e| e.to_string()), Ok(true));
+        let (mut all, mut read) = (Vec::new(), blocks::Blocks::new("t.txt", opts));
+        let mut fixed = None;
+        for b in &list {
+            let parsed = blocks::parse_block("t.txt", b, opts, fixed.as_ref());
+            if !read.add(&parsed) {
+                all.extend(parsed.puzzles);
+                break;
+            }
+            fixed = fixed.or(parsed.fixed.clone());
+            all.extend(parsed.puzzles);
+        }
+        let r = read.finish();
+        summary(all, r)
+    }
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => Just(P.to_string()),
+            2 => Just(format!("{P} {S}")),
+            1 => Just(format!("{P} # a comment")),
+            1 => Just("# a comment line".to_string()),
+            1 => Just(String::new()),
+            1 => Just("12345".to_string()),
+            1 => Just(P.replacen('.', "x", 1)),
+            1 => Just("1...".repeat(4)),
+            1 => Just(format!("{P}\r")),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn blocks_read_as_one_reader_reads(
+            lines in proptest::collection::vec(line(), 0..40),
+            end in any::<bool>(),
+            size in 1usize..400,
+            skip in any::<bool>(),
+        ) {
+            let mut text = lines.join("\n");
+            if end {
+                text.push('\n');
+            }
+            let opts = ReadOptions { skip_invalid: skip, ..ReadOptions::default() };
+            // A file whose head shows another format is not read in blocks.
+            prop_assume!(detect::detect_format(text.as_bytes()) == Ok(Format::Line));
+            let (blocks, chunks) = (by_blocks(&text, &opts, size), by_chunks(&text, &opts));
+            prop_assert_eq!(&blocks.1, &chunks.1);
+            // A read that fails hands nothing on that counts.
+            if chunks.1.is_ok() {
+                prop_assert_eq!(blocks.0, chunks.0);
+            }
+        }
+    }
+}

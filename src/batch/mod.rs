@@ -10,10 +10,12 @@
 use crate::error::LoadError;
 use crate::format::{self, Alphabet};
 use crate::grid::Geometry;
-use crate::solver::{trace, Limits, Mode, Solver, SolverId, Status, TraceLog};
+use crate::solver::{trace, Limits, Mode, Solver, SolverId, TraceLog};
 use std::io::{self, Write};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod pipeline;
 
 /// Why a batch stopped.
 #[derive(Debug, thiserror::Error)]
@@ -114,10 +116,8 @@ impl Flaws {
 /// Puzzles of a stream solved in parallel between two writes.
 const CHUNK: usize = 4096;
 
-/// Puzzles a pipelined chunk holds: enough that 16 workers wait at its end
-/// only now and then (512 took 0.86–0.91 s for 983k puzzles at 16 threads on
-/// a Xeon, 4096 took 0.71–0.81 s), few enough that the parsing of the next
-/// overlaps solving in a file of some thousands.
+/// Puzzles a chunk of a file that is not in the line format holds, parsed
+/// on a thread of its own while the chunks before it are solved.
 const PIPELINED_CHUNK: usize = 4096;
 
 /// Answers held in memory up to this many bytes, then in a temporary file.
@@ -164,65 +164,6 @@ impl Spool {
     }
 }
 
-/// The solving side of a file's read: the answers held so far, and whether
-/// to go on solving (a strategy may say stop; the rest is still read and checked).
-struct Solving<'a> {
-    opts: &'a BatchOptions,
-    pool: &'a rayon::ThreadPool,
-    log: &'a mut dyn Write,
-    answers: Spool,
-    state: Result<bool, BatchError>,
-    first: bool,
-    flaws: Flaws,
-}
-
-impl<'a> Solving<'a> {
-    fn new(
-        opts: &'a BatchOptions,
-        pool: &'a rayon::ThreadPool,
-        log: &'a mut dyn Write,
-        name: &str,
-    ) -> Self {
-        Solving {
-            opts,
-            pool,
-            log,
-            answers: Spool::default(),
-            state: Ok(true),
-            first: true,
-            flaws: Flaws::new(name),
-        }
-    }
-
-    /// Solves a chunk (unless told to stop); false once solving has failed.
-    fn chunk(&mut self, chunk: &[format::Puzzle], alphabet: &format::Alphabet) -> bool {
-        if matches!(self.state, Ok(true)) {
-            let (opts, pool, first) = (self.opts, self.pool, self.first);
-            self.state = solve_chunk(
-                opts,
-                pool,
-                (chunk, alphabet),
-                (first, &mut self.flaws),
-                (&mut self.answers, &mut *self.log),
-            );
-        }
-        self.first = false;
-        self.state.is_ok()
-    }
-
-    /// The answers, the entries skipped and the invalid puzzles' flaws, or
-    /// the first failure: solving's, then the read's (a bad entry anywhere
-    /// returns no answer).
-    fn finish(self, read: Result<format::Dataset, LoadError>) -> Result<Answered, BatchError> {
-        self.state?;
-        Ok(Answered {
-            answers: self.answers,
-            skipped: read?.skipped,
-            flaws: self.flaws,
-        })
-    }
-}
-
 /// What a file came to: its answers, held until the whole file passed its
 /// check; the entries skipped; the invalid puzzles' flaws.
 pub struct Answered {
@@ -234,9 +175,11 @@ pub struct Answered {
     pub flaws: Flaws,
 }
 
-/// Solves `file`: read in chunks on a thread of its own, each handed to the
-/// pool as it comes; nothing is answered unless the whole file reads. The
-/// trace and notes (a strategy that does not handle the size) go to `log`.
+/// Solves `file`: its bytes read on a thread of their own and, in the
+/// line format, handed to the pool as blocks of whole lines that the
+/// workers parse and solve (in any other format, parsed on that thread and
+/// handed on in chunks); nothing is answered unless the whole file reads.
+/// The trace and notes (a strategy that does not handle the size) go to `log`.
 pub fn solve_file(
     opts: &BatchOptions,
     pool: &rayon::ThreadPool,
@@ -245,31 +188,72 @@ pub fn solve_file(
     log: &mut dyn Write,
 ) -> Result<Answered, BatchError> {
     let name = file.display().to_string();
-    let reader = std::fs::File::open(file)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot read {name}: {e}")))?;
+    let open = || {
+        std::fs::File::open(file)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot read {name}: {e}")))
+    };
+    let reader = open()?;
+    let size = reader.metadata().map_or(0, |m| m.len());
+    let bytes = pipeline::block_bytes(size, pool.current_num_threads());
+    let mut answers = Spool::default();
+    let mut flaws = Flaws::new(&name);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<format::blocks::LineBlock>(4);
+    let lines = std::thread::scope(|scope| {
+        // The sender moves to the reading thread: its end closes the channel.
+        let reading_name = name.clone();
+        let reading = scope.spawn(move || {
+            format::blocks::read_line_blocks(&reading_name, reader, read, bytes, &mut |block| {
+                // A closed channel means the solving side failed: stop reading.
+                tx.send(block).is_ok()
+            })
+        });
+        let mut p = pipeline::Pipeline::new(opts, pool, (&mut answers, log), &mut flaws);
+        let solved = p.blocks(&name, read, rx);
+        let read = reading.join().expect("the reading thread does not panic");
+        solved.and_then(|skipped| match read? {
+            true => Ok(Some(skipped)),
+            false => Ok(None),
+        })
+    })?;
+    if let Some(skipped) = lines {
+        return Ok(Answered {
+            answers,
+            skipped,
+            flaws,
+        });
+    }
+    // Not in the line format: parsed on a thread of its own, in chunks.
+    let reader = open()?;
+    let name = file.display().to_string();
     let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<format::Puzzle>, format::Alphabet)>(4);
-    std::thread::scope(|scope| {
-        // The sender moves to the parsing thread: its end closes the channel.
+    let read = std::thread::scope(|scope| {
         let parser = scope.spawn(move || {
             format::read_chunks(
                 &name,
                 reader,
                 read,
                 PIPELINED_CHUNK,
-                &mut |chunk, alphabet| {
-                    // A closed channel means the solving side failed: stop reading.
-                    tx.send((chunk, alphabet.clone())).is_ok()
-                },
+                &mut |chunk, alphabet| tx.send((chunk, alphabet.clone())).is_ok(),
             )
         });
-        let mut solving = Solving::new(opts, pool, log, &file.display().to_string());
-        for (chunk, alphabet) in rx.iter() {
-            if !solving.chunk(&chunk, &alphabet) {
-                break;
+        let mut p = pipeline::Pipeline::new(opts, pool, (&mut answers, log), &mut flaws);
+        let solved = p.chunks(|submit| {
+            for (chunk, alphabet) in rx.iter() {
+                if !submit(chunk, &alphabet) {
+                    break;
+                }
             }
-        }
-        drop(rx);
-        solving.finish(parser.join().expect("the parsing thread does not panic"))
+            drop(rx);
+        });
+        let read = parser.join().expect("the parsing thread does not panic");
+        // Solving's failure first, then the read's: a bad entry anywhere
+        // returns no answer.
+        solved.map(|()| read)
+    })?;
+    Ok(Answered {
+        answers,
+        skipped: read?.skipped,
+        flaws,
     })
 }
 
@@ -316,8 +300,9 @@ pub fn solve_paths(
 }
 
 /// Solves a stream (standard input) as it reads: each chunk's answers
-/// are written to `out` once solved, so a bad entry stops it part way.
-/// Gives the entries skipped and the invalid puzzles' flaws.
+/// are written to `out` once it and every chunk before it are solved, so a
+/// bad entry stops it part way. Gives the entries skipped and the invalid
+/// puzzles' flaws.
 pub fn solve_stream(
     opts: &BatchOptions,
     pool: &rayon::ThreadPool,
@@ -327,109 +312,15 @@ pub fn solve_stream(
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> Result<(usize, Flaws), BatchError> {
-    let mut failure: Option<BatchError> = None;
-    let mut first = true;
     let mut flaws = Flaws::new(name);
-    let mut each = |chunk: Vec<format::Puzzle>, alphabet: &Alphabet| -> bool {
-        let result = solve_chunk(
-            opts,
-            pool,
-            (&chunk, alphabet),
-            (first, &mut flaws),
-            (&mut *out, &mut *log),
-        );
-        first = false;
-        match result {
-            Ok(go_on) => go_on,
-            Err(e) => {
-                failure = Some(e);
-                false
-            }
-        }
-    };
-    let ds = format::read_chunks(name, input, read, CHUNK, &mut each)?;
-    if let Some(e) = failure {
-        return Err(e);
-    }
+    let mut ds = None;
+    let mut p = pipeline::Pipeline::new(opts, pool, (&mut *out, log), &mut flaws);
+    p.chunks(|submit| {
+        ds = Some(format::read_chunks(name, input, read, CHUNK, submit));
+    })?;
+    let ds = ds.expect("the stream was read")?;
     out.flush()?;
     Ok((ds.skipped, flaws))
-}
-
-/// Solves one chunk of puzzles in parallel and writes the results in input
-/// order, noting why each `invalid` one is; returns false when nothing more
-/// should be read (`--trace`, or a strategy that does not handle the size).
-fn solve_chunk(
-    opts: &BatchOptions,
-    pool: &rayon::ThreadPool,
-    (chunk, alphabet): (&[format::Puzzle], &Alphabet),
-    (first, flaws): (bool, &mut Flaws),
-    (out, log): (&mut dyn Write, &mut dyn Write),
-) -> Result<bool, BatchError> {
-    let mode = opts.mode;
-    use rayon::prelude::*;
-    let Some(g) = chunk.first().map(|p| p.grid.geometry()) else {
-        return Ok(true);
-    };
-    let alphabet = &opts.notation(g, alphabet);
-    let solver = opts.solver.unwrap_or_else(|| SolverId::fastest_for(g));
-    if !solver.supports(g) {
-        if first {
-            writeln!(
-                log,
-                "note: {solver} handles {} only: skipped the {g} puzzles",
-                solver
-                    .sizes()
-                    .iter()
-                    .map(|n| format!("{n}x{n}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            )?;
-        }
-        return Ok(false);
-    }
-    let limits_for = || {
-        Limits::new(mode)
-            .with_node_budget(opts.node_budget)
-            .with_deadline(opts.time_limit.map(|t| Instant::now() + t))
-    };
-    if opts.trace {
-        trace_first(
-            opts,
-            solver,
-            (&chunk[0], alphabet),
-            &limits_for(),
-            flaws,
-            (out, log),
-        )?;
-        return Ok(false);
-    }
-    // Each worker writes its own answers' lines, so that this thread only
-    // copies bytes: writing them here, one by one, kept 16 cores at 4.4x one.
-    let part = chunk.len().div_ceil(pool.current_num_threads() * 4).max(16);
-    let parts: Vec<(Vec<u8>, Vec<usize>)> = pool.install(|| {
-        chunk
-            .par_chunks(part)
-            .map(|puzzles| {
-                let mut lines = Vec::with_capacity(puzzles.len() * (g.cells() + 12));
-                let mut invalid = Vec::new();
-                for (i, p) in puzzles.iter().enumerate() {
-                    let outcome = solver.solve_checked(&p.grid, &limits_for());
-                    write_result(&mut lines, &outcome, alphabet, opts.blocks, mode);
-                    if outcome.status == Status::Invalid {
-                        invalid.push(i);
-                    }
-                }
-                (lines, invalid)
-            })
-            .collect()
-    });
-    for (k, (lines, invalid)) in parts.into_iter().enumerate() {
-        out.write_all(&lines)?;
-        for i in invalid {
-            flaws.note(&chunk[k * part + i]);
-        }
-    }
-    Ok(true)
 }
 
 /// `solve --trace`: solves the chunk's first puzzle with every search event
@@ -514,3 +405,6 @@ pub fn write_result(
     }
     out.push(b'\n');
 }
+
+#[cfg(test)]
+mod tests;
