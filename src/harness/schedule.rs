@@ -303,7 +303,10 @@ impl<'a> DatasetRun<'a> {
         // With --min-time, each window of each round takes its share of the minimum.
         let share = w as f64 / n.max(1) as f64;
         let stretch = Schedule::stretch(opts.stretch, fastest, group.len(), w, n, opts.threads);
+        // Each contender's share of the passes' wall time (what --min-time
+        // counts), and its own wall time (what its puzzles/s is over).
         let mut spent = vec![Duration::ZERO; self.cs.len()];
+        let mut own = vec![Duration::ZERO; self.cs.len()];
         // Who takes part in a pass: everyone for the first `repeat` passes,
         // then (with --min-time) those whose timed passes are still short of
         // it, unless they failed on some puzzle (a failing program's error
@@ -344,18 +347,21 @@ impl<'a> DatasetRun<'a> {
                 repeat,
             };
             self.turn += pass.stretches();
-            let (walls, writing, pass_use) = run_pass(going, &pass, r.ds, tallies)?;
+            let (times, writing, pass_use) = run_pass(going, &pass, r.ds, tallies)?;
             for (u, p) in self.used.iter_mut().zip(&pass_use) {
                 u.add(p);
             }
             self.writer += writing;
-            for (s, w) in spent.iter_mut().zip(walls) {
+            for (s, w) in spent.iter_mut().zip(times.share) {
                 *s += w;
+            }
+            for (o, w) in own.iter_mut().zip(times.own) {
+                *o += w;
             }
             repeat += 1;
         }
-        for (total, s) in self.walls.iter_mut().zip(&spent) {
-            *total += *s;
+        for (total, o) in self.walls.iter_mut().zip(&own) {
+            *total += *o;
         }
         Ok(())
     }

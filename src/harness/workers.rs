@@ -455,16 +455,15 @@ impl PassUse {
 
 /// Runs one pass on the pool and adds every solve to its contender's tally
 /// (`tallies[ci]`, by the puzzle's slot in the window), and to the sink when it keeps solves.
-/// Returns each contender's wall time in the pass ([`walls`]: its time in
-/// its own loop on the workers, over the workers), the time this thread was
-/// busy with the rows (not waiting for them), and what each contender used
-/// ([`PassUse`]).
+/// Returns each contender's times in the pass ([`PassTimes`]), the time
+/// this thread was busy with the rows (not waiting for them), and what each
+/// contender used ([`PassUse`]).
 pub(super) fn run_pass(
     going: &mut super::Going<'_>,
     pass: &Pass<'_>,
     ds: &BenchDataset,
     tallies: &mut [Tally],
-) -> io::Result<(Vec<Duration>, Duration, Vec<PassUse>)> {
+) -> io::Result<(PassTimes, Duration, Vec<PassUse>)> {
     let (pool, opts, cancel, observer) = (going.pool, going.opts, going.cancel, going.observer);
     let sink = &mut *going.sink;
     let workers = pass.workers(opts).max(1);
@@ -485,8 +484,8 @@ pub(super) fn run_pass(
     let encoders = Mutex::new(encoders);
     let names = names(pass.cs);
     let template = template(pass, ds, opts, &names);
-    let mut busy = Vec::new();
-    let out = &mut busy;
+    let mut measured = (Duration::ZERO, Vec::new());
+    let out = &mut measured;
     let before: Vec<Option<crate::contender::Used>> =
         pass.cs.iter().map(|c| c.engine.usage()).collect();
     let puzzles = pass.puzzles;
@@ -495,7 +494,8 @@ pub(super) fn run_pass(
     // The workers are a job on the pool; this thread passes on what they send.
     let writer = pool.in_place_scope(|scope| {
         scope.spawn(move |_| {
-            *out = share_out(
+            let started = Instant::now();
+            let busy = share_out(
                 pass,
                 opts,
                 cancel,
@@ -511,6 +511,7 @@ pub(super) fn run_pass(
                 Batch::stretch_done,
             );
             drop(tx);
+            *out = (started.elapsed(), busy);
         });
         let mut writer = Writer {
             sink,
@@ -530,8 +531,13 @@ pub(super) fn run_pass(
         writer
     });
     let writing = writer.finish()?;
+    let (wall, busy) = measured;
     let used = pass_use(pass, &before, &busy);
-    Ok((walls(pass, workers, &busy), writing, used))
+    let times = PassTimes {
+        own: walls(pass, workers, &busy),
+        share: shares(pass, wall, workers, &busy),
+    };
+    Ok((times, writing, used))
 }
 
 /// The record every solve of `pass` over `ds` is written into: its pass
@@ -664,6 +670,32 @@ fn pass_use(
                 },
                 _ => mine,
             }
+        })
+        .collect()
+}
+
+/// Each contender's times in one pass, by its index.
+pub(super) struct PassTimes {
+    /// Its wall time ([`walls`]): what its puzzles/s is over.
+    pub own: Vec<Duration>,
+    /// Its share of the pass's wall time ([`shares`]): what `--min-time`
+    /// counts, so that a run takes as long as it measures.
+    pub share: Vec<Duration>,
+}
+
+/// Each contender's share of the pass's `wall` time on `workers` workers:
+/// its busy time, plus an even share of the workers' time outside any
+/// contender, over the workers (none for those not taking part): the
+/// shares add up to the pass's wall time.
+fn shares(pass: &Pass<'_>, wall: Duration, workers: usize, busy: &[PassUse]) -> Vec<Duration> {
+    let busy_of = |ci: usize| busy.get(ci).map_or(0.0, |u| u.busy.as_secs_f64());
+    let k = pass.taking.len().max(1) as f64;
+    let capacity = wall.as_secs_f64() * workers as f64;
+    let spare = (capacity - pass.taking.iter().map(|&ci| busy_of(ci)).sum::<f64>()).max(0.0);
+    (0..pass.cs.len())
+        .map(|ci| match pass.taking.contains(&ci) {
+            true => Duration::from_secs_f64((busy_of(ci) + spare / k) / workers as f64),
+            false => Duration::ZERO,
         })
         .collect()
 }
