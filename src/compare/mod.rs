@@ -1,19 +1,26 @@
 //! Comparing two saved runs (run folders or baselines): per strategy variant and
-//! dataset, the change in time with its 95% interval, the change in search size,
-//! and a verdict against a noise threshold.
+//! dataset, the puzzles fixed or failing anew, the change in time (or
+//! instructions) over the puzzles both verified with its 95% interval, the
+//! change in search size, and a verdict: failures first, then the cost
+//! against a noise threshold.
 //!
 //! Times are paired by puzzle when both runs solved the same puzzles the same
 //! way (same dataset checksum, same permutation); otherwise the geometric means
 //! are compared as independent samples.
 
+mod alike;
 pub mod baseline;
+mod puzzles;
 pub mod write;
+
+use alike::{alike, puzzles_said, Alike};
+pub use puzzles::Failures;
+use puzzles::{instructions_over, per_puzzle, verified_in_both, PuzzleStat};
 
 use crate::harness::plan::Measure;
 use crate::harness::{RunInfo, SummaryRow};
 use crate::report::{load_points, ReportError, RunData};
 use serde::Serialize;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Why two runs cannot be compared.
@@ -86,13 +93,16 @@ fn detail_list(details: &[String]) -> String {
     }
 }
 
-/// What became of one (variant, dataset) from baseline to current.
+/// What became of one (variant, dataset) from baseline to current, or of
+/// its cost alone ([`CompareRow::cost`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
-    /// Faster beyond the threshold, the whole interval included.
+    /// Puzzles fixed and none failing anew, the cost not regressed; or
+    /// faster beyond the threshold, the whole interval included.
     Improved,
-    /// Slower beyond the threshold (the whole interval), or more wrong answers or errors.
+    /// A puzzle that fails now and did not before; or slower beyond the
+    /// threshold (the whole interval).
     Regressed,
     /// Neither.
     WithinNoise,
@@ -118,7 +128,7 @@ pub struct CompareRow {
     pub dataset: String,
     /// True when times were paired by puzzle.
     pub paired: bool,
-    /// Puzzles compared: paired puzzles solved in both, or (unpaired) the larger side.
+    /// Puzzles the cost is compared over: those verified in both runs.
     pub puzzles: usize,
     /// Baseline median µs over its solved puzzles (each puzzle's median over repeats).
     pub base_median_us: f64,
@@ -148,15 +158,20 @@ pub struct CompareRow {
     pub base_solved: u64,
     /// Puzzles solved correctly now.
     pub cur_solved: u64,
-    /// Mean instructions per puzzle in the baseline (runs that counted them).
+    /// Mean instructions per puzzle in the baseline (runs that counted
+    /// them), over the puzzles both runs verified.
     pub base_instructions: Option<f64>,
     /// The same in the current run.
     pub cur_instructions: Option<f64>,
-    /// Wrong answers and errors in the baseline.
-    pub base_failed: u64,
-    /// Wrong answers and errors now.
-    pub cur_failed: u64,
-    /// The verdict.
+    /// True when the instructions are the two summaries' means, each over
+    /// its own run's verified puzzles: a run saved without each puzzle's count.
+    pub means_only: bool,
+    /// Wrong answers and errors, before and after, puzzle by puzzle.
+    pub failures: Failures,
+    /// The verdict of the time (or instructions) alone, over the puzzles both verified.
+    pub cost: Verdict,
+    /// The verdict: a puzzle failing anew regresses, whatever the cost; else
+    /// a cost beyond the threshold regresses; else puzzles fixed improve.
     pub verdict: Verdict,
     /// Per-puzzle time ratios, current over baseline, sorted (paired rows only; for charts).
     #[serde(skip)]
@@ -199,47 +214,6 @@ impl Comparison {
     pub fn regressed(&self) -> bool {
         self.rows.iter().any(|r| r.verdict == Verdict::Regressed)
     }
-}
-
-/// One puzzle of one variant: its median time over repeats and what it found.
-#[derive(Clone, Copy, Debug)]
-struct PuzzleStat {
-    puzzle: u64,
-    round: u32,
-    ns: u64,
-    solved: bool,
-    failed: bool,
-    nodes: Option<u64>,
-    guesses: Option<u64>,
-}
-
-/// Each (variant, dataset)'s puzzles, by puzzle index.
-fn per_puzzle(data: &RunData) -> HashMap<(String, String), Vec<PuzzleStat>> {
-    let mut groups: HashMap<(usize, usize), Vec<PuzzleStat>> = HashMap::new();
-    for p in &data.points {
-        groups
-            .entry((p.variant, p.dataset))
-            .or_default()
-            .push(PuzzleStat {
-                puzzle: p.puzzle,
-                round: p.round,
-                ns: p.solve_ns,
-                solved: p.status.is_solved(),
-                failed: matches!(
-                    p.status,
-                    crate::harness::RowStatus::Wrong | crate::harness::RowStatus::Error
-                ),
-                nodes: p.nodes,
-                guesses: p.guesses,
-            });
-    }
-    groups
-        .into_iter()
-        .map(|((v, d), mut stats)| {
-            stats.sort_by_key(|s| s.puzzle);
-            ((data.variants[v].clone(), data.datasets[d].clone()), stats)
-        })
-        .collect()
 }
 
 /// A run folder read for comparing: its data and `run.json`.
@@ -344,7 +318,9 @@ pub fn compare_read(
                 .summary
                 .iter()
                 .find(|s| s.variant == r.variant && s.dataset == r.dataset);
-            counted(&mut row, base_row, r, threshold);
+            if let Some(said) = counted(&mut row, base_row, r, threshold) {
+                warnings.push(said);
+            }
         }
         rows.push(row);
     }
@@ -380,157 +356,6 @@ pub fn compare_read(
     })
 }
 
-/// What two runs' settings allow a comparison to be.
-struct Alike {
-    metric: Measure,
-    warnings: Vec<String>,
-    same_permutation: bool,
-    by_rounds: bool,
-    notes: Vec<String>,
-}
-
-/// Refuses runs of another measure, mode or subset; warns of other
-/// machines and limits; says how the puzzles and rounds pair up.
-fn alike(bi: &RunInfo, ci: &RunInfo) -> Result<Alike, CompareError> {
-    let (bo, co) = (&bi.options, &ci.options);
-    if bo.measure.metric() != co.measure.metric() {
-        return Err(CompareError::Metric {
-            baseline: bo.measure.to_string(),
-            current: co.measure.to_string(),
-        });
-    }
-    if bo.mode != co.mode {
-        return Err(CompareError::Mode {
-            baseline: bo.mode.to_string(),
-            current: co.mode.to_string(),
-        });
-    }
-    let mut warnings = Vec::new();
-    let mut differs = |what: &str, b: String, c: String| {
-        if b != c {
-            warnings.push(format!("{what} differs: {b} in the baseline, {c} now"));
-        }
-    };
-    let limit = |t: Option<std::time::Duration>| t.map_or("none".into(), |t| format!("{t:?}"));
-    differs("CPU", bi.cpu_model.clone(), ci.cpu_model.clone());
-    differs("core count", bi.cores.to_string(), ci.cores.to_string());
-    differs(
-        "worker threads",
-        bo.threads.to_string(),
-        co.threads.to_string(),
-    );
-    differs(
-        "node budget",
-        bo.node_budget.to_string(),
-        co.node_budget.to_string(),
-    );
-    differs("time limit", limit(bo.time_limit), limit(co.time_limit));
-    let same_permutation = bo.permute == co.permute && (!bo.permute || bo.seed == co.seed);
-    if !same_permutation {
-        warnings.push(format!(
-            "the puzzles differ: {} in the baseline, {} now; each dataset is compared as two independent samples, not puzzle by puzzle",
-            permutation(bo),
-            permutation(co)
-        ));
-    }
-    if (bo.limit, bo.sample) != (co.limit, co.sample) {
-        return Err(CompareError::Subset {
-            baseline: subset(bo),
-            current: subset(co),
-        });
-    }
-    // Rounds pair up when both runs dealt their puzzles into the same number of them.
-    let by_rounds = bo.rounds == co.rounds && co.rounds > 1;
-    let mut notes = Vec::new();
-    if !by_rounds {
-        notes.push(if bo.rounds.max(co.rounds) > 1 {
-            format!(
-                "intervals cover the puzzles only: the baseline ran {} round(s), the current run {}",
-                bo.rounds, co.rounds
-            )
-        } else {
-            "intervals cover the puzzles only: the runs were not measured in rounds".to_string()
-        });
-    }
-    Ok(Alike {
-        metric: co.measure.metric(),
-        warnings,
-        same_permutation,
-        by_rounds,
-        notes,
-    })
-}
-
-/// What a comparison on `dataset` holds for when the runs measured
-/// different puzzles of it, or both a subset; empty when both measured all.
-fn puzzles_said((bi, ci): (&RunInfo, &RunInfo), dataset: &str, compared: usize) -> String {
-    fn of<'a>(info: &'a RunInfo, dataset: &str) -> Option<&'a crate::harness::DatasetInfo> {
-        info.datasets.iter().find(|d| d.name == dataset)
-    }
-    let (base_run, cur_run) = (
-        of(bi, dataset).map_or(0, |d| d.puzzles_run),
-        of(ci, dataset).map_or(0, |d| d.puzzles_run),
-    );
-    let in_source = of(ci, dataset).map_or(0, |d| d.puzzles_in_source);
-    if base_run != cur_run {
-        format!(
-            "{dataset}: compared on the {compared} puzzles both runs measured (the baseline ran {}, the current run {})",
-            crate::stats::thousands(base_run),
-            crate::stats::thousands(cur_run)
-        )
-    } else if cur_run < in_source {
-        format!(
-            "{dataset}: both runs measured {} ({} of its {} puzzles): the comparison holds for that subset",
-            subset(&ci.options),
-            crate::stats::thousands(cur_run),
-            crate::stats::thousands(in_source)
-        )
-    } else {
-        String::new()
-    }
-}
-
-/// The puzzles solved in both runs, paired (both lists are sorted by puzzle).
-fn solved_in_both<'a>(
-    base: &'a [PuzzleStat],
-    cur: &'a [PuzzleStat],
-) -> Vec<(&'a PuzzleStat, &'a PuzzleStat)> {
-    let (mut i, mut j, mut out) = (0, 0, Vec::new());
-    while i < base.len() && j < cur.len() {
-        match base[i].puzzle.cmp(&cur[j].puzzle) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                if base[i].solved && cur[j].solved {
-                    out.push((&base[i], &cur[j]));
-                }
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out
-}
-
-/// How a run's puzzles were arranged: `as given` or `--permute, seed 7`.
-fn permutation(o: &crate::harness::RunOptions) -> String {
-    if o.permute {
-        format!("--permute, seed {}", o.seed)
-    } else {
-        "as given".into()
-    }
-}
-
-/// Which of each dataset's puzzles a run measured: `all`, `--limit 50`, `--sample 40 (seed 7)`.
-fn subset(o: &crate::harness::RunOptions) -> String {
-    match (o.limit, o.sample) {
-        (None, None) => "all".into(),
-        (Some(l), None) => format!("--limit {l}"),
-        (None, Some(s)) => format!("--sample {s} (seed {})", o.seed),
-        (Some(l), Some(s)) => format!("--limit {l}, --sample {s} (seed {})", o.seed),
-    }
-}
-
 fn short(sha: Option<&str>) -> String {
     sha.map_or("none".into(), |s| format!("{}…", &s[..s.len().min(12)]))
 }
@@ -564,12 +389,14 @@ fn compare_one(
     threshold: f64,
 ) -> CompareRow {
     let solved = |v: &[PuzzleStat]| v.iter().filter(|s| s.solved).count() as u64;
-    let failed = |v: &[PuzzleStat]| v.iter().filter(|s| s.failed).count() as u64;
+    // Every figure is over the puzzles both runs verified: a puzzle fixed
+    // or failing anew is a change of its own, never a change in cost.
+    let pairs = verified_in_both(base, cur);
+    let compared_base: Vec<&PuzzleStat> = pairs.iter().map(|p| p.0).collect();
+    let compared_cur: Vec<&PuzzleStat> = pairs.iter().map(|p| p.1).collect();
     let mut search_changed = false;
     let mut ratios = Vec::new();
-    let (compared_base, compared_cur): (Vec<&PuzzleStat>, Vec<&PuzzleStat>);
-    let (speed, faster_pct, puzzles) = if paired {
-        let pairs = solved_in_both(base, cur);
+    let (speed, faster_pct) = if paired {
         search_changed = pairs
             .iter()
             .any(|(b, c)| b.nodes != c.nodes || b.guesses != c.guesses);
@@ -581,17 +408,13 @@ fn compare_one(
             .map(|(b, c)| c.ns.max(1) as f64 / b.ns.max(1) as f64)
             .collect();
         ratios.sort_by(f64::total_cmp);
-        compared_base = pairs.iter().map(|p| p.0).collect();
-        compared_cur = pairs.iter().map(|p| p.1).collect();
-        (s.map(|s| s.ratio), s.map(|s| s.faster_pct), pairs.len())
+        (s.map(|s| s.ratio), s.map(|s| s.faster_pct))
     } else {
-        compared_base = base.iter().filter(|s| s.solved).collect();
-        compared_cur = cur.iter().filter(|s| s.solved).collect();
+        // Measured in another order: the same puzzles, as two samples.
         let ns = |v: &[&PuzzleStat]| -> Vec<u64> { v.iter().map(|s| s.ns).collect() };
         (
             crate::stats::unpaired_speed(&ns(&compared_base), &ns(&compared_cur)),
             None,
-            compared_base.len().max(compared_cur.len()),
         )
     };
     // Over the puzzles that report the counter; none when no puzzle does.
@@ -599,7 +422,6 @@ fn compare_one(
         let counted: Vec<u64> = v.iter().filter_map(|s| f(s)).collect();
         (!counted.is_empty()).then(|| counted.iter().sum::<u64>() as f64 / counted.len() as f64)
     };
-    let (base_failed, cur_failed) = (failed(base), failed(cur));
     let mut s = speed.unwrap_or(crate::stats::Estimate {
         value: f64::NAN,
         lo: f64::NAN,
@@ -614,18 +436,20 @@ fn compare_one(
     }
     // Slower beyond the threshold means the whole interval below 1/(1+t) in speed,
     // that is, time grown by more than t; faster likewise.
-    let verdict = if cur_failed > base_failed || s.hi < 1.0 / (1.0 + threshold) {
+    let cost = if s.hi < 1.0 / (1.0 + threshold) {
         Verdict::Regressed
     } else if s.lo > 1.0 + threshold {
         Verdict::Improved
     } else {
         Verdict::WithinNoise
     };
+    let failures = Failures::of(base, cur);
+    let counts = instructions_over(&pairs);
     CompareRow {
         variant: variant.clone(),
         dataset: dataset.clone(),
         paired,
-        puzzles,
+        puzzles: pairs.len(),
         base_median_us: median_us(&compared_base),
         cur_median_us: median_us(&compared_cur),
         speed: s.value,
@@ -640,35 +464,70 @@ fn compare_one(
         search_changed,
         base_solved: solved(base),
         cur_solved: solved(cur),
-        base_instructions: None,
-        cur_instructions: None,
-        base_failed,
-        cur_failed,
-        verdict,
+        base_instructions: counts.map(|c| c.0),
+        cur_instructions: counts.map(|c| c.1),
+        means_only: false,
+        failures,
+        cost,
+        verdict: overall(failures, cost),
         ratios,
+    }
+}
+
+/// A row's verdict, failures first: a puzzle failing anew is a regression
+/// whatever the cost; else a cost beyond the threshold is one; else
+/// puzzles fixed are an improvement, and otherwise the cost decides.
+pub fn overall(failures: Failures, cost: Verdict) -> Verdict {
+    if failures.regressed() || cost == Verdict::Regressed {
+        Verdict::Regressed
+    } else if failures.fixed > 0 {
+        Verdict::Improved
+    } else {
+        cost
     }
 }
 
 /// Judges a row by instructions per puzzle, which are the same on every run
 /// of a build: the ratio is exact (its interval a point), and a change
-/// beyond `threshold` either way is a verdict. More failures still regress.
-fn counted(row: &mut CompareRow, base: Option<&SummaryRow>, cur: &SummaryRow, threshold: f64) {
-    row.base_instructions = base.and_then(|b| b.instructions_per_puzzle);
-    row.cur_instructions = cur.instructions_per_puzzle;
+/// beyond `threshold` either way is the cost's verdict. The means are over
+/// the puzzles both runs verified; a run saved without each puzzle's count
+/// falls back to the summaries' means, and the sentence returned says so.
+fn counted(
+    row: &mut CompareRow,
+    base: Option<&SummaryRow>,
+    cur: &SummaryRow,
+    threshold: f64,
+) -> Option<String> {
+    let mut said = None;
+    if row.base_instructions.is_none() || row.cur_instructions.is_none() {
+        row.base_instructions = base.and_then(|b| b.instructions_per_puzzle);
+        row.cur_instructions = cur.instructions_per_puzzle;
+        row.means_only = true;
+        said = Some(format!(
+            "{} on {}: instructions compared as each run's mean over its own verified puzzles ({} and {}), not over the puzzles both verified: {} has no instructions a puzzle (a run saved before it kept them)",
+            row.variant,
+            row.dataset,
+            row.base_solved,
+            row.cur_solved,
+            crate::harness::files::RESULTS_CSV
+        ));
+    }
     let (Some(b), Some(c)) = (row.base_instructions, row.cur_instructions) else {
-        return;
+        return said;
     };
     let speed = b / c.max(1.0);
     (row.speed, row.speed_lo, row.speed_hi) = (speed, speed, speed);
     row.time_change_pct = 100.0 * (c / b.max(1.0) - 1.0);
-    row.verdict = if row.cur_failed > row.base_failed || c > b * (1.0 + threshold) {
+    row.cost = if c > b * (1.0 + threshold) {
         Verdict::Regressed
     } else if c * (1.0 + threshold) < b {
         Verdict::Improved
     } else {
         Verdict::WithinNoise
     };
+    row.verdict = overall(row.failures, row.cost);
+    said
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,6 +1,8 @@
 use super::*;
 use crate::harness::{DatasetInfo, RunOptions};
 
+pub(crate) mod failures;
+
 /// Writes a run folder: `variants` over dataset `tiny` (checksum `sha`), 200
 /// puzzles, two repeats; puzzle i takes `ns(variant index, i)`.
 fn run_folder(dir: &Path, sha: &str, mode: &str, ns: impl Fn(usize, u64) -> u64) {
@@ -38,6 +40,11 @@ fn run_folder(dir: &Path, sha: &str, mode: &str, ns: impl Fn(usize, u64) -> u64)
 
 /// Writes `run.json` for a run over `tiny` (200 puzzles, checksum `sha`), one thread.
 fn write_info(dir: &Path, options: RunOptions, sha: &str) {
+    write_info_of(dir, options, sha, 200);
+}
+
+/// [`write_info`] of a `tiny` of `puzzles` puzzles.
+pub(crate) fn write_info_of(dir: &Path, options: RunOptions, sha: &str, puzzles: u64) {
     let mut info = crate::harness::RunInfo::new(
         RunOptions {
             datasets: vec!["tiny".into()],
@@ -51,8 +58,8 @@ fn write_info(dir: &Path, options: RunOptions, sha: &str) {
             size: "9x9".into(),
             bytes: 1,
             sha256: sha.into(),
-            puzzles_in_source: 200,
-            puzzles_run: 200,
+            puzzles_in_source: puzzles,
+            puzzles_run: puzzles,
             skipped: 0,
             pencilmarks: 0,
             rounds: None,
@@ -67,7 +74,7 @@ fn times(k: usize, i: u64) -> u64 {
     (5_000 + (i * 7919) % 45_000) * (1 + 2 * k as u64)
 }
 
-fn side(dir: &Path) -> (Side, RunData) {
+pub(crate) fn side(dir: &Path) -> (Side, RunData) {
     load_side(dir, &dir.display().to_string()).unwrap()
 }
 
@@ -185,10 +192,16 @@ fn a_changed_search_or_new_wrong_answers_are_reported() {
     let slow = c.rows.iter().find(|r| r.variant == "slow").unwrap();
     assert!(slow.search_changed);
     assert!(slow.cur_guesses.unwrap() > slow.base_guesses.unwrap());
-    assert_eq!((slow.base_failed, slow.cur_failed), (0, 1));
+    assert_eq!((slow.failures.before, slow.failures.after), (0, 1));
+    assert_eq!(slow.failures.new, 1);
     assert_eq!(slow.verdict, Verdict::Regressed);
     let said = write::sentences(&c).join("\n");
-    assert!(said.contains("wrong answers"), "{said}");
+    assert!(
+        said.contains(
+            "slow on tiny: regressed: 1 puzzle now fails (0 → 1 failed); time per puzzle"
+        ),
+        "{said}"
+    );
     let fast = c.rows.iter().find(|r| r.variant == "fast").unwrap();
     assert_eq!(fast.verdict, Verdict::WithinNoise);
 }

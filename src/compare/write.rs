@@ -62,8 +62,17 @@ pub fn cells(r: &CompareRow) -> [String; 10] {
         pct(r.time_change_pct),
         r.faster_pct.map_or("-".into(), |p| format!("{p:.0}")),
         guesses,
-        r.verdict.word().to_string(),
+        verdict_cell(r),
     ]
+}
+
+/// A row's verdict in a table's cell, its failures first: `fixed 13;
+/// improved`, `13 now fail; regressed`, or the verdict alone.
+pub fn verdict_cell(r: &CompareRow) -> String {
+    match r.failures.short() {
+        Some(f) => format!("{f}; {}", r.verdict.word()),
+        None => r.verdict.word().to_string(),
+    }
 }
 
 /// Column heads of a comparison by instructions per puzzle.
@@ -86,7 +95,7 @@ fn counted_cells(r: &CompareRow) -> Vec<String> {
         count(r.base_instructions),
         count(r.cur_instructions),
         pct(r.time_change_pct),
-        r.verdict.word().to_string(),
+        verdict_cell(r),
     ]
 }
 
@@ -119,92 +128,126 @@ pub fn table_text(c: &Comparison) -> String {
     table(&HEADER, &rows, &right)
 }
 
-/// One sentence per row that is not within noise, or a single one saying all are.
+/// One sentence per row that is not within noise, or a single one saying
+/// all are. A row whose failed puzzles changed says that first.
 pub fn sentences(c: &Comparison) -> Vec<String> {
     let t = 100.0 * c.threshold;
-    if c.metric == Measure::Instructions {
-        return counted_sentences(c, t);
-    }
     let mut out = Vec::new();
     for r in &c.rows {
-        // One figure for one change: the time per puzzle, the geometric mean
-        // of the per-puzzle ratios, with its interval in the same unit.
-        let time = |speed: f64| 100.0 * (1.0 / speed - 1.0);
-        let interval = format!(
-            "time per puzzle {}, 95% CI {} to {}",
-            pct(time(r.speed)),
-            pct(time(r.speed_hi)),
-            pct(time(r.speed_lo))
-        );
-        let mut line = match r.verdict {
-            Verdict::WithinNoise => continue_if_quiet(r, t, &interval),
-            Verdict::Improved => Some(format!(
-                "{} on {}: improved, {interval}.",
-                r.variant, r.dataset
-            )),
-            Verdict::Regressed if r.cur_failed > r.base_failed => Some(format!(
-                "{} on {}: regressed, {} wrong answers or errors now against {} in the baseline.",
-                r.variant, r.dataset, r.cur_failed, r.base_failed
-            )),
-            Verdict::Regressed => Some(format!(
-                "{} on {}: regressed, {interval}.",
-                r.variant, r.dataset
-            )),
+        let said = match c.metric {
+            Measure::Instructions => counted_sentence(r, t),
+            _ => timed_sentence(r, t),
         };
-        if let Some(l) = &mut line {
-            if r.search_changed {
-                let _ = write!(
-                    l,
-                    " The search itself changed: {} → {} guesses and {} → {} nodes per puzzle.",
-                    opt_num(r.base_guesses),
-                    opt_num(r.cur_guesses),
-                    opt_num(r.base_nodes),
-                    opt_num(r.cur_nodes)
-                );
-            }
-            out.push(l.clone());
-        }
+        out.extend(said);
     }
     if out.is_empty() {
-        out.push(format!(
-            "Every strategy and dataset is within noise (no change beyond ±{t:.0}% that its 95% interval confirms)."
-        ));
+        out.push(match c.metric {
+            Measure::Instructions => format!(
+                "Every strategy and dataset is within ±{t:.1}% in instructions per puzzle."
+            ),
+            _ => format!(
+                "Every strategy and dataset is within noise (no change beyond ±{t:.0}% that its 95% interval confirms)."
+            ),
+        });
     }
     out
 }
 
-/// The sentences of a comparison by instructions per puzzle: exact
-/// changes, judged against the threshold alone.
-fn counted_sentences(c: &Comparison, t: f64) -> Vec<String> {
-    let mut out = Vec::new();
-    for r in c.rows.iter().filter(|r| r.verdict != Verdict::WithinNoise) {
-        let word = match r.verdict {
-            Verdict::Improved => "improved",
-            _ => "regressed",
-        };
-        let line = match (r.base_instructions, r.cur_instructions) {
-            _ if r.cur_failed > r.base_failed => format!(
-                "{} on {}: regressed, {} wrong answers or errors now against {} in the baseline.",
-                r.variant, r.dataset, r.cur_failed, r.base_failed
-            ),
-            (Some(b), Some(n)) => format!(
-                "{} on {}: {word}, {} instructions per puzzle ({} → {}; threshold ±{t:.1}%).",
-                r.variant,
-                r.dataset,
-                pct(r.time_change_pct),
-                crate::stats::thousands(b.round() as u64),
-                crate::stats::thousands(n.round() as u64)
-            ),
-            _ => continue,
-        };
-        out.push(line);
+/// Which puzzles a row's cost is over, when not every puzzle of both runs:
+/// ` over the 87 puzzles both verified`.
+fn over(r: &CompareRow) -> String {
+    let n = r.puzzles as u64;
+    if n == r.base_solved && n == r.cur_solved && r.failures == Default::default() {
+        String::new()
+    } else {
+        format!(
+            " over the {n} puzzle{} both verified",
+            if n == 1 { "" } else { "s" }
+        )
     }
-    if out.is_empty() {
-        out.push(format!(
-            "Every strategy and dataset is within ±{t:.1}% in instructions per puzzle."
-        ));
+}
+
+/// A row's sentence with its failures first: `mine on tiny: improved:
+/// fixed 13 puzzles (13 → 0 failed); COST, within noise (±3%).`
+fn with_failures(r: &CompareRow, failures: &str, cost: &str, t: f64, digits: usize) -> String {
+    let judged = match r.cost {
+        Verdict::Regressed => format!("a regression beyond ±{t:.digits$}%"),
+        Verdict::Improved => format!("an improvement beyond ±{t:.digits$}%"),
+        Verdict::WithinNoise => format!("within noise (±{t:.digits$}%)"),
+    };
+    let cost = if r.puzzles == 0 {
+        "no puzzle verified in both runs, so no cost compared".to_string()
+    } else {
+        format!("{cost}, {judged}")
+    };
+    format!(
+        "{} on {}: {}: {failures}; {cost}.",
+        r.variant,
+        r.dataset,
+        r.verdict.word()
+    )
+}
+
+/// The sentence of a timed row, or none when it is within noise and its
+/// search and failures did not change.
+fn timed_sentence(r: &CompareRow, t: f64) -> Option<String> {
+    // One figure for one change: the time per puzzle, the geometric mean
+    // of the per-puzzle ratios, with its interval in the same unit.
+    let time = |speed: f64| 100.0 * (1.0 / speed - 1.0);
+    let interval = format!(
+        "time per puzzle {}{}, 95% CI {} to {}",
+        pct(time(r.speed)),
+        over(r),
+        pct(time(r.speed_hi)),
+        pct(time(r.speed_lo))
+    );
+    let mut line = match (r.failures.words(), r.verdict) {
+        (Some(f), _) => with_failures(r, &f, &interval, t, 0),
+        (None, Verdict::WithinNoise) => continue_if_quiet(r, t, &interval)?,
+        (None, v) => format!("{} on {}: {}, {interval}.", r.variant, r.dataset, v.word()),
+    };
+    if r.search_changed {
+        let _ = write!(
+            line,
+            " The search itself changed: {} → {} guesses and {} → {} nodes per puzzle.",
+            opt_num(r.base_guesses),
+            opt_num(r.cur_guesses),
+            opt_num(r.base_nodes),
+            opt_num(r.cur_nodes)
+        );
     }
-    out
+    Some(line)
+}
+
+/// The sentence of a row compared by instructions per puzzle (exact
+/// changes, judged against the threshold alone), or none when it is
+/// within it and its failures did not change.
+fn counted_sentence(r: &CompareRow, t: f64) -> Option<String> {
+    let over = if r.means_only {
+        " (each run's mean over its own verified puzzles: a run kept no count a puzzle)".to_string()
+    } else {
+        over(r)
+    };
+    let change = match (r.base_instructions, r.cur_instructions) {
+        (Some(b), Some(n)) => format!(
+            "{} instructions per puzzle{over} ({} → {})",
+            pct(r.time_change_pct),
+            crate::stats::thousands(b.round() as u64),
+            crate::stats::thousands(n.round() as u64)
+        ),
+        _ => "no instructions counted".to_string(),
+    };
+    match (r.failures.words(), r.verdict) {
+        (Some(f), _) => Some(with_failures(r, &f, &change, t, 1)),
+        (None, Verdict::WithinNoise) => None,
+        (None, _) if r.base_instructions.is_none() || r.cur_instructions.is_none() => None,
+        (None, v) => Some(format!(
+            "{} on {}: {}, {change}; threshold ±{t:.1}%.",
+            r.variant,
+            r.dataset,
+            v.word()
+        )),
+    }
 }
 
 /// A within-noise row is worth a sentence only when its search changed.
@@ -241,6 +284,9 @@ pub fn csv_text(c: &Comparison) -> Result<String, csv::Error> {
         "cur_solved",
         "base_failed",
         "cur_failed",
+        "fixed",
+        "now_failing",
+        "cost_verdict",
         "verdict",
     ])?;
     let f = |x: f64| {
@@ -270,8 +316,11 @@ pub fn csv_text(c: &Comparison) -> Result<String, csv::Error> {
             r.search_changed.to_string(),
             r.base_solved.to_string(),
             r.cur_solved.to_string(),
-            r.base_failed.to_string(),
-            r.cur_failed.to_string(),
+            r.failures.before.to_string(),
+            r.failures.after.to_string(),
+            r.failures.fixed.to_string(),
+            r.failures.new.to_string(),
+            r.cost.word().to_string(),
             r.verdict.word().to_string(),
         ])?;
     }
@@ -307,6 +356,7 @@ pub fn markdown(c: &Comparison, charts: &[Rendered]) -> String {
         "- Noise threshold ±{:.1}%: a change counts only when its whole 95% interval lies beyond it.",
         100.0 * c.threshold
     );
+    s.push_str("- Failures first: a puzzle that fails now and did not in the baseline is a regression, whatever the time; puzzles fixed are an improvement unless the time (or instructions), compared over the puzzles both runs verified, regressed beyond the threshold.\n");
     for w in &c.warnings {
         let _ = writeln!(s, "- **Warning:** {w}");
     }

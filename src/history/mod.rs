@@ -10,7 +10,7 @@
 
 pub mod write;
 
-use crate::compare::{self, baseline, CompareError, Side, Verdict};
+use crate::compare::{self, baseline, CompareError, Failures, Side, Verdict};
 use crate::harness::plan::Measure;
 use crate::harness::{files, RunInfo, SummaryRow};
 use crate::report::{ReportError, RunData};
@@ -145,22 +145,39 @@ pub struct Point {
     pub failed: u64,
 }
 
-/// A step between two runs of a timeline that `compare` judged beyond noise.
+/// A step between two runs of a timeline that `compare` judged beyond
+/// noise, or where puzzles were fixed or failed anew.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
     /// The run before (index in [`History::runs`]).
     pub from: usize,
     /// The run the change came in.
     pub to: usize,
-    /// Regressed or improved.
+    /// Regressed or improved: failures first, then the cost.
     pub verdict: Verdict,
-    /// The later run's time (or instructions) over the earlier's: 1.05 is
-    /// 5% more.
+    /// The verdict of the time (or instructions) alone.
+    pub cost: Verdict,
+    /// The later run's time (or instructions) over the earlier's, over the
+    /// puzzles both verified: 1.05 is 5% more.
     pub change: f64,
     /// Its 95% interval (a point for instructions).
     pub interval: (f64, f64),
-    /// Failures before and after, when they changed.
-    pub failures: Option<(u64, u64)>,
+    /// The puzzles both runs verified, which `change` is over.
+    pub puzzles: usize,
+    /// True when `puzzles` is every puzzle either run verified.
+    pub all_puzzles: bool,
+    /// True when `change` is the two runs' means over their own verified
+    /// puzzles (a counted run saved without each puzzle's count).
+    pub means_only: bool,
+    /// The puzzles fixed and failing anew.
+    pub failures: Failures,
+}
+
+impl Step {
+    /// True when puzzles were fixed or failed anew: said before any change in speed.
+    pub fn failures_changed(&self) -> bool {
+        self.failures.changed()
+    }
 }
 
 /// One contender on one dataset, on one machine in one setting, over time.
@@ -222,14 +239,20 @@ impl History {
         out
     }
 
-    /// Every marked step with its timeline, the largest change first.
+    /// Every marked step with its timeline: steps where puzzles failed
+    /// anew first, then those that fixed some (the most puzzles first),
+    /// then the largest changes in speed.
     pub fn moves(&self) -> Vec<(&Timeline, &Step)> {
         let mut out: Vec<(&Timeline, &Step)> = self
             .timelines
             .iter()
             .flat_map(|t| t.steps.iter().map(move |s| (t, s)))
             .collect();
-        out.sort_by(|a, b| b.1.change.ln().abs().total_cmp(&a.1.change.ln().abs()));
+        let size = |s: &Step| s.change.ln().abs();
+        out.sort_by(|(_, a), (_, b)| {
+            let rank = |s: &Step| (s.failures.new, s.failures.fixed);
+            rank(b).cmp(&rank(a)).then(size(b).total_cmp(&size(a)))
+        });
         out
     }
 }
@@ -517,10 +540,13 @@ fn mark_steps(
                 from: a,
                 to: b,
                 verdict: row.verdict,
+                cost: row.cost,
                 change: inv(row.speed),
                 interval: (inv(row.speed_hi), inv(row.speed_lo)),
-                failures: (row.base_failed != row.cur_failed)
-                    .then_some((row.base_failed, row.cur_failed)),
+                puzzles: row.puzzles,
+                all_puzzles: row.puzzles as u64 == row.base_solved.max(row.cur_solved),
+                means_only: row.means_only,
+                failures: row.failures,
             });
         }
         t.steps = steps;
@@ -616,28 +642,4 @@ fn run_span(points: &[Point]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn labels_order_their_numbers_as_numbers() {
-        let mut labels = vec!["v10", "v2", "v1", "abc", "v2a"];
-        labels.sort_by_key(|l| natural_key(l));
-        assert_eq!(labels, ["abc", "v1", "v2", "v2a", "v10"]);
-    }
-
-    #[test]
-    fn a_span_of_runs_reads_as_a_range_or_a_list() {
-        let p = |run| Point {
-            run,
-            value: None,
-            interval: None,
-            solved: 0,
-            puzzles: 0,
-            failed: 0,
-        };
-        assert_eq!(run_span(&[p(0), p(1), p(2)]), "runs 1–3");
-        assert_eq!(run_span(&[p(0), p(3)]), "runs 1, 4");
-        assert_eq!(run_span(&[p(4)]), "run 5");
-    }
-}
+mod tests;

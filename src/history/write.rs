@@ -23,9 +23,9 @@ pub const HISTORY_CSV: &str = "history.csv";
 /// `+5.0%`, `−4.8%`: a change as the terminal and the charts say it.
 pub fn change_text(s: &Step) -> String {
     if !s.change.is_finite() {
-        return match s.failures {
-            Some((a, b)) => format!("{a} → {b} failed"),
-            None => "changed".into(),
+        return match s.failures.changed() {
+            true => format!("{} → {} failed", s.failures.before, s.failures.after),
+            false => "changed".into(),
         };
     }
     let pct = 100.0 * (s.change - 1.0);
@@ -54,41 +54,51 @@ fn what(metric: Measure) -> &'static str {
     }
 }
 
-/// One sentence per step: `band on hard-9x9 (M1): regressed at run 7 (v7):
-/// +5.0% of the time of run 6 (v6) (95% interval …)`.
+/// One sentence per step, its failures first: `band on hard-9x9 (M1):
+/// regressed at run 7 (v7): +5.0%, 1.050× the time of run 6 (v6) (95%
+/// interval …)`; `mine on hard-9x9 (M1): improved at run 9 (v9): fixed 13
+/// puzzles (13 → 0 failed); +3.5% over the 87 puzzles both verified, …`.
 pub fn step_sentence(h: &History, t: &Timeline, s: &Step) -> String {
     let interval = if s.interval.0 < s.interval.1 && s.change.is_finite() {
         format!(" (95% interval {:.3}×–{:.3}×)", s.interval.0, s.interval.1)
     } else {
         String::new()
     };
+    let over = if s.means_only {
+        " (each run's mean over its own verified puzzles)".to_string()
+    } else if s.all_puzzles {
+        String::new()
+    } else {
+        format!(" over the {} puzzles both verified", s.puzzles)
+    };
     let ratio = if s.change.is_finite() {
         format!(
-            ", {:.3}× {} of {}{interval}",
+            "{}{over}, {:.3}× {} of {}{interval}",
+            change_text(s),
             s.change,
             what(t.metric),
             run_ref(h, s.from)
         )
     } else {
-        String::new()
+        "no puzzle verified in both runs".into()
     };
-    let failed = s
-        .failures
-        .map(|(a, b)| format!("; failed puzzles {a} → {b}"))
-        .unwrap_or_default();
+    let said = match s.failures.words() {
+        Some(failures) => format!("{failures}; {ratio}, cost {}", s.cost.word()),
+        None => ratio,
+    };
     format!(
-        "{} on {} ({}): {} at {}: {}{ratio}{failed}",
+        "{} on {} ({}): {} at {}: {said}",
         t.variant,
         t.dataset,
         machine_tag(h, &t.machine),
         s.verdict.word(),
         run_ref(h, s.to),
-        change_text(s)
     )
 }
 
-/// The terminal's summary: what was read, then the largest moves (at most
-/// `most`) and where they came in.
+/// The terminal's summary: what was read, then every step where puzzles
+/// failed anew or were fixed, then the largest moves in speed (up to `most`
+/// in all) and where they came in.
 pub fn summary_lines(h: &History, most: usize) -> Vec<String> {
     let moves = h.moves();
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
@@ -124,11 +134,17 @@ pub fn summary_lines(h: &History, most: usize) -> Vec<String> {
             h.thresholds.1 * 100.0
         ));
     }
-    for (t, s) in moves.iter().take(most) {
+    // Failures are never left to "… and N more": a bug must show.
+    let failures = moves.iter().filter(|m| m.1.failures_changed()).count();
+    let shown = failures.max(most.min(moves.len()));
+    for (t, s) in moves.iter().take(shown) {
         out.push(format!("- {}", step_sentence(h, t, s)));
     }
-    if moves.len() > most {
-        out.push(format!("  … and {} more in history.md", moves.len() - most));
+    if moves.len() > shown {
+        out.push(format!(
+            "  … and {} more in history.md",
+            moves.len() - shown
+        ));
     }
     out
 }
@@ -324,8 +340,11 @@ fn timeline_rows(h: &History, t: &Timeline) -> (Vec<String>, Vec<Vec<String>>) {
                     .map(|(lo, hi)| format!("{}–{}", num(lo), num(hi)))
                     .unwrap_or_default(),
                 format!("{} of {}", p.solved, p.puzzles),
-                step.map(|s| format!("{} {}", s.verdict.word(), change_text(s)))
-                    .unwrap_or_default(),
+                step.map(|s| match s.failures.short() {
+                    Some(f) => format!("{}: {f}; {}", s.verdict.word(), change_text(s)),
+                    None => format!("{} {}", s.verdict.word(), change_text(s)),
+                })
+                .unwrap_or_default(),
             ]
         })
         .collect();
@@ -339,7 +358,7 @@ fn intro(h: &History) -> String {
         super::Order::Given => "as given",
     };
     format!(
-        "{} runs, in order {order}. A step is marked where `compare` would call it a regression or an improvement: beyond {:.0}% for times (the whole 95% interval) or {:.0}% for instructions, or with more failed puzzles. Each line holds one machine and one setting; runs that differ are kept apart.",
+        "{} runs, in order {order}. A step is marked where `compare` would call it a regression or an improvement: beyond {:.0}% for times (the whole 95% interval) or {:.0}% for instructions, over the puzzles both runs verified; a step where puzzles fail anew is a regression and one that fixes some an improvement, unless its cost regressed. Each line holds one machine and one setting; runs that differ are kept apart.",
         h.runs.len(),
         h.thresholds.0 * 100.0,
         h.thresholds.1 * 100.0

@@ -121,6 +121,8 @@ pub struct Point {
     pub nodes: Option<u64>,
     /// Guesses (likewise).
     pub guesses: Option<u64>,
+    /// Instructions of its solve, where the run counted them (likewise).
+    pub instructions: Option<u64>,
     /// The median of its timed solves, ns.
     pub solve_ns: u64,
     /// Timed solves behind it.
@@ -544,6 +546,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
             status,
             nodes: f.opt_num(c.nodes, w)?,
             guesses: f.opt_num(c.guesses, w)?,
+            instructions: f.opt_num(c.instructions, w)?,
             solve_ns: f.num(ns_column, "a whole number of nanoseconds")?,
             solves: 1,
         };

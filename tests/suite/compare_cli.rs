@@ -3,7 +3,7 @@
 use predicates::prelude::*;
 use std::path::Path;
 
-use crate::common::bin_in as bin;
+use crate::common::{bin_in as bin, break_puzzles};
 
 /// The arguments of a two-strategy run of an embedded set into `cwd/NAME`.
 fn bench_args<'a>(name: &'a str, dataset: &'a str) -> Vec<&'a str> {
@@ -243,4 +243,67 @@ fn comparisons_and_reports_across_runs_keep_unlike_runs_apart() {
         .success();
     let md = std::fs::read_to_string(tmp.path().join("same/report.md")).unwrap();
     assert!(md.contains("M1 and M2 ran on one machine"), "{md}");
+}
+
+/// Copies the files a comparison reads from one run folder to another.
+fn copy_run(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for file in ["run.json", "summary.csv", "results.csv"] {
+        std::fs::copy(from.join(file), to.join(file)).unwrap();
+    }
+}
+
+#[test]
+fn a_fix_passes_the_gate_and_a_bug_fails_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    bench(cwd, "run", "easy-9x9", None);
+    // The same run, with 13 puzzles answered wrongly: the bug.
+    copy_run(&cwd.join("run"), &cwd.join("buggy"));
+    break_puzzles(&cwd.join("buggy/results.csv"), 13);
+    // The fix: the bug as the baseline, the same times on the others.
+    let out = bin(cwd)
+        .args(["compare", "buggy", "run", "--out", "fix"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for variant in ["bitset-mrv", "dlx"] {
+        assert!(
+            text.contains(&format!("{variant} on easy-9x9: improved: fixed 13 puzzles (13 → 0 failed); time per puzzle +0.0% over the ")),
+            "{text}"
+        );
+    }
+    assert!(text.contains("fixed 13; improved"), "{text}");
+    let md = std::fs::read_to_string(cwd.join("fix/compare.md")).unwrap();
+    assert!(md.contains("improved: fixed 13 puzzles"), "{md}");
+    // The bug: the run as the baseline.
+    let out = bin(cwd)
+        .args(["compare", "run", "buggy", "--out", "bug"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("dlx on easy-9x9: regressed: 13 puzzles now fail (0 → 13 failed); "),
+        "{text}"
+    );
+    // bench --baseline gates the same way: a new run against the bug saved
+    // as a baseline, its times a millionfold (so the cost cannot regress on
+    // a loaded machine): the new run fixes its 13 puzzles and passes.
+    let baseline = cwd.join("reports/baselines/buggy");
+    copy_run(&cwd.join("buggy"), &baseline);
+    scale_times(&baseline.join("results.csv"), |ns| ns * 1_000_000);
+    let mut args = bench_args("again", "easy-9x9");
+    args.extend(["--baseline", "buggy"]);
+    bin(cwd).args(&args).assert().success();
+    let md = std::fs::read_to_string(cwd.join("again/compare/compare.md")).unwrap();
+    assert!(
+        md.contains("dlx on easy-9x9: improved: fixed 13 puzzles"),
+        "{md}"
+    );
 }

@@ -3,7 +3,7 @@
 //! github-action-benchmark. Verdicts are asserted only on counted runs,
 //! whose instructions do not depend on the machine's speed.
 
-use crate::common::{bin_in as bin, csv_rows, valgrind};
+use crate::common::{bin_in as bin, break_puzzles, csv_rows, valgrind};
 use predicates::prelude::*;
 use std::path::Path;
 use sudoku_bench::history::{self, write, Order};
@@ -490,4 +490,21 @@ fn the_ci_recipe_keeps_a_baseline_on_main_and_gates_a_pull_request_on_it() {
     );
     let said = String::from_utf8_lossy(&slower.stderr).to_lowercase();
     assert!(said.contains("regressed against baseline main"), "{said}");
+    // Main with a bug (3 puzzles answered wrongly), the pull request
+    // fixing it at the same count on the other 7: not a regression.
+    break_puzzles(&tmp.path().join("reports/baselines/main/results.csv"), 3);
+    let fix = run(&commands[1], "--solver band");
+    assert!(fix.status.success(), "a fix passes: {fix:?}");
+    let newest = std::fs::read_dir(tmp.path().join("reports"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("compare/compare.md").is_file())
+        .max_by_key(|p| std::fs::metadata(p).unwrap().modified().unwrap())
+        .unwrap();
+    let md = std::fs::read_to_string(newest.join("compare/compare.md")).unwrap();
+    assert!(
+        md.contains("band on hard-9x9: improved: fixed 3 puzzles (3 → 0 failed); +0.0% instructions per puzzle over the 7 puzzles both verified"),
+        "{md}"
+    );
 }
