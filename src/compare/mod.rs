@@ -475,10 +475,12 @@ fn compare_one(
 }
 
 /// A row's verdict, failures first: a puzzle failing anew is a regression
-/// whatever the cost; else a cost beyond the threshold is one; else
-/// puzzles fixed are an improvement, and otherwise the cost decides.
+/// whatever the cost; puzzles fixed with none failing anew are an
+/// improvement whatever the cost (a correctness fix is never blocked: its
+/// cost on the puzzles both verified is said beside it, with its own
+/// verdict); otherwise the cost decides.
 pub fn overall(failures: Failures, cost: Verdict) -> Verdict {
-    if failures.regressed() || cost == Verdict::Regressed {
+    if failures.regressed() {
         Verdict::Regressed
     } else if failures.fixed > 0 {
         Verdict::Improved

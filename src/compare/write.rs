@@ -171,6 +171,10 @@ fn over(r: &CompareRow) -> String {
 /// fixed 13 puzzles (13 → 0 failed); COST, within noise (±3%).`
 fn with_failures(r: &CompareRow, failures: &str, cost: &str, t: f64, digits: usize) -> String {
     let judged = match r.cost {
+        // A fix is never blocked by what it costs: said, not judged.
+        Verdict::Regressed if r.verdict != Verdict::Regressed => {
+            format!("beyond ±{t:.digits$}%: the fix's cost, not a regression")
+        }
         Verdict::Regressed => format!("a regression beyond ±{t:.digits$}%"),
         Verdict::Improved => format!("an improvement beyond ±{t:.digits$}%"),
         Verdict::WithinNoise => format!("within noise (±{t:.digits$}%)"),

@@ -358,7 +358,7 @@ fn intro(h: &History) -> String {
         super::Order::Given => "as given",
     };
     format!(
-        "{} runs, in order {order}. A step is marked where `compare` would call it a regression or an improvement: beyond {:.0}% for times (the whole 95% interval) or {:.0}% for instructions, over the puzzles both runs verified; a step where puzzles fail anew is a regression and one that fixes some an improvement, unless its cost regressed. Each line holds one machine and one setting; runs that differ are kept apart.",
+        "{} runs, in order {order}. A step is marked where `compare` would call it a regression or an improvement: beyond {:.0}% for times (the whole 95% interval) or {:.0}% for instructions, over the puzzles both runs verified; a step where puzzles fail anew is a regression and one that fixes some (none failing anew) an improvement, whatever its cost, which is said beside it. Each line holds one machine and one setting; runs that differ are kept apart.",
         h.runs.len(),
         h.thresholds.0 * 100.0,
         h.thresholds.1 * 100.0
