@@ -210,8 +210,10 @@ pub fn solve_file(
         let mut p = pipeline::Pipeline::new(opts, pool, (&mut answers, log), &mut flaws);
         let solved = p.blocks(&name, read, rx);
         let read = reading.join().expect("the reading thread does not panic");
-        solved.and_then(|skipped| match read? {
-            true => Ok(Some(skipped)),
+        // Solving's failure first, then the read's; an empty file or one
+        // of comments is the read's error, as in every reader.
+        solved.and_then(|blocks| match read? {
+            true => Ok(Some(blocks.finish()?.skipped)),
             false => Ok(None),
         })
     })?;

@@ -153,22 +153,21 @@ impl<'a> Pipeline<'a> {
     /// (none: the file is not in the line format), and writes their
     /// answers. The blocks are parsed on the workers, each against the
     /// size and alphabet the first puzzle fixed (the blocks up to it are
-    /// parsed here). Gives the bad entries skipped.
+    /// parsed here). Gives what the blocks' reads came to, for the caller
+    /// to finish once it knows the file was read in blocks.
     pub(super) fn blocks(
         &mut self,
         name: &'a str,
         read: &'a format::ReadOptions,
         rx: Receiver<LineBlock>,
-    ) -> Result<usize, BatchError> {
+    ) -> Result<Blocks<'a>, BatchError> {
         self.blocks = Some(Blocks::new(name, read));
         let flow = Flow::default();
         let (flow, opts, pool) = (&flow, self.opts, self.pool);
         let most = in_flight(pool.current_num_threads());
         let mut fixed: Option<Fixed> = None;
-        let mut any = false;
         pool.in_place_scope(|scope| {
             for block in rx.iter() {
-                any = true;
                 if self.stopped() {
                     break;
                 }
@@ -237,10 +236,7 @@ impl<'a> Pipeline<'a> {
         if let Some(e) = self.failure.take() {
             return Err(e);
         }
-        match (any, self.blocks.take()) {
-            (true, Some(b)) => Ok(b.finish()?.skipped),
-            _ => Ok(0),
-        }
+        Ok(self.blocks.take().expect("set above"))
     }
 
     /// True once nothing more is to be read: a failure, or a bad entry.

@@ -128,3 +128,26 @@ fn a_bad_entry_in_a_late_block_fails_the_file_at_its_line_with_nothing_answered(
     let done = solve_file(&opts(), &pool(2), f.path(), &read, &mut Vec::new()).unwrap();
     assert_eq!(done.skipped, 1);
 }
+
+#[test]
+fn an_empty_file_or_one_of_comments_fails_as_in_every_reader() {
+    for text in ["", "# only a comment\n\n"] {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        let err = solve_file(
+            &opts(),
+            &pool(2),
+            f.path(),
+            &ReadOptions::default(),
+            &mut Vec::new(),
+        )
+        .err()
+        .expect("nothing to solve is an error");
+        assert!(err.to_string().contains("bad entry"), "{err}");
+        let BatchError::Load(e) = err else {
+            panic!("{err}")
+        };
+        let first = e.first_parse_error().expect("a parse error");
+        assert_eq!((first.line, first.column), (1, 1), "{text:?}");
+    }
+}

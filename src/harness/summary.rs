@@ -6,7 +6,7 @@ use crate::stats::{rounds_interval, Sketch};
 
 /// What `puzzles_per_sec` is, in words every chart and page that shows it
 /// takes: the wall time it is over, and what that wall takes in.
-pub const PUZZLES_PER_SEC_MEANS: &str = "verified solves over the contender's wall time in the timed passes: its workers' time in its own loop (handing out each puzzle, the timed call, keeping the answer; a library's calls as its host timed them), over the workers, with the harness's checking and recording between stretches left out";
+pub const PUZZLES_PER_SEC_MEANS: &str = "verified solves over the contender's own wall time in the timed passes, over the workers: its timed calls (a built-in's; a library's as its host timed them) or, for a program, each puzzle's round trip through its pipe; the harness's work around them (handing out puzzles, reading the clock, checking answers, recording rows) is left out";
 
 /// Accumulates one strategy variant's puzzles over one dataset, in bounded
 /// memory: each [`PuzzleResult`] (a puzzle's median over its solves) goes

@@ -87,13 +87,14 @@ fn share_out<W>(
     // (the watch would add its instructions to theirs).
     let heap = !crate::callgrind::counting() && crate::callgrind::counts_heap();
     let in_process: Vec<bool> = cs.iter().map(|c| c.engine.solve_fn().is_some()).collect();
-    // A library's calls are timed by its host: its own time is theirs, and
-    // the pipe, the host's reading and writing and the untimed fetch of a
-    // solution are the workbench's.
-    let by_host: Vec<bool> = cs
+    // A contender whose rows time its calls (a built-in, a library in its
+    // host) has those calls as its own time: handing out each puzzle and
+    // reading the clock around it, the pipe, a host's reading and writing
+    // and an untimed fetch of a solution are the workbench's. A program's
+    // rows time its round trips, and its own time is its loop.
+    let by_calls: Vec<bool> = cs
         .iter()
-        .zip(&in_process)
-        .map(|(c, &inp)| !inp && c.timing == crate::contender::Timing::Call)
+        .map(|c| c.timing == crate::contender::Timing::Call)
         .collect();
     let count = pass.stretches();
     let jobs: Vec<Job<'_>> = cs
@@ -169,7 +170,7 @@ fn share_out<W>(
                 let cpu = crate::usage::thread_cpu().saturating_sub(cpu);
                 let m = &mut mine[ci];
                 m.busy += busy;
-                m.own += match by_host[ci] {
+                m.own += match by_calls[ci] {
                     true => Duration::from_nanos(held.borrow().iter().map(|(_, s)| s.ns).sum()),
                     false => busy,
                 };
@@ -417,8 +418,9 @@ pub(super) struct PassUse {
     /// The workers' time in the contender's loops (its wall time, summed
     /// over the workers).
     pub busy: Duration,
-    /// The contender's own time in its loops: the busy time, or for a
-    /// library its calls as its host timed them (summed over the workers).
+    /// The contender's own time: its timed calls (a built-in's, a
+    /// library's as its host timed them), or a program's loop, its busy
+    /// time (summed over the workers).
     pub own: Duration,
     pub cpu: Duration,
     /// The wall time `cpu` was read over: the busy time and the clock
@@ -701,9 +703,8 @@ fn shares(pass: &Pass<'_>, wall: Duration, workers: usize, busy: &[PassUse]) -> 
 }
 
 /// Each contender's wall time in the pass: its own time on the workers
-/// ([`PassUse::own`]: its loop, handing out each puzzle, the timed call and
-/// keeping the answer; a library's calls as its host timed them), over the
-/// workers; none for those not taking part. The harness's own work between
+/// ([`PassUse::own`]: its timed calls, or a program's loop of round
+/// trips), over the workers; none for those not taking part. The harness's own work between
 /// its stretches (checking answers, making rows, the writer's turns, a
 /// worker waiting at the pass's end) is no contender's.
 fn walls(pass: &Pass<'_>, workers: usize, busy: &[PassUse]) -> Vec<Duration> {

@@ -257,10 +257,19 @@ impl History {
     }
 }
 
+/// A run as it was named, and its folder.
+type Named = (String, PathBuf);
+
+/// The runs read, their summaries, and what was passed over.
+type RunsRead = (Vec<HistoryRun>, Vec<Vec<SummaryRow>>, Vec<String>);
+
 /// Run folders and baseline names as given, a folder of runs (like
-/// `reports/baselines`) read as each run in it.
-fn resolve_all(specs: &[String], root: &Path) -> Result<Vec<(String, PathBuf)>, HistoryError> {
+/// `reports/baselines`) read as each run in it. Among several, a folder
+/// that is neither (a history's own, a comparison's: `history reports/*`)
+/// is passed over, and said in the second list.
+fn resolve_all(specs: &[String], root: &Path) -> Result<(Vec<Named>, Vec<String>), HistoryError> {
     let mut out = Vec::new();
+    let mut passed = Vec::new();
     for spec in specs {
         let dir = Path::new(spec);
         let is_run = dir.join(files::RESULTS_CSV).is_file();
@@ -285,7 +294,15 @@ fn resolve_all(specs: &[String], root: &Path) -> Result<Vec<(String, PathBuf)>, 
             }
         }
         if dir.is_dir() && !is_run && !root.join(spec).is_dir() {
-            return Err(HistoryError::NoRuns(dir.to_path_buf()));
+            if specs.len() == 1 {
+                return Err(HistoryError::NoRuns(dir.to_path_buf()));
+            }
+            passed.push(format!(
+                "{}: passed over: neither a run (no {}) nor a folder of runs",
+                dir.display(),
+                files::RESULTS_CSV
+            ));
+            continue;
         }
         out.push((spec.clone(), baseline::resolve(spec, root)?));
     }
@@ -293,7 +310,7 @@ fn resolve_all(specs: &[String], root: &Path) -> Result<Vec<(String, PathBuf)>, 
     // is read once.
     let mut seen = std::collections::HashSet::new();
     out.retain(|(_, dir)| seen.insert(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone())));
-    Ok(out)
+    Ok((out, passed))
 }
 
 /// A label's key for ordering: runs of digits compare as numbers.
@@ -322,13 +339,10 @@ fn natural_key(label: &str) -> Vec<(bool, u128, String)> {
 
 /// Reads each run's `run.json` and `summary.csv` (a run cut short has its
 /// summary made from its rows first, as `report` does), in `order`.
-fn read_runs(
-    specs: &[String],
-    root: &Path,
-    order: Order,
-) -> Result<(Vec<HistoryRun>, Vec<Vec<SummaryRow>>), HistoryError> {
+fn read_runs(specs: &[String], root: &Path, order: Order) -> Result<RunsRead, HistoryError> {
     let mut read = Vec::new();
-    for (spec, dir) in resolve_all(specs, root)? {
+    let (dirs, passed) = resolve_all(specs, root)?;
+    for (spec, dir) in dirs {
         let rebuilt = crate::report::rebuild_if_cut_short(&dir)?;
         let (info, summary) = crate::report::load_summary(&dir)?;
         let info = info.ok_or_else(|| HistoryError::NoInfo(dir.clone()))?;
@@ -363,7 +377,8 @@ fn read_runs(
             key(&a.0).cmp(&key(&b.0))
         }),
     }
-    Ok(read.into_iter().unzip())
+    let (runs, summaries) = read.into_iter().unzip();
+    Ok((runs, summaries, passed))
 }
 
 /// What keeps two runs' figures of one contender on one dataset apart.
@@ -385,7 +400,7 @@ pub fn history(
     order: Order,
     threshold: Option<f64>,
 ) -> Result<History, HistoryError> {
-    let (runs, summaries) = read_runs(specs, root, order)?;
+    let (runs, summaries, passed) = read_runs(specs, root, order)?;
     if runs.len() < 2 {
         return Err(HistoryError::TooFew(runs.len()));
     }
@@ -432,7 +447,8 @@ pub fn history(
     timelines.sort_by(|a, b| {
         (&a.variant, &a.dataset, a.points[0].run).cmp(&(&b.variant, &b.dataset, b.points[0].run))
     });
-    let notes = notes(&runs, &timelines);
+    let mut notes = passed;
+    notes.extend(notes_of(&runs, &timelines));
     Ok(History {
         runs,
         order,
@@ -555,7 +571,7 @@ fn mark_steps(
 }
 
 /// The sentences on what was kept apart and what was cut short.
-fn notes(runs: &[HistoryRun], timelines: &[Timeline]) -> Vec<String> {
+fn notes_of(runs: &[HistoryRun], timelines: &[Timeline]) -> Vec<String> {
     let mut out = Vec::new();
     for (i, r) in runs.iter().enumerate() {
         if !r.cut_short.is_empty() {

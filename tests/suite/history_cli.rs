@@ -231,13 +231,28 @@ fn runs_that_cannot_be_compared_say_so() {
         .stderr(predicate::str::contains(
             "at least two runs or baselines (1 given",
         ));
-    // A folder that holds no run says so.
+    // A folder that holds no run says so, named alone.
     std::fs::create_dir(cwd.join("empty")).unwrap();
     bin(cwd)
-        .args(["history", &specs[0], "empty"])
+        .args(["history", "empty"])
         .assert()
         .failure()
         .stderr(predicate::str::contains("neither a run"));
+    // Among others it is passed over and said: `history reports/*` over a
+    // folder where an earlier history wrote its own still reads the runs.
+    timed_run(cwd, "again", &["--label", "again"]);
+    bin(cwd)
+        .args(["history", &specs[0], "again", "--out", "hist"])
+        .assert()
+        .success();
+    bin(cwd)
+        .args(["history", &specs[0], "again", "hist", "empty"])
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("hist: passed over: neither a run")
+                .and(predicate::str::contains("empty: passed over")),
+        );
     // Another subset is another timeline: nothing to compare, and said.
     timed_run(cwd, "two", &["--limit", "2"]);
     let both = [specs[0].clone(), cwd.join("two").display().to_string()];
