@@ -127,19 +127,7 @@ impl<'a> Pipeline<'a> {
                 };
                 let alphabet = opts.notation(g, alphabet);
                 let k = self.hand_out();
-                scope.spawn(move |_| {
-                    let (lines, invalid) = solve(opts, solver, &alphabet, &chunk);
-                    let read = None;
-                    flow.put(
-                        k,
-                        Done {
-                            puzzles: chunk,
-                            lines,
-                            invalid,
-                            read,
-                        },
-                    );
-                });
+                scope.spawn(move |_| flow.put(k, solved(opts, solver, &alphabet, chunk, None)));
                 self.drain(flow, most - 1);
                 !self.stopped()
             };
@@ -189,17 +177,7 @@ impl<'a> Pipeline<'a> {
                     let puzzles = std::mem::take(&mut parsed.puzzles);
                     let k = self.hand_out();
                     scope.spawn(move |_| {
-                        let (lines, invalid) = solve(opts, solver, &alphabet, &puzzles);
-                        let read = None;
-                        flow.put(
-                            k,
-                            Done {
-                                puzzles,
-                                lines,
-                                invalid,
-                                read,
-                            },
-                        );
+                        flow.put(k, solved(opts, solver, &alphabet, puzzles, None));
                     });
                     self.drain(flow, most - 1);
                     continue;
@@ -209,24 +187,20 @@ impl<'a> Pipeline<'a> {
                 scope.spawn(move |_| {
                     let mut parsed = blocks::parse_block(name, &block, read, Some(&f));
                     let puzzles = std::mem::take(&mut parsed.puzzles);
-                    let (lines, invalid) = match (solver, puzzles.first()) {
+                    let done = match (solver, puzzles.first()) {
                         (Some(solver), Some(first)) => {
                             let written = parsed.fixed.as_ref().unwrap_or(&f).written();
                             let alphabet = opts.notation(first.grid.geometry(), &written);
-                            solve(opts, solver, &alphabet, &puzzles)
+                            solved(opts, solver, &alphabet, puzzles, Some(parsed))
                         }
-                        _ => Default::default(),
-                    };
-                    let read = Some(parsed);
-                    flow.put(
-                        k,
-                        Done {
+                        _ => Done {
                             puzzles,
-                            lines,
-                            invalid,
-                            read,
+                            lines: Vec::new(),
+                            invalid: Vec::new(),
+                            read: Some(parsed),
                         },
-                    );
+                    };
+                    flow.put(k, done);
                 });
                 self.drain(flow, most - 1);
             }
@@ -362,6 +336,23 @@ pub(super) fn limits(opts: &BatchOptions) -> Limits {
     Limits::new(opts.mode)
         .with_node_budget(opts.node_budget)
         .with_deadline(opts.time_limit.map(|t| Instant::now() + t))
+}
+
+/// A chunk solved: its answers, with what its block's lines came to.
+fn solved(
+    opts: &BatchOptions,
+    solver: SolverId,
+    alphabet: &Alphabet,
+    puzzles: Vec<Puzzle>,
+    read: Option<ParsedBlock>,
+) -> Done {
+    let (lines, invalid) = solve(opts, solver, alphabet, &puzzles);
+    Done {
+        puzzles,
+        lines,
+        invalid,
+        read,
+    }
 }
 
 /// Solves `puzzles` in parts on the pool: their answer lines in input

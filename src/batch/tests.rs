@@ -47,17 +47,15 @@ fn text() -> String {
     t
 }
 
-fn by_file(text: &str, threads: usize) -> (Vec<u8>, Vec<String>) {
+/// `text` in a file of its own, solved on `threads` workers.
+fn solve_text(text: &str, threads: usize, read: &ReadOptions) -> Result<Answered, BatchError> {
     let mut f = tempfile::NamedTempFile::new().unwrap();
     f.write_all(text.as_bytes()).unwrap();
-    let done = solve_file(
-        &opts(),
-        &pool(threads),
-        f.path(),
-        &ReadOptions::default(),
-        &mut Vec::new(),
-    )
-    .unwrap();
+    solve_file(&opts(), &pool(threads), f.path(), read, &mut Vec::new())
+}
+
+fn by_file(text: &str, threads: usize) -> (Vec<u8>, Vec<String>) {
+    let done = solve_text(text, threads, &ReadOptions::default()).unwrap();
     let mut out = Vec::new();
     done.answers.copy_to(&mut out).unwrap();
     let flaws = done.flaws.lines().iter().map(|l| tail(l)).collect();
@@ -104,17 +102,9 @@ fn a_bad_entry_in_a_late_block_fails_the_file_at_its_line_with_nothing_answered(
     let bad_line = text.lines().count() + 1;
     text.push_str("12345\n");
     text.push_str(include_str!("../../datasets/easy-9x9.txt"));
-    let mut f = tempfile::NamedTempFile::new().unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-    let err = solve_file(
-        &opts(),
-        &pool(2),
-        f.path(),
-        &ReadOptions::default(),
-        &mut Vec::new(),
-    )
-    .err()
-    .expect("a bad entry fails the file");
+    let err = solve_text(&text, 2, &ReadOptions::default())
+        .err()
+        .expect("a bad entry fails the file");
     let BatchError::Load(e) = err else {
         panic!("{err}")
     };
@@ -125,24 +115,16 @@ fn a_bad_entry_in_a_late_block_fails_the_file_at_its_line_with_nothing_answered(
         skip_invalid: true,
         ..ReadOptions::default()
     };
-    let done = solve_file(&opts(), &pool(2), f.path(), &read, &mut Vec::new()).unwrap();
+    let done = solve_text(&text, 2, &read).unwrap();
     assert_eq!(done.skipped, 1);
 }
 
 #[test]
 fn an_empty_file_or_one_of_comments_fails_as_in_every_reader() {
     for text in ["", "# only a comment\n\n"] {
-        let mut f = tempfile::NamedTempFile::new().unwrap();
-        f.write_all(text.as_bytes()).unwrap();
-        let err = solve_file(
-            &opts(),
-            &pool(2),
-            f.path(),
-            &ReadOptions::default(),
-            &mut Vec::new(),
-        )
-        .err()
-        .expect("nothing to solve is an error");
+        let err = solve_text(text, 2, &ReadOptions::default())
+            .err()
+            .expect("nothing to solve is an error");
         assert!(err.to_string().contains("bad entry"), "{err}");
         let BatchError::Load(e) = err else {
             panic!("{err}")

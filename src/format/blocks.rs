@@ -8,7 +8,7 @@
 //! one reader reads every later line.
 
 use super::{line, Alphabet, Collector, Dataset, Format, Puzzle, ReadOptions};
-use crate::error::{LoadError, ParseError, ParseErrorKind};
+use crate::error::{LoadError, ParseError};
 use crate::grid::Geometry;
 use std::io::{BufRead, Read};
 
@@ -184,27 +184,8 @@ impl<'a> Blocks<'a> {
     /// does not read, as the one reader says it.
     pub fn finish(self) -> Result<Dataset, LoadError> {
         let name = self.source_name.to_string();
-        if self.total_errors > 0 && (!self.opts.skip_invalid || self.count == 0) {
-            return Err(LoadError::Invalid {
-                source_name: name,
-                errors: self.errors,
-                total: self.total_errors,
-                skippable: !self.opts.skip_invalid && self.count > 0,
-            });
-        }
-        let Some(fixed) = self.fixed.filter(|_| self.count > 0) else {
-            return Err(LoadError::Invalid {
-                source_name: name.clone(),
-                errors: vec![ParseError {
-                    source_name: name,
-                    line: 1,
-                    column: 1,
-                    kind: ParseErrorKind::Empty,
-                }],
-                total: 1,
-                skippable: false,
-            });
-        };
+        let read = (self.errors, self.total_errors, self.count);
+        let fixed = super::collect::read_end(&name, self.opts, read, self.fixed)?;
         Ok(Dataset {
             name: name.clone(),
             source: name,

@@ -267,28 +267,8 @@ impl<'a, 'f> Collector<'a, 'f> {
         if self.total_errors == 0 || self.opts.skip_invalid {
             self.hand_on();
         }
-        // With --skip-invalid, a file of nothing but bad entries still fails: nothing is left.
-        if self.total_errors > 0 && (!self.opts.skip_invalid || self.count == 0) {
-            return Err(LoadError::Invalid {
-                source_name: self.source_name.to_string(),
-                errors: self.errors,
-                total: self.total_errors,
-                skippable: !self.opts.skip_invalid && self.count > 0,
-            });
-        }
-        let Some((geometry, alphabet)) = self.geometry.filter(|_| self.count > 0) else {
-            return Err(LoadError::Invalid {
-                source_name: self.source_name.to_string(),
-                errors: vec![ParseError {
-                    source_name: self.source_name.to_string(),
-                    line: 1,
-                    column: 1,
-                    kind: ParseErrorKind::Empty,
-                }],
-                total: 1,
-                skippable: false,
-            });
-        };
+        let read = (self.errors, self.total_errors, self.count);
+        let (geometry, alphabet) = read_end(self.source_name, self.opts, read, self.geometry)?;
         Ok(Dataset {
             name: self.source_name.to_string(),
             source: self.source_name.to_string(),
@@ -300,5 +280,39 @@ impl<'a, 'f> Collector<'a, 'f> {
             count: self.count,
             pencilmarks: self.pencilmarks,
         })
+    }
+}
+
+/// How a read ends: its bad entries refuse it (with `--skip-invalid`, a read
+/// of nothing but bad entries still fails: nothing is left), and so does a
+/// read without a puzzle (`errors` listed of `total`, `count` puzzles read,
+/// `fixed` what the first puzzle fixed, given back when the read stands).
+pub(super) fn read_end<T>(
+    source_name: &str,
+    opts: &ReadOptions,
+    (errors, total, count): (Vec<ParseError>, usize, usize),
+    fixed: Option<T>,
+) -> Result<T, LoadError> {
+    if total > 0 && (!opts.skip_invalid || count == 0) {
+        return Err(LoadError::Invalid {
+            source_name: source_name.to_string(),
+            errors,
+            total,
+            skippable: !opts.skip_invalid && count > 0,
+        });
+    }
+    match fixed.filter(|_| count > 0) {
+        Some(f) => Ok(f),
+        None => Err(LoadError::Invalid {
+            source_name: source_name.to_string(),
+            errors: vec![ParseError {
+                source_name: source_name.to_string(),
+                line: 1,
+                column: 1,
+                kind: ParseErrorKind::Empty,
+            }],
+            total: 1,
+            skippable: false,
+        }),
     }
 }
