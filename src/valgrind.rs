@@ -60,6 +60,47 @@ pub fn report_later(out_dir: &Path) -> bool {
 /// (ns) to the run under valgrind, which times it again to say the slowdown.
 pub const NATIVE_VAR: &str = "SUDOKU_BENCH_NATIVE_NS";
 
+/// The environment variable that passes the host's instruction set to the
+/// run under valgrind, which records it as the machine's (valgrind hides
+/// AVX-512 from the code it runs, so that a counted run would otherwise
+/// read as another machine).
+pub const HOST_ISA_VAR: &str = "SUDOKU_BENCH_HOST_ISA";
+
+/// The architecture and the SIMD extensions that code running here sees:
+/// `x86-64 AVX2 AVX-512 BITALG` natively, `x86-64 AVX2` under valgrind.
+pub fn isa_here() -> String {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut parts = vec!["x86-64"];
+        if std::is_x86_feature_detected!("avx2") {
+            parts.push("AVX2");
+        }
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vl")
+        {
+            parts.push("AVX-512");
+            if std::is_x86_feature_detected!("avx512bitalg") {
+                parts.push("BITALG");
+            }
+        }
+        parts.join(" ")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        std::env::consts::ARCH.to_string()
+    }
+}
+
+/// The machine's instruction set, whatever the measure: under valgrind, as
+/// the process that started the counted run saw it natively.
+pub fn host_isa() -> String {
+    match std::env::var(HOST_ISA_VAR) {
+        Ok(isa) if callgrind::on_valgrind() && !isa.is_empty() => isa,
+        _ => isa_here(),
+    }
+}
+
 /// Nanoseconds to solve the calibration puzzles (the first 50 of the
 /// embedded `hard-9x9` with `bitset-mrv`), the fastest of three passes.
 pub fn calibrate() -> u64 {
@@ -153,6 +194,7 @@ fn rerun(args: &[OsString]) -> Result<Rerun, ValgrindError> {
         .args(args)
         .env(callgrind::OUT_VAR, &out)
         .env(NATIVE_VAR, calibrate().to_string())
+        .env(HOST_ISA_VAR, isa_here())
         .env(REPORT_VAR, &later);
     // A signal stops the counted run as it stops this one: it is passed on,
     // and the counted run keeps what it measured.

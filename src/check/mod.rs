@@ -333,13 +333,14 @@ fn run_cases(
         }
         report.sides.push((side, report.problems() == before));
     }
-    finish(p, keys, &mut report);
+    finish(p, keys, opts.who, &mut report);
     Ok(report)
 }
 
 /// What counters the program reported, and whether it exits when its
-/// stdin closes with nothing more on its stdout.
-fn finish(p: Process, keys: (bool, bool, bool), report: &mut CheckReport) {
+/// stdin closes with nothing more on its stdout; `who` answered (a
+/// library's host ends as a program does, and is said as itself).
+fn finish(p: Process, keys: (bool, bool, bool), who: &str, report: &mut CheckReport) {
     let counted: Vec<&str> = [(keys.0, "nodes"), (keys.1, "guesses"), (keys.2, "ns")]
         .iter()
         .filter(|k| k.0)
@@ -352,7 +353,10 @@ fn finish(p: Process, keys: (bool, bool, bool), report: &mut CheckReport) {
         format!("reports {}", counted.join(", "))
     });
     match p.finish(Duration::from_secs(2)) {
-        Ok(extra) if extra.is_empty() => report.ok("exited when stdin closed".into()),
+        Ok(extra) if extra.is_empty() => report.ok(match who {
+            "the program" => "exited when stdin closed".into(),
+            host => format!("{host} ended cleanly when the check was done"),
+        }),
         Ok(extra) => report.fail(format!(
             "printed {} line(s) no puzzle asked for, first {}: one answer line per puzzle, nothing else on stdout (use stderr for messages)",
             extra.len(),

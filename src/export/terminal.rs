@@ -299,6 +299,9 @@ pub enum Ending {
         errors: u64,
         /// The contenders that failed, each as [`super::failures::names`] says it.
         by: Vec<String>,
+        /// The baseline the run also regressed against, where it did: said
+        /// on a line of its own (a bug is a regression too).
+        regressed: Option<String>,
     },
     /// Stopped by Ctrl-C: what was measured is kept (exit 130).
     Interrupted,
@@ -318,6 +321,7 @@ impl Ending {
                 wrong,
                 errors,
                 by: Vec::new(),
+                regressed: regressed.map(str::to_string),
             },
             (_, true, _) => Ending::Interrupted,
             (_, _, Some(b)) => Ending::Regressed {
@@ -330,10 +334,16 @@ impl Ending {
     /// The same ending, naming the contenders that failed.
     pub fn by(self, names: Vec<String>) -> Ending {
         match self {
-            Ending::Failed { wrong, errors, .. } => Ending::Failed {
+            Ending::Failed {
+                wrong,
+                errors,
+                regressed,
+                ..
+            } => Ending::Failed {
                 wrong,
                 errors,
                 by: names,
+                regressed,
             },
             other => other,
         }
@@ -355,29 +365,43 @@ impl Ending {
         let rows = rows.display();
         Some(match self {
             Ending::Passed => return None,
-            Ending::Failed { wrong, errors, by } => format!(
-                "FAILED: {wrong} puzzles answered wrong and {errors} failed{} (rows with status wrong/error in {rows})",
-                if by.is_empty() {
-                    String::new()
-                } else {
-                    format!(", by {}", by.join("; "))
+            Ending::Failed {
+                wrong,
+                errors,
+                by,
+                regressed,
+            } => {
+                let failed = format!(
+                    "FAILED: {wrong} puzzles answered wrong and {errors} failed{} (rows with status wrong/error in {rows})",
+                    if by.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", by {}", by.join("; "))
+                    }
+                );
+                match regressed {
+                    Some(b) => format!("{failed}\n{}", regressed_line(b, path)),
+                    None => failed,
                 }
-            ),
+            }
             Ending::Interrupted => {
                 let dir = path.parent().unwrap_or(path).display();
                 format!("interrupted: {rows} keeps every puzzle measured so far; `sudoku-bench bench --resume {dir}` measures the rest")
             }
-            Ending::Regressed { baseline } => {
-                // Named by path: with --quiet no comparison was printed above.
-                format!(
-                    "REGRESSED against baseline {baseline}: see {}",
-                    path.with_file_name(crate::harness::files::COMPARE)
-                        .join(crate::harness::files::COMPARE_MD)
-                        .display()
-                )
-            }
+            Ending::Regressed { baseline } => regressed_line(baseline, path),
         })
     }
+}
+
+/// `REGRESSED against baseline main: see …/compare/compare.md`, named by
+/// path: with --quiet no comparison was printed above.
+fn regressed_line(baseline: &str, rows: &std::path::Path) -> String {
+    format!(
+        "REGRESSED against baseline {baseline}: see {}",
+        rows.with_file_name(crate::harness::files::COMPARE)
+            .join(crate::harness::files::COMPARE_MD)
+            .display()
+    )
 }
 
 #[cfg(test)]
@@ -452,7 +476,7 @@ mod tests {
     }
 
     #[test]
-    fn a_failure_outranks_an_interruption_and_a_regression() {
+    fn a_failure_outranks_an_interruption_and_is_said_with_a_regression() {
         let rows = std::path::Path::new("r/results.csv");
         let failed = Ending::of(2, 1, true, Some("main"));
         assert_eq!(
@@ -460,9 +484,18 @@ mod tests {
             Ending::Failed {
                 wrong: 2,
                 errors: 1,
-                by: Vec::new()
+                by: Vec::new(),
+                regressed: Some("main".into()),
             }
         );
+        // Both said: the failure, and the regression on a line of its own.
+        let both = failed.line(rows).unwrap();
+        assert_eq!(both.lines().count(), 2, "{both}");
+        assert!(both
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("REGRESSED against baseline main"));
         let named = failed.clone().by(vec!["mine (1 errors)".into()]);
         assert!(named
             .line(rows)

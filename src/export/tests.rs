@@ -107,6 +107,7 @@ fn fixed_report() -> crate::export::RunReport {
         cores: 2,
         gpus: Vec::new(),
         isa: "x86-64 AVX2".into(),
+        valgrind_isa: None,
         os: "TestOS".into(),
         command: vec!["sudoku-bench".into(), "bench".into()],
         options: RunOptions {

@@ -309,7 +309,10 @@ fn bmf(run: &RunReport) -> (Value, Vec<String>) {
 
 /// github-action-benchmark's `customSmallerIsBetter`: one entry per
 /// contender and dataset whose figure stands, the median time in ns (its
-/// interval's half-width as `range`) or, counted, instructions a puzzle.
+/// interval's half-width as `range`) or, counted, instructions a puzzle;
+/// and for every contender and dataset, figure or none, an entry
+/// `NAME (failed puzzles)` of its failed puzzles (0 when none failed), so
+/// that the action charts a bug as a rise of its own and alerts on it.
 fn github_action_benchmark(run: &RunReport) -> (Value, Vec<String>) {
     let counted = run.info.options.measure.metric() == Measure::Instructions;
     let machine = format!("{}, {} cores", run.info.cpu_model, run.info.cores);
@@ -324,6 +327,18 @@ fn github_action_benchmark(run: &RunReport) -> (Value, Vec<String>) {
     let mut notes = Vec::new();
     for row in &run.summary {
         let verified = format!("{} of {} puzzles verified", row.solved, row.puzzles);
+        out.push(json!({
+            "name": format!("{} (failed puzzles)", name(row)),
+            "unit": "puzzles",
+            "value": failures(row),
+            "extra": format!(
+                "{verified}; failed: {}\n{machine}{label}",
+                match row.failed_kinds() {
+                    k if k.is_empty() => "none".to_string(),
+                    k => k,
+                }
+            ),
+        }));
         if counted {
             match row.instructions_per_puzzle {
                 Some(i) if row.stands() => out.push(json!({
@@ -415,9 +430,15 @@ mod tests {
             &run(Measure::Instructions),
         );
         let v: Value = serde_json::from_str(&g.text).unwrap();
-        assert_eq!(v.as_array().unwrap().len(), 1);
-        assert_eq!(v[0]["unit"], "instructions/puzzle");
-        assert_eq!(v[0]["value"], 41_000.0);
+        let counts: Vec<&Value> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["unit"] != "puzzles")
+            .collect();
+        assert_eq!(counts.len(), 1, "{v}");
+        assert_eq!(counts[0]["unit"], "instructions/puzzle");
+        assert_eq!(counts[0]["value"], 41_000.0);
     }
 
     #[test]
@@ -425,12 +446,27 @@ mod tests {
         let r = render(TrackFormat::GithubActionBenchmark, &run(Measure::Time));
         let v: Value = serde_json::from_str(&r.text).unwrap();
         let entries = v.as_array().unwrap();
-        assert_eq!(entries.len(), 1, "the broken row has no time: {v}");
-        assert_eq!(entries[0]["name"], "band/hard-9x9");
-        assert_eq!(entries[0]["unit"], "ns");
-        assert_eq!(entries[0]["value"], 12_500.0);
-        assert_eq!(entries[0]["range"], "± 750");
+        let times: Vec<&Value> = entries.iter().filter(|e| e["unit"] == "ns").collect();
+        assert_eq!(times.len(), 1, "the broken row has no time: {v}");
+        assert_eq!(times[0]["name"], "band/hard-9x9");
+        assert_eq!(times[0]["value"], 12_500.0);
+        assert_eq!(times[0]["range"], "± 750");
         assert_eq!(r.notes.len(), 1);
+        // Every row's failures, the broken row's too: a bug is a benchmark's rise.
+        let failed: Vec<(&str, u64)> = entries
+            .iter()
+            .filter(|e| e["unit"] == "puzzles")
+            .map(|e| (e["name"].as_str().unwrap(), e["value"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(failed.len(), 2, "{v}");
+        assert!(
+            failed.contains(&("band/hard-9x9 (failed puzzles)", 0)),
+            "{v}"
+        );
+        assert!(
+            failed.contains(&("broken/hard-9x9 (failed puzzles)", 8)),
+            "{v}"
+        );
     }
 
     #[test]

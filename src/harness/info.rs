@@ -23,9 +23,15 @@ pub struct RunInfo {
     /// (`/proc/driver/nvidia`); empty in older runs and where there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gpus: Vec<String>,
-    /// The instruction-set extensions the solvers can use (empty in older runs).
+    /// The host's instruction-set extensions that the solvers can use, the
+    /// same whatever the measure (empty in older runs; older counted runs
+    /// recorded valgrind's narrower set here).
     #[serde(default)]
     pub isa: String,
+    /// A counted run's: the narrower set the solvers saw under valgrind
+    /// (which hides AVX-512), recorded apart from the host's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valgrind_isa: Option<String>,
     /// OS and kernel.
     pub os: String,
     /// The command line.
@@ -150,31 +156,6 @@ fn gpus() -> Vec<String> {
     out
 }
 
-/// The architecture and the SIMD extensions of this CPU that the solvers use.
-fn isa() -> String {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut parts = vec!["x86-64"];
-        if std::is_x86_feature_detected!("avx2") {
-            parts.push("AVX2");
-        }
-        if std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vl")
-        {
-            parts.push("AVX-512");
-            if std::is_x86_feature_detected!("avx512bitalg") {
-                parts.push("BITALG");
-            }
-        }
-        parts.join(" ")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        std::env::consts::ARCH.to_string()
-    }
-}
-
 fn os() -> String {
     let pretty = std::fs::read_to_string("/etc/os-release")
         .ok()
@@ -255,7 +236,8 @@ impl RunInfo {
             cpu_model: cpu_model(),
             cores: super::cores(),
             gpus: gpus(),
-            isa: isa(),
+            isa: crate::valgrind::host_isa(),
+            valgrind_isa: crate::callgrind::on_valgrind().then(crate::valgrind::isa_here),
             os: os(),
             command,
             options,

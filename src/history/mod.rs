@@ -143,6 +143,21 @@ pub struct Point {
     pub puzzles: u64,
     /// Puzzles failed: wrong, errors, stopped, over the memory limit.
     pub failed: u64,
+    /// Of those, answered wrongly.
+    pub wrong: u64,
+}
+
+impl Point {
+    /// Its failures in a chart's words: `13 wrong`, `4 failed`, `13 failed
+    /// (9 wrong)`; `None` where none failed.
+    pub fn failed_words(&self) -> Option<String> {
+        match (self.failed, self.wrong) {
+            (0, _) => None,
+            (f, w) if f == w => Some(format!("{f} wrong")),
+            (f, 0) => Some(format!("{f} failed")),
+            (f, w) => Some(format!("{f} failed ({w} wrong)")),
+        }
+    }
 }
 
 /// A step between two runs of a timeline that `compare` judged beyond
@@ -477,6 +492,7 @@ fn point(run: usize, row: &SummaryRow, metric: Measure) -> Point {
         solved: row.solved,
         puzzles: row.puzzles,
         failed: crate::export::track::failures(row),
+        wrong: row.wrong,
     }
 }
 

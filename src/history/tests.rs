@@ -17,6 +17,7 @@ fn a_span_of_runs_reads_as_a_range_or_a_list() {
         solved: 0,
         puzzles: 0,
         failed: 0,
+        wrong: 0,
     };
     assert_eq!(run_span(&[p(0), p(1), p(2)]), "runs 1–3");
     assert_eq!(run_span(&[p(0), p(3)]), "runs 1, 4");

@@ -192,6 +192,37 @@ fn series_names(h: &History, group: &[&Timeline]) -> Vec<String> {
         .collect()
 }
 
+/// The runs a group's lines hold, in the history's order: its chart's x axis.
+pub fn group_runs(group: &[&Timeline]) -> Vec<usize> {
+    let mut runs: Vec<usize> = group
+        .iter()
+        .flat_map(|t| t.points.iter().map(|p| p.run))
+        .collect();
+    runs.sort_unstable();
+    runs.dedup();
+    runs
+}
+
+/// What a step's mark on a chart says: its failures first (`13 now fail`,
+/// `fixed 13`), else its change (`+28.4%`).
+pub fn mark_text(s: &Step) -> String {
+    match (s.failures.new, s.failures.fixed) {
+        (0, 0) => change_text(s),
+        (0, fixed) => format!("fixed {fixed}"),
+        (new, _) => format!("{new} now fail"),
+    }
+}
+
+/// A chart's title, saying its measure: `band on hard-9x9: instructions a
+/// puzzle (counted)`.
+pub fn chart_title(t: &Timeline) -> String {
+    let measure = match t.metric {
+        Measure::Instructions => "instructions a puzzle (counted)",
+        _ => "median time a puzzle",
+    };
+    format!("{} on {}: {measure}", t.variant, t.dataset)
+}
+
 /// The chart of one group of timelines (one contender, dataset and metric).
 pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts::Timeline {
     let t0 = group[0];
@@ -202,6 +233,8 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
         crate::report::slug(&t0.dataset),
         if counted { "-instructions" } else { "" }
     );
+    let runs = group_runs(group);
+    let at = |run: usize| runs.binary_search(&run).unwrap_or(0);
     let names = series_names(h, group);
     let series = group
         .iter()
@@ -213,12 +246,11 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
             points: t
                 .points
                 .iter()
-                .filter_map(|p| {
-                    p.value.map(|value| TimePoint {
-                        x: p.run,
-                        value,
-                        interval: p.interval,
-                    })
+                .map(|p| TimePoint {
+                    x: at(p.run),
+                    value: p.value,
+                    interval: p.interval,
+                    failed: p.failed_words(),
                 })
                 .collect(),
         })
@@ -227,8 +259,8 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
         .iter()
         .flat_map(|t| t.steps.iter())
         .map(|s| ChangeMark {
-            x: s.to,
-            text: change_text(s),
+            x: at(s.to),
+            text: mark_text(s),
             regressed: s.verdict == Verdict::Regressed,
         })
         .collect();
@@ -242,15 +274,16 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
     };
     crate::report::charts::Timeline {
         name: slug,
-        title: format!("{} on {} over time", t0.variant, t0.dataset),
+        title: chart_title(t0),
         caption: format!(
-            "{} of {} on {}, run by run in the history's order; a line per machine (or setting), never averaged; a dashed rule at each run where the change beyond noise came in. Runs whose figures do not stand (too few puzzles verified) have no point.",
+            "{} of {} on {}, over the runs that measured it, in the history's order; a line per machine (or setting), never averaged. A dashed rule at each run where a change beyond noise came in, labelled with it: failures first (puzzles now failing, or fixed), else the change in {}. A ✕ with its count where puzzles failed; a run whose figure does not stand (too few puzzles verified) is a gap in its line, marked at the foot.",
             crate::report::upper_first(figure),
             t0.variant,
-            t0.dataset
+            t0.dataset,
+            what(t0.metric).trim_start_matches("the "),
         ),
         y_desc: y_desc.into(),
-        runs: h.runs.iter().map(|r| r.name()).collect(),
+        runs: runs.iter().map(|&r| h.runs[r].name()).collect(),
         series,
         marks,
     }
@@ -274,11 +307,16 @@ pub fn charts(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
         .collect()
 }
 
-/// What every chart's data is: the runs and where they were made.
+/// What every chart's data is: the runs (by their labels, where they
+/// have them) and where they were made, and the build that drew it.
 fn data_line(h: &History) -> String {
     let (first, last) = (&h.runs[0], &h.runs[h.runs.len() - 1]);
+    let named = match (&first.info.options.label, &last.info.options.label) {
+        (Some(a), Some(b)) => format!(" ({a} to {b})"),
+        _ => String::new(),
+    };
     format!(
-        "{} runs, {} to {}; {} machine{}; sudoku-bench {}",
+        "{} runs{named}, {} to {}; {} machine{}; drawn by sudoku-bench {}",
         h.runs.len(),
         first.info.started.chars().take(10).collect::<String>(),
         last.info.started.chars().take(10).collect::<String>(),
@@ -291,7 +329,14 @@ fn data_line(h: &History) -> String {
 /// The runs table: header and rows.
 fn run_rows(h: &History) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let header = vec![
-        "#", "run", "label", "started", "commit", "machine", "setting", "state",
+        "#",
+        "label",
+        "run",
+        "started",
+        "sudoku-bench build",
+        "machine",
+        "setting",
+        "state",
     ];
     let rows = h
         .runs
@@ -300,10 +345,14 @@ fn run_rows(h: &History) -> (Vec<&'static str>, Vec<Vec<String>>) {
         .map(|(i, r)| {
             vec![
                 (i + 1).to_string(),
-                r.spec.clone(),
                 r.info.options.label.clone().unwrap_or_default(),
+                r.spec.clone(),
                 r.info.started.clone(),
-                r.info.git_commit.chars().take(12).collect(),
+                format!(
+                    "{} ({})",
+                    r.info.version,
+                    r.info.git_commit.chars().take(12).collect::<String>()
+                ),
                 machine_tag(h, &super::machine(&r.info)),
                 super::setting(&r.info),
                 if !r.cut_short.is_empty() {
@@ -369,7 +418,7 @@ fn intro(h: &History) -> String {
 pub fn markdown(h: &History, charts: &[Rendered]) -> String {
     use crate::export::markdown::table;
     let mut s = format!("# History of {} runs\n\n{}\n\n", h.runs.len(), intro(h));
-    s.push_str("## Largest moves\n\n");
+    s.push_str("## Changes beyond noise, failures first\n\n");
     for l in summary_lines(h, usize::MAX).iter().skip(1) {
         let _ = writeln!(
             s,
@@ -414,7 +463,7 @@ pub fn html(h: &History, charts: &[Rendered]) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n\
          <title>sudoku-bench history</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
-         <h1>History of {} runs</h1>\n<p class=\"note\">{}</p>\n<h2>Largest moves</h2>\n<ul class=\"said\">\n",
+         <h1>History of {} runs</h1>\n<p class=\"note\">{}</p>\n<h2>Changes beyond noise, failures first</h2>\n<ul class=\"said\">\n",
         h.runs.len(),
         esc(&intro(h))
     );

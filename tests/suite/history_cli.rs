@@ -362,7 +362,13 @@ fn exports_hold_every_contender_and_dataset_once_with_summary_values() {
     let gab = read("out/gab.json");
     let mut gab_names = check_github_action_benchmark(&gab);
     gab_names.sort();
-    assert_eq!(gab_names, expected);
+    // Each contender and dataset's figure, and its failed puzzles beside it.
+    let mut with_failures: Vec<String> = expected
+        .iter()
+        .flat_map(|n| [n.clone(), format!("{n} (failed puzzles)")])
+        .collect();
+    with_failures.sort();
+    assert_eq!(gab_names, with_failures);
     for r in &summary {
         let b = &bmf[format!("{}/{}", r.variant, r.dataset)];
         let ns = |us: Option<f64>| us.unwrap() * 1e3;
@@ -384,6 +390,16 @@ fn exports_hold_every_contender_and_dataset_once_with_summary_values() {
             .unwrap();
         same(&g["value"], ns(r.median_us));
         assert!(g["extra"].as_str().unwrap().contains("label: abc1234"));
+        let f = gab
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == format!("{}/{} (failed puzzles)", r.variant, r.dataset))
+            .unwrap();
+        assert_eq!(
+            f["value"].as_u64(),
+            Some(r.wrong + r.errors + r.budget + r.memory)
+        );
     }
     // `report --export` of the same folder writes the same files.
     bin(cwd)
@@ -417,7 +433,7 @@ fn a_bad_export_or_label_is_refused_by_the_parser() {
 
 /// The CI recipe's `env:` block and its `run: sudoku-bench …` commands, in
 /// the order the workflow runs them.
-fn recipe() -> (Vec<(String, String)>, Vec<String>) {
+pub(crate) fn recipe() -> (Vec<(String, String)>, Vec<String>) {
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ci/sudoku-bench.yml"),
     )

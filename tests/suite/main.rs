@@ -16,6 +16,7 @@ mod faults;
 mod figures;
 mod figures_truth;
 mod history_cli;
+mod history_month;
 mod hunt_cli;
 mod hygiene;
 mod instructions;

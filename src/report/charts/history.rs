@@ -1,20 +1,26 @@
 //! A contender's figure on one dataset over many runs: one line per machine
-//! (or setting), each run a point with its 95% interval as a bar, and a
-//! dashed rule at each run where `compare` saw a change, with the change.
+//! (or setting), each run a point with its 95% interval as a bar; a red ✕
+//! with its count where puzzles failed; a gap with a mark at the foot where
+//! a run has no figure; and a dashed rule at each run where `compare` saw a
+//! change, labelled with it. The x axis holds this chart's own runs.
 
-use super::{color, compact, err, frame, legend, Chart, DrawError, FONT};
+use super::{color, compact, err, frame, Chart, DrawError, FONT, TEXT};
+use plotters::coord::ranged1d::Ranged;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// One point: the run's position on the x axis, its value and interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TimePoint {
-    /// The run's position (0 for the first run of the history).
+    /// The run's position among [`Timeline::runs`].
     pub x: usize,
-    /// Its value.
-    pub value: f64,
+    /// Its value; `None` where the run's figure does not stand (a gap).
+    pub value: Option<f64>,
     /// Its 95% interval, where it has one.
     pub interval: Option<(f64, f64)>,
+    /// Its failed puzzles in words (`13 wrong`), where any failed.
+    pub failed: Option<String>,
 }
 
 /// One line: a machine's (or a setting's) runs.
@@ -31,9 +37,9 @@ pub struct TimeSeries {
 /// A run where a change came in.
 #[derive(Clone, Debug)]
 pub struct ChangeMark {
-    /// The run's position.
+    /// The run's position among [`Timeline::runs`].
     pub x: usize,
-    /// What changed, like `+5.0%`.
+    /// What changed, like `+5.0%` or `13 now fail`.
     pub text: String,
     /// A regression (drawn in vermillion) or an improvement (bluish green).
     pub regressed: bool,
@@ -50,12 +56,76 @@ pub struct Timeline {
     pub caption: String,
     /// The y axis's name.
     pub y_desc: String,
-    /// The runs' names, by position: the x axis's labels.
+    /// The names of the runs this chart's lines hold, in order: the x axis.
     pub runs: Vec<String>,
     /// The lines.
     pub series: Vec<TimeSeries>,
     /// The changes.
     pub marks: Vec<ChangeMark>,
+}
+
+/// Vermillion: a regression.
+const REGRESSED: RGBColor = RGBColor(213, 94, 0);
+/// Bluish green: an improvement.
+const IMPROVED: RGBColor = RGBColor(0, 158, 115);
+/// Dark red: failed puzzles.
+const FAILED: RGBColor = RGBColor(190, 0, 0);
+/// Grey: a run without a figure.
+const NO_FIGURE: RGBColor = RGBColor(110, 110, 110);
+/// A row of labels, pixels.
+const ROW: i32 = (TEXT as f64 * 1.25) as i32;
+/// The longest run name on the x axis, in characters.
+const X_LABEL_CHARS: usize = 12;
+
+/// Where each label goes: its row (0 nearest the data), given its centre
+/// and width in pixels; labels in one row keep 8 px apart.
+fn rows(labels: &[(f64, f64)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..labels.len()).collect();
+    order.sort_by(|&a, &b| labels[a].0.total_cmp(&labels[b].0));
+    let mut ends: Vec<f64> = Vec::new();
+    let mut out = vec![0; labels.len()];
+    for i in order {
+        let (centre, width) = labels[i];
+        let left = centre - width / 2.0;
+        let row = match ends.iter().position(|&end| end + 8.0 <= left) {
+            Some(r) => r,
+            None => {
+                ends.push(f64::NEG_INFINITY);
+                ends.len() - 1
+            }
+        };
+        ends[row] = left + width;
+        out[i] = row;
+    }
+    out
+}
+
+fn label_width(text: &str) -> f64 {
+    super::text_width(text, TEXT as f64 / 1.24)
+}
+
+/// A run's name as the x axis shows it.
+fn short(name: &str) -> String {
+    match name.chars().count() > X_LABEL_CHARS {
+        true => name.chars().take(X_LABEL_CHARS - 1).chain(['…']).collect(),
+        false => name.to_string(),
+    }
+}
+
+/// What is laid out before the axes are made.
+struct Layout {
+    /// Each change label's row above the data.
+    mark_rows: Vec<usize>,
+    /// Each failure label's row under its point, by series then point.
+    fail_rows: Vec<Vec<usize>>,
+    /// Rows of labels for runs without a figure, at the foot.
+    foot_rows: usize,
+    /// Each no-figure label's row at the foot, by series then point.
+    foot_of: Vec<Vec<usize>>,
+    /// The top of the data, in its units: the change rules end here.
+    data_top: f64,
+    /// The plot's bottom, in its units: no-figure marks sit on it.
+    bottom: f64,
 }
 
 impl Chart for Timeline {
@@ -70,68 +140,287 @@ impl Chart for Timeline {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let (lo, hi) = self.value_range();
-        let precise = hi - lo < 0.5 * hi.abs();
-        let pad = ((hi - lo) * 0.08).max(hi.abs() * 0.02).max(1e-9);
-        // Room above for the legend and the change labels.
-        let legend_share = super::legend_room(root, self.series.len()) + 0.08;
-        let top = hi + pad + (hi - lo + 2.0 * pad) * legend_share / (1.0 - legend_share);
-        let y = (lo - pad).max(0.0)..top;
+        let log = lo > 0.0 && hi / lo > 10.0;
         let n = self.runs.len().max(1);
+        let (w, h) = root.dim_in_pixel();
+        let y_area = self.y_area(hi);
+        let plot_w = (w as f64 - 16.0 - 30.0 - y_area as f64).max(1.0);
+        let plot_h = (h as f64 - 130.0).max(1.0);
+        let per_run = plot_w / n as f64;
+        let px = |pos: f64| (pos + 0.5) * per_run;
+        // The change labels, in rows over the data.
+        let marks: Vec<(f64, f64)> = self
+            .marks
+            .iter()
+            .map(|m| (px(m.x as f64 - 0.5), label_width(&m.text)))
+            .collect();
+        let mark_rows = rows(&marks);
+        let top_rows = mark_rows.iter().max().map_or(0, |r| r + 1);
+        // The failure labels under their points; no-figure ones at the foot.
+        let mut fail_rows = Vec::new();
+        let mut foot_of = Vec::new();
+        let (mut under, mut foot) = (Vec::new(), Vec::new());
+        for s in &self.series {
+            for p in &s.points {
+                let text = self.point_words(p);
+                let label = (px(p.x as f64), label_width(&text));
+                match p.value {
+                    Some(_) if p.failed.is_some() => under.push(label),
+                    Some(_) => {}
+                    None => foot.push(label),
+                }
+            }
+        }
+        let (under_rows, foot_label_rows) = (rows(&under), rows(&foot));
+        let (mut u, mut f) = (under_rows.iter(), foot_label_rows.iter());
+        for s in &self.series {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for p in &s.points {
+                match p.value {
+                    Some(_) if p.failed.is_some() => a.push(*u.next().unwrap_or(&0)),
+                    Some(_) => a.push(0),
+                    None => b.push(*f.next().unwrap_or(&0)),
+                }
+            }
+            fail_rows.push(a);
+            foot_of.push(b);
+        }
+        let foot_rows = match foot.is_empty() {
+            true => 0,
+            false => 2 + foot_label_rows.iter().max().copied().unwrap_or(0),
+        };
+        let under_most = under_rows.iter().max().map_or(0, |r| r + 1);
+        // Shares of the plot's height: the legend and the change labels on
+        // top, the failure labels under the lowest points, the foot.
+        let legend = super::legend_room(root, self.legend_lines());
+        let top_share = (legend + (top_rows as f64 * ROW as f64 + 6.0) / plot_h).min(0.8);
+        let low_share = ((under_most as f64 * ROW as f64 + 14.0) / plot_h)
+            .max(foot_rows as f64 * ROW as f64 / plot_h)
+            .max(0.04);
+        let data_share = (1.0 - top_share - low_share).max(0.15);
         let x = -0.5..n as f64 - 0.5;
-        let every = n.div_ceil(12).max(1);
-        let names = &self.runs;
-        let mut chart = frame(root, &self.title)
-            .build_cartesian_2d(x, y.clone())
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_labels(n.min(24))
-            .x_label_formatter(&|v| {
-                let i = v.round();
-                if (v - i).abs() > 0.01 || i < 0.0 {
-                    return String::new();
-                }
-                let i = i as usize;
-                if !i.is_multiple_of(every) {
-                    return String::new();
-                }
-                names
-                    .get(i)
-                    .map(|s| s.chars().take(12).collect())
-                    .unwrap_or_default()
-            })
-            .y_label_formatter(&|v| y_label(*v, precise))
-            .x_desc("run, in order")
-            .y_desc(self.y_desc.as_str())
-            .label_style((FONT, super::TEXT))
-            .axis_desc_style((FONT, super::AXIS))
-            .disable_x_mesh()
-            .draw()
-            .map_err(err)?;
-        for m in &self.marks {
-            let c = if m.regressed {
-                RGBColor(213, 94, 0)
-            } else {
-                RGBColor(0, 158, 115)
+        let ticks = self.x_ticks(per_run);
+        let names: Vec<String> = self.runs.iter().map(|r| short(r)).collect();
+        let x_label = move |v: &f64| -> String {
+            let i = v.round();
+            match (v - i).abs() < 0.01 && i >= 0.0 {
+                true => names.get(i as usize).cloned().unwrap_or_default(),
+                false => String::new(),
+            }
+        };
+        let y_desc = super::fit(&self.y_desc, plot_h);
+        if log {
+            let (l, t) = (lo.ln(), hi.ln());
+            let pad = (t - l) * 0.04;
+            let total = (t - l + 2.0 * pad) / data_share;
+            let (bottom, top) = (
+                (l - pad - low_share * total).exp(),
+                (t + pad + top_share * total).exp(),
+            );
+            let (data_low, data_top) = ((l - pad).exp(), (t + pad).exp());
+            let layout = Layout {
+                mark_rows,
+                fail_rows,
+                foot_rows,
+                foot_of,
+                data_top,
+                bottom,
             };
+            let mut chart = frame(root, &self.title)
+                .y_label_area_size(y_area)
+                .build_cartesian_2d(x, super::log_axis(bottom..top))
+                .map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_labels(ticks)
+                .x_label_formatter(&x_label)
+                .y_label_formatter(&|v| match (data_low..=data_top).contains(v) {
+                    true => compact(*v),
+                    false => String::new(),
+                })
+                .x_desc("run, in the history's order")
+                .y_desc(format!("{y_desc} (log)"))
+                .label_style((FONT, TEXT))
+                .axis_desc_style((FONT, super::AXIS))
+                .disable_x_mesh()
+                .draw()
+                .map_err(err)?;
+            self.paint(&mut chart, &layout)
+        } else {
+            let pad = ((hi - lo) * 0.06).max(hi.abs() * 0.02).max(1e-9);
+            let total = (hi - lo + 2.0 * pad) / data_share;
+            let bottom = (lo - pad - low_share * total).max(0.0);
+            let top = hi + pad + top_share * total;
+            let precise = hi - lo < 0.5 * hi.abs();
+            let layout = Layout {
+                mark_rows,
+                fail_rows,
+                foot_rows,
+                foot_of,
+                data_top: hi + pad,
+                bottom,
+            };
+            let mut chart = frame(root, &self.title)
+                .y_label_area_size(y_area)
+                .build_cartesian_2d(x, bottom..top)
+                .map_err(err)?;
+            // No tick label in the room kept for the legend and the labels,
+            // nor in the foot's.
+            let (data_low, data_top) = (lo - pad, hi + pad);
+            chart
+                .configure_mesh()
+                .x_labels(ticks)
+                .x_label_formatter(&x_label)
+                .y_label_formatter(&|v| match (data_low..=data_top).contains(v) {
+                    true => y_label(*v, precise),
+                    false => String::new(),
+                })
+                .x_desc("run, in the history's order")
+                .y_desc(y_desc)
+                .label_style((FONT, TEXT))
+                .axis_desc_style((FONT, super::AXIS))
+                .disable_x_mesh()
+                .draw()
+                .map_err(err)?;
+            self.paint(&mut chart, &layout)
+        }
+    }
+}
+
+impl Timeline {
+    /// The lowest and highest value drawn, intervals included.
+    fn value_range(&self) -> (f64, f64) {
+        let values = self.series.iter().flat_map(|s| {
+            s.points.iter().flat_map(|p| match p.value {
+                Some(v) => {
+                    let (lo, hi) = p.interval.unwrap_or((v, v));
+                    vec![v, lo, hi]
+                }
+                None => Vec::new(),
+            })
+        });
+        let (lo, hi) = values
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v), b.max(v))
+            });
+        if !lo.is_finite() {
+            (0.0, 1.0)
+        } else if lo == hi {
+            (lo * 0.9, hi * 1.1 + 1e-9)
+        } else {
+            (lo, hi)
+        }
+    }
+
+    /// The room the y axis's tick labels and name take, pixels.
+    fn y_area(&self, hi: f64) -> u32 {
+        let widest = label_width(&crate::stats::thousands(hi.round().max(0.0) as u64))
+            .max(label_width("0.00"));
+        (widest + super::AXIS as f64 * 1.3 + 22.0).max(84.0) as u32
+    }
+
+    /// How many ticks the x axis asks for: one a run where the names fit,
+    /// else fewer (plotters puts them at every 2nd, 5th, … run).
+    fn x_ticks(&self, per_run: f64) -> usize {
+        let widest = self
+            .runs
+            .iter()
+            .map(|r| label_width(&short(r)))
+            .fold(0.0, f64::max);
+        let every = ((widest + 10.0) / per_run.max(1.0)).ceil().max(1.0) as usize;
+        self.runs.len().max(1).div_ceil(every)
+    }
+
+    /// What is said beside a point: its failures, or that it has no figure.
+    fn point_words(&self, p: &TimePoint) -> String {
+        match (&p.failed, p.value) {
+            (Some(f), Some(_)) => f.clone(),
+            (Some(f), None) => format!("{f}, no figure"),
+            (None, _) => "no figure".into(),
+        }
+    }
+
+    fn has_failures(&self) -> bool {
+        self.series
+            .iter()
+            .any(|s| s.points.iter().any(|p| p.failed.is_some()))
+    }
+
+    fn has_gaps_without_failures(&self) -> bool {
+        self.series.iter().any(|s| {
+            s.points
+                .iter()
+                .any(|p| p.value.is_none() && p.failed.is_none())
+        })
+    }
+
+    fn has_intervals(&self) -> bool {
+        self.series
+            .iter()
+            .any(|s| s.points.iter().any(|p| p.interval.is_some()))
+    }
+
+    /// The legend's lines: a line per series, then a line per kind of mark drawn.
+    fn legend_lines(&self) -> usize {
+        self.series.len()
+            + self.has_intervals() as usize
+            + self.marks.iter().any(|m| m.regressed) as usize
+            + self.marks.iter().any(|m| !m.regressed) as usize
+            + self.has_failures() as usize
+            + self.has_gaps_without_failures() as usize
+    }
+
+    /// Everything on the axes: rules and their labels, lines with gaps,
+    /// intervals, failures and the legend.
+    fn paint<'a, DB, Y>(
+        &self,
+        chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, Y>>,
+        layout: &Layout,
+    ) -> Result<(), DrawError>
+    where
+        DB: DrawingBackend + 'a,
+        Y: Ranged<ValueType = f64>,
+    {
+        let text = |c: RGBColor| (FONT, TEXT).into_font().color(&c);
+        let area = chart.plotting_area();
+        let left = area.get_base_pixel().0;
+        let width = area.dim_in_pixel().0 as i32;
+        // Where a label `w` pixels wide, centred on `at`, starts: inside the plot.
+        // The x axis is linear: two runs' pixels place every other.
+        let (x0, x1) = (
+            chart.backend_coord(&(0.0, layout.data_top)).0 as f64,
+            chart.backend_coord(&(1.0, layout.data_top)).0 as f64,
+        );
+        let start = move |at: f64, w: f64, _y: f64| -> i32 {
+            let x = (x0 + at * (x1 - x0)).round() as i32 - left;
+            let from = x as f64 - w / 2.0;
+            (from.clamp(0.0, (width as f64 - w).max(0.0)) - x as f64) as i32
+        };
+        for (m, &row) in self.marks.iter().zip(&layout.mark_rows) {
+            let c = if m.regressed { REGRESSED } else { IMPROVED };
             // A rule between the run before and the run the change came in.
             let at = m.x as f64 - 0.5;
-            let rule =
-                DashedLineSeries::new([(at, y.start), (at, hi + pad)], 8, 5, c.stroke_width(2));
-            chart.draw_series(rule).map_err(err)?;
-            let label = Text::new(
-                m.text.clone(),
-                (at, hi + pad),
-                (FONT, super::TEXT).into_font().color(&c),
+            let rule = DashedLineSeries::new(
+                [(at, layout.bottom), (at, layout.data_top)],
+                8,
+                5,
+                c.stroke_width(2),
             );
+            chart.draw_series(rule).map_err(err)?;
+            let up = (row as i32 + 1) * ROW;
+            let w = label_width(&m.text);
+            let dx = start(at, w, layout.data_top);
+            let label = EmptyElement::at((at, layout.data_top))
+                + PathElement::new(vec![(0, 0), (0, 4 - up + ROW)], c.stroke_width(1))
+                + Text::new(m.text.clone(), (dx, -up + 2), text(c));
             chart.draw_series(std::iter::once(label)).map_err(err)?;
         }
-        for s in &self.series {
+        for (k, s) in self.series.iter().enumerate() {
             let (slot, c) = (s.slot, color(s.slot));
-            let line: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x as f64, p.value)).collect();
             // Each interval a bar with caps a fifth of a run wide.
             let bars = s.points.iter().filter_map(|p| {
-                p.interval.map(|(lo, hi)| {
+                p.value.zip(p.interval).map(|(_, (lo, hi))| {
                     let (x, w) = (p.x as f64, 0.1);
                     PathElement::new(
                         vec![
@@ -147,41 +436,194 @@ impl Chart for Timeline {
                 })
             });
             chart.draw_series(bars).map_err(err)?;
+            // A line through runs with a figure, broken where one has none.
+            let mut pieces: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+            for p in &s.points {
+                match p.value {
+                    Some(v) => {
+                        if let Some(last) = pieces.last_mut() {
+                            last.push((p.x as f64, v));
+                        }
+                    }
+                    None => pieces.push(Vec::new()),
+                }
+            }
+            for piece in pieces.iter().filter(|p| p.len() > 1) {
+                chart
+                    .draw_series(LineSeries::new(piece.clone(), c.stroke_width(2)))
+                    .map_err(err)?;
+            }
+            let dots: Vec<(f64, f64)> = pieces.concat();
             chart
-                .draw_series(LineSeries::new(line.clone(), c.stroke_width(2)))
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
                 .map_err(err)?
                 .label(s.name.clone())
                 .legend(move |p| super::legend_mark(p, slot, true));
-            super::draw_marks(&mut chart, line, slot, 10)?;
+            super::draw_marks(chart, dots, slot, 10)?;
+            // Failures: a ✕ on the point, its count under it; a run without
+            // a figure: a mark at the foot, with why.
+            let (mut under, mut foot) = (layout.fail_rows[k].iter(), layout.foot_of[k].iter());
+            for p in &s.points {
+                let words = self.point_words(p);
+                let w = label_width(&words);
+                let x = p.x as f64;
+                let (at, dy, mark, colour) = match p.value {
+                    Some(v) if p.failed.is_some() => {
+                        let row = *under.next().unwrap_or(&0) as i32;
+                        ((x, v), 12 + row * ROW, cross(14), FAILED)
+                    }
+                    Some(_) => {
+                        under.next();
+                        continue;
+                    }
+                    None => {
+                        let row = *foot.next().unwrap_or(&0) as i32;
+                        let y = layout.bottom;
+                        let (mark, colour) = match p.failed.is_some() {
+                            true => (cross(14), FAILED),
+                            false => (super::marker_shape(0, 12), NO_FIGURE),
+                        };
+                        let lift = (layout.foot_rows as i32) * ROW - 4;
+                        let label = EmptyElement::at((x, y))
+                            + Polygon::new(
+                                mark.iter()
+                                    .map(|&(a, b)| (a, b - lift + 8))
+                                    .collect::<Vec<_>>(),
+                                colour.filled(),
+                            )
+                            + Text::new(
+                                words,
+                                (start(x, w, y), -lift + 18 + row * ROW),
+                                text(colour),
+                            );
+                        chart.draw_series(std::iter::once(label)).map_err(err)?;
+                        continue;
+                    }
+                };
+                let label = EmptyElement::at(at)
+                    + Polygon::new(mark, colour.filled())
+                    + Text::new(words, (start(x, w, at.1), dy), text(colour));
+                chart.draw_series(std::iter::once(label)).map_err(err)?;
+            }
         }
-        let labels: Vec<String> = self.series.iter().map(|s| s.name.clone()).collect();
+        self.mark_legend(chart)?;
+        let labels = self.legend_labels();
         let paths: Vec<Vec<(f64, f64)>> = self
             .series
             .iter()
-            .map(|s| s.points.iter().map(|p| (p.x as f64, p.value)).collect())
+            .map(|s| {
+                s.points
+                    .iter()
+                    .filter_map(|p| p.value.map(|v| (p.x as f64, v)))
+                    .collect()
+            })
             .collect();
-        legend(&mut chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
+        super::legend(chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
+    }
+
+    /// The legend's words for the marks, in the order they are added.
+    fn mark_words(&self) -> Vec<(&'static str, bool)> {
+        vec![
+            ("bar: 95% interval of the median", self.has_intervals()),
+            (
+                "dashed rule: a regression, its change",
+                self.marks.iter().any(|m| m.regressed),
+            ),
+            (
+                "dashed rule: an improvement, its change",
+                self.marks.iter().any(|m| !m.regressed),
+            ),
+            ("puzzles failed, their count", self.has_failures()),
+            (
+                "at the foot: no figure (too few verified)",
+                self.has_gaps_without_failures(),
+            ),
+        ]
+    }
+
+    fn legend_labels(&self) -> Vec<String> {
+        self.series
+            .iter()
+            .map(|s| s.name.clone())
+            .chain(
+                self.mark_words()
+                    .into_iter()
+                    .filter(|w| w.1)
+                    .map(|w| w.0.to_string()),
+            )
+            .collect()
+    }
+
+    /// A legend line for each kind of mark the chart draws.
+    fn mark_legend<'a, DB, Y>(
+        &self,
+        chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, Y>>,
+    ) -> Result<(), DrawError>
+    where
+        DB: DrawingBackend + 'a,
+        Y: Ranged<ValueType = f64>,
+    {
+        for (i, (words, drawn)) in self.mark_words().into_iter().enumerate() {
+            if !drawn {
+                continue;
+            }
+            let anno = chart
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+                .map_err(err)?
+                .label(words);
+            match i {
+                0 => anno.legend(|(x, y)| {
+                    let c = BLACK.mix(0.6);
+                    PathElement::new(
+                        vec![
+                            (x + 8, y - 7),
+                            (x + 16, y - 7),
+                            (x + 12, y - 7),
+                            (x + 12, y + 7),
+                            (x + 8, y + 7),
+                            (x + 16, y + 7),
+                        ],
+                        c.stroke_width(2),
+                    )
+                }),
+                1 | 2 => {
+                    let c = if i == 1 { REGRESSED } else { IMPROVED };
+                    anno.legend(move |(x, y)| {
+                        EmptyElement::at((x, y))
+                            + PathElement::new(vec![(2, 0), (9, 0)], c.stroke_width(2))
+                            + PathElement::new(vec![(15, 0), (22, 0)], c.stroke_width(2))
+                    })
+                }
+                3 => anno.legend(|(x, y)| {
+                    EmptyElement::at((x + 12, y)) + Polygon::new(cross(14), FAILED.filled())
+                }),
+                _ => anno.legend(|(x, y)| {
+                    EmptyElement::at((x + 12, y))
+                        + Polygon::new(super::marker_shape(0, 12), NO_FIGURE.filled())
+                }),
+            };
+        }
+        Ok(())
     }
 }
 
-impl Timeline {
-    /// The lowest and highest value drawn, intervals included.
-    fn value_range(&self) -> (f64, f64) {
-        let values = self.series.iter().flat_map(|s| {
-            s.points.iter().flat_map(|p| {
-                let (lo, hi) = p.interval.unwrap_or((p.value, p.value));
-                [p.value, lo, hi]
-            })
-        });
-        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
-        if lo.is_finite() {
-            (lo, hi)
-        } else {
-            (0.0, 1.0)
-        }
-    }
+/// A ✕ `size` pixels across, as one polygon around (0, 0).
+fn cross(size: i32) -> Vec<(i32, i32)> {
+    let (a, b) = (size / 2, (size / 6).max(2));
+    vec![
+        (-a, -a + b),
+        (-a + b, -a),
+        (0, -b),
+        (a - b, -a),
+        (a, -a + b),
+        (b, 0),
+        (a, a - b),
+        (a - b, a),
+        (0, b),
+        (-a + b, a),
+        (-a, a - b),
+        (-b, 0),
+    ]
 }
 
 /// A y axis's label: compact (`24k`), or with every digit (`24,328`) where
@@ -193,5 +635,29 @@ fn y_label(v: f64, precise: bool) -> String {
         format!("{v:.2}")
     } else {
         compact(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_that_would_touch_go_to_another_row() {
+        // Two labels 40 px wide, 30 px apart: the second a row up; a third
+        // far to the right goes back to the first row.
+        assert_eq!(
+            rows(&[(100.0, 40.0), (130.0, 40.0), (400.0, 40.0)]),
+            [0, 1, 0]
+        );
+        // Given out of order, placed by position.
+        assert_eq!(rows(&[(400.0, 40.0), (100.0, 40.0)]), [0, 0]);
+        assert_eq!(rows(&[]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn long_run_names_are_cut_on_the_axis() {
+        assert_eq!(short("v10"), "v10");
+        assert_eq!(short("2026-11-27 08:10"), "2026-11-27 …");
     }
 }
