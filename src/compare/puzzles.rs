@@ -2,7 +2,6 @@
 //! verified (what a change in time or instructions is computed over), and
 //! the ones that failed in one run and not in the other.
 
-use crate::harness::RowStatus;
 use crate::report::RunData;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -32,7 +31,7 @@ pub(super) fn per_puzzle(data: &RunData) -> HashMap<(String, String), Vec<Puzzle
                 round: p.round,
                 ns: p.solve_ns,
                 solved: p.status.is_solved(),
-                failed: matches!(p.status, RowStatus::Wrong | RowStatus::Error),
+                failed: p.status.is_failure(),
                 nodes: p.nodes,
                 guesses: p.guesses,
                 instructions: p.instructions,
@@ -82,7 +81,8 @@ pub(super) fn instructions_over(pairs: &[(&PuzzleStat, &PuzzleStat)]) -> Option<
     (n > 0).then(|| (sum(|p| p.0), sum(|p| p.1), n))
 }
 
-/// How a contender's failed puzzles (wrong answers and errors) changed from
+/// How a contender's failed puzzles ([`RowStatus::is_failure`]: wrong,
+/// errors, over the budget or the memory limit) changed from
 /// the baseline to the current run, puzzle by puzzle. A puzzle that fails
 /// now and did not before is a regression, whatever the time; a puzzle
 /// fixed is an improvement, never a regression.

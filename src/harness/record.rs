@@ -45,6 +45,17 @@ impl RowStatus {
         )
     }
 
+    /// True when the puzzle failed: answered wrong, an error, stopped by the
+    /// time or node budget, or over the memory limit. What `compare`,
+    /// `history` and the exports count as failed (an interrupted solve and
+    /// an unchecked one are neither solved nor failed).
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            RowStatus::Wrong | RowStatus::Error | RowStatus::Budget | RowStatus::Memory
+        )
+    }
+
     /// True when a limit stopped the search.
     pub fn is_budget(self) -> bool {
         matches!(self, RowStatus::Budget | RowStatus::Cancelled)

@@ -245,3 +245,23 @@ fn counted_runs_without_each_puzzles_count_fall_back_to_the_means_and_say_so() {
         "{said}"
     );
 }
+
+#[test]
+fn puzzles_stopped_by_a_limit_fail_as_history_and_the_exports_count_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (v1, v2) = (tmp.path().join("v1"), tmp.path().join("v2"));
+    puzzle_folder(&v1, Measure::Instructions, month(false, 1.0));
+    // Two puzzles run out of the time budget, one goes over the memory
+    // limit, and one is interrupted (neither solved nor failed).
+    puzzle_folder(&v2, Measure::Instructions, |i| match i {
+        0 | 1 => ("budget", 1, None),
+        2 => ("memory", 1, None),
+        3 => ("cancelled", 1, None),
+        _ => month(false, 1.0)(i),
+    });
+    let c = compare(side(&v1), side(&v2), None).unwrap();
+    let r = &c.rows[0];
+    assert_eq!((r.failures.new, r.failures.after), (3, 3), "{r:?}");
+    assert_eq!(r.verdict, Verdict::Regressed);
+    assert!(said(&c).starts_with("mine on tiny: regressed: 3 puzzles now fail (0 → 3 failed)"));
+}
