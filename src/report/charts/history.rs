@@ -228,7 +228,7 @@ impl Chart for Timeline {
             };
             let mut chart = frame(root, &self.title)
                 .y_label_area_size(y_area)
-                .build_cartesian_2d(x, super::log_axis(bottom..top))
+                .build_cartesian_2d(x, super::log_axis_over(bottom..top, data_low..data_top))
                 .map_err(err)?;
             chart
                 .configure_mesh()

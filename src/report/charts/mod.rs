@@ -622,8 +622,26 @@ pub fn log_x_axis<DB: DrawingBackend>(
     log_axis_labels(r, (room / 64).max(2))
 }
 
+/// A [`log_axis`] over `r` whose labels and grid are chosen for the data's
+/// range `data` alone: a chart that keeps room above its data for a legend
+/// gets its 1-2-5 labels where the data is, not only the powers of ten of
+/// the whole axis.
+pub fn log_axis_over(
+    r: std::ops::Range<f64>,
+    data: std::ops::Range<f64>,
+) -> WithKeyPoints<LogCoord<f64>> {
+    let (bold, light) = log_points(data, usize::MAX);
+    r.log_scale().with_key_points(bold).with_light_points(light)
+}
+
 /// A [`log_axis`] with at most `most` labels where fewer will do.
 fn log_axis_labels(r: std::ops::Range<f64>, most: usize) -> WithKeyPoints<LogCoord<f64>> {
+    let (bold, light) = log_points(r.clone(), most);
+    r.log_scale().with_key_points(bold).with_light_points(light)
+}
+
+/// The labelled and the light points of a log axis over `r`.
+fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec<f64>) {
     let (lo, hi) = (r.start, r.end);
     let decades = (hi.log10().floor() - lo.log10().ceil()) as usize + 1;
     let labelled: &[u32] = if hi / lo > 1e3 || 3 * decades > most && decades >= 2 {
@@ -651,7 +669,7 @@ fn log_axis_labels(r: std::ops::Range<f64>, most: usize) -> WithKeyPoints<LogCoo
         bold.append(&mut light);
         bold.sort_by(f64::total_cmp);
     }
-    r.log_scale().with_key_points(bold).with_light_points(light)
+    (bold, light)
 }
 
 /// The coordinates of a chart with two [`log_axis`] axes.
