@@ -21,6 +21,7 @@ mod hunt_cli;
 mod hygiene;
 mod instructions;
 mod libraries;
+mod lint;
 mod properties;
 mod public_datasets;
 mod reference;

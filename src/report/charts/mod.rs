@@ -345,21 +345,41 @@ pub fn log_headroom(r: std::ops::Range<f64>, share: f64) -> std::ops::Range<f64>
 }
 
 /// `text`, an axis's name, as it fits in `width` pixels: whole, else with
-/// its parenthesis cut to the first clause, else without it.
+/// its parenthesis cut to the first clause, else without it; a log axis's
+/// name keeps its `(log)` whatever is cut, its words shortened with `…`
+/// where they must be.
 pub fn fit(text: &str, width: f64) -> String {
     let fits = |t: &str| text_width(t, AXIS as f64 / 1.24) <= width;
     if fits(text) {
         return text.to_string();
     }
+    let log = text.contains("(log") || text.contains("log)");
+    let tail = if log { " (log)" } else { "" };
     if let Some((head, _)) = text.split_once(';') {
-        let shorter = format!("{head})");
+        let shorter = if log && !head.contains("log") {
+            format!("{}{tail}", head.split_once(" (").map_or(head, |h| h.0))
+        } else {
+            format!("{head})")
+        };
         if fits(&shorter) {
             return shorter;
         }
     }
-    text.split_once(" (")
-        .map_or(text, |(head, _)| head)
-        .to_string()
+    let head = text.split_once(" (").map_or(text, |(head, _)| head);
+    let whole = format!("{head}{tail}");
+    if fits(&whole) || !log {
+        return whole;
+    }
+    // Words off the end of the head until it fits beside `(log)`.
+    let mut words: Vec<&str> = head.split(' ').collect();
+    while words.len() > 1 {
+        words.pop();
+        let cut = format!("{}…{tail}", words.join(" ").trim_end_matches(','));
+        if fits(&cut) {
+            return cut;
+        }
+    }
+    format!("{}…{tail}", words.join(" "))
 }
 
 /// A log axis's tick label: [`compact`] up to `top`, the data's top, and
@@ -1002,6 +1022,24 @@ where
     X: plotters::coord::ranged1d::Ranged,
     Y: plotters::coord::ranged1d::Ranged,
 {
+    let spot = legend_spot(chart, labels, avoid, preferred);
+    legend_at(chart, spot)
+}
+
+/// Where [`legend`] would put its box: its top-left corner within the plot,
+/// and its box in the backend's pixels `(left, top, right, bottom)`, so
+/// that labels placed before it is drawn can keep clear of it.
+pub fn legend_spot<'a, DB, X, Y>(
+    chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    labels: &[String],
+    avoid: &[Vec<(X::ValueType, Y::ValueType)>],
+    preferred: SeriesLabelPosition,
+) -> ((i32, i32), (i32, i32, i32, i32))
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
     let font = (FONT, TEXT).into_font();
     let area = chart.plotting_area();
     let base = area.get_base_pixel();
@@ -1033,12 +1071,28 @@ where
         })
         .collect();
     let at = legend_place(size, dims, &paths, preferred);
+    let (x, y) = (base.0 + at.0, base.1 + at.1);
+    (at, (x, y, x + size.0, y + size.1))
+}
+
+/// Draws the legend box with its top-left corner at `spot` (from
+/// [`legend_spot`]), in the style every chart shares.
+pub fn legend_at<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    spot: ((i32, i32), (i32, i32, i32, i32)),
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    let at = spot.0;
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::Coordinate(at.0, at.1))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.4))
-        .label_font(font)
+        .label_font((FONT, TEXT).into_font())
         .draw()
         .map_err(err)
 }

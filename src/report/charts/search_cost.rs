@@ -1,8 +1,6 @@
 //! Why the fast are fast: each variant's search size against its cost per node on one dataset.
 
-use super::{
-    color, compact, err, frame, log_axis, log_log_mesh, log_range, Chart, DrawError, FONT,
-};
+use super::{compact, err, frame, log_axis, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -42,7 +40,7 @@ impl Chart for SearchCost {
         format!(
             "Each dot is a strategy on {}: the search nodes it needed per puzzle (mean) against its solver \
              time per node; time per puzzle is their product, so the grey diagonals are equal time per \
-             puzzle and a strategy is fast by searching less (left), by spending less per node (down), or both.",
+             puzzle (labelled where a label fits) and a strategy is fast by searching less (left), by spending less per node (down), or both. The legend names each dot by its colour and marker.",
             self.dataset
         )
     }
@@ -51,16 +49,60 @@ impl Chart for SearchCost {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.points.iter().map(|p| p.nodes));
-        let y = log_range(self.points.iter().map(|p| p.per_node_us));
+        // Room above the dots for the legend, which names them; no tick
+        // named in it.
+        let data_y = log_range(self.points.iter().map(|p| p.per_node_us));
+        let data_top = data_y.end;
+        let y = super::log_headroom(data_y, super::legend_room(root, self.points.len()));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(super::log_x_axis(x.clone(), root), log_axis(y.clone()))
             .map_err(err)?;
-        log_log_mesh(
-            &mut chart,
-            "search nodes per puzzle, mean (log)",
-            "solver time per node, µs (log)",
-        )?;
-        // Diagonals of equal time per puzzle (x · y = t), clipped to the plot, at each power of ten.
+        let (w, h) = chart.plotting_area().dim_in_pixel();
+        chart
+            .configure_mesh()
+            .x_desc(super::fit("search nodes per puzzle, mean (log)", w as f64))
+            .y_desc(super::fit("solver time per node, µs (log)", h as f64))
+            .x_label_formatter(&|v| compact(*v))
+            .y_label_formatter(&|v| super::tick_below(*v, data_top))
+            .label_style((FONT, super::TEXT))
+            .axis_desc_style((FONT, super::AXIS))
+            .draw()
+            .map_err(err)?;
+        let base = chart.plotting_area().get_base_pixel();
+        let (pw, ph) = chart.plotting_area().dim_in_pixel();
+        let text_h = (super::TEXT as f64 / 1.24) as i32;
+        // What is drawn, in pixels: each dot, then each label placed; a
+        // label goes only where it covers none of them.
+        let mut taken: Vec<(i32, i32, i32, i32)> = self
+            .points
+            .iter()
+            .map(|p| {
+                let (x, y) = chart.backend_coord(&(p.nodes, p.per_node_us));
+                (x - 9, y - 9, x + 9, y + 9)
+            })
+            .collect();
+        // The legend's place first, clear of the dots: no label goes under it.
+        let labels: Vec<String> = self.points.iter().map(|p| p.label.clone()).collect();
+        let dots: Vec<Vec<(f64, f64)>> = self
+            .points
+            .iter()
+            .map(|p| vec![(p.nodes, p.per_node_us)])
+            .collect();
+        let spot = super::legend_spot(&chart, &labels, &dots, SeriesLabelPosition::UpperRight);
+        taken.push(spot.1);
+        let free = |b: (i32, i32, i32, i32), taken: &[(i32, i32, i32, i32)]| {
+            let inside = b.0 >= base.0
+                && b.2 <= base.0 + pw as i32
+                && b.1 >= base.1
+                && b.3 <= base.1 + ph as i32;
+            inside
+                && taken
+                    .iter()
+                    .all(|t| b.2 <= t.0 || t.2 <= b.0 || b.3 <= t.1 || t.3 <= b.1)
+        };
+        // Diagonals of equal time per puzzle (x · y = t), clipped to the plot,
+        // at each power of ten; each labelled at its middle, above it to the
+        // right or below it to the left, where the label covers nothing.
         let (lo, hi) = (x.start * y.start, x.end * y.end);
         let mut t = 10f64.powi(lo.log10().ceil() as i32);
         while t <= hi {
@@ -68,20 +110,23 @@ impl Chart for SearchCost {
             if x0 < x1 {
                 let line = PathElement::new(vec![(x0, t / x0), (x1, t / x1)], BLACK.mix(0.3));
                 chart.plotting_area().draw(&line).map_err(err)?;
-                // The label at the line's middle: above it to the right where
-                // it fits (the line falls away under it), else below it to
-                // the left (the line rises away over it).
                 let text = format!("{} µs/puzzle", compact(t));
                 let mid = (x0 * x1).sqrt();
                 let at = (mid, t / mid);
-                let px = chart.backend_coord(&at).0 - chart.plotting_area().get_base_pixel().0;
-                let room = chart.plotting_area().dim_in_pixel().0 as i32 - px;
-                let wide = super::text_width(&text, super::TEXT as f64 / 1.24) as i32 + 8;
+                let (ax, ay) = chart.backend_coord(&at);
+                let wide = super::text_width(&text, super::TEXT as f64 / 1.24) as i32;
                 let style = (FONT, super::TEXT).into_font().color(&BLACK.mix(0.6));
-                let label = if wide <= room {
+                let right = (ax + 4, ay - 4 - text_h, ax + 4 + wide, ay - 4);
+                let left = (ax - 4 - wide, ay + 4, ax - 4, ay + 4 + text_h);
+                let label = if free(right, &taken) {
+                    taken.push(right);
                     Text::new(text, (4, -4), style.pos(Pos::new(HPos::Left, VPos::Bottom)))
-                } else {
+                } else if free(left, &taken) {
+                    taken.push(left);
                     Text::new(text, (-4, 4), style.pos(Pos::new(HPos::Right, VPos::Top)))
+                } else {
+                    t *= 10.0;
+                    continue;
                 };
                 chart
                     .plotting_area()
@@ -90,32 +135,18 @@ impl Chart for SearchCost {
             }
             t *= 10.0;
         }
-        for CostPoint {
-            label: name,
-            color: ci,
-            nodes,
-            per_node_us: cost,
-        } in &self.points
-        {
-            let c = color(*ci);
-            let p = (*nodes, *cost);
-            let _ = c;
-            super::draw_marks(&mut chart, [p], *ci, 13)?;
-            // Names of dots near the right edge go on their left, inside the plot.
-            let right = (nodes / x.start).ln() > 0.7 * (x.end / x.start).ln();
-            let style = (FONT, super::TEXT).into_font().color(&BLACK);
-            let label = if right {
-                let style = style.pos(Pos::new(HPos::Right, VPos::Center));
-                Text::new(name.clone(), (-9, 0), style)
-            } else {
-                let style = style.pos(Pos::new(HPos::Left, VPos::Center));
-                Text::new(name.clone(), (9, 0), style)
-            };
+        // Each dot named in the legend by its colour and marker: names on
+        // the plot ran into each other and into the diagonals' labels.
+        for p in &self.points {
+            let slot = p.color;
             chart
-                .plotting_area()
-                .draw(&(EmptyElement::at(p) + label))
-                .map_err(err)?;
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+                .map_err(err)?
+                .label(p.label.clone())
+                .legend(move |q| super::legend_mark(q, slot, false));
+            super::draw_marks(&mut chart, [(p.nodes, p.per_node_us)], slot, 13)?;
         }
+        super::legend_at(&mut chart, spot)?;
         Ok(())
     }
 }

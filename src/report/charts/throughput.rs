@@ -123,6 +123,8 @@ impl Throughput {
         let k = self.variants.len().max(1) as f64;
         let width = 0.8 / k;
         let labels: Vec<String> = self.variants.iter().map(|v| v.0.clone()).collect();
+        // Each note's extent, from the floor up, for the legend to keep clear of.
+        let mut note_paths: Vec<Vec<(f64, f64)>> = Vec::new();
         for (vi, (_, ci)) in self.variants.iter().enumerate() {
             let c = color(*ci);
             let slot = *ci;
@@ -147,14 +149,29 @@ impl Throughput {
                     Text::new(why.clone(), (x, floor * 1.3), style.clone())
                 });
             if notes_fit {
+                for (di, _, why) in self.missing.iter().filter(|m| m.1 == vi) {
+                    let x = *di as f64 - 0.4 + vi as f64 * width + width * 0.2;
+                    let py = chart.backend_coord(&(x, floor * 1.3)).1;
+                    let long = super::text_width(why, super::TEXT as f64 / 1.24) as i32;
+                    // The value at the note's top: the axis is log, so
+                    // pixels go with the logarithm.
+                    let (p0, p1) = (
+                        chart.backend_coord(&(x, floor)).1 as f64,
+                        chart.backend_coord(&(x, top)).1 as f64,
+                    );
+                    let share = (p0 - (py - long) as f64) / (p0 - p1).max(1.0);
+                    let end = floor * (top / floor).powf(share);
+                    note_paths.push(vec![(x, floor * 1.3), (x, end)]);
+                }
                 chart.draw_series(notes).map_err(err)?;
             }
         }
-        let dots: Vec<Vec<(f64, f64)>> = (0..self.variants.len())
+        let mut avoid: Vec<Vec<(f64, f64)>> = (0..self.variants.len())
             .flat_map(|vi| self.dots(vi, width))
             .map(|p| vec![p])
             .collect();
-        legend(&mut chart, &labels, &dots, SeriesLabelPosition::UpperRight)
+        avoid.extend(note_paths);
+        legend(&mut chart, &labels, &avoid, SeriesLabelPosition::UpperRight)
     }
 }
 
