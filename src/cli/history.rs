@@ -26,7 +26,8 @@ pub(super) struct HistoryArgs {
     /// folder reports/history-<UTC time>).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// How many of the largest moves the terminal lists.
+    /// How many moves the terminal lists at least: every step that changed
+    /// failures and every regression always, then the largest improvements.
     #[arg(long, default_value_t = 5)]
     top: usize,
 }

@@ -355,12 +355,21 @@ pub fn markdown(c: &Comparison, charts: &[Rendered]) -> String {
     let mut s = String::from("# sudoku-bench comparison\n\n");
     let _ = writeln!(s, "- Baseline (the reference) {}", describe(&c.baseline));
     let _ = writeln!(s, "- Current {}", describe(&c.current));
-    let _ = writeln!(
-        s,
-        "- Noise threshold ±{:.1}%: a change counts only when its whole 95% interval lies beyond it.",
-        100.0 * c.threshold
-    );
-    s.push_str("- Failures first: a puzzle that fails now and did not in the baseline is a regression, whatever the time; puzzles fixed are an improvement unless the time (or instructions), compared over the puzzles both runs verified, regressed beyond the threshold.\n");
+    let counted =
+        c.current.info.options.measure.metric() == crate::harness::plan::Measure::Instructions;
+    let _ = match counted {
+        true => writeln!(
+            s,
+            "- Noise threshold ±{:.1}%: a change in instructions counts when it lies beyond it (counts are exact, the same on every run of a build: no interval).",
+            100.0 * c.threshold
+        ),
+        false => writeln!(
+            s,
+            "- Noise threshold ±{:.1}%: a change counts only when its whole 95% interval lies beyond it.",
+            100.0 * c.threshold
+        ),
+    };
+    s.push_str("- Failures first: a puzzle that fails now (wrong, an error, stopped by a limit) and did not in the baseline is a regression, whatever the cost; puzzles fixed, with none failing anew, are an improvement whatever the cost. The cost, over the puzzles both runs verified, is said beside it and judged against the threshold on its own (`cost_verdict`): a fix's cost is never a regression.\n");
     for w in &c.warnings {
         let _ = writeln!(s, "- **Warning:** {w}");
     }
@@ -370,11 +379,15 @@ pub fn markdown(c: &Comparison, charts: &[Rendered]) -> String {
     }
     s.push_str("\n## By strategy and dataset\n\n");
     s.push_str(&table_text(c));
-    let _ = writeln!(
+    if counted {
+        s.push_str("\nInstructions: each puzzle's count in both runs, paired by puzzle over the puzzles both verified (a run saved without each puzzle's count: the two summaries' means); the change is the ratio of the two sums, exact, so it has no interval.\n");
+    } else {
+        let _ = writeln!(
         s,
         "\nSpeed: the geometric mean, over the puzzles solved in both runs, of the baseline's time over the current time (above 1×: faster now); time: the same change as a change in time per puzzle. The medians are each run's own, over the same puzzles: a different statistic, so they can move by a different amount. The 95% interval is {}; unpaired rows (puzzles permuted differently) compare the two geometric means instead, with a bootstrap of each side.",
         c.intervals
     );
+    }
     if !c.notes.is_empty() {
         s.push_str("\n## Not compared\n\n");
         for n in &c.notes {

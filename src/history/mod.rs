@@ -256,7 +256,8 @@ impl History {
 
     /// Every marked step with its timeline: steps where puzzles failed
     /// anew first, then those that fixed some (the most puzzles first),
-    /// then the largest changes in speed.
+    /// then the other regressions, then the improvements, each by the size
+    /// of its change in speed.
     pub fn moves(&self) -> Vec<(&Timeline, &Step)> {
         let mut out: Vec<(&Timeline, &Step)> = self
             .timelines
@@ -265,7 +266,13 @@ impl History {
             .collect();
         let size = |s: &Step| s.change.ln().abs();
         out.sort_by(|(_, a), (_, b)| {
-            let rank = |s: &Step| (s.failures.new, s.failures.fixed);
+            let rank = |s: &Step| {
+                (
+                    s.failures.new,
+                    s.failures.fixed,
+                    s.verdict == Verdict::Regressed,
+                )
+            };
             rank(b).cmp(&rank(a)).then(size(b).total_cmp(&size(a)))
         });
         out
@@ -307,6 +314,14 @@ fn resolve_all(specs: &[String], root: &Path) -> Result<(Vec<Named>, Vec<String>
                 out.extend(inner.into_iter().map(|p| (p.display().to_string(), p)));
                 continue;
             }
+        }
+        // A file among several (a log beside the runs: `history reports/*`).
+        if dir.is_file() && specs.len() > 1 {
+            passed.push(format!(
+                "{}: passed over: a file, not a run folder",
+                dir.display()
+            ));
+            continue;
         }
         if dir.is_dir() && !is_run && !root.join(spec).is_dir() {
             if specs.len() == 1 {
@@ -378,6 +393,36 @@ fn read_runs(specs: &[String], root: &Path, order: Order) -> Result<RunsRead, Hi
             summary,
         ));
     }
+    // A run named twice under two folders (a run and the baseline saved
+    // from it: `history reports/* reports/baselines`) is read once: its
+    // run.json (start, command, machine, label) and the size of its rows
+    // say it is one run.
+    type Identity = (String, Vec<String>, String, Option<String>, u64);
+    let mut first: HashMap<Identity, String> = HashMap::new();
+    let mut passed = passed;
+    read.retain(|(r, _)| {
+        let rows = std::fs::metadata(r.dir.join(files::RESULTS_CSV)).map_or(0, |m| m.len());
+        let key = (
+            r.info.started.clone(),
+            r.info.command.clone(),
+            r.info.cpu_model.clone(),
+            r.info.options.label.clone(),
+            rows,
+        );
+        match first.get(&key) {
+            Some(kept) => {
+                passed.push(format!(
+                    "{}: passed over: the same run as {kept} (its run.json and rows), read once",
+                    r.dir.display()
+                ));
+                false
+            }
+            None => {
+                first.insert(key, r.dir.display().to_string());
+                true
+            }
+        }
+    });
     match order {
         Order::Given => {}
         Order::Time => read.sort_by(|a, b| a.0.info.started.cmp(&b.0.info.started)),

@@ -95,3 +95,37 @@ fn a_bug_and_its_fix_are_said_first_and_never_hidden() {
     assert!(md.contains("| improved: fixed 13; +0.0% "), "{md}");
     assert!(md.contains("| regressed: 13 now fail; −4.3% "), "{md}");
 }
+
+#[test]
+fn a_run_named_twice_and_a_file_beside_the_runs_are_passed_over_and_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = month_runs(tmp.path());
+    // The baseline saved from v9: the same run in another folder.
+    let copy = tmp.path().join("baselines").join("main");
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in std::fs::read_dir(&runs[8]).unwrap().flatten() {
+        if f.path().is_file() {
+            std::fs::copy(f.path(), copy.join(f.file_name())).unwrap();
+        }
+    }
+    std::fs::write(tmp.path().join("v9.log"), "a log").unwrap();
+    let mut specs = runs.clone();
+    specs.push(copy.display().to_string());
+    specs.push(tmp.path().join("v9.log").display().to_string());
+    let h = history(&specs, &tmp.path().join("none"), Order::Given, None).unwrap();
+    assert_eq!(h.runs.len(), 9, "the copy is read once");
+    assert!(
+        h.notes
+            .iter()
+            .any(|n| n.contains("main: passed over: the same run as")),
+        "{:?}",
+        h.notes
+    );
+    assert!(
+        h.notes
+            .iter()
+            .any(|n| n.contains("v9.log: passed over: a file, not a run folder")),
+        "{:?}",
+        h.notes
+    );
+}

@@ -97,8 +97,8 @@ pub fn step_sentence(h: &History, t: &Timeline, s: &Step) -> String {
 }
 
 /// The terminal's summary: what was read, then every step where puzzles
-/// failed anew or were fixed, then the largest moves in speed (up to `most`
-/// in all) and where they came in.
+/// failed anew or were fixed, every other regression, then the largest
+/// improvements (up to `most` in all) and where they came in.
 pub fn summary_lines(h: &History, most: usize) -> Vec<String> {
     let moves = h.moves();
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
@@ -134,9 +134,13 @@ pub fn summary_lines(h: &History, most: usize) -> Vec<String> {
             h.thresholds.1 * 100.0
         ));
     }
-    // Failures are never left to "… and N more": a bug must show.
-    let failures = moves.iter().filter(|m| m.1.failures_changed()).count();
-    let shown = failures.max(most.min(moves.len()));
+    // Failures and regressions are never left to "… and N more": a bug
+    // and a slowdown must show.
+    let must = moves
+        .iter()
+        .filter(|m| m.1.failures_changed() || m.1.verdict == Verdict::Regressed)
+        .count();
+    let shown = must.max(most.min(moves.len()));
     for (t, s) in moves.iter().take(shown) {
         out.push(format!("- {}", step_sentence(h, t, s)));
     }
@@ -297,31 +301,47 @@ pub fn charts(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
         source,
     };
     crate::export::run_dir::clear_charts(&charts_dir).map_err(io)?;
-    let line = data_line(h);
     chart_groups(h)
         .iter()
         .map(|g| {
+            let line = data_line(h, &group_runs(g));
             render(&timeline_chart(h, g), &charts_dir, &line, false)
                 .map_err(|e| io(std::io::Error::other(e.0)))
         })
         .collect()
 }
 
-/// What every chart's data is: the runs (by their labels, where they
-/// have them) and where they were made, and the build that drew it.
-fn data_line(h: &History) -> String {
-    let (first, last) = (&h.runs[0], &h.runs[h.runs.len() - 1]);
+/// What a chart's data is: its runs (by their labels, where they have
+/// them) of the history's, when and on how many machines they were made,
+/// and the build that drew it.
+fn data_line(h: &History, runs: &[usize]) -> String {
+    let (Some(&a), Some(&b)) = (runs.first(), runs.last()) else {
+        return String::new();
+    };
+    let (first, last) = (&h.runs[a], &h.runs[b]);
     let named = match (&first.info.options.label, &last.info.options.label) {
         (Some(a), Some(b)) => format!(" ({a} to {b})"),
         _ => String::new(),
     };
+    let of = match runs.len() == h.runs.len() {
+        true => String::new(),
+        false => format!(" of the history's {}", h.runs.len()),
+    };
+    let machines = {
+        let mut m: Vec<String> = runs
+            .iter()
+            .map(|&r| super::machine(&h.runs[r].info))
+            .collect();
+        m.sort();
+        m.dedup();
+        m.len()
+    };
     format!(
-        "{} runs{named}, {} to {}; {} machine{}; drawn by sudoku-bench {}",
-        h.runs.len(),
+        "{} runs{named}{of}, {} to {}; {machines} machine{}; drawn by sudoku-bench {}",
+        runs.len(),
         first.info.started.chars().take(10).collect::<String>(),
         last.info.started.chars().take(10).collect::<String>(),
-        h.machines().len(),
-        if h.machines().len() == 1 { "" } else { "s" },
+        if machines == 1 { "" } else { "s" },
         env!("CARGO_PKG_VERSION")
     )
 }

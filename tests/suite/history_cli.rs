@@ -493,7 +493,7 @@ fn the_ci_recipe_keeps_a_baseline_on_main_and_gates_a_pull_request_on_it() {
             }
         }
         // Ten puzzles, not the recipe's hundred: each counted call costs
-        // valgrind a dump (about 0.3 s here).
+        // valgrind a dump.
         c.env("CONTENDERS", contenders)
             .env("DATASETS", "--dataset hard-9x9 --limit 10");
         c.output().unwrap()

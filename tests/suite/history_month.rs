@@ -224,7 +224,14 @@ fn the_month_marks_the_slowdown_the_bug_and_the_fix_each_as_itself() {
         lines[1].contains("improved at run") && lines[1].contains("(v9): fixed 13 puzzles"),
         "{said}"
     );
-    assert!(!said.contains("(v4)"), "{said}");
+    assert!(!said.contains("(v4):"), "v4 is no step: {said}");
+    // Every regression shows, however many moves there are.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("regressed at run") && l.contains("(v5): +")),
+        "{said}"
+    );
     let svg =
         std::fs::read_to_string(cwd.join("runs/h/charts/history-mine-hard-9x9-instructions.svg"))
             .unwrap();
@@ -260,6 +267,17 @@ fn the_ci_gate_passes_the_fix_and_fails_the_bug_and_the_slowdown() {
         return;
     }
     let (env, commands) = recipe();
+    // A count on main that fails (the bug reached main) still saves the
+    // baseline: the step runs unless the workflow was cancelled.
+    let yml = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ci/sudoku-bench.yml"),
+    )
+    .unwrap();
+    let save = yml
+        .split("- name: ")
+        .find(|s| s.starts_with("Save the baseline"))
+        .unwrap();
+    assert!(save.contains("if: ${{ !cancelled() &&"), "{save}");
     let tmp = tempfile::tempdir().unwrap();
     let bug = bug_file(tmp.path());
     let bin_dir = assert_cmd::cargo::cargo_bin("sudoku-bench")

@@ -470,7 +470,15 @@ impl Timeline {
                 let (at, dy, mark, colour) = match p.value {
                     Some(v) if p.failed.is_some() => {
                         let row = *under.next().unwrap_or(&0) as i32;
-                        ((x, v), 12 + row * ROW, cross(14), FAILED)
+                        // Under the interval's low end, where it has one.
+                        let below = p.interval.map_or(0, |(lo, _)| {
+                            let (a, b) = (
+                                chart.backend_coord(&(x, v)).1,
+                                chart.backend_coord(&(x, lo)).1,
+                            );
+                            (b - a).max(0)
+                        });
+                        ((x, v), 12 + below + row * ROW, cross(14), FAILED)
                     }
                     Some(_) => {
                         under.next();
@@ -500,9 +508,16 @@ impl Timeline {
                         continue;
                     }
                 };
+                // On a white ground: rules and bars may pass under it.
+                let dx = start(x, w, at.1);
+                let ground = Rectangle::new(
+                    [(dx - 2, dy - 1), (dx + w as i32 + 2, dy + ROW - 6)],
+                    WHITE.mix(0.9).filled(),
+                );
                 let label = EmptyElement::at(at)
                     + Polygon::new(mark, colour.filled())
-                    + Text::new(words, (start(x, w, at.1), dy), text(colour));
+                    + ground
+                    + Text::new(words, (dx, dy), text(colour));
                 chart.draw_series(std::iter::once(label)).map_err(err)?;
             }
         }
