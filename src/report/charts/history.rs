@@ -228,7 +228,10 @@ impl Chart for Timeline {
             };
             let mut chart = frame(root, &self.title)
                 .y_label_area_size(y_area)
-                .build_cartesian_2d(x, super::log_axis_over(bottom..top, data_low..data_top))
+                .build_cartesian_2d(
+                    x,
+                    super::log_axis_over(bottom..top, data_low..data_top, usize::MAX),
+                )
                 .map_err(err)?;
             chart
                 .configure_mesh()

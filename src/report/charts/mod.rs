@@ -643,14 +643,16 @@ pub fn log_x_axis<DB: DrawingBackend>(
 }
 
 /// A [`log_axis`] over `r` whose labels and grid are chosen for the data's
-/// range `data` alone: a chart that keeps room above its data for a legend
-/// gets its 1-2-5 labels where the data is, not only the powers of ten of
-/// the whole axis.
+/// range `data` alone, at most `most` labels (every other power of ten, or
+/// fewer, where even those would crowd): a chart that keeps room above its
+/// data for a legend gets its 1-2-5 labels where the data is, not only the
+/// powers of ten of the whole axis.
 pub fn log_axis_over(
     r: std::ops::Range<f64>,
     data: std::ops::Range<f64>,
+    most: usize,
 ) -> WithKeyPoints<LogCoord<f64>> {
-    let (bold, light) = log_points(data, usize::MAX);
+    let (bold, light) = log_points(data, most);
     r.log_scale().with_key_points(bold).with_light_points(light)
 }
 
@@ -688,6 +690,15 @@ fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec<f64>) {
         // A narrow range: every whole multiple gets a label.
         bold.append(&mut light);
         bold.sort_by(f64::total_cmp);
+    }
+    if bold.len() > most.max(2) {
+        // Too many even at the powers of ten: every k-th keeps its label.
+        let k = bold.len().div_ceil(most.max(2));
+        let (keep, rest): (Vec<(usize, f64)>, Vec<(usize, f64)>) =
+            bold.into_iter().enumerate().partition(|(i, _)| i % k == 0);
+        bold = keep.into_iter().map(|p| p.1).collect();
+        light.extend(rest.into_iter().map(|p| p.1));
+        light.sort_by(f64::total_cmp);
     }
     (bold, light)
 }

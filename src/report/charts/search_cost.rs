@@ -1,6 +1,6 @@
 //! Why the fast are fast: each variant's search size against its cost per node on one dataset.
 
-use super::{compact, err, frame, log_axis, log_range, Chart, DrawError, FONT};
+use super::{compact, err, frame, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -53,9 +53,16 @@ impl Chart for SearchCost {
         // named in it.
         let data_y = log_range(self.points.iter().map(|p| p.per_node_us));
         let data_top = data_y.end;
-        let y = super::log_headroom(data_y, super::legend_room(root, self.points.len()));
+        let room = super::legend_room(root, self.points.len());
+        let y = super::log_headroom(data_y.clone(), room);
+        // As many labels as the data's share of the height holds.
+        let data_px = (root.dim_in_pixel().1 as f64 - 130.0) * (1.0 - room);
+        let most = (data_px / (super::TEXT as f64 * 1.4)).floor().max(2.0) as usize;
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(super::log_x_axis(x.clone(), root), log_axis(y.clone()))
+            .build_cartesian_2d(
+                super::log_x_axis(x.clone(), root),
+                super::log_axis_over(y.clone(), data_y, most),
+            )
             .map_err(err)?;
         let (w, h) = chart.plotting_area().dim_in_pixel();
         chart

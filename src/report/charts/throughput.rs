@@ -254,9 +254,35 @@ impl Throughput {
                     || skipped.iter().any(|k| k.variant == data.variants[v])
             })
             .collect();
+        // A series drawn from fewer than all its puzzles says so in its
+        // label: `mine (library) (87/100; 13 wrong)`, with the dataset
+        // where the chart has several.
         let variants: Vec<(String, usize)> = order
             .iter()
-            .map(|&v| (data.label(v), run.color_of(v)))
+            .map(|&v| {
+                let partial: Vec<String> = data
+                    .summary
+                    .iter()
+                    .filter(|r| r.variant == data.variants[v])
+                    .filter(|r| r.solved < r.puzzles && (instructions || r.stands()))
+                    .map(|r| {
+                        let kinds = r.failed_kinds();
+                        let on = match datasets.len() {
+                            1 => String::new(),
+                            _ => format!(" on {}", r.dataset),
+                        };
+                        match kinds.is_empty() {
+                            true => format!("{}/{}{on}", r.solved, r.puzzles),
+                            false => format!("{}/{}{on}; {kinds}", r.solved, r.puzzles),
+                        }
+                    })
+                    .collect();
+                let label = match partial.is_empty() {
+                    true => data.label(v),
+                    false => format!("{} ({})", data.label(v), partial.join("; ")),
+                };
+                (label, run.color_of(v))
+            })
             .collect();
         let (mut bars, mut missing) = (Vec::new(), Vec::new());
         // A variant with no row on a dataset did not run there: skipped
