@@ -694,10 +694,13 @@ fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec<f64>) {
     if bold.len() > most.max(2) {
         // Too many even at the powers of ten: every k-th keeps its label.
         let k = bold.len().div_ceil(most.max(2));
-        let (keep, rest): (Vec<(usize, f64)>, Vec<(usize, f64)>) =
-            bold.into_iter().enumerate().partition(|(i, _)| i % k == 0);
-        bold = keep.into_iter().map(|p| p.1).collect();
-        light.extend(rest.into_iter().map(|p| p.1));
+        let all = std::mem::take(&mut bold);
+        for (i, v) in all.into_iter().enumerate() {
+            match i % k {
+                0 => bold.push(v),
+                _ => light.push(v),
+            }
+        }
         light.sort_by(f64::total_cmp);
     }
     (bold, light)
