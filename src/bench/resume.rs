@@ -147,7 +147,10 @@ pub fn leave_out_measured(
             .find(|(d, _)| d == name)
             .is_some_and(|(_, bits)| bits.get(index))
     };
-    let dropped = recover::keep_whole_puzzles(dir, &keep)?;
+    let recover::Kept { dropped, repeats } = recover::keep_whole_puzzles(dir, info, &keep)?;
+    for note in &repeats {
+        say(&format!("note: {note}"));
+    }
     let kept: u64 = done.iter().map(|(_, b)| b.count()).sum();
     let total: u64 = datasets.iter().map(|d| d.info.puzzles_run).sum();
     say(&format!(

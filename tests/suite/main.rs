@@ -27,6 +27,7 @@ mod repository;
 mod resources;
 mod resume;
 mod round_trip;
+mod run_facts;
 mod study_cli;
 mod verdicts;
 mod writers;
