@@ -16,6 +16,7 @@ pub mod facts;
 pub mod info;
 pub mod plan;
 pub mod prepare;
+pub mod prints;
 pub mod record;
 pub mod recover;
 mod resolve;

@@ -113,6 +113,19 @@ pub struct Rows {
     pub repeats: Option<String>,
 }
 
+/// Why a run `run.json` says finished is not whole by its rows: what it
+/// lacks (see [`lacking`]) and a torn last line; empty when it is whole.
+pub fn not_whole(dir: &Path, info: &RunInfo) -> Result<Vec<String>, RecoverError> {
+    let results = dir.join(crate::harness::RESULTS_CSV);
+    if !results.is_file() {
+        return Ok(vec![format!("no {}", files::RESULTS_CSV)]);
+    }
+    let cover = Coverage::read(dir, info)?;
+    let mut out = lacking(info, &cover);
+    out.extend(cover.torn.map(|t| t.to_string()));
+    Ok(out)
+}
+
 /// Hands every fact of `path` (a `results.csv`) to `each`, once, in file
 /// order: a repeated row is dropped, a contradicting or foreign one is an
 /// error (see [`super::facts`]; checked against `info` when given). A last

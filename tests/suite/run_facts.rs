@@ -270,3 +270,137 @@ fn a_resume_counts_repeated_rows_and_solves_once() {
     assert_eq!(keys.len(), solves.len(), "no solve written twice");
     assert_eq!(solves.len(), whole_solves.len());
 }
+
+/// A run of bitset-mrv and the fixture program (reading `table`) over
+/// set-4x4 into `cwd/NAME`.
+fn bench_fx(cwd: &Path, name: &str, table: &Path) {
+    let fx = crate::common::fixture(table, "good");
+    bin(cwd)
+        .args([
+            "bench",
+            "--quiet",
+            "--no-report",
+            "--min-time",
+            "0",
+            "--threads",
+            "1",
+            "--solver",
+            "bitset-mrv",
+            "--contender",
+            &fx,
+            "--dataset",
+            "set-4x4",
+            "--out",
+            name,
+        ])
+        .assert()
+        .success();
+}
+
+/// The run cut back to its header and `keep` rows, as a kill leaves it.
+fn cut_to(dir: &Path, keep: usize) {
+    let rows = lines(&dir.join("results.csv"));
+    write_lines(&dir.join("results.csv"), &rows[..1 + keep]);
+    unfinish(dir);
+}
+
+#[test]
+fn a_resume_refuses_a_contender_whose_files_changed_unless_forced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let table = crate::common::table(tmp.path(), &["set-4x4"]);
+    bench_fx(tmp.path(), "run", &table);
+    let dir = tmp.path().join("run");
+    cut_to(&dir, 3);
+    // The table the program reads is one of the files it runs: changed.
+    let mut text = std::fs::read_to_string(&table).unwrap();
+    text.push_str("# changed\n");
+    std::fs::write(&table, text).unwrap();
+    bin(tmp.path())
+        .args(["bench", "--resume", "run"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("contender `fx`:"))
+        .stderr(predicate::str::contains(format!(
+            "{} changed (SHA-256",
+            table.display()
+        )));
+    bin(tmp.path())
+        .args(["bench", "--resume", "run", "--force"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("resuming despite"));
+}
+
+#[test]
+fn a_contender_run_json_gained_after_the_run_began_is_never_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let table = crate::common::table(tmp.path(), &["set-4x4"]);
+    bench_fx(tmp.path(), "run", &table);
+    let dir = tmp.path().join("run");
+    cut_to(&dir, 3);
+    let path = dir.join("run.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut other = json["options"]["contenders"][0].clone();
+    other["name"] = "added".into();
+    json["options"]["contenders"]
+        .as_array_mut()
+        .unwrap()
+        .push(other);
+    std::fs::write(&path, json.to_string()).unwrap();
+    let before = lines(&dir.join("results.csv"));
+    for force in [false, true] {
+        let mut args = vec!["bench", "--resume", "run"];
+        if force {
+            args.push("--force");
+        }
+        bin(tmp.path())
+            .args(&args)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("contender `added`"))
+            .stderr(predicate::str::contains("did not begin with"));
+        assert_eq!(lines(&dir.join("results.csv")), before, "nothing ran");
+    }
+}
+
+#[test]
+fn a_run_said_finished_is_resumed_when_its_rows_fall_short() {
+    let tmp = tempfile::tempdir().unwrap();
+    bench(tmp.path(), "run", &[]);
+    let run = tmp.path().join("run");
+    let rows = lines(&run.join("results.csv"));
+    let cases: [(&str, Option<&[String]>); 3] = [
+        ("deleted", None),
+        ("header", Some(&rows[..1])),
+        ("short", Some(&rows[..100])),
+    ];
+    for (name, kept) in cases {
+        let dir = tmp.path().join(name);
+        copy(&run, &dir);
+        match kept {
+            None => std::fs::remove_file(dir.join("results.csv")).unwrap(),
+            Some(k) => write_lines(&dir.join("results.csv"), k),
+        }
+        let out = bin(tmp.path())
+            .args(["bench", "--resume", name])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", said(&out));
+        assert!(
+            said(&out).contains("says the run finished")
+                && !said(&out).contains("nothing to resume"),
+            "{name}: {}",
+            said(&out)
+        );
+        let results: Vec<PuzzleResult> = csv_rows(&dir.join("results.csv"));
+        assert_eq!(results.len(), 2 * 300, "{name}");
+        assert_eq!(counted(&dir), counted(&run), "{name}");
+    }
+    // Whole, it is complete.
+    bin(tmp.path())
+        .args(["bench", "--resume", "run"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nothing to resume"));
+}
