@@ -185,7 +185,18 @@ impl<'a, 'f> Collector<'a, 'f> {
             );
             return None;
         }
-        Grid::from_cells(g, answer)
+        let grid = Grid::from_cells(g, answer)?;
+        // Complete and keeping the givens, it must also keep the rules.
+        if let Some(c) = crate::validate::find_conflict(&grid) {
+            let cell = c.cells.last().copied().unwrap_or(0);
+            self.error(
+                line,
+                column + cell,
+                ParseErrorKind::AnswerMismatch(format!("it is no solution: {c}")),
+            );
+            return None;
+        }
+        Some(grid)
     }
 
     pub(crate) fn push(&mut self, puzzle: Puzzle) {

@@ -712,3 +712,26 @@ mod blocks_read {
         }
     }
 }
+
+#[test]
+fn an_answer_that_breaks_the_rules_or_is_too_short_is_located() {
+    // Complete and keeping the givens, but 7 twice in row 9.
+    let broken = format!("{}7", &S[..80]);
+    let e = first_error(&format!("{P}\n{P} {broken}\n"));
+    assert_eq!((e.line, e.column), (2, 83 + 80));
+    assert!(
+        matches!(&e.kind, K::AnswerMismatch(m) if m.contains("no solution") && m.contains("row 9")),
+        "{e}"
+    );
+    // A token of symbols that is no grid: an answer of the wrong length.
+    let e = first_error(&format!("{P} 12345\n"));
+    assert_eq!((e.line, e.column), (1, 83));
+    assert!(
+        matches!(&e.kind, K::AnswerMismatch(m) if m.contains("5 symbols") && m.contains("81")),
+        "{e}"
+    );
+    // After `#`, and words of other characters, a comment still.
+    let d = read(&format!("{P} # 12345\n{P} rated 12\n")).unwrap();
+    assert_eq!(d.puzzles[0].comment.as_deref(), Some("# 12345"));
+    assert_eq!(d.puzzles[1].comment.as_deref(), Some("rated 12"));
+}

@@ -18,6 +18,7 @@ mod figures_truth;
 mod history_cli;
 mod hunt_cli;
 mod hygiene;
+mod inputs;
 mod instructions;
 mod libraries;
 mod properties;

@@ -1,0 +1,79 @@
+//! Every input checked where it enters: a dataset's answers, numbers on the
+//! command line, and output that cannot be written.
+
+use crate::common::bin_in as bin;
+use predicates::prelude::*;
+
+const P: &str = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+const S: &str = "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+#[test]
+fn a_dataset_answer_that_is_no_solution_refuses_the_dataset_before_anything_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Complete, keeping the givens, but 7 twice in row 9.
+    let broken = format!("{}7", &S[..80]);
+    std::fs::write(
+        tmp.path().join("bad.txt"),
+        format!("{P} {S}\n{P} {broken}\n"),
+    )
+    .unwrap();
+    std::fs::write(tmp.path().join("short.txt"), format!("{P} 12345\n")).unwrap();
+    for (file, at, what) in [
+        ("bad.txt", "bad.txt:2:163", "digit 7 appears twice in row 9"),
+        ("short.txt", "short.txt:1:83", "a token of 5 symbols"),
+    ] {
+        bin(tmp.path())
+            .args([
+                "bench",
+                "--quiet",
+                "--no-report",
+                "--solver",
+                "dlx",
+                "--dataset",
+                file,
+                "--out",
+                "run",
+            ])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(at))
+            .stderr(predicate::str::contains(what));
+        assert!(
+            !tmp.path().join("run/results.csv").exists(),
+            "{file}: nothing ran"
+        );
+    }
+}
+
+#[test]
+fn a_puzzle_of_several_solutions_with_an_answer_is_verified_under_mode_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Several solutions; the line gives the one dlx finds first, band
+    // finds another.
+    let e2 = "74.12.65.263495187.59678.43.1.....28.82..4.61.76....3..24.3.81689.54.372.3.2.159.";
+    let answer =
+        "748123659263495187159678243415367928382954761976812435524739816891546372637281594";
+    std::fs::write(tmp.path().join("two.txt"), format!("{e2} {answer}\n")).unwrap();
+    bin(tmp.path())
+        .args([
+            "bench",
+            "--quiet",
+            "--no-report",
+            "--min-time",
+            "0",
+            "--mode",
+            "first",
+            "--solver",
+            "dlx,bitset-mrv,band",
+            "--dataset",
+            "two.txt",
+            "--out",
+            "run",
+        ])
+        .assert()
+        .success();
+    let rows: Vec<sudoku_bench::harness::PuzzleResult> =
+        crate::common::csv_rows(&tmp.path().join("run/results.csv"));
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r.status.is_solved()), "{rows:?}");
+}
