@@ -100,6 +100,9 @@ pub fn measure(
     if !watch.quiet {
         (watch.say)(&cost.to_string());
     }
+    for n in &cost.notes {
+        (watch.say)(&format!("note: {n}"));
+    }
     info.verdicts = Some(cost);
     write_all(out_dir, &info, Vec::new())?;
 
