@@ -173,8 +173,9 @@ pub struct Series {
     pub solved: crate::stats::Sketch,
     /// Median ns of every puzzle with a reading.
     pub timed: crate::stats::Sketch,
-    /// Solved puzzles with a reading: how many, their nodes and their ns.
-    pub cost: (u64, u64, u64),
+    /// Solved puzzles with a reading: how many, their nodes and their ns
+    /// (summed in 128 bits: no count wraps).
+    pub cost: (u64, u128, u128),
     /// The puzzles of a seeded sample of the dataset (every puzzle up to
     /// [`SAMPLE`]; the same puzzles for every variant).
     pub sample: Vec<Point>,
@@ -691,8 +692,8 @@ impl Adder<'_> {
             s.solved.push(p.solve_ns);
             if let (true, Some(nodes)) = (p.solve_ns > 0, p.nodes) {
                 s.cost.0 += 1;
-                s.cost.1 += nodes;
-                s.cost.2 += p.solve_ns;
+                s.cost.1 += u128::from(nodes);
+                s.cost.2 += u128::from(p.solve_ns);
             }
         }
         if p.solve_ns > 0 {

@@ -77,3 +77,67 @@ fn a_puzzle_of_several_solutions_with_an_answer_is_verified_under_mode_first() {
     assert_eq!(rows.len(), 3);
     assert!(rows.iter().all(|r| r.status.is_solved()), "{rows:?}");
 }
+
+#[test]
+fn numbers_that_cannot_be_honoured_are_refused_before_anything_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("p.txt"), format!("{P}\n")).unwrap();
+    let long = "b".repeat(300);
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &[
+                "bench",
+                "--dataset",
+                "set-4x4",
+                "--time-limit",
+                "0",
+                "--out",
+                "r",
+            ],
+            "no time",
+        ),
+        (
+            &[
+                "bench",
+                "--dataset",
+                "set-4x4",
+                "--time-limit",
+                "0ms",
+                "--out",
+                "r",
+            ],
+            "no time",
+        ),
+        (&["solve", "--time-limit", "0", "p.txt"], "no time"),
+        (&["rate", "--permutations", "0", "p.txt"], "1 or more"),
+        (
+            &["generate", "--min-guesses", "NaN"],
+            "mean number of guesses",
+        ),
+        (
+            &["generate", "--max-guesses", "inf"],
+            "mean number of guesses",
+        ),
+        (&["generate", "--max-attempts", "0"], "1 or more"),
+        (
+            &[
+                "bench",
+                "--dataset",
+                "set-4x4",
+                "--save-baseline",
+                &long,
+                "--out",
+                "r",
+            ],
+            "1 to 100",
+        ),
+    ];
+    for (words, said) in cases {
+        bin(tmp.path())
+            .args(words)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(said));
+        assert!(!tmp.path().join("r").exists(), "{words:?}: nothing ran");
+    }
+}
