@@ -735,3 +735,18 @@ fn an_answer_that_breaks_the_rules_or_is_too_short_is_located() {
     assert_eq!(d.puzzles[0].comment.as_deref(), Some("# 12345"));
     assert_eq!(d.puzzles[1].comment.as_deref(), Some("rated 12"));
 }
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let d = read(&format!("\u{FEFF}{P} {S}\n{P}\n")).unwrap();
+    assert_eq!(d.puzzles.len(), 2);
+    assert_eq!(d.puzzles[0].line, 1);
+    assert!(d.puzzles[0].expected.is_some());
+    let csv = read(&format!(
+        "\u{FEFF}quizzes,solutions\n{},{}\n",
+        P.replace('.', "0"),
+        S
+    ))
+    .unwrap();
+    assert_eq!((csv.format, csv.puzzles.len()), (Format::Csv, 1));
+}

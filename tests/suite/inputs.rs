@@ -141,3 +141,75 @@ fn numbers_that_cannot_be_honoured_are_refused_before_anything_runs() {
         assert!(!tmp.path().join("r").exists(), "{words:?}: nothing ran");
     }
 }
+
+#[test]
+fn output_that_cannot_be_written_is_an_error() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("NOTICE: no /dev/full here: SKIPPED");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["run", "run2"] {
+        bin(tmp.path())
+            .args(["bench", "--quiet", "--no-report", "--min-time", "0"])
+            .args(["--solver", "dlx", "--dataset", "set-4x4", "--out", name])
+            .assert()
+            .success();
+    }
+    let runs: [&[&str]; 5] = [
+        &["solvers"],
+        &["datasets"],
+        &["compare", "run", "run"],
+        &["history", "run", "run2", "--out", "h"],
+        &[
+            "bench",
+            "--no-report",
+            "--min-time",
+            "0",
+            "--solver",
+            "dlx",
+            "--dataset",
+            "set-4x4",
+            "--out",
+            "again",
+        ],
+    ];
+    for words in runs {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+            .current_dir(tmp.path())
+            .args(words)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{words:?}: {err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{words:?}: {err}"
+        );
+    }
+    // A reader that went away before anything was written is no error.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .arg("solvers")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_puzzle_is_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("bom.txt"), format!("\u{FEFF}{P}\n")).unwrap();
+    bin(tmp.path())
+        .args(["solve", "bom.txt"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(S));
+}
