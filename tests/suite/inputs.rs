@@ -213,3 +213,20 @@ fn a_byte_order_mark_before_the_first_puzzle_is_skipped() {
         .success()
         .stdout(predicate::str::contains(S));
 }
+
+#[test]
+fn contender_check_fails_a_program_that_only_answers_budget() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = crate::common::table(tmp.path(), &["hard-9x9"]);
+    bin(tmp.path())
+        .args(["contender", "check", "--sizes", "9", "--"])
+        .arg(crate::common::example("fixture-contender"))
+        .arg(&t)
+        .arg("budget")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "9x9 puzzle with one solution: answered `budget` (gave up)",
+        ))
+        .stdout(predicate::str::contains("no problems").not());
+}
