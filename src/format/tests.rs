@@ -750,3 +750,26 @@ fn a_byte_order_mark_is_skipped() {
     .unwrap();
     assert_eq!((csv.format, csv.puzzles.len()), (Format::Csv, 1));
 }
+
+#[test]
+fn an_answer_repeating_a_digit_in_a_column_or_a_box_is_named() {
+    // Rows kept, two rows swapped across bands: columns still hold each
+    // digit once, but boxes do not (rows 3 and 4 swapped).
+    let rows: Vec<&str> = (0..9).map(|r| &S[r * 9..r * 9 + 9]).collect();
+    let mut swapped = rows.clone();
+    swapped.swap(2, 3);
+    let blank = ".".repeat(81);
+    let e = first_error(&format!("{blank} {}\n", swapped.concat()));
+    assert!(
+        matches!(&e.kind, K::AnswerMismatch(m) if m.contains("appears twice in box 1")),
+        "{e}"
+    );
+    // Two cells of a row swapped: the row keeps its digits, the columns do not.
+    let mut cells: Vec<char> = S.chars().collect();
+    cells.swap(0, 1);
+    let e = first_error(&format!("{blank} {}\n", cells.iter().collect::<String>()));
+    assert!(
+        matches!(&e.kind, K::AnswerMismatch(m) if m.contains("appears twice in column 1")),
+        "{e}"
+    );
+}
