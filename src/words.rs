@@ -137,12 +137,33 @@ pub fn positive<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T
 
 /// Reads `--cpu-limit`: a duration ([`duration`]) above zero.
 pub fn cpu_limit(text: &str) -> Result<std::time::Duration, String> {
+    above_zero(text, "CPU time")
+}
+
+/// Reads `--time-limit`: a duration ([`duration`]) above zero (a limit of
+/// nothing would stop every solve before it began).
+pub fn time_limit(text: &str) -> Result<std::time::Duration, String> {
+    above_zero(text, "time")
+}
+
+fn above_zero(text: &str, what: &str) -> Result<std::time::Duration, String> {
     match duration(text) {
         Ok(d) if d.is_zero() => Err(format!(
-            "`{text}` is no CPU time a puzzle could be solved in: give more than 0, like 100ms"
+            "`{text}` is no {what} a puzzle could be solved in: give more than 0, like 100ms"
         )),
         Ok(d) => Ok(d),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Reads a mean count of guesses (`--min-guesses`, `--max-guesses`): a
+/// finite number of 0 or more.
+pub fn mean_guesses(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!(
+            "`{text}`: expected a mean number of guesses, 0 or more, like 1.5"
+        )),
     }
 }
 

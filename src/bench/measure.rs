@@ -78,6 +78,8 @@ pub fn measure(
         info.command.clone_from(&old.command);
         info.started.clone_from(&old.started);
         info.resumed = old.resumed + 1;
+        // The contenders as the run began: a forced resume does not vouch for them.
+        info.contender_prints.clone_from(&old.contender_prints);
         datasets = super::leave_out_measured(out_dir, old, &contenders, datasets, watch.say)?;
     }
     // The pipe's floor, when a program answers over it: a note names those it dominates.
@@ -97,6 +99,9 @@ pub fn measure(
         .map_err(BenchError::Verdicts)?;
     if !watch.quiet {
         (watch.say)(&cost.to_string());
+    }
+    for n in &cost.notes {
+        (watch.say)(&format!("note: {n}"));
     }
     info.verdicts = Some(cost);
     write_all(out_dir, &info, Vec::new())?;

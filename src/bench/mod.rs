@@ -139,13 +139,22 @@ pub enum BenchError {
         /// Why.
         source: Box<BenchError>,
     },
-    /// A run made with another build or datasets, not to be resumed unforced.
-    #[error("{} was made with another build or datasets; not resumed (--force resumes anyway):\n  {differences}", dir.display())]
+    /// A run made with another build, datasets or contenders, not to be resumed unforced.
+    #[error("{} was made with another build, datasets or contenders; not resumed (--force resumes anyway):\n  {differences}", dir.display())]
     Changed {
         /// The run folder.
         dir: PathBuf,
         /// What differs, a line each.
         differences: String,
+    },
+    /// A run whose `run.json` gained or changed a contender after it began:
+    /// never resumed, forced or not.
+    #[error("{}: {} lists contenders the run did not begin with; not resumed (a contender added to a run's record is never run):\n  {gained}", dir.display(), crate::harness::files::RUN_JSON)]
+    Gained {
+        /// The run folder.
+        dir: PathBuf,
+        /// The contenders, a line each.
+        gained: String,
     },
     /// A run recorded before its options were typed cannot be made again.
     #[error("{}: recorded by an older sudoku-bench ({version}), whose {} does not keep all a run needs to be resumed; `sudoku-bench report {}` reports what it measured", dir.display(), crate::harness::files::RUN_JSON, dir.display())]

@@ -41,7 +41,10 @@ pub enum Reopened {
 
 /// Reads the run in `dir` back and plans the rest of it on `cores` cores,
 /// with the report left off when `no_report`; one that differs from the
-/// same plan now (another build, changed datasets) is refused unless `force`.
+/// same plan now (another build, changed datasets, a contender's program or
+/// library changed) is refused unless `force`; one whose `run.json` gained or
+/// changed a contender since it began is refused, forced or not. A run
+/// `run.json` says finished is resumed when its rows fall short.
 pub fn reopen(
     dir: &Path,
     force: bool,
@@ -51,7 +54,34 @@ pub fn reopen(
 ) -> Result<Reopened, BenchError> {
     let info = recover::read_info(dir)?;
     if recover::is_complete(&info) {
-        return Ok(Reopened::Complete(info.finished));
+        // "Finished" is the record's word: the rows must bear it out.
+        let short = recover::not_whole(dir, &info)?;
+        if short.is_empty() {
+            return Ok(Reopened::Complete(info.finished));
+        }
+        progress(&format!(
+            "note: {} says the run finished ({}), but its rows do not: {}; resuming it",
+            harness::RUN_JSON,
+            info.finished,
+            short.join("; ")
+        ));
+    }
+    let now = harness::prints::prints(&info.options);
+    let contenders = match &info.contender_prints {
+        Some(then) => harness::prints::compare(then, &now),
+        None => harness::prints::Differences {
+            gained: Vec::new(),
+            changed: vec![format!(
+                "contenders: {} records no prints of them, so their programs cannot be vouched for",
+                harness::RUN_JSON
+            )],
+        },
+    };
+    if !contenders.gained.is_empty() {
+        return Err(BenchError::Gained {
+            dir: dir.to_path_buf(),
+            gained: contenders.gained.join("\n  "),
+        });
     }
     let mut options = super::recorded(&info, dir)?;
     options.after.report &= !no_report;
@@ -59,7 +89,8 @@ pub fn reopen(
         path: dir.join(harness::RUN_JSON),
         source: Box::new(e),
     })?;
-    let despite = differences(&info, &plan);
+    let mut despite = differences(&info, &plan);
+    despite.extend(contenders.changed);
     if !despite.is_empty() && !force {
         return Err(BenchError::Changed {
             dir: dir.to_path_buf(),
@@ -147,7 +178,10 @@ pub fn leave_out_measured(
             .find(|(d, _)| d == name)
             .is_some_and(|(_, bits)| bits.get(index))
     };
-    let dropped = recover::keep_whole_puzzles(dir, &keep)?;
+    let recover::Kept { dropped, repeats } = recover::keep_whole_puzzles(dir, info, &keep)?;
+    for note in &repeats {
+        say(&format!("note: {note}"));
+    }
     let kept: u64 = done.iter().map(|(_, b)| b.count()).sum();
     let total: u64 = datasets.iter().map(|d| d.info.puzzles_run).sum();
     say(&format!(

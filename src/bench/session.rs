@@ -180,7 +180,10 @@ impl Session<'_> {
             &options,
             top,
             &mut |s, one, dir| match recover::read_info(dir) {
-                Ok(i) if recover::is_complete(&i) => {
+                Ok(i)
+                    if recover::is_complete(&i)
+                        && recover::not_whole(dir, &i).is_ok_and(|s| s.is_empty()) =>
+                {
                     s.console.err(&format!("{}: complete, kept", dir.display()));
                     Ok(0)
                 }

@@ -6,7 +6,7 @@ use crate::external::process::{Process, ReadError};
 use crate::external::{self, protocol, ContenderError, ContenderSpec};
 use crate::format::Alphabet;
 use crate::grid::{Geometry, Grid};
-use crate::solver::Mode;
+use crate::solver::{Mode, Status};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -382,6 +382,13 @@ fn judge(
             keys.1 |= a.guesses.is_some();
             keys.2 |= a.ns.is_some();
             match crate::contender::check(&case.puzzle, &a.outcome, opts.checked) {
+                // A known puzzle `band` settles in microseconds, given the
+                // whole time limit: one never answered is no answer.
+                Verdict::Right(s @ (Status::Budget | Status::Cancelled)) => report.fail(format!(
+                    "{name}: answered `{s}` (gave up) in {:.1} ms, given {:?}: a solver must answer a puzzle this small",
+                    took.as_secs_f64() * 1e3,
+                    opts.timeout
+                )),
                 Verdict::Right(s) => report.ok(format!(
                     "{name}: {s} in {:.1} ms{}",
                     took.as_secs_f64() * 1e3,

@@ -40,7 +40,7 @@ pub(super) struct BenchArgs {
     #[arg(long)]
     node_budget: Option<Budget>,
     /// Per-puzzle time limit, like `100ms` or `2s` (a run out counts as `budget`).
-    #[arg(long, value_parser = duration)]
+    #[arg(long, value_parser = time_limit)]
     time_limit: Option<Duration>,
     /// Per-puzzle CPU-time limit, like `100ms` or `2s`: a built-in's worker thread, an outside
     /// program's processes (every thread, read every 20 ms); a run out counts as `budget`

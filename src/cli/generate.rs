@@ -58,13 +58,13 @@ pub(super) struct GenerateArgs {
     #[arg(long, alias = "band", value_parser = ["easy", "medium", "hard", "extreme"])]
     level: Option<String>,
     /// Keep only puzzles with at least this many mean guesses.
-    #[arg(long)]
+    #[arg(long, value_parser = mean_guesses)]
     min_guesses: Option<f64>,
     /// Keep only puzzles with at most this many mean guesses.
-    #[arg(long)]
+    #[arg(long, value_parser = mean_guesses)]
     max_guesses: Option<f64>,
     /// Puzzles drawn per output puzzle before giving up.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = positive::<u32>)]
     max_attempts: u32,
 }
 

@@ -2,7 +2,6 @@
 
 use super::options::{fraction, out_dir};
 use anyhow::Result;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use sudoku_bench::compare::baseline;
@@ -57,9 +56,8 @@ pub(super) fn run(args: HistoryArgs) -> Result<ExitCode> {
         out.join(write::HISTORY_HTML).display()
     ));
     // A reader that stops early (`| head`) ends the listing, not the command.
-    let mut stdout = std::io::stdout().lock();
     for l in lines {
-        if writeln!(stdout, "{l}").is_err() {
+        if !super::progress::write_out(&format!("{l}\n")) {
             break;
         }
     }

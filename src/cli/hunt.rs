@@ -62,7 +62,7 @@ pub(super) struct HuntArgs {
     /// stopped (an outside program's process killed and started again), and its cost is a
     /// lower bound (marked censored), or with guesses or nodes a failed answer. Without it,
     /// a contender that never answers holds the hunt until Ctrl-C.
-    #[arg(long, value_parser = duration)]
+    #[arg(long, value_parser = time_limit)]
     time_limit: Option<Duration>,
     #[command(flatten)]
     outside: OutsideArgs,

@@ -90,7 +90,7 @@ pub fn run() -> Result<ExitCode> {
         }
         sudoku_bench::hygiene::remove_stale_folders();
     }
-    match cli.command {
+    let code = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Solvers => solvers::run(),
         Command::Datasets(args) => datasets::run(args),
@@ -108,7 +108,12 @@ pub fn run() -> Result<ExitCode> {
             sudoku_bench::external::floor::echo(std::io::stdin().lock(), std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
+    }?;
+    // What the command said is part of its work: unwritten, it failed.
+    if let Some(why) = progress::out_failed() {
+        anyhow::bail!("cannot write to standard output: {why}");
     }
+    Ok(code)
 }
 
 /// The matches of the subcommand given.

@@ -8,7 +8,9 @@ use sudoku_bench::format::{AlphabetKind, Format, ReadOptions};
 use sudoku_bench::harness::plan::{ChartChoices, Figures, Metric};
 use sudoku_bench::solver::Mode;
 /// Value parsers (their errors say what was expected).
-pub(super) use sudoku_bench::words::{cpu_limit, duration, fraction, label, positive, share};
+pub(super) use sudoku_bench::words::{
+    cpu_limit, duration, fraction, label, mean_guesses, positive, share, time_limit,
+};
 
 /// Reads `--threads`: a whole number of at least 1, and at most what this
 /// machine takes (`usage::most_threads` of its cores).

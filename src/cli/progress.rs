@@ -44,16 +44,39 @@ impl Rows {
     }
 }
 
+/// The first error writing standard output, other than a reader that went
+/// away: the command ends with it (exit 2) once its work is done.
+static OUT_FAILED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Writes `text` to standard output. A closed standard output (`| head`)
+/// loses the text, never the run: its files are written whatever the
+/// terminal takes. Any other failure (a full disk, `/dev/full`) is kept for
+/// [`out_failed`]. False once the text could not be written.
+pub(super) fn write_out(text: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => true,
+        Err(e) => {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                let _ = OUT_FAILED.set(e.to_string());
+            }
+            false
+        }
+    }
+}
+
+/// Why standard output could not be written, if it could not.
+pub(super) fn out_failed() -> Option<&'static String> {
+    OUT_FAILED.get()
+}
+
 /// Standard output and error, Ctrl-C and the progress bar, for the library's runs.
 pub(super) struct Terminal;
 
 impl sudoku_bench::export::terminal::Console for Terminal {
     fn out(&mut self, text: &str) {
-        // A closed standard output (`| head`) loses the text, never the run:
-        // its files are written whatever the terminal takes.
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+        write_out(text);
     }
     fn err(&mut self, line: &str) {
         eprintln!("{line}");

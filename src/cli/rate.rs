@@ -18,7 +18,7 @@ pub(super) struct RateArgs {
     #[arg(long, default_value_t = sudoku_bench::rate::REFERENCE)]
     solver: SolverId,
     /// Symmetry permutations per puzzle (the first is the puzzle as given).
-    #[arg(long, default_value_t = sudoku_bench::rate::DEFAULT_PERMUTATIONS)]
+    #[arg(long, default_value_t = sudoku_bench::rate::DEFAULT_PERMUTATIONS, value_parser = positive::<u32>)]
     permutations: u32,
     /// Worker threads (default: all cores; at most 4 a core, never fewer than 16 allowed).
     #[arg(long, value_parser = threads)]

@@ -30,7 +30,7 @@ pub(super) struct SolveArgs {
     #[arg(long)]
     node_budget: Option<u64>,
     /// Per-puzzle time limit, like `500ms`, `2s` or `1m`.
-    #[arg(long, value_parser = duration)]
+    #[arg(long, value_parser = time_limit)]
     time_limit: Option<Duration>,
     /// Print the decisions of the search for the first puzzle (to stderr after the result line).
     #[arg(long)]

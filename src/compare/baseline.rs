@@ -10,9 +10,15 @@ use std::path::{Path, PathBuf};
 /// Where baselines live, relative to the working folder.
 pub const ROOT: &str = "reports/baselines";
 
-/// Checks a baseline name: letters, digits, `.`, `_`, `-`, not starting with `.`.
+/// The longest baseline name: its folder, and the one it is saved through
+/// (`.NAME.saving`), fit any file system's name limit.
+pub const NAME_MAX: usize = 100;
+
+/// Checks a baseline name: 1 to [`NAME_MAX`] letters, digits, `.`, `_`,
+/// `-`, not starting with `.`.
 pub fn check_name(name: &str) -> Result<(), CompareError> {
     let ok = !name.is_empty()
+        && name.len() <= NAME_MAX
         && !name.starts_with('.')
         && name
             .chars()
@@ -21,7 +27,7 @@ pub fn check_name(name: &str) -> Result<(), CompareError> {
         Ok(())
     } else {
         Err(CompareError::NotFound(format!(
-            "baseline name {name:?}: expected letters, digits, '.', '_' or '-' (not starting with '.')"
+            "baseline name {name:?}: expected 1 to {NAME_MAX} letters, digits, '.', '_' or '-' (not starting with '.')"
         )))
     }
 }

@@ -273,6 +273,9 @@ pub fn compare_read(
         by_rounds,
         mut notes,
     } = alike(bi, ci)?;
+    for (side, data) in [(&baseline, base_data), (&current, cur_data)] {
+        notes.extend(data.notes.iter().map(|n| format!("{}: {n}", side.label)));
+    }
     let threshold = threshold.unwrap_or(default_threshold(metric));
     let base = per_puzzle(base_data);
     let cur = per_puzzle(cur_data);

@@ -129,6 +129,7 @@ fn fixed_report() -> crate::export::RunReport {
         pipe_floor_ns: None,
         incomplete: Vec::new(),
         resumed: 0,
+        contender_prints: None,
         given_up: Vec::new(),
         verdicts: None,
         datasets: vec![DatasetInfo {

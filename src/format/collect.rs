@@ -185,7 +185,17 @@ impl<'a, 'f> Collector<'a, 'f> {
             );
             return None;
         }
-        Grid::from_cells(g, answer)
+        let grid = Grid::from_cells(g, answer)?;
+        // Complete and keeping the givens, it must also keep the rules.
+        if let Some((cell, why)) = repeated(&grid) {
+            self.error(
+                line,
+                column + cell,
+                ParseErrorKind::AnswerMismatch(format!("it is no solution: {why}")),
+            );
+            return None;
+        }
+        Some(grid)
     }
 
     pub(crate) fn push(&mut self, puzzle: Puzzle) {
@@ -315,4 +325,46 @@ pub(super) fn read_end<T>(
             skippable: false,
         }),
     }
+}
+
+/// The first digit a complete grid repeats in a unit (rows, then columns,
+/// then boxes): the second cell holding it, and the repeat in words.
+fn repeated(grid: &Grid) -> Option<(usize, String)> {
+    let g = grid.geometry();
+    let (n, b) = (g.side(), g.box_size());
+    let name = |cell: usize| format!("r{}c{}", g.row(cell) + 1, g.col(cell) + 1);
+    // The cell of unit `u`'s `k`-th place.
+    let cell_of = |unit: &str, u: usize, k: usize| match unit {
+        "row" => u * n + k,
+        "column" => k * n + u,
+        _ => (u / b * b + k / b) * n + u % b * b + k % b,
+    };
+    for unit in ["row", "column", "box"] {
+        for u in 0..n {
+            let mut first = vec![None; n + 1];
+            for k in 0..n {
+                let cell = cell_of(unit, u, k);
+                let d = usize::from(grid.get(cell));
+                match first.get(d).copied().flatten() {
+                    Some(earlier) => {
+                        return Some((
+                            cell,
+                            format!(
+                                "digit {d} appears twice in {unit} {}: {} and {}",
+                                u + 1,
+                                name(earlier),
+                                name(cell)
+                            ),
+                        ))
+                    }
+                    None => {
+                        if let Some(f) = first.get_mut(d) {
+                            *f = Some(cell);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
 }

@@ -110,6 +110,10 @@ fn parse_one(text: &str, line: usize, col: &mut Collector<'_, '_>) {
     push_with_rest(grid, &body[end..], lead + len + 1, &alphabet, line, col);
 }
 
+/// Symbols of a grid's alphabet alone, this many or more, after a puzzle:
+/// an answer meant, of the wrong length (an error), never a comment.
+const ANSWER_LIKE: usize = 5;
+
 /// Pushes a puzzle read from a line, with what follows its token (`rest`,
 /// starting at 1-based column `start`): an answer (a token of the grid's
 /// cell count, all symbols) or a comment.
@@ -127,8 +131,25 @@ pub(crate) fn push_with_rest(
     let mut expected = None;
     let mut answer_span = None;
     for tok in rest.split(is_separator).filter(|t| !t.is_empty()) {
+        if tok.starts_with('#') {
+            // A comment: the rest of the line is its.
+            break;
+        }
         let at = tok.as_ptr() as usize - rest.as_ptr() as usize;
-        if count(tok) != cells || !tok.chars().all(|c| alphabet.decode(c).is_some()) {
+        let symbols = tok.chars().all(|c| alphabet.decode(c).is_some());
+        if symbols && count(tok) != cells && count(tok) >= ANSWER_LIKE {
+            col.error(
+                line,
+                start + count(&rest[..at]),
+                ParseErrorKind::AnswerMismatch(format!(
+                    "a token of {} symbols after the puzzle, expected an answer of {cells} \
+                     (a comment starts with `#` or holds other characters)",
+                    count(tok)
+                )),
+            );
+            return;
+        }
+        if count(tok) != cells || !symbols {
             continue;
         }
         let tok_col = start + count(&rest[..at]);

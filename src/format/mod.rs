@@ -229,6 +229,9 @@ fn too_long(source_name: &str, e: std::io::Error) -> LoadError {
     }
 }
 
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// An input behind the line guard (every byte passes it: an over-long line
 /// stops the read at once) with its format, the one asked for or the one
 /// its head (first 64 KiB) shows.
@@ -246,6 +249,10 @@ fn open_detected<R: Read>(
         .take(1 << 16)
         .read_to_end(&mut head)
         .map_err(|e| too_long(source_name, e))?;
+    // A UTF-8 byte-order mark (as some editors save a file) is no content.
+    if head.starts_with(BOM) {
+        head.drain(..BOM.len());
+    }
     let format = match opts.format {
         Some(f) => f,
         None => match detect_format(&head) {

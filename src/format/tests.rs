@@ -712,3 +712,64 @@ mod blocks_read {
         }
     }
 }
+
+#[test]
+fn an_answer_that_breaks_the_rules_or_is_too_short_is_located() {
+    // Complete and keeping the givens, but 7 twice in row 9.
+    let broken = format!("{}7", &S[..80]);
+    let e = first_error(&format!("{P}\n{P} {broken}\n"));
+    assert_eq!((e.line, e.column), (2, 83 + 80));
+    assert!(
+        matches!(&e.kind, K::AnswerMismatch(m) if m.contains("no solution") && m.contains("row 9")),
+        "{e}"
+    );
+    // A token of symbols that is no grid: an answer of the wrong length.
+    let e = first_error(&format!("{P} 12345\n"));
+    assert_eq!((e.line, e.column), (1, 83));
+    assert!(
+        matches!(&e.kind, K::AnswerMismatch(m) if m.contains("5 symbols") && m.contains("81")),
+        "{e}"
+    );
+    // After `#`, and words of other characters, a comment still.
+    let d = read(&format!("{P} # 12345\n{P} rated 12\n")).unwrap();
+    assert_eq!(d.puzzles[0].comment.as_deref(), Some("# 12345"));
+    assert_eq!(d.puzzles[1].comment.as_deref(), Some("rated 12"));
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let d = read(&format!("\u{FEFF}{P} {S}\n{P}\n")).unwrap();
+    assert_eq!(d.puzzles.len(), 2);
+    assert_eq!(d.puzzles[0].line, 1);
+    assert!(d.puzzles[0].expected.is_some());
+    let csv = read(&format!(
+        "\u{FEFF}quizzes,solutions\n{},{}\n",
+        P.replace('.', "0"),
+        S
+    ))
+    .unwrap();
+    assert_eq!((csv.format, csv.puzzles.len()), (Format::Csv, 1));
+}
+
+#[test]
+fn an_answer_repeating_a_digit_in_a_column_or_a_box_is_named() {
+    // Rows kept, two rows swapped across bands: columns still hold each
+    // digit once, but boxes do not (rows 3 and 4 swapped).
+    let rows: Vec<&str> = (0..9).map(|r| &S[r * 9..r * 9 + 9]).collect();
+    let mut swapped = rows.clone();
+    swapped.swap(2, 3);
+    let blank = ".".repeat(81);
+    let e = first_error(&format!("{blank} {}\n", swapped.concat()));
+    assert!(
+        matches!(&e.kind, K::AnswerMismatch(m) if m.contains("appears twice in box 1")),
+        "{e}"
+    );
+    // Two cells of a row swapped: the row keeps its digits, the columns do not.
+    let mut cells: Vec<char> = S.chars().collect();
+    cells.swap(0, 1);
+    let e = first_error(&format!("{blank} {}\n", cells.iter().collect::<String>()));
+    assert!(
+        matches!(&e.kind, K::AnswerMismatch(m) if m.contains("appears twice in column 1")),
+        "{e}"
+    );
+}

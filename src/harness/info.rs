@@ -77,6 +77,10 @@ pub struct RunInfo {
     /// What the reference verdicts cost (untimed, before the run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdicts: Option<super::verdicts::VerdictCost>,
+    /// The contenders as the run began with them, and the files they run
+    /// (absent in older runs): what `bench --resume` checks them against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contender_prints: Option<Vec<super::prints::ContenderPrint>>,
 }
 
 /// The tool's own cost beside the solvers', in seconds of wall time (the
@@ -229,6 +233,7 @@ impl RunInfo {
     /// Facts about this build and machine, with the run's options; start time now.
     pub fn new(options: RunOptions, command: Vec<String>, datasets: Vec<DatasetInfo>) -> RunInfo {
         RunInfo {
+            contender_prints: Some(super::prints::prints(&options)),
             tool: "sudoku-bench".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             git_commit: env!("SUDOKU_BENCH_GIT").into(),

@@ -12,9 +12,11 @@
 //! thread while it has a core of its own, else on the workers (encoded by
 //! the sink's [`RowEncoder`]s); the harness never sees a file format.
 
+pub mod facts;
 pub mod info;
 pub mod plan;
 pub mod prepare;
+pub mod prints;
 pub mod record;
 pub mod recover;
 mod resolve;

@@ -4,9 +4,10 @@
 //! Everything streams: memory grows with one round's share of a dataset, not
 //! with the file.
 
+use super::facts::{FactError, Facts};
 use super::files;
 use super::info::RunInfo;
-use super::record::{PuzzleResult, RowStatus, SummaryRow};
+use super::record::{PuzzleResult, RowStatus, SolveRecord, SummaryRow};
 use super::schedule::Pairs;
 use super::summary::SummaryBuilder;
 use crate::columns::Columns;
@@ -52,6 +53,9 @@ pub enum RecoverError {
         /// What is wrong.
         message: String,
     },
+    /// A row the run cannot count: a contradicting repeat, or one from elsewhere.
+    #[error(transparent)]
+    Facts(#[from] FactError),
 }
 
 /// The last line of a `results.csv`, cut off mid-row by a kill: dropped.
@@ -100,20 +104,66 @@ pub fn is_complete(info: &RunInfo) -> bool {
     !info.finished.is_empty() && !info.interrupted
 }
 
-/// Hands every whole row of `path` to `each`, in file order; a last line
-/// without its line end is a torn write, returned and not read.
-pub fn read_rows(
-    path: &Path,
-    each: &mut dyn FnMut(PuzzleResult),
-) -> Result<Option<Torn>, RecoverError> {
-    read_rows_of(path, each)
+/// What reading a file's rows found besides them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rows {
+    /// A torn last line, not read.
+    pub torn: Option<Torn>,
+    /// Rows that repeated one before them, dropped (see [`super::facts`]).
+    pub repeats: Option<String>,
 }
 
-/// [`read_rows`] for rows of any type (a study's solves).
+/// Why a run `run.json` says finished is not whole by its rows: what it
+/// lacks (see [`lacking`]) and a torn last line; empty when it is whole.
+pub fn not_whole(dir: &Path, info: &RunInfo) -> Result<Vec<String>, RecoverError> {
+    let results = dir.join(crate::harness::RESULTS_CSV);
+    if !results.is_file() {
+        return Ok(vec![format!("no {}", files::RESULTS_CSV)]);
+    }
+    let cover = Coverage::read(dir, info)?;
+    let mut out = lacking(info, &cover);
+    out.extend(cover.torn.map(|t| t.to_string()));
+    Ok(out)
+}
+
+/// Hands every fact of `path` (a `results.csv`) to `each`, once, in file
+/// order: a repeated row is dropped, a contradicting or foreign one is an
+/// error (see [`super::facts`]; checked against `info` when given). A last
+/// line without its line end is a torn write, returned and not read.
+pub fn read_rows(
+    path: &Path,
+    info: Option<&RunInfo>,
+    each: &mut dyn FnMut(PuzzleResult),
+) -> Result<Rows, RecoverError> {
+    read_csv(path, Some(&|p, h| Facts::new(p, h, info)), each)
+}
+
+/// [`read_rows`] for a `solves.csv`: a fact is a pass over a puzzle.
+pub fn read_solves(
+    path: &Path,
+    info: Option<&RunInfo>,
+    each: &mut dyn FnMut(SolveRecord),
+) -> Result<Rows, RecoverError> {
+    read_csv(path, Some(&|p, h| Facts::of_solves(p, h, info)), each)
+}
+
+/// Hands every whole row of `path` to `each`, in file order, with no check
+/// of their keys (a study's solves); returns a torn last line, not read.
 pub fn read_rows_of<T: serde::de::DeserializeOwned>(
     path: &Path,
     each: &mut dyn FnMut(T),
 ) -> Result<Option<Torn>, RecoverError> {
+    Ok(read_csv(path, None, each)?.torn)
+}
+
+/// How the facts of a file are made from its path and header.
+type FactsOf<'a> = &'a dyn Fn(&Path, &csv::StringRecord) -> Facts;
+
+fn read_csv<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    facts: Option<FactsOf<'_>>,
+    each: &mut dyn FnMut(T),
+) -> Result<Rows, RecoverError> {
     let io_err = |source| RecoverError::Io {
         path: path.to_path_buf(),
         source,
@@ -122,25 +172,53 @@ pub fn read_rows_of<T: serde::de::DeserializeOwned>(
     let len = file.metadata().map_err(io_err)?.len();
     let whole = whole_lines(&mut file).map_err(io_err)?;
     let mut reader = csv::Reader::from_reader(io::BufReader::new(file.take(whole)));
+    let row_err = |line: u64, message: String| RecoverError::Row {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let header = reader
+        .headers()
+        .map_err(|e| row_err(1, e.to_string()))?
+        .clone();
+    let mut facts = facts.map(|f| f(path, &header));
     let mut lines = 1u64;
-    for row in reader.deserialize::<T>() {
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map_or(lines + 1, |p| p.line());
+                return Err(row_err(line, e.to_string()));
+            }
+        }
         lines += 1;
-        match row {
+        if let Some(f) = &mut facts {
+            if !f.admit(&record)? {
+                continue;
+            }
+        }
+        match record.deserialize::<T>(Some(&header)) {
             Ok(r) => each(r),
             Err(e) => {
-                return Err(RecoverError::Row {
-                    path: path.to_path_buf(),
-                    line: e.position().map_or(lines, |p| p.line()),
-                    message: e.to_string(),
-                })
+                let line = record.position().map_or(lines, |p| p.line());
+                return Err(row_err(line, e.to_string()));
             }
         }
     }
-    Ok((whole < len).then(|| Torn {
-        line: lines + u64::from(whole > 0),
-        offset: whole,
-        bytes: len - whole,
-    }))
+    let repeats = match facts {
+        Some(f) => f.finish()?,
+        None => None,
+    };
+    Ok(Rows {
+        torn: (whole < len).then(|| Torn {
+            line: lines + u64::from(whole > 0),
+            offset: whole,
+            bytes: len - whole,
+        }),
+        repeats,
+    })
 }
 
 /// The length of `file` up to its last line end (everything after it is a
@@ -170,7 +248,8 @@ pub fn whole_lines(file: &mut std::fs::File) -> io::Result<u64> {
 pub struct Bits(Vec<u64>);
 
 impl Bits {
-    fn set(&mut self, i: u64) {
+    /// Sets bit `i`.
+    pub fn set(&mut self, i: u64) {
         let (w, b) = ((i / 64) as usize, i % 64);
         if self.0.len() <= w {
             self.0.resize(w + 1, 0);
@@ -210,10 +289,12 @@ pub struct Coverage {
     pub torn: Option<Torn>,
     /// The rounds that have rows.
     pub rounds: std::collections::BTreeSet<u32>,
+    /// Rows that repeated one before them with the same values, dropped.
+    pub repeats: Option<String>,
 }
 
 impl Coverage {
-    /// Reads `results.csv` once.
+    /// Reads `results.csv` once, each fact once (see [`super::facts`]).
     pub fn read(dir: &Path, info: &RunInfo) -> Result<Coverage, RecoverError> {
         let mut c = Coverage {
             datasets: info
@@ -228,7 +309,7 @@ impl Coverage {
             return Ok(c);
         }
         let mut rows = 0;
-        let torn = read_rows(&path, &mut |r| {
+        let read = read_rows(&path, Some(info), &mut |r| {
             rows += 1;
             c.rounds.insert(r.round);
             let at = match c.datasets.iter().position(|d| d.0 == *r.dataset) {
@@ -252,7 +333,8 @@ impl Coverage {
             }
         })?;
         c.rows = rows;
-        c.torn = torn;
+        c.torn = read.torn;
+        c.repeats = read.repeats;
         Ok(c)
     }
 
@@ -323,40 +405,93 @@ pub fn lacking(info: &RunInfo, cover: &Coverage) -> Vec<String> {
     out
 }
 
+/// What a resumed run keeps of a file it appends to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    /// Rows dropped: of puzzles measured in part, cancelled, or a torn last line.
+    pub dropped: u64,
+    /// Rows that repeated one before them, dropped (see [`super::facts`]).
+    pub repeats: Vec<String>,
+}
+
 /// Keeps only the rows of puzzles that `keep` says are whole (every planned
-/// contender has its row), dropping a torn last line too: the file a resumed
-/// run appends to. Returns the rows dropped.
+/// contender has its row), each once, dropping a torn last line too: the
+/// file a resumed run appends to. `solves.csv`, where the run kept it, is
+/// cut the same way, so that no solve is written twice. A row the run
+/// cannot count (see [`super::facts`]) refuses the folder.
 pub fn keep_whole_puzzles(
     dir: &Path,
+    info: &RunInfo,
     keep: &dyn Fn(&str, u64) -> bool,
-) -> Result<u64, RecoverError> {
+) -> Result<Kept, RecoverError> {
     let path = dir.join(crate::harness::RESULTS_CSV);
-    let tmp = dir.join(format!("{}.resume", crate::harness::RESULTS_CSV));
+    if !path.is_file() {
+        // Killed before its first row: the file is begun, header only.
+        let mut header = csv::Writer::from_writer(Vec::new());
+        let io_err = |source| RecoverError::Io {
+            path: path.clone(),
+            source,
+        };
+        header
+            .write_record(PuzzleResult::COLUMNS)
+            .map_err(|e| io_err(io::Error::other(e)))?;
+        let bytes = header
+            .into_inner()
+            .map_err(|e| io_err(io::Error::other(e.to_string())))?;
+        crate::files::write(&path, bytes).map_err(io_err)?;
+        return Ok(Kept::default());
+    }
+    let mut kept = Kept::default();
+    let (dropped, repeats) = rewrite::<PuzzleResult>(&path, &mut |path, each| {
+        read_rows(path, Some(info), &mut |r: PuzzleResult| {
+            let whole = r.status != RowStatus::Cancelled && keep(&r.dataset, r.puzzle_index);
+            each(r, whole)
+        })
+    })?;
+    kept.dropped += dropped;
+    kept.repeats.extend(repeats);
+    let solves = dir.join(files::SOLVES_CSV);
+    if solves.is_file() {
+        let (dropped, repeats) = rewrite::<SolveRecord>(&solves, &mut |path, each| {
+            read_solves(path, Some(info), &mut |r: SolveRecord| {
+                let whole = r.status != RowStatus::Cancelled && keep(&r.dataset, r.puzzle_index);
+                each(r, whole)
+            })
+        })?;
+        kept.dropped += dropped;
+        kept.repeats.extend(repeats);
+    }
+    Ok(kept)
+}
+
+/// How [`rewrite`] reads a file: each row with whether it is kept.
+type ReadKept<'a, T> =
+    &'a mut dyn FnMut(&Path, &mut dyn FnMut(T, bool)) -> Result<Rows, RecoverError>;
+
+/// Writes the rows of `path` that `read` keeps to a file beside it, then puts
+/// that file in its place; returns the rows dropped (a torn line counted)
+/// and the note on repeated rows.
+fn rewrite<T: serde::Serialize + Columns>(
+    path: &Path,
+    read: ReadKept<'_, T>,
+) -> Result<(u64, Option<String>), RecoverError> {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!("{name}.resume"));
     let io_err = |p: &Path| {
         let p = p.to_path_buf();
         move |source| RecoverError::Io { path: p, source }
     };
-    if !path.is_file() {
-        // Killed before its first row: the file is begun, header only.
-        let mut header = csv::Writer::from_writer(Vec::new());
-        header
-            .write_record(PuzzleResult::COLUMNS)
-            .map_err(|e| io_err(&path)(io::Error::other(e)))?;
-        let bytes = header
-            .into_inner()
-            .map_err(|e| io_err(&path)(io::Error::other(e.to_string())))?;
-        crate::files::write(&path, bytes).map_err(io_err(&path))?;
-        return Ok(0);
-    }
     let file = crate::files::create(&tmp).map_err(io_err(&tmp))?;
     let mut out = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(io::BufWriter::new(file));
-    out.write_record(PuzzleResult::COLUMNS)
+    out.write_record(T::COLUMNS)
         .map_err(|e| io_err(&tmp)(io::Error::other(e)))?;
     let (mut dropped, mut failed) = (0u64, None);
-    let torn = read_rows(&path, &mut |r| {
-        if r.status != RowStatus::Cancelled && keep(&r.dataset, r.puzzle_index) {
+    let read = read(path, &mut |r, whole| {
+        if whole {
             if failed.is_none() {
                 if let Err(e) = out.serialize(&r) {
                     failed = Some(io::Error::other(e));
@@ -365,7 +500,15 @@ pub fn keep_whole_puzzles(
         } else {
             dropped += 1;
         }
-    })?;
+    });
+    let read = match read {
+        Ok(read) => read,
+        Err(e) => {
+            drop(out);
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+    };
     if let Some(e) = failed {
         return Err(io_err(&tmp)(e));
     }
@@ -377,8 +520,8 @@ pub fn keep_whole_puzzles(
         .map_err(|e| io_err(&tmp)(e.into_error()))?
         .sync_all()
         .map_err(io_err(&tmp))?;
-    std::fs::rename(&tmp, &path).map_err(io_err(&path))?;
-    Ok(dropped + u64::from(torn.is_some()))
+    std::fs::rename(&tmp, path).map_err(io_err(path))?;
+    Ok((dropped + u64::from(read.torn.is_some()), read.repeats))
 }
 
 /// One dataset's rows gathered for its summary.
@@ -454,7 +597,7 @@ pub fn summarize(
         .collect();
     let path = dir.join(crate::harness::RESULTS_CSV);
     if path.is_file() {
-        read_rows(&path, &mut |r| {
+        read_rows(&path, None, &mut |r| {
             if let Some(g) = sets.get_mut(&*r.dataset) {
                 g.add(r);
             }
@@ -510,7 +653,9 @@ mod tests {
         let whole = format!("{header}{}{}", row(0), row(1));
         std::fs::write(&path, format!("{whole}band,band,hard-9x9,2,0,uni")).unwrap();
         let mut seen = Vec::new();
-        let torn = read_rows(&path, &mut |r| seen.push(r.puzzle_index)).unwrap();
+        let torn = read_rows(&path, None, &mut |r| seen.push(r.puzzle_index))
+            .unwrap()
+            .torn;
         assert_eq!(seen, [0, 1]);
         let t = torn.expect("torn");
         assert_eq!((t.line, t.offset), (4, whole.len() as u64));
@@ -519,10 +664,10 @@ mod tests {
             .starts_with("results.csv line 4: a row cut off"));
         // Whole lines only: nothing torn.
         std::fs::write(&path, &whole).unwrap();
-        assert_eq!(read_rows(&path, &mut |_| {}).unwrap(), None);
+        assert_eq!(read_rows(&path, None, &mut |_| {}).unwrap().torn, None);
         // A bad row before the end is an error naming its line.
         std::fs::write(&path, format!("{header}{}x,y\n{}", row(0), row(1))).unwrap();
-        let e = read_rows(&path, &mut |_| {}).unwrap_err().to_string();
+        let e = read_rows(&path, None, &mut |_| {}).unwrap_err().to_string();
         assert!(e.contains("results.csv:3"), "{e}");
     }
 

@@ -27,12 +27,13 @@ pub struct SummaryBuilder {
     wrong: u64,
     errors: u64,
     unchecked: u64,
-    guesses: u64,
+    /// Guesses summed: in 128 bits, so no contender's counts wrap.
+    guesses: u128,
     /// Verified puzzles that report their guesses.
     counted: u64,
     no_guess: u64,
     /// Nodes of the verified puzzles that report them, and those puzzles.
-    nodes: (u64, u64),
+    nodes: (u128, u64),
     /// Timed solves of the verified puzzles.
     verified_solves: u64,
     /// The first three distinct reasons of failed rows, as `#INDEX STATUS: DETAIL`.
@@ -109,13 +110,13 @@ impl SummaryBuilder {
         self.verified_solves += u64::from(r.solves);
         if let Some(g) = r.guesses {
             self.counted += 1;
-            self.guesses += g;
+            self.guesses += u128::from(g);
             if g == 0 {
                 self.no_guess += 1;
             }
         }
         if let Some(n) = r.nodes {
-            self.nodes.0 += n;
+            self.nodes.0 += u128::from(n);
             self.nodes.1 += 1;
         }
         let counts = r.counts();
@@ -137,7 +138,7 @@ impl SummaryBuilder {
 
     /// Adds the time of solves already counted in their puzzles' rows, ns.
     pub fn add_timed(&mut self, ns: u64) {
-        self.timed_ns += ns;
+        self.timed_ns = self.timed_ns.saturating_add(ns);
     }
 
     /// The timed solves of every puzzle added, summed, in nanoseconds.
@@ -159,7 +160,7 @@ impl SummaryBuilder {
         wall_s: f64,
     ) -> SummaryRow {
         let counted = self.counted;
-        let per = |x: u64| (counted > 0).then(|| x as f64 / counted as f64);
+        let per = |x: u128| (counted > 0).then(|| x as f64 / counted as f64);
         let us =
             |e: Option<crate::stats::Estimate>| e.map(|e| (e.value / 1e3, e.lo / 1e3, e.hi / 1e3));
         let mut rounds: Vec<Sketch> = std::mem::take(&mut self.round_times);
@@ -206,7 +207,7 @@ impl SummaryBuilder {
             p99_us: p99.map(|m| m.0),
             max_us: timed.then(|| self.times.max() as f64 / 1e3),
             guesses_per_puzzle: per(self.guesses),
-            no_guess_pct: per(self.no_guess).map(|x| 100.0 * x),
+            no_guess_pct: per(u128::from(self.no_guess)).map(|x| 100.0 * x),
             wall_s,
             median_lo_us: median.map(|m| m.1),
             median_hi_us: median.map(|m| m.2),
@@ -317,6 +318,7 @@ mod tests {
 
 #[cfg(test)]
 mod standing {
+    use super::tests::result;
     use super::*;
 
     fn rows(statuses: &[RowStatus]) -> SummaryRow {
@@ -365,5 +367,23 @@ mod standing {
         assert_eq!(r.max_us, Some(269.0));
         let lo = r.median_lo_us.unwrap();
         assert!(lo.is_finite() && lo <= r.median_us.unwrap());
+    }
+
+    #[test]
+    fn counts_near_the_top_of_u64_are_summed_without_wrapping() {
+        for big in [1u64 << 63, u64::MAX] {
+            let mut b = SummaryBuilder::default();
+            for i in 0..10 {
+                let mut r = result(i, 1, 1_000, RowStatus::Unique, "");
+                (r.nodes, r.guesses) = (Some(big), Some(big));
+                b.add(&r);
+                b.add_timed(u64::MAX / 4);
+            }
+            assert_eq!(b.timed_ns(), u64::MAX, "a time sum saturates");
+            let row = b.finish("s", "s", "d", 1, 1.0);
+            let want = big as f64;
+            assert_eq!(row.guesses_per_puzzle, Some(want), "{big}");
+            assert_eq!(row.nodes_per_puzzle, Some(want), "{big}");
+        }
     }
 }

@@ -61,6 +61,9 @@ pub struct VerdictCost {
     pub undecided: u64,
     /// Wall time, seconds.
     pub seconds: f64,
+    /// Cache files found damaged and searched again, a line each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl std::fmt::Display for VerdictCost {
@@ -149,35 +152,90 @@ impl Verdicts {
         }
     }
 
-    const MAGIC: &'static [u8; 12] = b"sb-verdicts1";
+    /// The file's format: what it begins with.
+    const MAGIC: &'static [u8; 12] = b"sb-verdicts2";
 
-    /// Reads a cache file; `None` when it is absent, damaged or of another shape.
-    fn load(path: &Path, limit: u64, n: usize) -> Option<Verdicts> {
+    /// Reads a cache file: absent, another format or build's, damaged (its
+    /// checksum or shape wrong), or its verdicts.
+    fn load(path: &Path, limit: u64, n: usize) -> Cached {
         let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .ok()?
-            .read_to_end(&mut bytes)
-            .ok()?;
-        let rest = bytes.strip_prefix(Self::MAGIC.as_slice())?;
+        let read = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes));
+        if read.is_err() {
+            return Cached::Absent;
+        }
+        let Some(rest) = bytes.strip_prefix(Self::MAGIC.as_slice()) else {
+            return Cached::Other;
+        };
+        let damaged = |why: &str| Cached::Damaged(format!("{}: {why}", path.display()));
+        // Everything before the last 32 bytes, and their SHA-256 in them.
+        let Some(at) = bytes
+            .len()
+            .checked_sub(32)
+            .filter(|&at| at >= Self::MAGIC.len())
+        else {
+            return damaged("cut short");
+        };
+        let sum = crate::datasets::checksum::sha256_hex(&bytes[..at]);
+        let kept: String = bytes[at..].iter().map(|b| format!("{b:02x}")).collect();
+        if sum != kept {
+            return damaged("its checksum does not match its contents");
+        }
+        let rest = &rest[..at - Self::MAGIC.len()];
         let word = |i: usize| -> Option<u64> {
             Some(u64::from_le_bytes(
                 rest.get(i * 8..i * 8 + 8)?.try_into().ok()?,
             ))
         };
-        let (lim, budget, count) = (word(0)?, word(1)?, word(2)?);
-        let body = rest.get(24..)?;
+        let (Some(build_len), Some(lim), Some(budget), Some(count)) =
+            (word(0), word(1), word(2), word(3))
+        else {
+            return damaged("its header is cut short");
+        };
+        let Some(build) = usize::try_from(build_len)
+            .ok()
+            .and_then(|l| rest.get(32..32usize.checked_add(l)?))
+        else {
+            return damaged("its build is cut short");
+        };
+        if build != BUILD.as_bytes() {
+            return Cached::Other;
+        }
+        let body = &rest[32 + build.len()..];
         if lim != limit || count != n as u64 || body.len() != 4 * n {
-            return None;
+            return damaged("its shape is not the dataset's");
         }
         let codes = body
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Some(Verdicts {
+        Cached::Found(Verdicts {
             limit,
             budget,
             codes,
         })
+    }
+
+    /// The bytes of a cache file: the format, the build's length, the limit,
+    /// the budget and the count, the build, the codes, then the SHA-256 of
+    /// all that.
+    fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(100 + 4 * self.codes.len());
+        out.extend_from_slice(Self::MAGIC);
+        for w in [
+            BUILD.len() as u64,
+            self.limit,
+            self.budget,
+            self.codes.len() as u64,
+        ] {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(BUILD.as_bytes());
+        for c in &self.codes {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        let sum = crate::datasets::checksum::sha256_hex(&out);
+        out.extend((0..32).map(|i| u8::from_str_radix(&sum[2 * i..2 * i + 2], 16).unwrap_or(0)));
+        out
     }
 
     /// Writes a cache file whole (through a temporary file, so a reader never
@@ -189,17 +247,28 @@ impl Verdicts {
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         {
             let mut out = io::BufWriter::new(crate::files::create(&tmp)?);
-            out.write_all(Self::MAGIC)?;
-            for w in [self.limit, self.budget, self.codes.len() as u64] {
-                out.write_all(&w.to_le_bytes())?;
-            }
-            for c in &self.codes {
-                out.write_all(&c.to_le_bytes())?;
-            }
+            out.write_all(&self.bytes())?;
             out.flush()?;
         }
         std::fs::rename(&tmp, path)
     }
+}
+
+/// The build whose verdicts a cache file holds: its version and the
+/// strategies' commit (another build searches again, in case its reference
+/// strategies count otherwise).
+const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), " ", env!("SUDOKU_BENCH_GIT"));
+
+/// What a cache file held.
+enum Cached {
+    /// No file.
+    Absent,
+    /// Another format's or build's: searched again, silently.
+    Other,
+    /// A damaged file, with why: searched again, with a note.
+    Damaged(String),
+    /// The verdicts.
+    Found(Verdicts),
 }
 
 /// The count a reference search goes to in `mode`: two (one from several)
@@ -260,10 +329,19 @@ pub fn attach(
             .then_some(opts.cache.as_ref())
             .flatten()
             .map(|dir| dir.join(format!("{}-{limit}.bin", ds.info.sha256)));
-        let mut verdicts = path
+        let cached = path
             .as_deref()
-            .and_then(|p| Verdicts::load(p, limit, n))
-            .unwrap_or_else(|| Verdicts::new(limit, opts.budget, n));
+            .map_or(Cached::Absent, |p| Verdicts::load(p, limit, n));
+        let mut verdicts = match cached {
+            Cached::Found(v) => v,
+            Cached::Damaged(why) => {
+                cost.notes.push(format!(
+                    "the cached reference verdicts {why}: not trusted, searched again"
+                ));
+                Verdicts::new(limit, opts.budget, n)
+            }
+            Cached::Absent | Cached::Other => Verdicts::new(limit, opts.budget, n),
+        };
         let (mut computed, mut undecided) = (0u64, 0u64);
         let mut fill = |window: &[crate::contender::BenchPuzzle]| -> io::Result<bool> {
             let todo: Vec<usize> = (0..window.len())
@@ -363,5 +441,51 @@ mod tests {
             counted[0].puzzles[1].reference,
             Reference::Count { found: 5, limit: 5 }
         );
+    }
+
+    #[test]
+    fn a_damaged_cache_file_is_searched_again_with_a_note() {
+        let several = format!("{}{}", ".".repeat(80), "1");
+        let text = format!("{UNIQUE}\n{several}\n");
+        let dir = tempfile::tempdir().unwrap();
+        let opts = VerdictOptions {
+            cache: Some(dir.path().to_path_buf()),
+            ..VerdictOptions::default()
+        };
+        let never = Arc::new(AtomicBool::new(false));
+        let cost = attach(&mut [dataset(&text)], Mode::Unique, &opts, &never).unwrap();
+        assert_eq!((cost.computed, cost.notes.len()), (2, 0));
+        let file = dir.path().join("abc123-2.bin");
+        let good = std::fs::read(&file).unwrap();
+        // The two counts flipped (1 <-> 2), as an attacker would.
+        let mut flipped = good.clone();
+        let body = good.len() - 32 - 8;
+        flipped[body..body + 4].copy_from_slice(&2u32.to_le_bytes());
+        flipped[body + 4..body + 8].copy_from_slice(&1u32.to_le_bytes());
+        for damaged in [
+            flipped,
+            good[..good.len() - 5].to_vec(),
+            b"sb-verdicts2".to_vec(),
+        ] {
+            std::fs::write(&file, &damaged).unwrap();
+            let mut sets = [dataset(&text)];
+            let cost = attach(&mut sets, Mode::Unique, &opts, &never).unwrap();
+            assert_eq!(cost.computed, 2, "searched again");
+            assert_eq!(cost.notes.len(), 1, "{:?}", cost.notes);
+            assert!(cost.notes[0].contains("not trusted"), "{:?}", cost.notes);
+            assert_eq!(
+                sets[0].puzzles[0].reference,
+                Reference::Count { found: 1, limit: 2 }
+            );
+            assert_eq!(
+                sets[0].puzzles[1].reference,
+                Reference::Count { found: 2, limit: 2 }
+            );
+            assert_eq!(std::fs::read(&file).unwrap(), good, "written again whole");
+        }
+        // A file of the former format (no build, no checksum): searched again, silently.
+        std::fs::write(&file, b"sb-verdicts1 anything").unwrap();
+        let cost = attach(&mut [dataset(&text)], Mode::Unique, &opts, &never).unwrap();
+        assert_eq!((cost.computed, cost.notes.len()), (2, 0));
     }
 }

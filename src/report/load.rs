@@ -1,6 +1,7 @@
 //! Reads a saved run folder back: `results.csv`, `summary.csv`, `run.json`,
 //! with errors naming the file, line and column.
 
+use crate::harness::facts::{FactError, Facts};
 use crate::harness::files;
 use crate::harness::{PuzzleResult, RowStatus, RunInfo, SolveRecord, SummaryRow};
 use std::collections::HashMap;
@@ -76,6 +77,9 @@ pub enum ReportError {
         /// What is wrong.
         message: String,
     },
+    /// A row the run cannot count: one contradicting another, or from elsewhere.
+    #[error(transparent)]
+    Facts(#[from] FactError),
     /// Runs that cannot be reported together.
     #[error("{0}")]
     Mismatch(String),
@@ -151,6 +155,9 @@ pub struct RunData {
     /// puzzle): its solves were gathered into puzzles here, but its
     /// `summary.csv` counts solves as puzzles.
     pub per_solve: bool,
+    /// What was dropped reading `results.csv`: rows that repeated one
+    /// before them with the same values (see [`crate::harness::facts`]).
+    pub notes: Vec<String>,
 }
 
 /// One strategy variant's puzzles on one dataset, summed up.
@@ -166,8 +173,9 @@ pub struct Series {
     pub solved: crate::stats::Sketch,
     /// Median ns of every puzzle with a reading.
     pub timed: crate::stats::Sketch,
-    /// Solved puzzles with a reading: how many, their nodes and their ns.
-    pub cost: (u64, u64, u64),
+    /// Solved puzzles with a reading: how many, their nodes and their ns
+    /// (summed in 128 bits: no count wraps).
+    pub cost: (u64, u128, u128),
     /// The puzzles of a seeded sample of the dataset (every puzzle up to
     /// [`SAMPLE`]; the same puzzles for every variant).
     pub sample: Vec<Point>,
@@ -213,6 +221,9 @@ struct Table {
     path: PathBuf,
     reader: csv::Reader<std::io::Take<std::fs::File>>,
     index: HashMap<String, usize>,
+    header: csv::StringRecord,
+    /// Each row's key, where the file's rows are facts counted once.
+    facts: Option<Facts>,
 }
 
 impl Table {
@@ -256,7 +267,23 @@ impl Table {
             path: path.into(),
             reader,
             index,
+            header: headers,
+            facts: None,
         })
+    }
+
+    /// Counts each row once (see [`crate::harness::facts`]), checked
+    /// against `info` when the run has one.
+    fn as_facts(&mut self, info: Option<&RunInfo>) {
+        self.facts = Some(Facts::new(&self.path, &self.header, info));
+    }
+
+    /// The note on repeated rows dropped, or the error of one that contradicts another.
+    fn finish(&mut self) -> Result<Option<String>, ReportError> {
+        match self.facts.take() {
+            Some(f) => Ok(f.finish()?),
+            None => Ok(None),
+        }
     }
 
     fn rows(
@@ -267,10 +294,17 @@ impl Table {
         loop {
             match self.reader.read_record(&mut record) {
                 Ok(false) => return Ok(()),
-                Ok(true) => each(&Field {
-                    table: self,
-                    record: &record,
-                })?,
+                Ok(true) => {
+                    if let Some(f) = &mut self.facts {
+                        if !f.admit(&record)? {
+                            continue;
+                        }
+                    }
+                    each(&Field {
+                        table: self,
+                        record: &record,
+                    })?
+                }
                 Err(e) => {
                     return Err(ReportError::Csv {
                         path: self.path.clone(),
@@ -499,6 +533,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
         points: Vec::new(),
         sampled: Vec::new(),
         per_solve: false,
+        notes: Vec::new(),
     };
     // Puzzles per dataset, to size the sample: run.json's count, else the most rows of a variant.
     let puzzles_of = |name: &str| -> u64 {
@@ -518,6 +553,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
     let mut sizes: HashMap<String, u64> = HashMap::new();
     let path = dir.join(files::RESULTS_CSV);
     let mut t = Table::open(&path, RESULT_COLUMNS)?;
+    t.as_facts(data.info.as_ref());
     data.per_solve = per_solve_columns(&t, path)?;
     let per_solve = data.per_solve;
     let (variants, datasets) = (&mut data.variants, &mut data.datasets);
@@ -572,6 +608,7 @@ fn load_with(dir: &Path, keep_points: bool) -> Result<RunData, ReportError> {
         }
         Ok(())
     })?;
+    data.notes.extend(t.finish()?);
     for g in gathered {
         let n = sizes[&datasets[g.first.dataset]];
         add.point(g.finish(), n);
@@ -655,8 +692,8 @@ impl Adder<'_> {
             s.solved.push(p.solve_ns);
             if let (true, Some(nodes)) = (p.solve_ns > 0, p.nodes) {
                 s.cost.0 += 1;
-                s.cost.1 += nodes;
-                s.cost.2 += p.solve_ns;
+                s.cost.1 += u128::from(nodes);
+                s.cost.2 += u128::from(p.solve_ns);
             }
         }
         if p.solve_ns > 0 {

@@ -32,13 +32,15 @@ pub struct Report {
     pub charts: Vec<Rendered>,
     /// Charts not drawn, with why.
     pub skipped: Vec<String>,
+    /// What reading the run's rows dropped (see [`RunData::notes`]).
+    pub notes: Vec<String>,
 }
 
 impl Report {
     /// Says what was drawn for the run in `dir`: each chart left out on
     /// stderr, then the charts' count and where the report is.
     pub fn tell(&self, dir: &Path, console: &mut dyn crate::export::terminal::Console) {
-        for note in &self.skipped {
+        for note in self.notes.iter().chain(&self.skipped) {
             console.err(&format!("note: {note}"));
         }
         console.out(&format!(
@@ -319,6 +321,7 @@ pub fn build(data: &RunData, dir: &Path, opts: &ReportOptions) -> Result<Report,
     let mut out = Report {
         charts: Vec::new(),
         skipped: Vec::new(),
+        notes: data.notes.clone(),
     };
     // A counted run's times are valgrind's, many times the machine's and
     // not in the same proportion for every contender: nothing draws them.

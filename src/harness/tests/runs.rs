@@ -373,3 +373,27 @@ fn row_status_words_are_the_solvers_then_the_harnesss() {
     }
     assert!("solved ".parse::<RowStatus>().is_err());
 }
+
+#[test]
+fn a_solution_of_a_puzzle_with_several_is_checked_by_the_rules_under_mode_first() {
+    // The exact-cover article's second puzzle has two solutions; the dataset
+    // gives one, the contender finds the other and says `solved`.
+    let e2 = "74.12.65.263495187.59678.43.1.....28.82..4.61.76....3..24.3.81689.54.372.3.2.159.";
+    let seed_answer =
+        "748123659263495187159678243415367928382954761976812435524739816891546372637281594";
+    let mut ds = dataset(&format!("{e2} {seed_answer}\n"), &Selection::default());
+    ds.puzzles[0].reference = crate::contender::Reference::Count { found: 2, limit: 2 };
+    let want = ds.puzzles[0].expected.clone().unwrap();
+    let finds_other: Arc<SolveFn> = Arc::new(move |g: &Grid, _: &Limits| {
+        let mut out = SolverId::Dlx.solve(g, &Limits::new(Mode::Count(2)));
+        out.solutions.retain(|s| *s != want);
+        out.status = crate::solver::Status::Solved;
+        out.solution_count = 1;
+        out
+    });
+    let mut o = opts(1);
+    o.mode = Mode::First;
+    let (result, rows) = run_one(Contender::custom("other", "other", finds_other), &ds, &o);
+    assert_eq!(result.wrong(), 0, "{rows:?}");
+    assert_eq!(rows[0].status, RowStatus::Solved, "{rows:?}");
+}
