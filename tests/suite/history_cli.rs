@@ -459,16 +459,11 @@ pub(crate) fn recipe() -> (Vec<(String, String)>, Vec<String>) {
     (env, commands)
 }
 
-#[test]
-fn the_ci_recipe_keeps_a_baseline_on_main_and_gates_a_pull_request_on_it() {
-    if !valgrind() {
-        return;
-    }
-    let (env, commands) = recipe();
-    assert_eq!(commands.len(), 2, "{commands:?}");
-    assert!(commands[0].contains("--save-baseline main"));
-    assert!(commands[1].contains("--baseline main"));
-    let tmp = tempfile::tempdir().unwrap();
+/// A recipe command (`bench … --save-baseline main` or `--baseline main`)
+/// run as the runner's shell runs it, in `dir`, with the recipe's `env:`
+/// block and then `vars` (`CONTENDERS`, `DATASETS`, the fixture's setting).
+pub(crate) fn recipe_step(dir: &Path, cmd: &str, vars: &[(&str, String)]) -> std::process::Output {
+    let (env, _) = recipe();
     let bin_dir = assert_cmd::cargo::cargo_bin("sudoku-bench")
         .parent()
         .unwrap()
@@ -478,25 +473,45 @@ fn the_ci_recipe_keeps_a_baseline_on_main_and_gates_a_pull_request_on_it() {
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    // Each command as the runner's shell runs it; built-in strategies
-    // stand for the user's solver, and a handicap for a slower change.
-    let run = |cmd: &str, contenders: &str| {
-        let mut c = std::process::Command::new("bash");
-        c.arg("-c")
-            .arg(format!("sudoku-bench {cmd}"))
-            .current_dir(tmp.path())
-            .env("PATH", &path)
-            .env("GITHUB_SHA", "0123abc");
-        for (k, v) in &env {
-            if !v.contains("${{") {
-                c.env(k, v);
-            }
+    let mut c = std::process::Command::new("bash");
+    c.arg("-c")
+        .arg(format!("sudoku-bench {cmd}"))
+        .current_dir(dir)
+        .env("PATH", &path)
+        .env("GITHUB_SHA", "0123abc");
+    for (k, v) in &env {
+        if !v.contains("${{") {
+            c.env(k, v);
         }
-        // Ten puzzles, not the recipe's hundred: each counted call costs
-        // valgrind a dump.
-        c.env("CONTENDERS", contenders)
-            .env("DATASETS", "--dataset hard-9x9 --limit 10");
-        c.output().unwrap()
+    }
+    for (k, v) in vars {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn the_ci_recipe_keeps_a_baseline_on_main_and_gates_a_pull_request_on_it() {
+    if !valgrind() {
+        return;
+    }
+    let (_, commands) = recipe();
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    assert!(commands[0].contains("--save-baseline main"));
+    assert!(commands[1].contains("--baseline main"));
+    let tmp = tempfile::tempdir().unwrap();
+    // Built-in strategies stand for the user's solver, and a handicap for
+    // a slower change. Ten puzzles, not the recipe's hundred: each counted
+    // call costs valgrind a dump.
+    let run = |cmd: &str, contenders: &str| {
+        recipe_step(
+            tmp.path(),
+            cmd,
+            &[
+                ("CONTENDERS", contenders.to_string()),
+                ("DATASETS", "--dataset hard-9x9 --limit 10".to_string()),
+            ],
+        )
     };
     let main = run(&commands[0], "--solver band");
     assert!(main.status.success(), "{main:?}");

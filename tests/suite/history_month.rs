@@ -7,7 +7,7 @@
 //! counted runs only, whose instructions do not depend on the machine's speed.
 
 use crate::common::{bin_in as bin, example, valgrind};
-use crate::history_cli::recipe;
+use crate::history_cli::{recipe, recipe_step};
 use std::path::{Path, PathBuf};
 use sudoku_bench::compare::Verdict;
 use sudoku_bench::history::{self, write, Order};
@@ -266,7 +266,7 @@ fn the_ci_gate_passes_the_fix_and_fails_the_bug_and_the_slowdown() {
     if !valgrind() {
         return;
     }
-    let (env, commands) = recipe();
+    let (_, commands) = recipe();
     // A count on main that fails (the bug reached main) still saves the
     // baseline: the step runs unless the workflow was cancelled.
     let yml = std::fs::read_to_string(
@@ -280,31 +280,17 @@ fn the_ci_gate_passes_the_fix_and_fails_the_bug_and_the_slowdown() {
     assert!(save.contains("if: ${{ !cancelled() &&"), "{save}");
     let tmp = tempfile::tempdir().unwrap();
     let bug = bug_file(tmp.path());
-    let bin_dir = assert_cmd::cargo::cargo_bin("sudoku-bench")
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let step = |cmd: &str, v: usize| {
-        let mut c = std::process::Command::new("bash");
-        c.arg("-c")
-            .arg(format!("sudoku-bench {cmd}"))
-            .current_dir(tmp.path())
-            .env("PATH", &path)
-            .env("GITHUB_SHA", format!("v{v}"));
-        for (k, v) in &env {
-            if !v.contains("${{") {
-                c.env(k, v);
-            }
-        }
-        c.env("CONTENDERS", library())
-            .env("DATASETS", format!("--dataset hard-9x9 --limit {PUZZLES}"))
-            .env("SUDOKU_BENCH_FIXTURE", version(v, &bug));
-        c.output().unwrap()
+        recipe_step(
+            tmp.path(),
+            cmd,
+            &[
+                ("GITHUB_SHA", format!("v{v}")),
+                ("CONTENDERS", library()),
+                ("DATASETS", format!("--dataset hard-9x9 --limit {PUZZLES}")),
+                ("SUDOKU_BENCH_FIXTURE", version(v, &bug)),
+            ],
+        )
     };
     // (main, pull request, the gate's exit code)
     for (main, pr, code) in [(8, 9, 0), (7, 8, 1), (4, 5, 1)] {

@@ -625,23 +625,9 @@ impl Timeline {
     }
 }
 
-/// A ✕ `size` pixels across, as one polygon around (0, 0).
+/// A ✕ `size` pixels across: the palette's cross marker.
 fn cross(size: i32) -> Vec<(i32, i32)> {
-    let (a, b) = (size / 2, (size / 6).max(2));
-    vec![
-        (-a, -a + b),
-        (-a + b, -a),
-        (0, -b),
-        (a - b, -a),
-        (a, -a + b),
-        (b, 0),
-        (a, a - b),
-        (a - b, a),
-        (0, b),
-        (-a + b, a),
-        (-a, a - b),
-        (-b, 0),
-    ]
+    super::marker_shape(5, size)
 }
 
 /// A y axis's label: compact (`24k`), or with every digit (`24,328`) where
