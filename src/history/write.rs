@@ -210,11 +210,7 @@ pub fn group_runs(group: &[&Timeline]) -> Vec<usize> {
 /// What a step's mark on a chart says: its failures first (`13 now fail`,
 /// `fixed 13`), else its change (`+28.4%`).
 pub fn mark_text(s: &Step) -> String {
-    match (s.failures.new, s.failures.fixed) {
-        (0, 0) => change_text(s),
-        (0, fixed) => format!("fixed {fixed}"),
-        (new, _) => format!("{new} now fail"),
-    }
+    s.failures.short().unwrap_or_else(|| change_text(s))
 }
 
 /// A chart's title, saying its measure: `band on hard-9x9: instructions a
