@@ -66,7 +66,8 @@ pub fn run_counts<E: From<BenchError>>(
             }
         }
     }
-    let mut said = write(top, &done)?;
+    let paper = options.after.charts.figures == crate::harness::plan::Figures::Paper;
+    let mut said = write(top, &done, paper)?;
     if !options.after.exports.is_empty() {
         said += &export_counts(&options.after.exports, &done)?;
     }
@@ -101,8 +102,9 @@ fn export_counts(
 }
 
 /// Reads each count's summary (`(count, folder)`) and writes the curve into
-/// `top`; gives the table of puzzles/s per count.
-pub fn write(top: &Path, counts: &[(usize, PathBuf)]) -> Result<String, BenchError> {
+/// `top`, with single-column figures too where `paper`; gives the table of
+/// puzzles/s per count.
+pub fn write(top: &Path, counts: &[(usize, PathBuf)], paper: bool) -> Result<String, BenchError> {
     let mut rows = Vec::new();
     let mut first = None;
     for (t, dir) in counts {
@@ -115,7 +117,7 @@ pub fn write(top: &Path, counts: &[(usize, PathBuf)]) -> Result<String, BenchErr
     }
     let points = scaling_points(&rows);
     let threads: Vec<usize> = counts.iter().map(|c| c.0).collect();
-    write_outputs(top, &points, first.as_ref(), &threads)?;
+    write_outputs(top, &points, first.as_ref(), &threads, paper)?;
     Ok(table(&points))
 }
 
@@ -166,6 +168,7 @@ fn write_outputs(
     points: &[Point],
     info: Option<&crate::harness::RunInfo>,
     counts: &[usize],
+    paper: bool,
 ) -> Result<(), BenchError> {
     let csv_path = top.join(SCALING_CSV);
     let csv_err = |e: csv::Error| BenchError::Io {
@@ -218,7 +221,7 @@ fn write_outputs(
                 crate::report::charts::machine_here()
             ),
         };
-        let r = render(&chart, &charts, &line, false).map_err(|message| BenchError::Report {
+        let r = render(&chart, &charts, &line, paper).map_err(|message| BenchError::Report {
             dir: top.to_path_buf(),
             source: Box::new(ReportError::Draw {
                 chart: chart.name(),

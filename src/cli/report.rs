@@ -38,6 +38,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         bail!("--export writes one run's figures: give one run folder");
     }
     let out = out_dir(&args.out, "run")?;
-    report::session::machines(&args.run_dirs, &out, &mut Terminal)?;
+    let paper = args.choices.options()?.figures == sudoku_bench::harness::plan::Figures::Paper;
+    report::session::machines(&args.run_dirs, &out, paper, &mut Terminal)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -24,7 +24,7 @@ pub(crate) const STYLE: &str = "\
 :root{--ink:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--accent:#0969da}\n\
 *{box-sizing:border-box}\n\
 body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--ink);\
-max-width:1360px;margin:0 auto;padding:1.2em 1.5em 3em}\n\
+max-width:1520px;margin:0 auto;padding:1.2em 1.5em 3em}\n\
 h1{font-size:1.5em;margin:.2em 0 .1em}h2{font-size:1.2em;margin:1.6em 0 .5em;\
 padding-bottom:.2em;border-bottom:1px solid var(--line)}h3{font-size:1em;margin:1em 0 .3em}\n\
 .meta{color:var(--muted);font-size:13px;margin:0 0 .6em}.meta summary{cursor:pointer}\n\
@@ -32,8 +32,7 @@ ul.findings{margin:.4em 0;padding-left:1.2em}ul.findings li{margin:.15em 0}\n\
 .note{color:var(--muted);font-size:13px}\n\
 .failures{border-left:4px solid #b00020;background:#fdf0f2;padding:.2em 1em;margin:1em 0}\n\
 .heat td.failed{background:#f3d6db;color:#7a0014;font-size:.85em}\n\
-.overview{display:grid;grid-template-columns:minmax(0,1.6fr) minmax(0,1fr);gap:1em;align-items:start}\n\
-@media (max-width:1000px){.overview{grid-template-columns:minmax(0,1fr)}}\n\
+.overview{display:grid;grid-template-columns:minmax(0,1fr);gap:1em;align-items:start}\n\
 .panel{border:1px solid var(--line);border-radius:8px;padding:.8em 1em;background:#fff}\n\
 .panel h3{margin-top:0}\n\
 table{border-collapse:collapse;font-size:13px;margin:.5em 0}\n\
@@ -48,7 +47,7 @@ table.heat td.ref{background:#dde7f3;font-style:italic}\n\
 .legend{font-size:12px;color:var(--muted)}\n\
 .legend span{display:inline-block;padding:0 .5em;margin-right:.2em;border-radius:3px}\n\
 figure{margin:1em 0}figcaption{color:var(--muted);font-size:13px;margin-top:.3em}\n\
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(560px,1fr));gap:1em 1.5em}\n\
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,720px),1fr));gap:1em 1.5em}\n\
 svg{max-width:100%;height:auto}\n\
 details.tables{margin:.6em 0}details.tables>summary{cursor:pointer;color:var(--accent)}\n\
 .scroll{overflow-x:auto}\n";

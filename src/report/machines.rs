@@ -560,8 +560,9 @@ fn speed_rows(machines: &[Machine], d: &SharedDataset) -> (Vec<String>, Vec<Vec<
 }
 
 /// Builds the report across machines into `out`: `report.md`, `report.html`
-/// and a chart per dataset under `charts/`.
-pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError> {
+/// and a chart per dataset under `charts/` (single-column figures too where
+/// `paper`).
+pub fn write(dirs: &[PathBuf], out: &Path, paper: bool) -> Result<MachinesReport, ReportError> {
     let (machines, datasets, left_out) = gather(dirs)?;
     let mut sentences = same_machines(&machines);
     sentences.extend(changes(&machines, &datasets));
@@ -591,7 +592,8 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
             points,
         };
         // Each run's own record of this dataset: its puzzles, mode and
-        // threads, what it measured, its machine, build and day.
+        // threads, what it measured, its machine, build and day (its
+        // folder is in the report's table, not in a figure).
         let line = format!(
             "{} runs: {}",
             machines.len(),
@@ -601,9 +603,8 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
                     let ds = m.info.datasets.iter().find(|x| x.name == d.name);
                     let one = ds.map(|x| (x.name.as_str(), x.puzzles_run, x.puzzles_in_source));
                     format!(
-                        "{} {} ({})",
+                        "{} ({})",
                         m.label,
-                        m.dir.display(),
                         crate::report::charts::run_line(&m.info, one)
                     )
                 })
@@ -611,7 +612,7 @@ pub fn write(dirs: &[PathBuf], out: &Path) -> Result<MachinesReport, ReportError
                 .join("; ")
         );
         charts.push(
-            render(&chart, &charts_dir, &line, false).map_err(|message| ReportError::Draw {
+            render(&chart, &charts_dir, &line, paper).map_err(|message| ReportError::Draw {
                 chart: format!("machines-{}", d.name),
                 message,
             })?,

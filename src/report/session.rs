@@ -35,12 +35,13 @@ pub fn one(
 pub fn machines(
     dirs: &[PathBuf],
     out: &Path,
+    paper: bool,
     console: &mut dyn Console,
 ) -> Result<(), ReportError> {
     if out.join(files::RUN_JSON).is_file() {
         return Err(ReportError::IntoRun(out.to_path_buf()));
     }
     let _writer = FolderLock::take(out)?;
-    super::machines::write(dirs, out)?.tell(out, console);
+    super::machines::write(dirs, out, paper)?.tell(out, console);
     Ok(())
 }

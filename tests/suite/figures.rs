@@ -137,3 +137,106 @@ fn study_hunt_and_compare_charts_are_fit_for_print() {
     assert!(n >= 8, "{n} charts");
     assert!(at("cmp/charts").is_dir(), "compare drew its charts");
 }
+
+/// The charts the run test does not make: an outside contender that fails
+/// some puzzles beside the built-ins, threads scaled, machines side by side
+/// and, where valgrind runs, a counted measure. Each at both widths.
+#[test]
+fn scaling_machines_outside_and_counted_charts_are_fit_for_print() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |p: &str| dir.path().join(p);
+    let table = crate::common::table(dir.path(), &["hard-9x9"]);
+    // The outside contender says `multiple` on three of the puzzles: wrong.
+    let lies: String = std::fs::read_to_string(&table)
+        .unwrap()
+        .lines()
+        .take(3)
+        .map(|l| format!("lie {}\n", l.split('\t').next().unwrap()))
+        .collect();
+    std::fs::write(at("faults.txt"), lies).unwrap();
+    let outside = crate::common::fixture(&table, &format!("faults:{}", at("faults.txt").display()));
+    let bench = |out: &str, more: &[&str]| {
+        let cmd = bin()
+            .args(["bench", "--quiet", "--dataset", "hard-9x9", "--limit", "12"])
+            .args(["--solver", "band,dlx,bitset-mrv", "--min-time", "0"])
+            .args(["--contender", &outside, "--figures", "paper", "--out"])
+            .arg(at(out))
+            .args(more)
+            .output()
+            .unwrap();
+        // The wrong answers fail the run (1); nothing else may.
+        assert_eq!(cmd.status.code(), Some(1), "{cmd:?}");
+    };
+    bench("scaled", &["--threads", "1,2"]);
+    let names = |d: &str| -> Vec<String> {
+        std::fs::read_dir(at(d))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect()
+    };
+    assert!(
+        names("scaled/charts")
+            .iter()
+            .any(|n| n.starts_with("scaling-")),
+        "{:?}",
+        names("scaled/charts")
+    );
+    let mut n = check_charts(&at("scaled/charts"), true);
+    bench("m1", &["--threads", "1"]);
+    bench("m2", &["--threads", "1"]);
+    let cactus = std::fs::read_to_string(at("m1/charts/cactus-hard-9x9.svg")).unwrap();
+    assert!(
+        cactus.contains("fx (external) (9/12; 3 wrong)"),
+        "the partial outside contender says its share"
+    );
+    n += check_charts(&at("m1/charts"), true);
+    bin()
+        .args(["report"])
+        .args([at("m1"), at("m2")])
+        .args(["--figures", "paper", "--out"])
+        .arg(at("machines"))
+        .assert()
+        .success();
+    assert!(names("machines/charts")
+        .iter()
+        .any(|n| n.starts_with("machines-")));
+    n += check_charts(&at("machines/charts"), true);
+    if crate::common::valgrind() {
+        // Counted: the built-ins beside a library that answers the same
+        // three puzzles wrongly.
+        let wrong: String = std::fs::read_to_string(&table)
+            .unwrap()
+            .lines()
+            .take(3)
+            .map(|l| format!("{}\n", l.split('\t').next().unwrap()))
+            .collect();
+        std::fs::write(at("wrong.txt"), wrong).unwrap();
+        let library = format!(
+            "mine={}:fixture_solver:sudoku-bench",
+            crate::common::example("libfixture_library.so").display()
+        );
+        let counted = bin()
+            .env(
+                "SUDOKU_BENCH_FIXTURE",
+                format!("wrong:{}", at("wrong.txt").display()),
+            )
+            .args(["bench", "--quiet", "--dataset", "hard-9x9", "--limit", "6"])
+            .args([
+                "--solver",
+                "band,dlx",
+                "--library",
+                &library,
+                "--threads",
+                "1",
+            ])
+            .args(["--measure", "instructions", "--figures", "paper", "--out"])
+            .arg(at("counted"))
+            .output()
+            .unwrap();
+        assert_eq!(counted.status.code(), Some(1), "{counted:?}");
+        let throughput = std::fs::read_to_string(at("counted/charts/instructions.svg")).unwrap();
+        assert!(throughput.contains("3/6"), "the library's share is drawn");
+        n += check_charts(&at("counted/charts"), true);
+    }
+    assert!(n >= 12, "{n} charts");
+}

@@ -23,6 +23,7 @@ mod inputs;
 mod instructions;
 mod libraries;
 mod lint;
+mod page;
 mod properties;
 mod public_datasets;
 mod reference;

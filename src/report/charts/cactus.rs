@@ -1,6 +1,6 @@
 //! Cactus plot: per-puzzle times sorted ascending against puzzles solved.
 
-use super::{err, frame, labelled_line, log_axis, log_range, Chart, DrawError, FONT};
+use super::{err, frame, labelled_line, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -35,10 +35,13 @@ impl Chart for Cactus {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let y = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
         let room = super::legend_room(root, self.lines.len() + self.unsolved.len());
-        let top = y.end;
+        let (top, data) = (y.end, y.clone());
         let y = super::log_headroom(y, room);
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(0.0..(self.puzzles.max(1) as f64 * 1.02), log_axis(y))
+            .build_cartesian_2d(
+                0.0..(self.puzzles.max(1) as f64 * 1.02),
+                super::log_y_axis_over(root, y, data),
+            )
             .map_err(err)?;
         chart
             .configure_mesh()

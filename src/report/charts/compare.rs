@@ -24,6 +24,12 @@ impl Chart for RatioDistribution {
             self.dataset
         )
     }
+    fn key(&self) -> Option<String> {
+        Some(format!(
+            "Shaded: the ±{:.0}% noise threshold around 1×.",
+            100.0 * self.threshold
+        ))
+    }
     fn caption(&self) -> String {
         format!(
             "For each strategy on {}, the share of puzzles whose time now is at most a given multiple of \

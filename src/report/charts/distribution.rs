@@ -48,7 +48,19 @@ impl Chart for Distribution {
         let x = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
         let room = super::legend_room(root, self.lines.len() + self.unsolved.len());
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(super::log_x_axis(x, root), 0.0..1.02 / (1.0 - room))
+            .build_cartesian_2d(
+                super::log_x_axis(x, root),
+                Shares(1.02 / (1.0 - room), {
+                    // A label every 20%, or every 25% or 50% where the
+                    // shares' height holds fewer.
+                    let px = (root.dim_in_pixel().1 as f64 - 130.0) * (1.0 - room);
+                    let fit = px / (super::TEXT as f64 * 1.4);
+                    [5, 4, 2]
+                        .into_iter()
+                        .find(|&k| fit >= k as f64 + 1.0)
+                        .unwrap_or(1)
+                }),
+            )
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -84,6 +96,29 @@ impl Chart for Distribution {
     }
 }
 
+/// A share axis from 0 to a top above 100% (the legend's room), labelled
+/// in `.1` equal steps up to 100% with light lines at every 10%, no tick in
+/// the room above.
+struct Shares(f64, u32);
+
+impl Ranged for Shares {
+    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
+    type ValueType = f64;
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        (limit.0 as f64 + (limit.1 - limit.0) as f64 * v / self.0).round() as i32
+    }
+    fn key_points<H: plotters::coord::ranged1d::KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        let steps = match hint.weight().allow_light_points() {
+            true => 10,
+            false => self.1,
+        };
+        (0..=steps).map(|k| k as f64 / steps as f64).collect()
+    }
+    fn range(&self) -> std::ops::Range<f64> {
+        0.0..self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -95,5 +130,21 @@ mod tests {
         assert!(steps.iter().all(|&(_, y)| y <= 0.75));
         // All solved: it ends at 100%.
         assert_eq!(super::shares(&curve, 3).last(), Some(&(5.0, 1.0)));
+    }
+
+    #[test]
+    fn the_share_axis_has_no_tick_in_the_legends_room() {
+        use plotters::coord::ranged1d::{BoldPoints, LightPoints, Ranged};
+        let axis = super::Shares(1.6, 5);
+        assert_eq!(
+            axis.key_points(BoldPoints(20)),
+            [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+        );
+        assert_eq!(axis.key_points(LightPoints::new(20, 100)).len(), 11);
+        assert_eq!(axis.map(&1.0, (0, 160)), 100);
+        assert_eq!(
+            super::Shares(1.6, 2).key_points(BoldPoints(20)),
+            [0.0, 0.5, 1.0]
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! What makes a puzzle hard: time against guesses (or nodes) per puzzle for one variant.
 
-use super::{err, frame, legend, log_axis, log_log_mesh, log_range, Chart, DrawError};
+use super::{err, frame, legend, log_log_mesh, log_range, Chart, DrawError};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -40,6 +40,16 @@ impl Chart for Hardness {
         };
         format!("Hardness: {} time vs {m}", self.variant)
     }
+    fn key(&self) -> Option<String> {
+        match self.metric {
+            Metric::Guesses => Some(
+                "Guesses plus one, for the log axis; each dot moved sideways by up to 12%, by its puzzle, \
+                 so that equal counts do not hide each other."
+                    .into(),
+            ),
+            Metric::Nodes => None,
+        }
+    }
     fn caption(&self) -> String {
         format!(
             "Each dot is a puzzle solved by {}, coloured by dataset: its time against the {} its search needed; \
@@ -76,9 +86,13 @@ impl Chart for Hardness {
                 .flat_map(|s| s.points.iter().map(|p| p.1)),
         );
         // The top of the plot is kept free of dots for the legend.
+        let data = y.clone();
         let y = super::log_headroom(y, super::legend_room(root, self.series.len()));
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(super::log_x_axis(x, root), log_axis(y))
+            .build_cartesian_2d(
+                super::log_x_axis(x, root),
+                super::log_y_axis_over(root, y, data),
+            )
             .map_err(err)?;
         let x_desc = match self.metric {
             Metric::Guesses => "guesses + 1 (log)",

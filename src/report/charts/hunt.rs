@@ -2,7 +2,7 @@
 //! hunt, thin step lines, and the best of all of them, a thick one (none
 //! of them falls).
 
-use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
+use super::{color, compact, err, frame, legend, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -40,10 +40,10 @@ impl Chart for HuntProgress {
             .max(1e-3);
         // The top of the plot is kept free for the legend's two lines.
         let y = log_range(all.iter().map(|s| s.2));
-        let top = y.end;
+        let (top, data) = (y.end, y.clone());
         let y = super::log_headroom(y, super::legend_room(root, 2));
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(0.0..end * 1.02, log_axis(y))
+            .build_cartesian_2d(0.0..end * 1.02, super::log_y_axis_over(root, y, data))
             .map_err(err)?;
         chart
             .configure_mesh()

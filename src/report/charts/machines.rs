@@ -26,6 +26,9 @@ impl Chart for MachineSpeed {
     fn title(&self) -> String {
         format!("Relative speed by machine: {}", self.dataset)
     }
+    fn key(&self) -> Option<String> {
+        Some("Whiskers: each mean's 95% interval on its machine.".into())
+    }
     fn caption(&self) -> String {
         format!(
             "Each strategy's speed on {} against {} on the same machine (at 1×), one colour per machine, \
@@ -46,29 +49,32 @@ impl Chart for MachineSpeed {
             }
         }
         let n = self.variants.len().max(1) as f64;
-        let mut chart = super::rows_chart(
+        // The legend in rows of its own above the first, where no dot is.
+        let room = super::legend_rows(root, self.machines.len(), n);
+        let mut chart = super::rows_chart_with_room(
             root,
             &self.title(),
             (lo / 1.25)..(hi * 1.25),
             &self.variants,
             &|v| format!("{}×", compact(*v)),
             &format!(
-                "speed relative to {} on the same machine (log; higher is faster; bars: 95% intervals)",
+                "speed relative to {} on the same machine (log; higher is faster)",
                 self.reference
             ),
+            room,
         )?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
         chart.plotting_area().draw(&one).map_err(err)?;
+        // Machines side by side within a row, the first on top.
         let m = self.machines.len().max(1) as f64;
+        let shift = |mi: usize| match m > 1.0 {
+            true => 0.3 - 0.6 * mi as f64 / (m - 1.0),
+            false => 0.0,
+        };
         for (mi, label) in self.machines.iter().enumerate() {
             let c = color(mi);
             let stroke = c.stroke_width(2);
-            // Machines side by side within a row, the first on top.
-            let dy = if m > 1.0 {
-                0.3 - 0.6 * mi as f64 / (m - 1.0)
-            } else {
-                0.0
-            };
+            let dy = shift(mi);
             let mine: Vec<_> = self.points.iter().filter(|p| p.1 == mi).collect();
             for p in &mine {
                 let y = n - 1.0 - p.0 as f64 + dy;
@@ -95,13 +101,16 @@ impl Chart for MachineSpeed {
         let marks: Vec<Vec<(f64, f64)>> = self
             .points
             .iter()
-            .map(|p| vec![(p.3, n - 1.0 - p.0 as f64), (p.4, n - 1.0 - p.0 as f64)])
+            .map(|p| {
+                let y = n - 1.0 - p.0 as f64 + shift(p.1);
+                vec![(p.3, y), (p.2, y), (p.4, y)]
+            })
             .collect();
         legend(
             &mut chart,
             &self.machines,
             &marks,
-            SeriesLabelPosition::LowerRight,
+            SeriesLabelPosition::UpperLeft,
         )
     }
 }

@@ -130,10 +130,8 @@ impl Memory {
         let key_w = self.datasets.iter().map(|d| px(d)).fold(0.0, f64::max) + 64.0;
         let share = key_w / width.max(1.0);
         let right = lines > 0 && share <= 0.35;
-        let plot = (root.dim_in_pixel().1 as f64 - 130.0).max(1.0);
-        let key_h = lines as f64 * super::TEXT as f64 * 1.25 + 30.0;
         let room = if lines > 0 && !right {
-            (key_h * n / (plot - key_h).max(plot * 0.25)).ceil()
+            super::legend_rows(root, lines, n)
         } else {
             0.0
         };

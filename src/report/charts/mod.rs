@@ -283,6 +283,13 @@ pub trait Chart {
     fn not_shown(&self) -> Vec<String> {
         Vec::new()
     }
+    /// What the chart's marks mean where a mark does not say so itself
+    /// (whiskers, a shaded band, dashed lines, jitter): drawn under the
+    /// chart above its data line, so that a figure taken out of its report
+    /// still explains itself. `None` where every mark is in the legend.
+    fn key(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One variant's line on a chart of curves (cactus, distribution).
@@ -336,6 +343,14 @@ pub fn legend_room<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: usi
     let plot = root.dim_in_pixel().1 as f64 - 130.0;
     let legend = lines.max(1) as f64 * TEXT as f64 * 1.25 + 24.0;
     (legend / plot.max(1.0)).min(0.75)
+}
+
+/// Empty rows to add above a chart's `n` rows (see [`rows_chart_with_room`])
+/// so that a legend of `lines` lines fits above the first.
+pub fn legend_rows<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: usize, n: f64) -> f64 {
+    let plot = (root.dim_in_pixel().1 as f64 - 130.0).max(1.0);
+    let key = lines as f64 * TEXT as f64 * 1.25 + 30.0;
+    (key * n / (plot - key).max(plot * 0.25)).ceil()
 }
 
 /// A log range `lo..hi` made taller, so that its top `share` is free.
@@ -527,15 +542,18 @@ pub fn render<C: Chart>(
     })
 }
 
-/// Draws `chart` at `size` to its SVG and PNG files; returns the SVG.
+/// Draws `chart` at `size` to its SVG and PNG files, the SVG's text as
+/// outlines of the embedded font (see [`outline`]); returns the SVG.
 fn write_figure<C: Chart>(
     chart: &C,
     dir: &Path,
     data: &str,
     size: &figure::Size,
 ) -> Result<String, DrawError> {
-    let svg = draw_svg(chart, data, size)?;
     let stem = format!("{}{}", chart.name(), size.suffix);
+    // The file's text drawn in the embedded font's own glyphs, ids unique
+    // to this chart so that a page can show several.
+    let svg = outline::outline_svg(&draw_svg(chart, data, size)?, &format!("{stem}-g"))?;
     crate::files::write(dir.join(format!("{stem}.svg")), &svg).map_err(err)?;
     let png = figure::png(&svg, size)?;
     crate::files::write(dir.join(format!("{stem}.png")), png).map_err(err)?;
@@ -559,14 +577,19 @@ fn draw_with_line<C: Chart, DB: DrawingBackend>(
     data: &str,
 ) -> Result<(), DrawError> {
     root.fill(&WHITE).map_err(err)?;
-    if data.is_empty() {
+    let style = (FONT, TEXT).into_font().color(&BLACK.mix(0.75));
+    let (w, h) = root.dim_in_pixel();
+    let measure = |t: &str| root.estimate_text_size(t, &style).map_or(0, |d| d.0);
+    // What the marks mean, then what the data is.
+    let mut lines = Vec::new();
+    for text in [chart.key().unwrap_or_default().as_str(), data] {
+        if !text.is_empty() {
+            lines.extend(wrap(text, w.saturating_sub(32), measure));
+        }
+    }
+    if lines.is_empty() {
         chart.draw(root)?;
     } else {
-        let style = (FONT, TEXT).into_font().color(&BLACK.mix(0.75));
-        let (w, h) = root.dim_in_pixel();
-        let lines = wrap(data, w.saturating_sub(32), |t| {
-            root.estimate_text_size(t, &style).map_or(0, |d| d.0)
-        });
         let (plot, strip) = root.split_vertically(h - DATA_LINE * lines.len() as u32 - 4);
         chart.draw(&plot)?;
         for (i, l) in lines.into_iter().enumerate() {
@@ -656,6 +679,21 @@ pub fn log_axis_over(
     r.log_scale().with_key_points(bold).with_light_points(light)
 }
 
+/// A y axis by [`log_axis_over`] for a chart drawn on `root`, as many
+/// labels as the data's share of the plot's height holds (one a 1.4 text
+/// heights): the room a legend keeps above the data has no tick.
+pub fn log_y_axis_over<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    r: std::ops::Range<f64>,
+    data: std::ops::Range<f64>,
+) -> WithKeyPoints<LogCoord<f64>> {
+    let share = ((data.end / data.start).ln() / (r.end / r.start).ln()).clamp(0.0, 1.0);
+    let share = if share.is_finite() { share } else { 1.0 };
+    let data_px = (root.dim_in_pixel().1 as f64 - 130.0) * share;
+    let most = (data_px / (TEXT as f64 * 1.4)).floor().max(2.0) as usize;
+    log_axis_over(r, data, most)
+}
+
 /// A [`log_axis`] with at most `most` labels where fewer will do.
 fn log_axis_labels(r: std::ops::Range<f64>, most: usize) -> WithKeyPoints<LogCoord<f64>> {
     let (bold, light) = log_points(r.clone(), most);
@@ -677,7 +715,10 @@ fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec<f64>) {
         for m in 1..10u32 {
             let v = decade * m as f64;
             if (lo..=hi).contains(&v) {
-                if labelled.contains(&m) {
+                // A label at the axis's far end would stick out of the
+                // plot, into the title above a y axis.
+                let at_end = (hi / v).ln() < 0.03 * (hi / lo).ln();
+                if labelled.contains(&m) && !at_end {
                     bold.push(v);
                 } else {
                     light.push(v);
@@ -1336,6 +1377,16 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn no_log_label_sits_at_the_axis_far_end() {
+        // 5 is the range's top: its label would cross into the title.
+        let (bold, light) = log_points(0.5..5.0, usize::MAX);
+        assert_eq!(bold, [0.5, 1.0, 2.0]);
+        assert!(light.contains(&5.0));
+        let (bold, _) = log_points(0.5..5.5, usize::MAX);
+        assert_eq!(bold, [0.5, 1.0, 2.0, 5.0]);
+    }
 
     #[test]
     fn curves_are_bounded_and_keep_their_ends() {

@@ -58,6 +58,12 @@ impl Chart for RelativeSpeed {
     fn not_shown(&self) -> Vec<String> {
         self.left_out.clone()
     }
+    fn key(&self) -> Option<String> {
+        Some(format!(
+            "Whiskers: each mean's 95% interval ({}); one crossing 1× is inside the noise.",
+            self.method
+        ))
+    }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let (mut lo, mut hi) = (1.0f64, 1.0f64);
         for r in &self.rows {
@@ -79,7 +85,7 @@ impl Chart for RelativeSpeed {
             &names,
             &|v| format!("{}×", compact(*v)),
             &format!(
-                "speed relative to {} (log; higher is faster; bars: 95% intervals)",
+                "speed relative to {} (log; higher is faster)",
                 self.reference
             ),
         )?;

@@ -1,7 +1,7 @@
 //! Puzzles per second against worker threads, one line per strategy, with the
 //! ideal (linear from the fewest threads) dashed beside each.
 
-use super::{color, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
+use super::{color, err, frame, legend, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -22,6 +22,9 @@ impl Chart for Scaling {
     }
     fn title(&self) -> String {
         format!("Scaling with threads: {}", self.dataset)
+    }
+    fn key(&self) -> Option<String> {
+        Some("Dashed: each strategy's ideal, linear from its fewest threads.".into())
     }
     fn caption(&self) -> String {
         format!(
@@ -46,11 +49,14 @@ impl Chart for Scaling {
                 .chain(self.series.iter().map(|s| ideal(&s.2, max_t))),
         );
         // The top of the plot is kept free for the legend.
-        let top = y.end;
+        let (top, data) = (y.end, y.clone());
         let y = super::log_headroom(y, super::legend_room(root, self.series.len()));
         let x = min_t / 1.25..max_t * 1.25;
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(super::log_x_axis(x, root), log_axis(y))
+            .build_cartesian_2d(
+                super::log_x_axis(x, root),
+                super::log_y_axis_over(root, y, data),
+            )
             .map_err(err)?;
         chart
             .configure_mesh()

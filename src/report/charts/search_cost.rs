@@ -55,13 +55,10 @@ impl Chart for SearchCost {
         let data_top = data_y.end;
         let room = super::legend_room(root, self.points.len());
         let y = super::log_headroom(data_y.clone(), room);
-        // As many labels as the data's share of the height holds.
-        let data_px = (root.dim_in_pixel().1 as f64 - 130.0) * (1.0 - room);
-        let most = (data_px / (super::TEXT as f64 * 1.4)).floor().max(2.0) as usize;
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
                 super::log_x_axis(x.clone(), root),
-                super::log_axis_over(y.clone(), data_y, most),
+                super::log_y_axis_over(root, y.clone(), data_y),
             )
             .map_err(err)?;
         let (w, h) = chart.plotting_area().dim_in_pixel();

@@ -5,7 +5,7 @@
 //! fitted line where the study fitted one, and a ring on a peak the study
 //! located.
 
-use super::{color, compact, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
+use super::{color, compact, err, frame, legend, log_range, Chart, DrawError, FONT};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -90,20 +90,23 @@ impl Chart for StudyChart {
             (1.0, 2.0)
         };
         // The top of the plot is kept free of data for the legend.
-        let top = y.end;
+        let (top, data) = (y.end, y.clone());
         let y = super::log_headroom(y, super::legend_room(root, self.legend_lines()));
         let edge = y.end;
         let b = frame(root, &self.title);
         if self.log_x {
             let x = super::log_x_axis(xmin / 1.4..xmax * 1.4, root);
             let mut chart = { b }
-                .build_cartesian_2d(x, log_axis(y.clone()))
+                .build_cartesian_2d(x, super::log_y_axis_over(root, y.clone(), data.clone()))
                 .map_err(err)?;
             self.body(&mut chart, top, edge)
         } else {
             let pad = ((xmax - xmin) * 0.03).max(0.5);
             let mut chart = { b }
-                .build_cartesian_2d(xmin - pad..xmax + pad, log_axis(y.clone()))
+                .build_cartesian_2d(
+                    xmin - pad..xmax + pad,
+                    super::log_y_axis_over(root, y.clone(), data.clone()),
+                )
                 .map_err(err)?;
             self.body(&mut chart, top, edge)
         }

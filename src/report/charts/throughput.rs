@@ -3,7 +3,7 @@
 //! in a run that counted them, instructions per puzzle the same way. Each
 //! missing dot says which set and why.
 
-use super::{color, err, frame, legend, log_axis, log_range, Chart, DrawError, FONT};
+use super::{color, err, frame, legend, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::ranged1d::Ranged;
 use plotters::coord::Shift;
@@ -14,8 +14,11 @@ use plotters::prelude::*;
 pub struct Throughput {
     /// Dataset names (groups).
     pub datasets: Vec<String>,
-    /// Variant names with their palette index.
+    /// Variants' legend labels (with the share drawn, when partial) and
+    /// palette indices.
     pub variants: Vec<(String, usize)>,
+    /// Each variant as a note names it: its label without the share.
+    pub names: Vec<String>,
     /// `(dataset index, variant index, puzzles/sec)` (or instructions a puzzle).
     pub bars: Vec<(usize, usize, f64)>,
     /// `(dataset index, variant index, why)`: a variant with no dot on a
@@ -78,10 +81,10 @@ impl Throughput {
     ) -> Result<(), DrawError> {
         let d = self.datasets.len().max(1) as f64;
         let y = log_range(self.bars.iter().map(|b| b.2));
-        let (floor, top) = (y.start, y.end);
+        let (floor, top, data) = (y.start, y.end, y.clone());
         let y = super::log_headroom(y, super::legend_room(root, self.variants.len()));
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(-0.5..d - 0.5, log_axis(y))
+            .build_cartesian_2d(-0.5..d - 0.5, super::log_y_axis_over(root, y, data))
             .map_err(err)?;
         // Names wider than their dataset's slot go on two staggered rows,
         // drawn below (the axis then has no name: the rows take its room).
@@ -221,9 +224,7 @@ impl Throughput {
         let each: Vec<String> = self
             .missing
             .iter()
-            .map(|(di, vi, why)| {
-                format!("{} on {} ({why})", self.variants[*vi].0, self.datasets[*di])
-            })
+            .map(|(di, vi, why)| format!("{} on {} ({why})", self.names[*vi], self.datasets[*di]))
             .collect();
         format!("No dot: {}.", each.join("; "))
     }
@@ -323,6 +324,7 @@ impl Throughput {
         Throughput {
             datasets,
             variants,
+            names: order.iter().map(|&v| data.label(v)).collect(),
             bars,
             missing,
             instructions,
@@ -380,7 +382,8 @@ mod tests {
     fn chart(instructions: bool) -> Throughput {
         Throughput {
             datasets: vec!["easy-9x9".into(), "set-16x16".into()],
-            variants: vec![("dlx".into(), 2), ("my-solver".into(), 15)],
+            variants: vec![("dlx".into(), 2), ("my-solver (3/30)".into(), 15)],
+            names: vec!["dlx".into(), "my-solver".into()],
             // A ratio of 10 on easy-9x9.
             bars: vec![(0, 0, 1e3), (0, 1, 1e4), (1, 0, 50.0)],
             missing: vec![(1, 1, "0/30 verified".into())],
@@ -432,7 +435,8 @@ mod tests {
             "No dot: my-solver on set-16x16 (0/30 verified)."
         );
         let mut crowded = c.clone();
-        crowded.variants = (0..8).map(|i| (format!("s{i}"), i)).collect();
+        crowded.variants = (0..8).map(|i| (format!("s{i} (1/12)"), i)).collect();
+        crowded.names = (0..8).map(|i| format!("s{i}")).collect();
         crowded.missing = vec![(1, 7, "12/12 stopped".into())];
         // Too many dots for a note each in a narrow figure: the caption.
         assert!(crowded
