@@ -138,7 +138,35 @@ pub struct Answered {
 /// workers parse and solve (in any other format, parsed on that thread and
 /// handed on in chunks); nothing is answered unless the whole file reads.
 /// The trace and notes (a strategy that does not handle the size) go to `log`.
+///
+/// Its readers stop at the first bad entry (nothing more is solved past
+/// it); a file that fails so is read again whole, without solving, so that
+/// its error lists the first bad entries (`max_listed_errors`) and counts
+/// them all, as every other reader's does.
 pub fn solve_file(
+    opts: &BatchOptions,
+    pool: &rayon::ThreadPool,
+    file: &Path,
+    read: &format::ReadOptions,
+    log: &mut dyn Write,
+) -> Result<Answered, BatchError> {
+    match solve_file_once(opts, pool, file, read, log) {
+        Err(BatchError::Load(first @ LoadError::Invalid { .. })) => {
+            // Only a regular file can be opened again (a pipe's bytes are gone).
+            if !std::fs::metadata(file).is_ok_and(|m| m.is_file()) {
+                return Err(first.into());
+            }
+            match format::read_path_capped(file, read, 0) {
+                Err(all @ LoadError::Invalid { .. }) => Err(all.into()),
+                _ => Err(first.into()),
+            }
+        }
+        done => done,
+    }
+}
+
+/// [`solve_file`], its first bad entry its error.
+fn solve_file_once(
     opts: &BatchOptions,
     pool: &rayon::ThreadPool,
     file: &Path,

@@ -790,3 +790,65 @@ fn rate_writes_no_row_of_a_file_with_a_bad_entry_past_its_first_chunk() {
             file.display()
         )));
 }
+
+#[test]
+fn solve_lists_the_first_ten_bad_entries_of_a_file_and_counts_the_rest() {
+    // Both of solve's readers stopped at the first: `1 bad entry`.
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = Vec::new();
+    for i in 0..13 {
+        lines.push(HARD.to_string());
+        lines.push(format!(
+            "{}{}",
+            &HARD[..80],
+            if i % 2 == 0 { "" } else { "12" }
+        ));
+    }
+    let line_file = dir.path().join("bad.txt");
+    std::fs::write(&line_file, lines.join("\n") + "\n").unwrap();
+    let csv_file = dir.path().join("bad.csv");
+    std::fs::write(&csv_file, format!("puzzle\n{}\n", lines.join("\n"))).unwrap();
+    for (file, first) in [(&line_file, 2), (&csv_file, 3)] {
+        for threads in ["1", "2"] {
+            let out = bin()
+                .args(["solve", "--threads", threads])
+                .arg(file)
+                .assert()
+                .code(2)
+                .stdout("")
+                .get_output()
+                .clone();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            let name = file.display().to_string();
+            assert!(
+                err.contains(&format!("{name}: 13 bad entries (use --skip-invalid")),
+                "{err}"
+            );
+            let listed: Vec<&str> = err
+                .lines()
+                .filter(|l| l.trim_start().starts_with(&format!("{name}:")))
+                .filter(|l| !l.contains("bad entries"))
+                .collect();
+            assert_eq!(listed.len(), 10, "{err}");
+            assert!(listed[0].contains(&format!("{name}:{first}:")), "{err}");
+            assert!(
+                listed[9].contains(&format!("{name}:{}:", first + 18)),
+                "{err}"
+            );
+            assert!(err.contains("... and 3 more"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn solve_reads_a_csv_of_one_column_as_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.csv");
+    std::fs::write(&file, format!("puzzle\n{HARD}\n{HARD}\n")).unwrap();
+    bin()
+        .args(["solve", "--threads", "1"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(format!("unique\t{HARD_ANSWER}\n").repeat(2));
+}
