@@ -428,7 +428,7 @@ pub fn run(
                 if file == std::path::Path::new("-") {
                     let stdin = std::io::stdin().lock();
                     let header = rater.header;
-                    let mut rows = Held {
+                    let mut rows = Straight {
                         out: &mut *out,
                         header,
                     };
@@ -476,13 +476,13 @@ struct Rater<'a> {
 }
 
 /// Rows written straight to the output, the header before the first.
-struct Held<'o> {
+struct Straight<'o> {
     out: &'o mut dyn std::io::Write,
     /// The header is out.
     header: bool,
 }
 
-impl std::io::Write for Held<'_> {
+impl std::io::Write for Straight<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if !self.header {
             self.out.write_all(&header())?;
