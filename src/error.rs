@@ -72,6 +72,15 @@ pub enum ParseErrorKind {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// A CSV quoted field carried over line ends past the longest line's
+    /// bound, refused before it was read in full.
+    #[error("a quoted field that runs over {lines} line ends and past {limit} bytes, expected its closing quote `\"` within {limit} bytes (a puzzle and its answer fit on one line); is a quote left open, or is this the right file and --format?")]
+    FieldTooLong {
+        /// The limit, in bytes.
+        limit: usize,
+        /// Line ends it had crossed when it passed the limit.
+        lines: usize,
+    },
     /// The format could not be told from the content.
     #[error("cannot tell the format: {0}")]
     UnknownFormat(String),

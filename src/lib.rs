@@ -54,6 +54,7 @@ pub mod rate;
 pub mod report;
 pub mod seeded;
 pub mod solver;
+pub mod spool;
 pub mod stats;
 pub mod study;
 pub mod sync;

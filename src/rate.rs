@@ -12,6 +12,7 @@ use crate::columns::Columns;
 use crate::grid::Grid;
 use crate::seeded::stream;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
+use crate::spool::Spool;
 use crate::transform::Transform;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -269,6 +270,10 @@ crate::columns! {
     }
 }
 
+/// Puzzles rated together between two writes: what a streamed input holds
+/// at once.
+const CHUNK: usize = 4096;
+
 /// Writes `rate`'s CSV for every puzzle of `datasets` (a header, then a row
 /// a puzzle in order, every puzzle with its verdict and only those with one
 /// solution rated by `solver`), working on `pool`; returns the tally.
@@ -279,42 +284,69 @@ pub fn write_csv(
     pool: &rayon::ThreadPool,
     out: &mut dyn std::io::Write,
 ) -> Result<Tally, csv::Error> {
-    use crate::format::write_line;
-    use rayon::prelude::*;
     // The header first, even without a row.
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(out);
-    w.write_record(RateRow::COLUMNS)?;
+    out.write_all(&header())?;
     let mut tally = Tally::default();
     for ds in datasets {
-        let rated: Vec<Rated> = pool.install(|| {
-            let puzzles = ds.puzzles.par_iter();
-            puzzles
-                .map(|p| rate_puzzle(solver, &p.grid, permutations))
-                .collect()
-        });
-        for (p, r) in ds.puzzles.iter().zip(rated) {
-            tally.add(r.verdict);
-            let solution = r.solution.as_ref().or(p.expected.as_ref());
-            let mut row = RateRow {
-                puzzle: write_line(&p.grid, &ds.alphabet),
-                solution: solution.map_or(String::new(), |e| write_line(e, &ds.alphabet)),
-                verdict: r.verdict.to_string(),
-                ..RateRow::default()
-            };
-            if let Some(r) = r.rating {
-                row.solver = solver.name().to_string();
-                row.guesses = format!("{:.3}", r.guesses);
-                row.nodes = format!("{:.1}", r.nodes);
-                row.singles = r.singles.to_string();
-                row.level = Level::of(&r).to_string();
-            }
-            w.serialize(&row)?;
+        for chunk in ds.puzzles.chunks(CHUNK) {
+            let rows = rate_rows(chunk, &ds.alphabet, solver, permutations, pool, &mut tally)?;
+            out.write_all(&rows)?;
         }
     }
-    w.flush()?;
+    out.flush()?;
     Ok(tally)
+}
+
+/// `rate`'s CSV header line.
+fn header() -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(RateRow::COLUMNS)
+        .and_then(|()| w.flush().map_err(csv::Error::from))
+        .expect("writing to memory cannot fail");
+    w.into_inner().expect("flushed")
+}
+
+/// The rows of `puzzles`, each rated on `pool` and written in
+/// `alphabet`, in order, without a header; each verdict added to `tally`.
+fn rate_rows(
+    puzzles: &[crate::format::Puzzle],
+    alphabet: &crate::format::Alphabet,
+    solver: SolverId,
+    permutations: u32,
+    pool: &rayon::ThreadPool,
+    tally: &mut Tally,
+) -> Result<Vec<u8>, csv::Error> {
+    use crate::format::write_line;
+    use rayon::prelude::*;
+    let rated: Vec<Rated> = pool.install(|| {
+        puzzles
+            .par_iter()
+            .map(|p| rate_puzzle(solver, &p.grid, permutations))
+            .collect()
+    });
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    for (p, r) in puzzles.iter().zip(rated) {
+        tally.add(r.verdict);
+        let solution = r.solution.as_ref().or(p.expected.as_ref());
+        let mut row = RateRow {
+            puzzle: write_line(&p.grid, alphabet),
+            solution: solution.map_or(String::new(), |e| write_line(e, alphabet)),
+            verdict: r.verdict.to_string(),
+            ..RateRow::default()
+        };
+        if let Some(r) = r.rating {
+            row.solver = solver.name().to_string();
+            row.guesses = format!("{:.3}", r.guesses);
+            row.nodes = format!("{:.1}", r.nodes);
+            row.singles = r.singles.to_string();
+            row.level = Level::of(&r).to_string();
+        }
+        w.serialize(&row)?;
+    }
+    w.flush()?;
+    Ok(w.into_inner().map_err(|e| e.into_error())?)
 }
 
 /// Why `rate` cannot rate what it was given.
@@ -360,8 +392,14 @@ pub struct Request {
     pub permutations: u32,
 }
 
-/// Rates every puzzle `r` names into `out` as CSV ([`write_csv`]), on
+/// Rates every puzzle `r` names into `out` as CSV (see [`write_csv`]), on
 /// `pool`; `say` hears a download's progress. Gives the line said after it.
+///
+/// Each input is read in chunks of 4,096 puzzles, rated and written as
+/// it is read, so memory holds a chunk, not the input. A file's rows are
+/// held (past 32 MB in an unnamed temporary file: [`Spool`]) until the whole
+/// file has passed its check, so a bad entry fails with none of its rows
+/// written; standard input is answered chunk by chunk as it comes.
 pub fn run(
     r: &Request,
     pool: &rayon::ThreadPool,
@@ -377,24 +415,44 @@ pub fn run(
         .to_str()
         .filter(|_| !path.exists())
         .and_then(crate::datasets::embedded);
-    let datasets = match embedded {
-        Some(e) => vec![crate::format::read_str(e.name, e.text, &r.read)?],
+    let mut rater = Rater::new(r, pool);
+    match embedded {
+        Some(e) => {
+            let mut rows = Spool::default();
+            rater.input(e.name, e.text.as_bytes(), &mut rows)?;
+            rater.put(out, |out| rows.copy_to(out))?;
+        }
         None => {
             let path = crate::datasets::path_or_public(path, say)?;
-            crate::format::read_path_or_folder(&path, &r.read)?
+            for file in crate::format::puzzle_files(&path)? {
+                if file == std::path::Path::new("-") {
+                    let stdin = std::io::stdin().lock();
+                    let header = rater.header;
+                    let mut rows = Straight {
+                        out: &mut *out,
+                        header,
+                    };
+                    let read = rater.input("<stdin>", stdin, &mut rows);
+                    rater.header = rows.header;
+                    read?;
+                    continue;
+                }
+                let name = file.display().to_string();
+                let reader = std::fs::File::open(&file).map_err(|source| crate::LoadError::Io {
+                    path: file.clone(),
+                    source,
+                })?;
+                let mut rows = Spool::default();
+                rater.input(&name, reader, &mut rows)?;
+                rater.put(out, |out| rows.copy_to(out))?;
+            }
         }
-    };
-    if let Some(ds) = datasets.iter().find(|ds| !solver.supports(ds.geometry)) {
-        let sizes: Vec<String> = solver.sizes().iter().map(|n| format!("{n}x{n}")).collect();
-        return Err(RateError::Size {
-            dataset: ds.source.clone(),
-            size: ds.geometry.name(),
-            solver,
-            handled: sizes.join(", "),
-        });
     }
-    let tally = write_csv(&datasets, solver, r.permutations, pool, out)?;
-    let (left, n) = (tally.left_out(), r.permutations.max(1));
+    // The header, even without a row.
+    rater.put(out, |_| Ok(()))?;
+    out.flush().map_err(csv::Error::from)?;
+    let (tally, n) = (rater.tally, r.permutations.max(1));
+    let left = tally.left_out();
     Ok(format!(
         "rated {} of {} puzzles by {solver}'s mean guesses over {n} permutation{}{}",
         tally.rated,
@@ -406,6 +464,112 @@ pub fn run(
             format!("; left out (only a puzzle with one solution has a rating): {left}")
         }
     ))
+}
+
+/// `rate`'s inputs rated in turn into one CSV.
+struct Rater<'a> {
+    request: &'a Request,
+    pool: &'a rayon::ThreadPool,
+    tally: Tally,
+    /// The header is out.
+    header: bool,
+}
+
+/// Rows written straight to the output, the header before the first.
+struct Straight<'o> {
+    out: &'o mut dyn std::io::Write,
+    /// The header is out.
+    header: bool,
+}
+
+impl std::io::Write for Straight<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !self.header {
+            self.out.write_all(&header())?;
+            self.header = true;
+        }
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl<'a> Rater<'a> {
+    fn new(request: &'a Request, pool: &'a rayon::ThreadPool) -> Self {
+        Rater {
+            request,
+            pool,
+            tally: Tally::default(),
+            header: false,
+        }
+    }
+
+    /// Writes `rows` to `out` after the header, if it is not out yet.
+    fn put(
+        &mut self,
+        out: &mut dyn std::io::Write,
+        rows: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<(), RateError> {
+        if !self.header {
+            out.write_all(&header()).map_err(csv::Error::from)?;
+            self.header = true;
+        }
+        rows(out).map_err(csv::Error::from)?;
+        Ok(())
+    }
+
+    /// Reads `reader` in chunks, each rated and its rows written to `rows`
+    /// before the next is read; a size the strategy does not handle stops
+    /// it at the first chunk.
+    fn input(
+        &mut self,
+        name: &str,
+        reader: impl std::io::Read,
+        rows: &mut dyn std::io::Write,
+    ) -> Result<(), RateError> {
+        let (r, pool) = (self.request, self.pool);
+        let solver = r.solver;
+        let tally = &mut self.tally;
+        let mut failed: Option<RateError> = None;
+        let mut each = |chunk: Vec<crate::format::Puzzle>, written: &crate::format::Alphabet| {
+            let g = chunk[0].grid.geometry();
+            if !solver.supports(g) {
+                let sizes: Vec<String> =
+                    solver.sizes().iter().map(|n| format!("{n}x{n}")).collect();
+                failed = Some(RateError::Size {
+                    dataset: name.to_string(),
+                    size: g.name(),
+                    solver,
+                    handled: sizes.join(", "),
+                });
+                return false;
+            }
+            // Rows in one-character symbols where the size has them, as
+            // the input's alphabet reads (a puzzle given as numbers too).
+            let alphabet = match written.is_numbers() {
+                true => crate::format::Alphabet::detect(g, r.read.alphabet, "")
+                    .unwrap_or_else(|_| written.clone()),
+                false => written.clone(),
+            };
+            let done = rate_rows(&chunk, &alphabet, solver, r.permutations, pool, tally)
+                .and_then(|bytes| rows.write_all(&bytes).map_err(csv::Error::from));
+            match done {
+                Ok(()) => true,
+                Err(e) => {
+                    failed = Some(e.into());
+                    false
+                }
+            }
+        };
+        let read = crate::format::read_chunks(name, reader, &r.read, CHUNK, &mut each);
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        read?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

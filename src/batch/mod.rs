@@ -17,6 +17,8 @@ use std::time::Duration;
 
 mod pipeline;
 
+pub use crate::spool::Spool;
+
 /// Why a batch stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
@@ -120,50 +122,6 @@ const CHUNK: usize = 4096;
 /// on a thread of its own while the chunks before it are solved.
 const PIPELINED_CHUNK: usize = 4096;
 
-/// Answers held in memory up to this many bytes, then in a temporary file.
-const SPOOL_MEMORY: usize = 32 << 20;
-
-/// Answers held until the whole input has passed its check: in memory up to
-/// `SPOOL_MEMORY` (32 MB), then in an unnamed temporary file, so memory stays flat.
-#[derive(Default)]
-pub struct Spool {
-    memory: Vec<u8>,
-    file: Option<std::io::BufWriter<std::fs::File>>,
-}
-
-impl Write for Spool {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if let Some(f) = &mut self.file {
-            return f.write(buf);
-        }
-        self.memory.extend_from_slice(buf);
-        if self.memory.len() > SPOOL_MEMORY {
-            let mut f = std::io::BufWriter::new(tempfile::tempfile()?);
-            f.write_all(&std::mem::take(&mut self.memory))?;
-            self.file = Some(f);
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Spool {
-    /// Writes everything held to `out`, in the order it came.
-    pub fn copy_to(self, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
-        use std::io::Seek;
-        out.write_all(&self.memory)?;
-        if let Some(f) = self.file {
-            let mut f = f.into_inner().map_err(|e| e.into_error())?;
-            f.rewind()?;
-            std::io::copy(&mut f, out)?;
-        }
-        Ok(())
-    }
-}
-
 /// What a file came to: its answers, held until the whole file passed its
 /// check; the entries skipped; the invalid puzzles' flaws.
 pub struct Answered {
@@ -180,7 +138,35 @@ pub struct Answered {
 /// workers parse and solve (in any other format, parsed on that thread and
 /// handed on in chunks); nothing is answered unless the whole file reads.
 /// The trace and notes (a strategy that does not handle the size) go to `log`.
+///
+/// Its readers stop at the first bad entry (nothing more is solved past
+/// it); a file that fails so is read again whole, without solving, so that
+/// its error lists the first bad entries (`max_listed_errors`) and counts
+/// them all, as every other reader's does.
 pub fn solve_file(
+    opts: &BatchOptions,
+    pool: &rayon::ThreadPool,
+    file: &Path,
+    read: &format::ReadOptions,
+    log: &mut dyn Write,
+) -> Result<Answered, BatchError> {
+    match solve_file_once(opts, pool, file, read, log) {
+        Err(BatchError::Load(first @ LoadError::Invalid { .. })) => {
+            // Only a regular file can be opened again (a pipe's bytes are gone).
+            if !std::fs::metadata(file).is_ok_and(|m| m.is_file()) {
+                return Err(first.into());
+            }
+            match format::read_path_capped(file, read, 0) {
+                Err(all @ LoadError::Invalid { .. }) => Err(all.into()),
+                _ => Err(first.into()),
+            }
+        }
+        done => done,
+    }
+}
+
+/// [`solve_file`], its first bad entry its error.
+fn solve_file_once(
     opts: &BatchOptions,
     pool: &rayon::ThreadPool,
     file: &Path,

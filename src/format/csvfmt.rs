@@ -25,7 +25,11 @@ pub(crate) fn parse<R: BufRead>(input: R, col: &mut Collector<'_, '_>) -> io::Re
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .comment(Some(b'#'))
-        .from_reader(input);
+        // A quoted field may carry a record over line ends: bounded as a line is.
+        .from_reader(super::guard::RecordGuard::new(
+            input,
+            super::guard::MAX_LINE_BYTES,
+        ));
     let headers = match reader.headers() {
         Ok(h) => h.clone(),
         Err(e) => return csv_error(col, e),

@@ -37,6 +37,13 @@ pub(super) fn detect_format(head: &[u8]) -> Result<Format, (usize, usize, ParseE
     {
         return Ok(Format::Csv);
     }
+    // A CSV of one column has no comma: its header is the column's name alone.
+    if matches!(
+        lower.trim().trim_matches('"').trim(),
+        "quizzes" | "quiz" | "puzzle" | "puzzles"
+    ) {
+        return Ok(Format::Csv);
+    }
     // A bad first entry must not hide a file of one puzzle per line.
     if content
         .clone()

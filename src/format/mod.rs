@@ -207,25 +207,36 @@ pub fn read_chunks<R: Read>(
     read_keeping(source_name, reader, opts, Keep::Chunks(chunk.max(1), each))
 }
 
-/// An error of the line guard (an over-long line) as the read's error,
-/// naming its line; any other as an I/O error.
+/// An error of the line guard (an over-long line) or the CSV record guard
+/// (a quoted field left open) as the read's error, naming its line; any
+/// other as an I/O error.
 fn too_long(source_name: &str, e: std::io::Error) -> LoadError {
-    match guard::too_long(&e) {
-        Some(t) => LoadError::Invalid {
-            source_name: source_name.to_string(),
-            errors: vec![ParseError {
-                source_name: source_name.to_string(),
-                line: t.line,
-                column: t.limit + 1,
-                kind: ParseErrorKind::LineTooLong { limit: t.limit },
-            }],
-            total: 1,
-            skippable: false,
-        },
-        None => LoadError::Io {
+    let (line, column, kind) = if let Some(t) = guard::too_long(&e) {
+        let kind = ParseErrorKind::LineTooLong { limit: t.limit };
+        (t.line, t.limit + 1, kind)
+    } else if let Some(t) = guard::field_too_long(&e) {
+        let (limit, lines) = (t.limit, t.lines);
+        (
+            t.line,
+            t.column,
+            ParseErrorKind::FieldTooLong { limit, lines },
+        )
+    } else {
+        return LoadError::Io {
             path: source_name.into(),
             source: e,
-        },
+        };
+    };
+    LoadError::Invalid {
+        source_name: source_name.to_string(),
+        errors: vec![ParseError {
+            source_name: source_name.to_string(),
+            line,
+            column,
+            kind,
+        }],
+        total: 1,
+        skippable: false,
     }
 }
 

@@ -134,6 +134,17 @@ fn errors_are_capped_and_counted_or_skipped() {
 }
 
 #[test]
+fn a_csv_of_one_column_is_told_by_its_header_alone() {
+    // Its header has no comma: it was read as a line file, `puzzle` a bad entry.
+    for header in ["puzzle", "Quizzes", "\"puzzle\""] {
+        let text = format!("{header}\n{P}\n\"{P}\"\n");
+        let d = read(&text).unwrap_or_else(|e| panic!("{header}: {e}"));
+        assert_eq!((d.format, d.puzzles.len()), (Format::Csv, 2), "{header}");
+        assert_eq!(d.puzzles[1].line, 3);
+    }
+}
+
+#[test]
 fn kaggle_csv() {
     let text = format!("quizzes,solutions\n{P},{S}\n{P},{S}\n");
     let d = read(&text).unwrap();

@@ -73,6 +73,10 @@ pub struct BenchDataset {
 #[derive(Clone, Debug)]
 struct Streamed {
     path: std::path::PathBuf,
+    /// The input's name in errors (`path` may be its copy in a store).
+    name: String,
+    /// The store `path` lies in, for an input that cannot be opened again.
+    store: Option<Arc<super::resolve::Store>>,
     opts: ReadOptions,
     sel: Selection,
     total: usize,
@@ -272,6 +276,8 @@ impl BenchDataset {
             puzzles: Vec::new(),
             streamed: Some(Streamed {
                 path: path.to_path_buf(),
+                name: ds.source.clone(),
+                store: None,
                 opts: opts.clone(),
                 sel: sel.clone(),
                 total,
@@ -287,6 +293,15 @@ impl BenchDataset {
     pub fn with_window(mut self, window: usize) -> BenchDataset {
         if let Some(st) = &mut self.streamed {
             st.window = window.max(1);
+        }
+        self
+    }
+
+    /// Keeps `store`, which a streamed dataset's file lies in, as long as
+    /// the dataset (or a copy of it) lives.
+    pub(super) fn kept_in(mut self, store: Option<Arc<super::resolve::Store>>) -> BenchDataset {
+        if let Some(st) = &mut self.streamed {
+            st.store = store;
         }
         self
     }
@@ -457,8 +472,7 @@ fn read_windows(
         }
         true
     };
-    let name = st.path.display().to_string();
-    crate::format::read_chunks(&name, file, &st.opts, st.window.min(4096), &mut each)
+    crate::format::read_chunks(&st.name, file, &st.opts, st.window.min(4096), &mut each)
         .map_err(std::io::Error::other)?;
     // (A window handed on is replaced, so a stopped read leaves none here.)
     if !window.is_empty() && !stop.load(std::sync::atomic::Ordering::Relaxed) {

@@ -69,7 +69,9 @@ fn read_files(
     window: usize,
 ) -> Result<Vec<BenchDataset>, DatasetError> {
     // Each file is read and checked once; one larger than a window is read
-    // again, half a window at a time, whenever a run uses it.
+    // again, half a window at a time, whenever a run uses it. A pipe or a
+    // device cannot be opened again: its bytes are copied into a store of
+    // the run's own as they are read, and read again from there.
     puzzle_files(path)?
         .iter()
         .map(|file| {
@@ -77,23 +79,119 @@ fn read_files(
                 path: file.clone(),
                 source,
             };
-            // Checked and hashed in one read.
-            let mut hashing = Hashing::new(std::fs::File::open(file).map_err(io)?);
-            let mut ds = read_capped(&file.display().to_string(), &mut hashing, opts, window)?;
+            let input = std::fs::File::open(file).map_err(io)?;
+            let regular = input.metadata().map_err(io)?.is_file();
+            let mut store = match regular {
+                true => None,
+                false => Some(Store::new(file)?),
+            };
+            let source_name = file.display().to_string();
+            // Checked and hashed in one read (and copied, into a store).
+            let (mut ds, (bytes, sha)) = match &mut store {
+                None => {
+                    let mut hashing = Hashing::new(input);
+                    let ds = read_capped(&source_name, &mut hashing, opts, window)?;
+                    (ds, hashing.finish().map_err(io)?)
+                }
+                Some(store) => {
+                    let mut copy = std::io::BufWriter::new(store.create().map_err(io)?);
+                    let tee = Tee {
+                        inner: input,
+                        copy: &mut copy,
+                        left: STORE_LIMIT,
+                    };
+                    let mut hashing = Hashing::new(tee);
+                    let ds = read_capped(&source_name, &mut hashing, opts, window)?;
+                    let done = hashing.finish().map_err(io)?;
+                    std::io::Write::flush(&mut copy).map_err(io)?;
+                    (ds, done)
+                }
+            };
             if let Some(name) = name {
                 ds.name = name.to_string();
             } else if let Some(stem) = file.file_stem() {
                 ds.name = stem.to_string_lossy().into_owned();
             }
-            let (bytes, sha) = hashing.finish().map_err(io)?;
             Ok(if ds.puzzles.len() < ds.count {
-                BenchDataset::streamed(ds, file, opts, bytes, sha, sel)
+                let (from, kept) = match store {
+                    Some(s) => (s.file(), Some(std::sync::Arc::new(s))),
+                    None => (file.clone(), None),
+                };
+                BenchDataset::streamed(ds, &from, opts, bytes, sha, sel)
                     .with_window((window / 2).max(1))
+                    .kept_in(kept)
             } else {
                 BenchDataset::prepare(ds, bytes, sha, sel)
             })
         })
         .collect()
+}
+
+/// The most bytes a pipe or device given as a dataset may hold: they are
+/// copied into the run's store (under the system's temporary folder) as
+/// they are read, for the passes that read them again.
+pub const STORE_LIMIT: u64 = 4 << 30;
+
+/// A private copy of an input that cannot be opened again (a FIFO, a
+/// device): written as it is read, streamed from for each pass, removed
+/// when the run's last use of it ends (or on an exit by a signal).
+#[derive(Debug)]
+pub struct Store {
+    folder: tempfile::TempDir,
+    _removal: crate::hygiene::Removal,
+}
+
+impl Store {
+    /// A fresh private folder for `input`'s copy.
+    fn new(input: &std::path::Path) -> Result<Store, LoadError> {
+        let folder =
+            crate::hygiene::private_folder("sudoku-bench-store").map_err(|(path, e)| {
+                LoadError::Io {
+                    path: input.to_path_buf(),
+                    source: std::io::Error::new(
+                        e.kind(),
+                        format!(
+                            "it is no regular file, to be copied into {}: {e}",
+                            path.display()
+                        ),
+                    ),
+                }
+            })?;
+        let _removal = crate::hygiene::remove_on_exit(folder.path());
+        Ok(Store { folder, _removal })
+    }
+
+    /// The copy's path.
+    fn file(&self) -> std::path::PathBuf {
+        self.folder.path().join("input")
+    }
+
+    fn create(&self) -> std::io::Result<std::fs::File> {
+        std::fs::File::create_new(self.file())
+    }
+}
+
+/// Every byte read from `inner` also written to `copy`, up to `left` bytes.
+struct Tee<'c, R> {
+    inner: R,
+    copy: &'c mut std::io::BufWriter<std::fs::File>,
+    left: u64,
+}
+
+impl<R: std::io::Read> std::io::Read for Tee<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.left {
+            return Err(std::io::Error::other(format!(
+                "it is no regular file, so it is read once into the run's own store, \
+                 which holds at most {} GiB: write it to a file and name that",
+                STORE_LIMIT >> 30
+            )));
+        }
+        self.left -= n as u64;
+        std::io::Write::write_all(self.copy, &buf[..n])?;
+        Ok(n)
+    }
 }
 
 /// The name `typed` most likely meant: the same letters and digits

@@ -303,7 +303,11 @@ pub fn private_folder(prefix: &str) -> Result<tempfile::TempDir, (PathBuf, io::E
 
 /// The prefixes of the private folders the workbench makes
 /// ([`private_folder`]), which [`remove_stale_folders`] looks for.
-pub const FOLDER_PREFIXES: [&str; 2] = ["sudoku-bench-callgrind", "sudoku-bench-check"];
+pub const FOLDER_PREFIXES: [&str; 3] = [
+    "sudoku-bench-callgrind",
+    "sudoku-bench-check",
+    "sudoku-bench-store",
+];
 
 /// Removes the private folders that a workbench killed by SIGKILL left
 /// under the system's temporary folder: named by [`private_folder`] for one

@@ -121,3 +121,58 @@ fn a_200_mb_line_read_as_blocks_costs_less_than_a_megabyte() {
         assert_eq!((e.line, e.column), (1, 32 * 1024 + 1), "{err}");
     }
 }
+
+/// An `Endless` that counts the bytes taken from it.
+struct Counted<'a> {
+    inner: Endless,
+    taken: &'a std::sync::atomic::AtomicUsize,
+}
+
+impl Read for Counted<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(out)?;
+        self.taken
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_quoted_csv_field_over_ten_thousand_lines_is_refused_at_the_line_bound() {
+    // The case that once took 531 MB: a quote left open, then 300 MB of
+    // short lines, every one within the line guard's bound.
+    for format in [None, Some(Format::Csv)] {
+        let taken = std::sync::atomic::AtomicUsize::new(0);
+        let input = Counted {
+            inner: Endless {
+                prefix: b"id,puzzle,note\n1,4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......,\"".to_vec(),
+                pattern: b"twenty-nine bytes of a note\r\n".to_vec(),
+                left: 300 << 20,
+                at: 0,
+            },
+            taken: &taken,
+        };
+        let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
+        let opts = ReadOptions {
+            format,
+            ..ReadOptions::default()
+        };
+        let (out, peak) =
+            peak_of(|| read_reader("notes.csv", input, &opts).map(|d| d.puzzles.len()));
+        let err = out.expect_err("a field left open is refused");
+        let e = err.first_parse_error().expect("a located error");
+        // Named where the quote opened: line 2, after `1,` and 81 cells and `,`.
+        assert_eq!((e.line, e.column), (2, 85), "{err}");
+        assert!(
+            matches!(e.kind, ParseErrorKind::FieldTooLong { limit: 32768, lines } if lines > 1000),
+            "{format:?}: {err}"
+        );
+        let said = err.to_string();
+        assert!(said.contains("notes.csv:2:85:"), "{said}");
+        assert!(said.contains("expected its closing quote"), "{said}");
+        // Refused within the reader's buffers, not at the end of the input.
+        let taken = taken.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(taken < 1 << 20, "{format:?}: {taken} bytes read");
+        assert!(peak < BOUND, "{format:?}: {peak} bytes");
+    }
+}

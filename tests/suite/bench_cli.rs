@@ -746,3 +746,84 @@ fn throughput_draws_verified_puzzles_and_names_a_strategy_without_any() {
         .unwrap();
     assert_eq!((naive.solved, naive.budget), (0, 2));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_of_more_puzzles_than_a_window_is_read_once_into_the_runs_store() {
+    // A file past 65,536 puzzles is read again for each pass; a FIFO cannot
+    // be, and `bench` waited on it for ever.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("puzzles.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path and a mode.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let text =
+        std::fs::read_to_string(crate::common::repo_datasets().join("easy-9x9.txt")).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    let n = (1 << 16) + 4000;
+    let writing = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&writing).unwrap());
+        for l in lines.iter().cycle().take(n) {
+            writeln!(w, "{l}").unwrap();
+        }
+    });
+    let out = dir.path().join("r");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .args(["bench", "--quiet", "--no-report", "--solver", "band"])
+        .args([
+            "--limit",
+            "50",
+            "--min-time",
+            "0",
+            "--warmup",
+            "0",
+            "--threads",
+            "1",
+        ])
+        .arg("--dataset")
+        .arg(&fifo)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A guard against a hang only, never a measure of speed.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            // Let the writer go, should it still wait for a reader.
+            use std::os::unix::fs::OpenOptionsExt;
+            let _ = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&fifo);
+            panic!("bench still ran after 300 s on a FIFO");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    writer.join().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{stderr}");
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let said = run.to_string();
+    assert!(
+        said.contains(&format!("\"puzzles_in_source\":{n}")),
+        "{said}"
+    );
+    let records: Vec<PuzzleResult> = rows(&out.join("results.csv"));
+    assert_eq!(records.len(), 50, "each of the 50 puzzles once");
+}

@@ -691,3 +691,164 @@ fn rate_gives_verdicts_first_and_rates_only_puzzles_with_one_solution() {
             .stderr(predicate::str::contains(says));
     }
 }
+
+/// `n` puzzles of the easy set, repeated in order, one per line.
+fn easy_lines(n: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(repo_datasets().join("easy-9x9.txt")).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(String::from)
+        .collect();
+    lines.iter().cycle().take(n).cloned().collect()
+}
+
+#[test]
+fn rate_answers_standard_input_chunk_by_chunk_as_it_comes() {
+    // `rate` once read its whole input before a row (367 MB for 1M
+    // puzzles): its first rows must come while standard input is still open.
+    use std::io::{BufRead, Write};
+    use std::sync::mpsc;
+    let lines = easy_lines(2 * 4096);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-bench"))
+        .args([
+            "rate",
+            "--permutations",
+            "1",
+            "--threads",
+            "1",
+            "--quiet",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (close, closed) = mpsc::channel::<()>();
+    let writer = std::thread::spawn(move || {
+        for l in &lines {
+            if writeln!(stdin, "{l}").is_err() {
+                return;
+            }
+        }
+        stdin.flush().ok();
+        // Held open until the first rows are seen (or the test gives up).
+        let _ = closed.recv();
+    });
+    let (rows, seen) = mpsc::channel::<String>();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            if rows.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    // A guard against a hang only, never a measure of speed.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    let mut got = Vec::new();
+    while got.len() < 1 + 4096 {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match seen.recv_timeout(left) {
+            Ok(line) => got.push(line),
+            Err(_) => {
+                let _ = child.kill();
+                panic!("only {} lines while standard input was open", got.len());
+            }
+        }
+    }
+    assert!(got[0].starts_with("puzzle,solution,verdict"), "{}", got[0]);
+    drop(close);
+    writer.join().unwrap();
+    got.extend(seen.iter());
+    reader.join().unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(got.len(), 1 + 2 * 4096);
+    assert!(got[1..].iter().all(|l| l.contains(",unique,bitset-mrv,")));
+}
+
+#[test]
+fn rate_writes_no_row_of_a_file_with_a_bad_entry_past_its_first_chunk() {
+    // Rated chunk by chunk, a file is still checked whole before a row of
+    // it goes out, as `solve`'s answers are.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("late.txt");
+    let mut lines = easy_lines(5000);
+    lines.push("12345".into());
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    bin()
+        .args(["rate", "--permutations", "1", "--threads", "1"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "{}:5001:1: found a puzzle of 5 symbols",
+            file.display()
+        )));
+}
+
+#[test]
+fn solve_lists_the_first_ten_bad_entries_of_a_file_and_counts_the_rest() {
+    // Both of solve's readers stopped at the first: `1 bad entry`.
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = Vec::new();
+    for i in 0..13 {
+        lines.push(HARD.to_string());
+        lines.push(format!(
+            "{}{}",
+            &HARD[..80],
+            if i % 2 == 0 { "" } else { "12" }
+        ));
+    }
+    let line_file = dir.path().join("bad.txt");
+    std::fs::write(&line_file, lines.join("\n") + "\n").unwrap();
+    let csv_file = dir.path().join("bad.csv");
+    std::fs::write(&csv_file, format!("puzzle\n{}\n", lines.join("\n"))).unwrap();
+    for (file, first) in [(&line_file, 2), (&csv_file, 3)] {
+        for threads in ["1", "2"] {
+            let out = bin()
+                .args(["solve", "--threads", threads])
+                .arg(file)
+                .assert()
+                .code(2)
+                .stdout("")
+                .get_output()
+                .clone();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            let name = file.display().to_string();
+            assert!(
+                err.contains(&format!("{name}: 13 bad entries (use --skip-invalid")),
+                "{err}"
+            );
+            let listed: Vec<&str> = err
+                .lines()
+                .filter(|l| l.trim_start().starts_with(&format!("{name}:")))
+                .filter(|l| !l.contains("bad entries"))
+                .collect();
+            assert_eq!(listed.len(), 10, "{err}");
+            assert!(listed[0].contains(&format!("{name}:{first}:")), "{err}");
+            assert!(
+                listed[9].contains(&format!("{name}:{}:", first + 18)),
+                "{err}"
+            );
+            assert!(err.contains("... and 3 more"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn solve_reads_a_csv_of_one_column_as_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.csv");
+    std::fs::write(&file, format!("puzzle\n{HARD}\n{HARD}\n")).unwrap();
+    bin()
+        .args(["solve", "--threads", "1"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(format!("unique\t{HARD_ANSWER}\n").repeat(2));
+}

@@ -58,7 +58,7 @@ fn ci_refuses_a_tracked_file_over_2_mb() {
 /// a module may import only from lower layers.
 const LAYERS: &[&[&str]] = &[
     &[
-        "grid", "stats", "seeded", "error", "words", "sync", "usage", "columns", "files",
+        "grid", "stats", "seeded", "error", "words", "sync", "usage", "columns", "files", "spool",
     ],
     &["format", "validate", "transform", "perf", "lock", "hygiene"],
     &["solver", "datasets", "callgrind"],

@@ -1,6 +1,8 @@
 //! A run folder read as a set of facts, each counted once: rows repeated,
 //! contradicting, or for puzzles, datasets and contenders the run does not
-//! have, as `report`, `compare` and `bench --resume` read them.
+//! have, as `report`, `compare`, `history` and `bench --resume` read them;
+//! and a property: a run damaged at random is refused at a line or counts
+//! each puzzle once.
 
 use crate::common::{bin_in as bin, csv_rows};
 use predicates::prelude::*;
@@ -403,4 +405,195 @@ fn a_run_said_finished_is_resumed_when_its_rows_fall_short() {
         .assert()
         .success()
         .stdout(predicate::str::contains("nothing to resume"));
+}
+
+/// One way to damage `results.csv`'s data rows (`rows[0]` is the header).
+#[derive(Clone, Debug)]
+enum Damage {
+    /// A row written again at the end, as a resumed writer may.
+    Repeat(usize),
+    /// A run of rows lost.
+    Lose(usize, usize),
+    /// Two rows swapped.
+    Swap(usize, usize),
+    /// A row's dataset made one the run does not have.
+    ForeignDataset(usize),
+    /// A row's contender made one the run does not have.
+    ForeignContender(usize),
+    /// The file cut part way into its last line, as a kill leaves it.
+    Cut(usize),
+    /// `run.json`'s rounds of the dataset changed.
+    Rounds(u64),
+    /// `run.json`'s puzzles run of the dataset changed.
+    PuzzlesRun(u64),
+}
+
+fn damage() -> impl proptest::strategy::Strategy<Value = Damage> {
+    use proptest::prelude::*;
+    prop_oneof![
+        (1usize..601).prop_map(Damage::Repeat),
+        (1usize..601, 1usize..40).prop_map(|(a, n)| Damage::Lose(a, n)),
+        (1usize..601, 1usize..601).prop_map(|(a, b)| Damage::Swap(a, b)),
+        (1usize..601).prop_map(Damage::ForeignDataset),
+        (1usize..601).prop_map(Damage::ForeignContender),
+        (1usize..200).prop_map(Damage::Cut),
+        (1u64..6).prop_map(Damage::Rounds),
+        (0u64..400).prop_map(Damage::PuzzlesRun),
+    ]
+}
+
+fn apply(rows: &mut Vec<String>, d: &Damage) -> Option<usize> {
+    let last = rows.len() - 1;
+    let at = |i: usize| 1 + (i - 1) % last.max(1);
+    match *d {
+        Damage::Repeat(i) => rows.push(rows[at(i)].clone()),
+        Damage::Lose(i, n) => {
+            let from = at(i);
+            let to = (from + n).min(rows.len());
+            rows.drain(from..to);
+        }
+        Damage::Swap(a, b) => rows.swap(at(a), at(b)),
+        Damage::ForeignDataset(i) => {
+            let i = at(i);
+            rows[i] = rows[i].replacen(",easy-9x9,", ",ghost,", 1);
+        }
+        Damage::ForeignContender(i) => {
+            let i = at(i);
+            rows[i] = rows[i].replacen("bitset-mrv,bitset-mrv,", "nosuch,nosuch,", 1);
+        }
+        Damage::Cut(k) => return Some(k),
+        Damage::Rounds(_) | Damage::PuzzlesRun(_) => {}
+    }
+    None
+}
+
+/// `run.json`'s part of a damage.
+fn apply_json(dir: &Path, d: &Damage) {
+    let (key, value) = match *d {
+        Damage::Rounds(n) => ("rounds", n),
+        Damage::PuzzlesRun(n) => ("puzzles_run", n),
+        _ => return,
+    };
+    let path = dir.join("run.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    json["datasets"][0][key] = value.into();
+    std::fs::write(&path, json.to_string()).unwrap();
+}
+
+/// Says whether `out` is a refusal that names a line of a run's file
+/// (`results.csv:N:`), or `run.json`, whose settings the rows are read by.
+fn refused_at_a_line(out: &std::process::Output) -> bool {
+    let text = said(out);
+    !out.status.success()
+        && text
+            .match_indices("results.csv:")
+            .chain(text.match_indices("run.json"))
+            .any(|(i, m)| {
+                m == "run.json"
+                    || text[i + m.len()..]
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.is_ascii_digit())
+            })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    #[test]
+    fn a_damaged_run_is_refused_at_a_line_or_counts_each_puzzle_once(
+        damages in proptest::collection::vec(damage(), 1..4),
+    ) {
+        let tmp = run_once();
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("case{n}");
+        let dir = tmp.join(&name);
+        copy(&tmp.join("run"), &dir);
+        let path = dir.join("results.csv");
+        let mut rows = lines(&path);
+        let mut cut = None;
+        for d in &damages {
+            cut = cut.or(apply(&mut rows, d));
+        }
+        let mut text = rows.join("\n") + "\n";
+        if let Some(k) = cut {
+            let keep = text.len().saturating_sub(1 + k % rows.last().map_or(1, |l| l.len().max(1)));
+            text.truncate(keep.max(rows[0].len() + 1));
+        }
+        std::fs::write(&path, text).unwrap();
+        unfinish(&dir);
+        for d in &damages {
+            apply_json(&dir, d);
+        }
+        let each_once = |dir: &Path| {
+            counted(dir).iter().all(|c| c.1 <= 300 && c.2 <= c.1)
+        };
+        // report: refused at a line, or a summary of at most 300 puzzles a contender.
+        let out = bin(&tmp).args(["report", &name]).output().unwrap();
+        proptest::prop_assert!(
+            refused_at_a_line(&out) || (out.status.success() && each_once(&dir)),
+            "report {damages:?}: {}", said(&out)
+        );
+        // compare against the run whole.
+        let out = bin(&tmp).args(["compare", "run", &name]).output().unwrap();
+        let fine = out.status.success() && {
+            let mut r = csv::Reader::from_path(dir.join("compare/compare.csv")).unwrap();
+            let h = r.headers().unwrap().clone();
+            let col = h.iter().position(|c| c == "cur_solved").unwrap();
+            r.records().all(|rec| rec.unwrap()[col].parse::<u64>().unwrap() <= 300)
+        };
+        proptest::prop_assert!(
+            refused_at_a_line(&out) || fine,
+            "compare {damages:?}: {}", said(&out)
+        );
+        // history of another run and this one (a copy of `run` is `run` again).
+        let out = bin(&tmp)
+            .args(["history", "other", &name, "--out", &format!("hist{n}")])
+            .output()
+            .unwrap();
+        proptest::prop_assert!(
+            refused_at_a_line(&out) || out.status.success(),
+            "history {damages:?}: {}", said(&out)
+        );
+        // bench --resume: refused at a line, or every puzzle once a contender.
+        let out = bin(&tmp).args(["bench", "--resume", &name]).output().unwrap();
+        let fine = out.status.success() && each_once(&dir) && {
+            let results: Vec<PuzzleResult> = csv_rows(&path);
+            let mut keys: Vec<_> =
+                results.iter().map(|r| (r.variant.clone(), r.puzzle_index)).collect();
+            keys.sort();
+            keys.dedup();
+            keys.len() == results.len() && results.len() == 2 * 300
+        };
+        // (A run.json whose datasets differ from what they are now is
+        // refused as a whole, naming the dataset and what differs.)
+        let changed = !out.status.success() && said(&out).contains("not resumed (--force");
+        proptest::prop_assert!(
+            refused_at_a_line(&out) || changed || fine,
+            "bench --resume {damages:?}: {}", said(&out)
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+/// Case folders made so far.
+static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The folder holding `run`, a whole run every case copies, and `other`,
+/// a run of the same settings: made once.
+fn run_once() -> std::path::PathBuf {
+    static RUN: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap();
+        bench(tmp.path(), "run", &[]);
+        bench(tmp.path(), "other", &[]);
+        tmp
+    })
+    .path()
+    .to_path_buf()
 }
