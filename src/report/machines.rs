@@ -594,23 +594,29 @@ pub fn write(dirs: &[PathBuf], out: &Path, paper: bool) -> Result<MachinesReport
         // Each run's own record of this dataset: its puzzles, mode and
         // threads, what it measured, its machine, build and day (its
         // folder is in the report's table, not in a figure).
-        let line = format!(
-            "{} runs: {}",
-            machines.len(),
-            machines
-                .iter()
-                .map(|m| {
-                    let ds = m.info.datasets.iter().find(|x| x.name == d.name);
-                    let one = ds.map(|x| (x.name.as_str(), x.puzzles_run, x.puzzles_in_source));
-                    format!(
-                        "{} ({})",
-                        m.label,
-                        crate::report::charts::run_line(&m.info, one)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("; ")
-        );
+        let lines: Vec<String> = machines
+            .iter()
+            .map(|m| {
+                let ds = m.info.datasets.iter().find(|x| x.name == d.name);
+                let one = ds.map(|x| (x.name.as_str(), x.puzzles_run, x.puzzles_in_source));
+                crate::report::charts::run_line(&m.info, one)
+            })
+            .collect();
+        let labels: Vec<&str> = machines.iter().map(|m| m.label.as_str()).collect();
+        // Said once where every run says the same (one machine, one build).
+        let line = match lines.iter().all(|l| *l == lines[0]) {
+            true => format!("{}: {}", labels.join(", "), lines[0]),
+            false => format!(
+                "{} runs: {}",
+                machines.len(),
+                labels
+                    .iter()
+                    .zip(&lines)
+                    .map(|(m, l)| format!("{m} ({l})"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        };
         charts.push(
             render(&chart, &charts_dir, &line, paper).map_err(|message| ReportError::Draw {
                 chart: format!("machines-{}", d.name),

@@ -183,7 +183,10 @@ fn html_embeds_every_chart_and_references_nothing_outside() {
             .unwrap_or_else(|| panic!("report.html links outside: {target}"));
         assert_eq!(html.matches(&format!(" id=\"{id}\"")).count(), 1, "{id}");
     }
-    assert!(html.contains("<use href=\"#"), "the charts' text is drawn by glyphs");
+    assert!(
+        html.contains("<use href=\"#"),
+        "the charts' text is drawn by glyphs"
+    );
     // One inline script, after everything it works on.
     assert_eq!(html.matches("<script>").count(), 1);
     assert!(html.find("<script>") > html.rfind("</table>"));

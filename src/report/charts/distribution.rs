@@ -50,16 +50,7 @@ impl Chart for Distribution {
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
                 super::log_x_axis(x, root),
-                Shares(1.02 / (1.0 - room), {
-                    // A label every 20%, or every 25% or 50% where the
-                    // shares' height holds fewer.
-                    let px = (root.dim_in_pixel().1 as f64 - 130.0) * (1.0 - room);
-                    let fit = px / (super::TEXT as f64 * 1.4);
-                    [5, 4, 2]
-                        .into_iter()
-                        .find(|&k| fit >= k as f64 + 1.0)
-                        .unwrap_or(1)
-                }),
+                share_axis(root, 1.02 / (1.0 - room), 1.0 - room),
             )
             .map_err(err)?;
         chart
@@ -96,26 +87,24 @@ impl Chart for Distribution {
     }
 }
 
-/// A share axis from 0 to a top above 100% (the legend's room), labelled
-/// in `.1` equal steps up to 100% with light lines at every 10%, no tick in
-/// the room above.
-struct Shares(f64, u32);
-
-impl Ranged for Shares {
-    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
-    type ValueType = f64;
-    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
-        (limit.0 as f64 + (limit.1 - limit.0) as f64 * v / self.0).round() as i32
-    }
-    fn key_points<H: plotters::coord::ranged1d::KeyPointHint>(&self, hint: H) -> Vec<f64> {
-        let steps = match hint.weight().allow_light_points() {
-            true => 10,
-            false => self.1,
-        };
-        (0..=steps).map(|k| k as f64 / steps as f64).collect()
-    }
-    fn range(&self) -> std::ops::Range<f64> {
-        0.0..self.0
+/// The share axis, 0 to `top` (above 100%, the legend's room): a label
+/// every 20%, or every 25% or 50% where the shares' height (`share` of the
+/// plot's) holds fewer, light lines every 10%, no tick above 100%.
+fn share_axis<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    top: f64,
+    share: f64,
+) -> super::Ticked {
+    let px = (root.dim_in_pixel().1 as f64 - 130.0) * share;
+    let fit = px / (super::TEXT as f64 * 1.4);
+    let k = [5, 4, 2]
+        .into_iter()
+        .find(|&k| fit >= k as f64 + 1.0)
+        .unwrap_or(1);
+    super::Ticked {
+        range: 0.0..top,
+        bold: (0..=k).map(|i| i as f64 / k as f64).collect(),
+        light: (0..=10).map(|i| i as f64 / 10.0).collect(),
     }
 }
 
@@ -135,16 +124,16 @@ mod tests {
     #[test]
     fn the_share_axis_has_no_tick_in_the_legends_room() {
         use plotters::coord::ranged1d::{BoldPoints, LightPoints, Ranged};
-        let axis = super::Shares(1.6, 5);
-        assert_eq!(
-            axis.key_points(BoldPoints(20)),
-            [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
-        );
+        use plotters::prelude::*;
+        let mut svg = String::new();
+        let root = SVGBackend::with_string(&mut svg, (960, 560)).into_drawing_area();
+        let axis = super::share_axis(&root, 1.6, 0.6);
+        let fifths = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0];
+        assert_eq!(axis.key_points(BoldPoints(20)), fifths);
         assert_eq!(axis.key_points(LightPoints::new(20, 100)).len(), 11);
         assert_eq!(axis.map(&1.0, (0, 160)), 100);
-        assert_eq!(
-            super::Shares(1.6, 2).key_points(BoldPoints(20)),
-            [0.0, 0.5, 1.0]
-        );
+        // A short plot: fewer labels.
+        let axis = super::share_axis(&root, 1.6, 0.25);
+        assert_eq!(axis.key_points(BoldPoints(20)), [0.0, 0.5, 1.0]);
     }
 }

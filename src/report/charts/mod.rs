@@ -799,7 +799,37 @@ fn trim(v: f64) -> String {
 }
 
 /// The coordinates of a chart with one row per name and a log x axis.
-pub type Rows = Cartesian2d<WithKeyPoints<LogCoord<f64>>, plotters::coord::types::RangedCoordf64>;
+pub type Rows = Cartesian2d<WithKeyPoints<LogCoord<f64>>, Ticked>;
+
+/// A linear axis over `range` ticked at `bold` (labelled) and `light`
+/// alone: none in the room a chart keeps past its data for a legend.
+#[derive(Clone, Debug)]
+pub struct Ticked {
+    /// The axis's span.
+    pub range: std::ops::Range<f64>,
+    /// Labelled ticks and grid lines.
+    pub bold: Vec<f64>,
+    /// Light grid lines.
+    pub light: Vec<f64>,
+}
+
+impl Ranged for Ticked {
+    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
+    type ValueType = f64;
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let share = (v - self.range.start) / (self.range.end - self.range.start);
+        (limit.0 as f64 + (limit.1 - limit.0) as f64 * share).round() as i32
+    }
+    fn key_points<H: plotters::coord::ranged1d::KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        match hint.weight().allow_light_points() {
+            true => self.light.clone(),
+            false => self.bold.clone(),
+        }
+    }
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.clone()
+    }
+}
 
 /// A chart with one row per name (the first at the top, at y = n−1) over a log
 /// x axis, its mesh and labels drawn; `x_label` formats the x axis.
@@ -835,13 +865,20 @@ pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
     let x_desc = fit(x_desc, plot);
     let mut chart = frame(root, title)
         .y_label_area_size(labels)
-        .build_cartesian_2d(log_x_axis(x, root), -0.5..n - 0.5)
+        .build_cartesian_2d(
+            log_x_axis(x, root),
+            // A tick at each name's row, none in the room above them.
+            Ticked {
+                range: -0.5..n - 0.5,
+                bold: (0..names.len()).map(|i| i as f64).collect(),
+                light: Vec::new(),
+            },
+        )
         .map_err(err)?;
     let label = row_label(names);
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .y_labels(n as usize + 2)
         .y_label_formatter(&label)
         .x_label_formatter(x_label)
         .x_desc(x_desc)
