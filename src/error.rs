@@ -81,6 +81,10 @@ pub enum ParseErrorKind {
         /// Line ends it had crossed when it passed the limit.
         lines: usize,
     },
+    /// The input ends inside a CSV quoted field, which would swallow every
+    /// record after its quote.
+    #[error("a quoted field that is never closed: the file ends inside it, expected its closing quote `\"` (a quote left open swallows every line after it)")]
+    FieldUnclosed,
     /// The format could not be told from the content.
     #[error("cannot tell the format: {0}")]
     UnknownFormat(String),

@@ -126,6 +126,9 @@ pub fn write(top: &Path, counts: &[(usize, PathBuf)], paper: bool) -> Result<Str
 struct Point {
     dataset: String,
     variant: String,
+    /// The variant's name, which picks its colour and marker.
+    #[serde(skip)]
+    name: String,
     threads: usize,
     puzzles_per_sec: f64,
     /// Against the fewest threads measured.
@@ -152,6 +155,7 @@ fn scaling_points(rows: &[(usize, SummaryRow)]) -> Vec<Point> {
                 points.push(Point {
                     dataset: d.to_string(),
                     variant: r.label(),
+                    name: r.variant.clone(),
                     threads: *t,
                     puzzles_per_sec: r.puzzles_per_sec,
                     speedup,
@@ -192,6 +196,13 @@ fn write_outputs(
     md.push_str(&table(points));
     md.push('\n');
     let variants = first_seen(points.iter().map(|p| p.variant.as_str()));
+    // Each strategy in its own colour and marker, as in every other chart.
+    let slots = crate::report::charts::slots(variants.iter().map(|v| {
+        points
+            .iter()
+            .find(|p| p.variant == *v)
+            .map_or(*v, |p| p.name.as_str())
+    }));
     for d in first_seen(points.iter().map(|p| p.dataset.as_str())) {
         let series = variants
             .iter()
@@ -202,7 +213,7 @@ fn write_outputs(
                     .filter(|p| p.dataset == d && p.variant == *v)
                     .map(|p| (p.threads, p.puzzles_per_sec))
                     .collect::<Vec<_>>();
-                (v.to_string(), i, pts)
+                (v.to_string(), slots[i], pts)
             })
             .filter(|s| !s.2.is_empty())
             .collect();

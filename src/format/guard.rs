@@ -219,6 +219,15 @@ impl<R: BufRead> RecordGuard<R> {
 impl<R: BufRead> Read for RecordGuard<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         let buf = self.inner.fill_buf()?;
+        if buf.is_empty() && !out.is_empty() && self.state == Csv::Quoted {
+            // The input ends inside a quoted field: the records it swallowed
+            // are not to be dropped in silence.
+            let (line, column) = self.quote;
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                FieldUnclosed { line, column },
+            ));
+        }
         let mut n = 0;
         // Stepped on the copy: `buf` borrows `inner`.
         let want = buf.len().min(out.len());
@@ -241,6 +250,23 @@ impl<R: BufRead> Read for RecordGuard<R> {
         self.inner.consume(n);
         Ok(n)
     }
+}
+
+/// The error a [`RecordGuard`] returns, inside an [`io::Error`], where the
+/// input ends inside a quoted field.
+#[derive(Debug, thiserror::Error)]
+#[error("a quoted field opened at line {line} column {column} is never closed")]
+pub struct FieldUnclosed {
+    /// 1-based line of the quote that opened the field.
+    pub line: usize,
+    /// 1-based column (in characters) of that quote.
+    pub column: usize,
+}
+
+/// The [`FieldUnclosed`] inside an I/O error, if that is what it is.
+pub fn field_unclosed(e: &io::Error) -> Option<&FieldUnclosed> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<FieldUnclosed>())
 }
 
 /// The [`FieldTooLong`] inside an I/O error, if that is what it is.
@@ -286,6 +312,17 @@ mod tests {
         // A quote inside a field opens nothing, nor one in a comment line.
         let literal = b"puzzle\n12\"3\n# it's \"quoted\n45\n".repeat(20);
         assert_eq!(through(&literal, 10).unwrap(), literal);
+    }
+
+    #[test]
+    fn a_quoted_field_the_input_ends_inside_is_an_error() {
+        let mut guard = RecordGuard::new(&b"puzzle\n12\n\"34\n56\n"[..], 1000);
+        let e = guard.read_to_end(&mut Vec::new()).unwrap_err();
+        let f = field_unclosed(&e).expect("a field never closed");
+        assert_eq!((f.line, f.column), (3, 1));
+        // Closed on the last byte: no error.
+        let mut guard = RecordGuard::new(&b"puzzle\n\"34\n56\""[..], 1000);
+        assert!(guard.read_to_end(&mut Vec::new()).is_ok());
     }
 
     proptest! {

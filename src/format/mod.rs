@@ -221,6 +221,8 @@ fn too_long(source_name: &str, e: std::io::Error) -> LoadError {
             t.column,
             ParseErrorKind::FieldTooLong { limit, lines },
         )
+    } else if let Some(t) = guard::field_unclosed(&e) {
+        (t.line, t.column, ParseErrorKind::FieldUnclosed)
     } else {
         return LoadError::Io {
             path: source_name.into(),

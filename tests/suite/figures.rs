@@ -182,6 +182,24 @@ fn scaling_machines_outside_and_counted_charts_are_fit_for_print() {
         names("scaled/charts")
     );
     let mut n = check_charts(&at("scaled/charts"), true);
+    // A strategy keeps its own colour on a scaling chart, alone or not:
+    // dlx is orange (#E69F00) in every chart.
+    bin()
+        .args(["bench", "--quiet", "--dataset", "easy-9x9", "--limit", "4"])
+        .args([
+            "--solver",
+            "dlx",
+            "--min-time",
+            "0",
+            "--threads",
+            "1,2",
+            "--out",
+        ])
+        .arg(at("alone"))
+        .assert()
+        .success();
+    let alone = std::fs::read_to_string(at("alone/charts/scaling-easy-9x9.svg")).unwrap();
+    assert!(alone.contains("#E69F00"), "dlx in its own colour");
     bench("m1", &["--threads", "1"]);
     bench("m2", &["--threads", "1"]);
     let cactus = std::fs::read_to_string(at("m1/charts/cactus-hard-9x9.svg")).unwrap();

@@ -46,7 +46,10 @@ impl Chart for RatioDistribution {
         ]));
         let room = super::legend_room(root, self.lines.len());
         let mut chart = frame(root, &self.title())
-            .build_cartesian_2d(super::log_x_axis(x, root), 0.0..1.02 / (1.0 - room))
+            .build_cartesian_2d(
+                super::log_x_axis(x, root),
+                super::share_axis(root, 1.02 / (1.0 - room), 1.0 - room),
+            )
             .map_err(err)?;
         chart
             .configure_mesh()

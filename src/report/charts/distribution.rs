@@ -50,7 +50,7 @@ impl Chart for Distribution {
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
                 super::log_x_axis(x, root),
-                share_axis(root, 1.02 / (1.0 - room), 1.0 - room),
+                super::share_axis(root, 1.02 / (1.0 - room), 1.0 - room),
             )
             .map_err(err)?;
         chart
@@ -87,27 +87,6 @@ impl Chart for Distribution {
     }
 }
 
-/// The share axis, 0 to `top` (above 100%, the legend's room): a label
-/// every 20%, or every 25% or 50% where the shares' height (`share` of the
-/// plot's) holds fewer, light lines every 10%, no tick above 100%.
-fn share_axis<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    top: f64,
-    share: f64,
-) -> super::Ticked {
-    let px = (root.dim_in_pixel().1 as f64 - 130.0) * share;
-    let fit = px / (super::TEXT as f64 * 1.4);
-    let k = [5, 4, 2]
-        .into_iter()
-        .find(|&k| fit >= k as f64 + 1.0)
-        .unwrap_or(1);
-    super::Ticked {
-        range: 0.0..top,
-        bold: (0..=k).map(|i| i as f64 / k as f64).collect(),
-        light: (0..=10).map(|i| i as f64 / 10.0).collect(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -127,13 +106,13 @@ mod tests {
         use plotters::prelude::*;
         let mut svg = String::new();
         let root = SVGBackend::with_string(&mut svg, (960, 560)).into_drawing_area();
-        let axis = super::share_axis(&root, 1.6, 0.6);
+        let axis = super::super::share_axis(&root, 1.6, 0.6);
         let fifths = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0];
         assert_eq!(axis.key_points(BoldPoints(20)), fifths);
         assert_eq!(axis.key_points(LightPoints::new(20, 100)).len(), 11);
         assert_eq!(axis.map(&1.0, (0, 160)), 100);
         // A short plot: fewer labels.
-        let axis = super::share_axis(&root, 1.6, 0.25);
+        let axis = super::super::share_axis(&root, 1.6, 0.25);
         assert_eq!(axis.key_points(BoldPoints(20)), [0.0, 0.5, 1.0]);
     }
 }

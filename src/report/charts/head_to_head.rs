@@ -26,6 +26,12 @@ impl Chart for HeadToHead {
     fn title(&self) -> String {
         format!("{} vs {}: {}", self.a.0, self.b.0, self.dataset)
     }
+    fn key(&self) -> Option<String> {
+        Some(format!(
+            "Diagonal: equal times; a dot above it was faster with {}.",
+            self.a.0
+        ))
+    }
     fn caption(&self) -> String {
         let above = self.points.iter().filter(|(x, y)| y > x).count();
         format!(

@@ -798,6 +798,27 @@ fn trim(v: f64) -> String {
     }
 }
 
+/// The share axis, 0 to `top` (above 100%, the legend's room): a label
+/// every 20%, or every 25% or 50% where the shares' height (`share` of the
+/// plot's) holds fewer, light lines every 10%, no tick above 100%.
+pub fn share_axis<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    top: f64,
+    share: f64,
+) -> Ticked {
+    let px = (root.dim_in_pixel().1 as f64 - 130.0) * share;
+    let fit = px / (TEXT as f64 * 1.4);
+    let k = [5, 4, 2]
+        .into_iter()
+        .find(|&k| fit >= k as f64 + 1.0)
+        .unwrap_or(1);
+    Ticked {
+        range: 0.0..top,
+        bold: (0..=k).map(|i| i as f64 / k as f64).collect(),
+        light: (0..=10).map(|i| i as f64 / 10.0).collect(),
+    }
+}
+
 /// The coordinates of a chart with one row per name and a log x axis.
 pub type Rows = Cartesian2d<WithKeyPoints<LogCoord<f64>>, Ticked>;
 
