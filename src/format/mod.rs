@@ -229,6 +229,11 @@ fn too_long(source_name: &str, e: std::io::Error) -> LoadError {
             source: e,
         };
     };
+    one_error(source_name, line, column, kind)
+}
+
+/// A read refused for one error at `line`:`column`.
+fn one_error(source_name: &str, line: usize, column: usize, kind: ParseErrorKind) -> LoadError {
     LoadError::Invalid {
         source_name: source_name.to_string(),
         errors: vec![ParseError {
@@ -270,19 +275,7 @@ fn open_detected<R: Read>(
         Some(f) => f,
         None => match detect_format(&head) {
             Ok(f) => f,
-            Err((line, column, kind)) => {
-                return Err(LoadError::Invalid {
-                    source_name: source_name.to_string(),
-                    errors: vec![ParseError {
-                        source_name: source_name.to_string(),
-                        line,
-                        column,
-                        kind,
-                    }],
-                    total: 1,
-                    skippable: false,
-                })
-            }
+            Err((line, column, kind)) => return Err(one_error(source_name, line, column, kind)),
         },
     };
     let input = BufReader::with_capacity(1 << 16, Cursor::new(head).chain(reader));
