@@ -8,6 +8,7 @@ use crate::compare::Verdict;
 use crate::export::markdown::num;
 use crate::harness::files;
 use crate::harness::plan::Measure;
+use crate::harness::RunInfo;
 use crate::report::charts::{render, ChangeMark, Rendered, TimePoint, TimeSeries};
 use crate::report::html::{esc, figure, STYLE};
 use std::fmt::Write as _;
@@ -272,6 +273,12 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
             "median time a puzzle with its 95% interval",
         )
     };
+    let labels: Vec<Option<String>> = runs
+        .iter()
+        .map(|&r| h.runs[r].info.options.label.clone())
+        .collect();
+    let numbers: Vec<usize> = runs.iter().map(|&r| r + 1).collect();
+    let (names, x_desc) = crate::report::charts::history::axis_names(&labels, &numbers);
     crate::report::charts::Timeline {
         name: slug,
         title: chart_title(t0),
@@ -283,7 +290,8 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
             what(t0.metric).trim_start_matches("the "),
         ),
         y_desc: y_desc.into(),
-        runs: runs.iter().map(|&r| h.runs[r].name()).collect(),
+        x_desc,
+        runs: names,
         series,
         marks,
     }
@@ -332,11 +340,42 @@ fn data_line(h: &History, runs: &[usize]) -> String {
         m.dedup();
         m.len()
     };
+    // Each setting and build said once where alike, else each in turn.
+    let said = |of: &dyn Fn(&RunInfo) -> String| -> Vec<String> {
+        let mut all: Vec<String> = Vec::new();
+        for &r in runs {
+            let v = of(&h.runs[r].info);
+            if !all.contains(&v) {
+                all.push(v);
+            }
+        }
+        all
+    };
+    let modes = said(&|i| i.options.mode.to_string());
+    let threads = said(&|i| i.options.threads.to_string());
+    let builds = said(&|i| i.git_commit.chars().take(7).collect());
+    let threads = match threads.as_slice() {
+        [one] if one == "1" => "1 thread".to_string(),
+        [one] => format!("{one} threads"),
+        many => format!("threads {}", many.join(", ")),
+    };
+    let builds = match builds.as_slice() {
+        [one] if one.is_empty() => String::new(),
+        [one] => format!("; build {one}"),
+        many => format!(
+            "; {} builds, {} to {}",
+            many.len(),
+            many[0],
+            many[many.len() - 1]
+        ),
+    };
     format!(
-        "{} runs{named}{of}, {} to {}; {machines} machine{}; drawn by sudoku-bench {}",
+        "{} runs{named}{of}, {} to {}; mode{} {}, {threads}{builds}; {machines} machine{}; drawn by sudoku-bench {}",
         runs.len(),
         first.info.started.chars().take(10).collect::<String>(),
         last.info.started.chars().take(10).collect::<String>(),
+        if modes.len() == 1 { "" } else { "s" },
+        modes.join(", "),
         if machines == 1 { "" } else { "s" },
         env!("CARGO_PKG_VERSION")
     )
@@ -624,7 +663,10 @@ pub fn write(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
     })?;
     for (name, text) in [
         (HISTORY_MD, markdown(h, &charts)),
-        (HISTORY_HTML, html(h, &charts)),
+        (
+            HISTORY_HTML,
+            crate::report::charts::share_glyphs(&html(h, &charts)),
+        ),
         (HISTORY_CSV, csv),
     ] {
         crate::files::write(dir.join(name), text).map_err(io(dir.join(name)))?;

@@ -299,6 +299,7 @@ pub fn write_results(
         score: name.short(),
         steps: steps.to_vec(),
         end_s: result.elapsed.as_secs_f64(),
+        islands: header.islands,
     };
     let line = format!(
         "hunt for {}: seed {}, {} island{}, {} thread{}, {} s; {}",

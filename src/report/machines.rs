@@ -584,10 +584,12 @@ pub fn write(dirs: &[PathBuf], out: &Path, paper: bool) -> Result<MachinesReport
         let chart = MachineSpeed {
             dataset: d.name.clone(),
             reference: d.reference.clone(),
-            machines: machines
-                .iter()
-                .map(|m| format!("{}: {}", m.label, m.info.cpu_model))
-                .collect(),
+            machines: crate::report::charts::machine_names(
+                &machines
+                    .iter()
+                    .map(|m| (m.label.as_str(), &m.info, m.dir.as_path()))
+                    .collect::<Vec<_>>(),
+            ),
             variants: d.variants.clone(),
             points,
         };
@@ -634,8 +636,11 @@ pub fn write(dirs: &[PathBuf], out: &Path, paper: bool) -> Result<MachinesReport
     let io = |path: PathBuf| move |source| ReportError::Write { path, source };
     crate::files::write(out.join(files::REPORT_MD), markdown(&report))
         .map_err(io(out.join(files::REPORT_MD)))?;
-    crate::files::write(out.join(files::REPORT_HTML), html(&report))
-        .map_err(io(out.join(files::REPORT_HTML)))?;
+    crate::files::write(
+        out.join(files::REPORT_HTML),
+        crate::report::charts::share_glyphs(&html(&report)),
+    )
+    .map_err(io(out.join(files::REPORT_HTML)))?;
     Ok(report)
 }
 

@@ -249,7 +249,10 @@ impl RunCharts<'_> {
                 .iter()
                 .find(|d| name.ends_with(&format!("-{}", slug(&d.name))))
                 .map(|d| (d.name.as_str(), d.puzzles_run, d.puzzles_in_source));
-            charts::run_line(info, one)
+            match (one, chart.datasets()) {
+                (None, several) if !several.is_empty() => charts::run_line_over(info, &several),
+                _ => charts::run_line(info, one),
+            }
         });
         let left = chart.not_shown();
         let line = match (left.is_empty(), line.is_empty()) {
@@ -481,8 +484,11 @@ pub fn write(dir: &Path, opts: &ReportOptions) -> Result<Report, ReportError> {
     };
     crate::files::write(dir.join(files::REPORT_MD), markdown(&data, &report))
         .map_err(io(&dir.join(files::REPORT_MD)))?;
-    crate::files::write(dir.join(files::REPORT_HTML), html(&data, &report))
-        .map_err(io(&dir.join(files::REPORT_HTML)))?;
+    crate::files::write(
+        dir.join(files::REPORT_HTML),
+        charts::share_glyphs(&html(&data, &report)),
+    )
+    .map_err(io(&dir.join(files::REPORT_HTML)))?;
     Ok(report)
 }
 

@@ -167,7 +167,8 @@ fn html_embeds_every_chart_and_references_nothing_outside() {
     let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 5);
     let report = write(&dir, &ReportOptions::default()).unwrap();
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
-    assert_eq!(html.matches("<svg").count(), report.charts.len());
+    // Each chart's, and one hidden at the top holding the page's glyphs.
+    assert_eq!(html.matches("<svg").count(), report.charts.len() + 1);
     for c in &report.charts {
         assert!(html.contains(&format!("<figure id=\"{}\">", c.name)));
         assert!(html.contains(&esc(&c.caption)));
@@ -187,6 +188,16 @@ fn html_embeds_every_chart_and_references_nothing_outside() {
         html.contains("<use href=\"#"),
         "the charts' text is drawn by glyphs"
     );
+    // Every glyph used is defined once for the page, none per chart.
+    let mut used: Vec<&str> = html
+        .split("<use href=\"#")
+        .skip(1)
+        .map(|l| l.split('"').next().unwrap())
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    assert!(used.iter().all(|id| id.starts_with("sb-g")), "{used:?}");
+    assert_eq!(html.matches("<path id=\"").count(), used.len());
     // One inline script, after everything it works on.
     assert_eq!(html.matches("<script>").count(), 1);
     assert!(html.find("<script>") > html.rfind("</table>"));

@@ -93,7 +93,7 @@ pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Res
     )?;
     crate::files::write(
         dir.join(files::REPORT_HTML),
-        html(file, rows, &said, &charts),
+        crate::report::charts::share_glyphs(&html(file, rows, &said, &charts)),
     )?;
     Ok(said)
 }

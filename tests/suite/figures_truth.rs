@@ -222,3 +222,40 @@ proptest::proptest! {
         }
     }
 }
+
+/// A chart over several datasets says how many, and their puzzles, as
+/// summary.csv counts them and run.json sizes their sources.
+#[test]
+fn a_chart_over_datasets_counts_them_and_their_puzzles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    bin(dir)
+        .args(["bench", "--quiet", "--solver", "dlx,bitset-mrv"])
+        .args(["--dataset", "easy-9x9,set-4x4", "--limit", "6"])
+        .args(["--threads", "1", "--min-time", "0", "--out", "run"])
+        .assert()
+        .success();
+    let run = dir.join("run");
+    let rows: Vec<SummaryRow> = csv_rows(&run.join("summary.csv"));
+    let info: sudoku_bench::harness::RunInfo =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    let mut per: Vec<(String, u64)> = rows
+        .iter()
+        .map(|r| (r.dataset.clone(), r.puzzles))
+        .collect();
+    per.sort();
+    per.dedup();
+    assert_eq!(per.len(), 2, "{per:?}");
+    let run_puzzles: u64 = per.iter().map(|p| p.1).sum();
+    let in_source: u64 = info.datasets.iter().map(|d| d.puzzles_in_source).sum();
+    assert!(run_puzzles < in_source, "--limit 6 takes part of each");
+    let want = format!(
+        "2 datasets, {} of their {} puzzles;",
+        sudoku_bench::stats::thousands(run_puzzles),
+        sudoku_bench::stats::thousands(in_source)
+    );
+    for chart in ["throughput", "hardness"] {
+        let text = svg_text(&run.join(format!("charts/{chart}.svg")));
+        assert!(text.contains(&want), "{chart}: no {want:?} in {text}");
+    }
+}

@@ -392,10 +392,12 @@ fn ticks_past_data(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
 /// apart; and a legend over the data.
 fn legend_faults(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
     let mut out = Vec::new();
+    // Opaque white, and not the canvas.
     let is_box = |n: &roxmltree::Node| {
         n.has_tag_name("rect")
             && n.attribute("fill") == Some("#FFFFFF")
-            && n.attribute("opacity") == Some("0.85")
+            && n.attribute("opacity") == Some("1")
+            && (n.attribute("x"), n.attribute("y")) != (Some("0"), Some("0"))
     };
     let Some(at) = nodes.iter().position(is_box) else {
         return out;
@@ -464,6 +466,17 @@ fn legend_faults(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
     }
     for (i, a) in entries.iter().enumerate() {
         for b in &entries[i + 1..] {
+            // Up to eight series (the palette's colours), no two share one.
+            if entries.len() <= 8 && a.colour == b.colour {
+                out.push(format!(
+                    "{:?} and {:?} share a colour ({}) in a legend of {}",
+                    a.label,
+                    b.label,
+                    a.colour,
+                    entries.len()
+                ));
+                continue;
+            }
             if a.marker != b.marker || a.strokes != b.strokes {
                 continue;
             }
@@ -637,7 +650,7 @@ fn a_clean_chart_passes_and_each_fault_is_found() {
     // A legend of two series a grayscale print cannot tell apart.
     let legend = |a: &str, b: &str| {
         format!(
-            r##"<rect x="600" y="50" width="280" height="70" opacity="0.85" fill="#FFFFFF" stroke="none"/>
+            r##"<rect x="600" y="50" width="280" height="70" opacity="1" fill="#FFFFFF" stroke="none"/>
 {}
 {}
 <polyline fill="none" opacity="1" stroke="{a}" stroke-width="2" points="610,68 634,68 "/>
@@ -659,6 +672,14 @@ fn a_clean_chart_passes_and_each_fault_is_found() {
     );
     let f = lint(&twins, &size);
     assert!(f.len() == 1 && f[0].contains("share a colour"), "{f:?}");
+    // One colour for two series of a few, though their marks differ.
+    let marked = twins.replace(
+        r##"<polyline fill="none" opacity="1" stroke="#56B4E9" stroke-width="2" points="610,93 634,93 "/>"##,
+        r##"<polygon opacity="1" fill="#56B4E9" points="618,89 626,89 626,97 618,97 "/>"##,
+    );
+    assert_ne!(marked, twins);
+    let f = lint(&marked, &size);
+    assert!(f.len() == 1 && f[0].contains("in a legend of 2"), "{f:?}");
     // Sky blue (L* 69.8) and orange (L* 70.6): one grey in print.
     let greys = clean.replace(
         "</svg>",

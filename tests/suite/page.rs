@@ -15,7 +15,7 @@ const PAGE_TEXT_PX: f64 = 11.0;
 
 /// What the page measures of itself once laid out, appended to a copy.
 const PROBE: &str = r#"<script>
-const s = [...document.querySelectorAll('svg')].map(v => v.getBoundingClientRect().width / v.viewBox.baseVal.width);
+const s = [...document.querySelectorAll('figure svg')].map(v => v.getBoundingClientRect().width / v.viewBox.baseVal.width);
 document.body.setAttribute('data-probe', [document.documentElement.scrollWidth, document.documentElement.clientWidth, Math.min(...s), s.length].join(' '));
 </script>"#;
 

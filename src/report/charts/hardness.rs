@@ -33,6 +33,9 @@ impl Chart for Hardness {
     fn name(&self) -> String {
         "hardness".into()
     }
+    fn datasets(&self) -> Vec<String> {
+        self.series.iter().map(|s| s.dataset.clone()).collect()
+    }
     fn title(&self) -> String {
         let m = match self.metric {
             Metric::Guesses => "guesses",
@@ -43,8 +46,7 @@ impl Chart for Hardness {
     fn key(&self) -> Option<String> {
         match self.metric {
             Metric::Guesses => Some(
-                "Guesses plus one, for the log axis; each dot moved sideways by up to 12%, by its puzzle, \
-                 so that equal counts do not hide each other."
+                "Guesses plus one (a log axis); dots moved sideways by up to 12% so that equal counts do not hide each other."
                     .into(),
             ),
             Metric::Nodes => None,
@@ -98,7 +100,16 @@ impl Chart for Hardness {
             Metric::Guesses => "guesses + 1 (log)",
             Metric::Nodes => "search nodes (log)",
         };
-        log_log_mesh(&mut chart, x_desc, "time per puzzle, µs (log)")?;
+        let (_, ph) = chart.plotting_area().dim_in_pixel();
+        let y_desc = super::fit_any(
+            &[
+                "time per puzzle, µs (log)".to_string(),
+                "µs per puzzle (log)".to_string(),
+                "µs (log)".to_string(),
+            ],
+            ph as f64,
+        );
+        log_log_mesh(&mut chart, x_desc, &y_desc)?;
         // Larger sets first, so that a small one lies on top.
         let mut order: Vec<usize> = (0..self.series.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(self.series[i].points.len()));
@@ -117,7 +128,7 @@ impl Chart for Hardness {
             marks.extend(super::dots(&pts).into_iter().map(|p| vec![p]));
             // Datasets have colours of their own, and a marker each (for grayscale).
             let c = super::dataset_color(i);
-            let shape = super::marker_shape(i, 5);
+            let shape = super::marker_shape(i, 8);
             let key = super::marker_shape(i, 9);
             chart
                 .draw_series(super::dots(&pts).into_iter().map(|p| {

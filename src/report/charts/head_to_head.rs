@@ -28,7 +28,7 @@ impl Chart for HeadToHead {
     }
     fn key(&self) -> Option<String> {
         Some(format!(
-            "Diagonal: equal times; a dot above it was faster with {}.",
+            "Times per puzzle in µs; diagonal: equal times; a dot above it was faster with {}.",
             self.a.0
         ))
     }
@@ -52,18 +52,35 @@ impl Chart for HeadToHead {
         // (title, margins, x labels): a plot of height h - 106 needs h - 2.
         let (w, h) = root.dim_in_pixel();
         let across = (h.saturating_sub(2)).min(w);
-        let pad = ((w - across) / 2) as i32;
-        let square = root.margin(0, 0, pad, pad);
+        // A wide figure says who is faster beside the square, in the room
+        // it would leave blank; a narrow one in the plot's corners.
+        let panel = w.saturating_sub(across) >= 300;
+        let square = match panel {
+            true => root.margin(0, 0, 8, (w - across - 8) as i32),
+            false => {
+                let pad = ((w - across) / 2) as i32;
+                root.margin(0, 0, pad, pad)
+            }
+        };
         let mut chart = frame(&square, &self.title())
             .build_cartesian_2d(
                 super::log_x_axis(r.clone(), root),
                 super::log_x_axis(r.clone(), root),
             )
             .map_err(err)?;
+        let (pw, ph) = chart.plotting_area().dim_in_pixel();
+        // Each axis's name whole where it fits, else its variant and unit.
+        let name = |v: &str| {
+            [
+                format!("{v} time per puzzle, µs (log)"),
+                format!("{v}, µs per puzzle (log)"),
+                format!("{v}, µs (log)"),
+            ]
+        };
         log_log_mesh(
             &mut chart,
-            &format!("{} time per puzzle, µs (log)", self.a.0),
-            &format!("{} time per puzzle, µs (log)", self.b.0),
+            &super::fit_any(&name(&self.a.0), pw as f64),
+            &super::fit_any(&name(&self.b.0), ph as f64),
         )?;
         chart
             .draw_series(LineSeries::new(
@@ -72,7 +89,7 @@ impl Chart for HeadToHead {
             ))
             .map_err(err)?;
         let c = color(self.b.1);
-        let shape = super::marker_shape(super::marker_kind(self.b.1), 6);
+        let shape = super::marker_shape(super::marker_kind(self.b.1), 7);
         chart
             .draw_series(
                 super::dots(&self.points).into_iter().map(|p| {
@@ -80,20 +97,55 @@ impl Chart for HeadToHead {
                 }),
             )
             .map_err(err)?;
-        // Which side of the diagonal is whose: named in the plot's corners.
+        // Which side of the diagonal is whose.
         let above = self.points.iter().filter(|(x, y)| y > x).count();
         let n = self.points.len();
+        let (faster_a, faster_b) = (
+            format!("{} faster: {} of {n}", self.a.0, above),
+            format!("{} faster: {} of {n}", self.b.0, n - above),
+        );
         let style = (super::FONT, super::TEXT).into_font().color(&BLACK);
+        if panel {
+            let grey = (super::FONT, super::TEXT)
+                .into_font()
+                .color(&BLACK.mix(0.65));
+            let left = across as i32 + 24;
+            let room = w.saturating_sub(across + 40);
+            let measure = |t: &str| super::text_width(t, super::TEXT as f64 / 1.24) as u32;
+            let mut lines: Vec<(String, bool)> = Vec::new();
+            for (words, side) in [
+                (&faster_a, "above the diagonal"),
+                (&faster_b, "below the diagonal"),
+            ] {
+                if !lines.is_empty() {
+                    lines.push((String::new(), false));
+                }
+                lines.extend(
+                    super::wrap(words, room, measure)
+                        .into_iter()
+                        .map(|l| (l, true)),
+                );
+                lines.extend(
+                    super::wrap(side, room, measure)
+                        .into_iter()
+                        .map(|l| (l, false)),
+                );
+            }
+            let row = (super::TEXT as f64 * 1.3) as i32;
+            let top = (h as i32 - row * lines.len() as i32) / 2;
+            for (i, (line, strong)) in lines.into_iter().enumerate() {
+                let font = if strong { style.clone() } else { grey.clone() };
+                root.draw(&Text::new(line, (left, top + row * i as i32), font))
+                    .map_err(err)?;
+            }
+            return Ok(());
+        }
         let (lo, hi) = (r.start * 1.3, r.end / 1.3);
         chart
             .draw_series([
+                Text::new(faster_a, (lo, hi), style.clone()),
                 Text::new(
-                    format!("{} faster: {} of {n}", self.a.0, above),
-                    (lo, hi),
-                    style.clone(),
-                ),
-                Text::new(
-                    format!("{} faster: {} of {n}", self.b.0, n - above),
+                    faster_b,
                     (hi, lo),
                     style.pos(plotters::style::text_anchor::Pos::new(
                         plotters::style::text_anchor::HPos::Right,

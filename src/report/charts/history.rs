@@ -56,7 +56,10 @@ pub struct Timeline {
     pub caption: String,
     /// The y axis's name.
     pub y_desc: String,
-    /// The names of the runs this chart's lines hold, in order: the x axis.
+    /// The x axis's name: what [`Timeline::runs`] are.
+    pub x_desc: String,
+    /// The names of the runs this chart's lines hold, in order: the x axis
+    /// (their labels, or their numbers in the history; see [`axis_names`]).
     pub runs: Vec<String>,
     /// The lines.
     pub series: Vec<TimeSeries>,
@@ -102,6 +105,25 @@ fn rows(labels: &[(f64, f64)]) -> Vec<usize> {
 
 fn label_width(text: &str) -> f64 {
     super::text_width(text, TEXT as f64 / 1.24)
+}
+
+/// The runs' names on the x axis: their `labels` where every run has one
+/// and each reads apart from the others once cut to fit, else their
+/// `numbers` (as the history's table numbers them); with the axis's name.
+pub fn axis_names(labels: &[Option<String>], numbers: &[usize]) -> (Vec<String>, String) {
+    let named: Option<Vec<String>> = labels.iter().cloned().collect();
+    if let Some(named) = named {
+        let mut cut: Vec<String> = named.iter().map(|n| short(n)).collect();
+        cut.sort();
+        cut.dedup();
+        if cut.len() == named.len() {
+            return (named, "run, by its label, in the history's order".into());
+        }
+    }
+    (
+        numbers.iter().map(usize::to_string).collect(),
+        "run, numbered as in the history's runs table".into(),
+    )
 }
 
 /// A run's name as the x axis shows it.
@@ -241,7 +263,7 @@ impl Chart for Timeline {
                     true => compact(*v),
                     false => String::new(),
                 })
-                .x_desc("run, in the history's order")
+                .x_desc(&self.x_desc)
                 .y_desc(format!("{y_desc} (log)"))
                 .label_style((FONT, TEXT))
                 .axis_desc_style((FONT, super::AXIS))
@@ -254,7 +276,13 @@ impl Chart for Timeline {
             let total = (hi - lo + 2.0 * pad) / data_share;
             let bottom = (lo - pad - low_share * total).max(0.0);
             let top = hi + pad + top_share * total;
-            let precise = hi - lo < 0.5 * hi.abs();
+            let (data_low, data_top) = ((lo - pad).max(bottom), hi + pad);
+            // Ticks over the data alone, at a round step, as many as its
+            // height holds; none in the room kept for the legend and labels.
+            let most = ((plot_h * data_share) / (TEXT as f64 * 2.0)).floor() as usize;
+            let (bold, step) = linear_ticks(data_low, data_top, most.clamp(2, 8));
+            let light = linear_ticks(data_low, data_top, most.clamp(2, 8) * 5).0;
+            let places = decimals(step);
             let layout = Layout {
                 mark_rows,
                 fail_rows,
@@ -265,20 +293,21 @@ impl Chart for Timeline {
             };
             let mut chart = frame(root, &self.title)
                 .y_label_area_size(y_area)
-                .build_cartesian_2d(x, bottom..top)
+                .build_cartesian_2d(
+                    x,
+                    super::Ticked {
+                        range: bottom..top,
+                        bold,
+                        light,
+                    },
+                )
                 .map_err(err)?;
-            // No tick label in the room kept for the legend and the labels,
-            // nor in the foot's.
-            let (data_low, data_top) = (lo - pad, hi + pad);
             chart
                 .configure_mesh()
                 .x_labels(ticks)
                 .x_label_formatter(&x_label)
-                .y_label_formatter(&|v| match (data_low..=data_top).contains(v) {
-                    true => y_label(*v, precise),
-                    false => String::new(),
-                })
-                .x_desc("run, in the history's order")
+                .y_label_formatter(&|v| y_label(*v, places))
+                .x_desc(&self.x_desc)
                 .y_desc(y_desc)
                 .label_style((FONT, TEXT))
                 .axis_desc_style((FONT, super::AXIS))
@@ -630,15 +659,38 @@ fn cross(size: i32) -> Vec<(i32, i32)> {
     super::marker_shape(5, size)
 }
 
-/// A y axis's label: compact (`24k`), or with every digit (`24,328`) where
-/// the range is narrow and compact labels would repeat.
-fn y_label(v: f64, precise: bool) -> String {
-    if precise && v >= 100.0 {
-        crate::stats::thousands(v.round() as u64)
-    } else if precise {
-        format!("{v:.2}")
-    } else {
-        compact(v)
+/// Round values from `lo` to `hi`, at most `most` of them: multiples of
+/// 1, 2 or 5 times a power of ten; with the step.
+fn linear_ticks(lo: f64, hi: f64, most: usize) -> (Vec<f64>, f64) {
+    let span = (hi - lo).max(1e-12);
+    let raw = span / most.max(1) as f64;
+    let power = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|k| k * power)
+        .find(|s| span / s <= most as f64)
+        .unwrap_or(10.0 * power);
+    // A hair inside, so that a bound that is a multiple is one.
+    let first = (lo / step - 1e-9).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
+    let ticks = (first..=last).map(|k| k as f64 * step).collect();
+    (ticks, step)
+}
+
+/// Decimal places a tick label needs at `step`: none from 1 up, one at
+/// 0.1 to 0.5, two at 0.01 to 0.05.
+fn decimals(step: f64) -> usize {
+    match step >= 1.0 {
+        true => 0,
+        false => (-step.log10()).ceil().max(0.0) as usize,
+    }
+}
+
+/// A linear y axis's label with `places` decimals, thousands separated.
+fn y_label(v: f64, places: usize) -> String {
+    match places {
+        0 if v.abs() >= 1000.0 => crate::stats::thousands(v.round().max(0.0) as u64),
+        p => format!("{v:.p$}"),
     }
 }
 
@@ -657,6 +709,38 @@ mod tests {
         // Given out of order, placed by position.
         assert_eq!(rows(&[(400.0, 40.0), (100.0, 40.0)]), [0, 0]);
         assert_eq!(rows(&[]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_linear_axis_is_ticked_at_round_steps_over_the_data() {
+        let (ticks, step) = linear_ticks(5.4, 6.1, 6);
+        assert_eq!(step, 0.2);
+        assert_eq!(
+            ticks
+                .iter()
+                .map(|v| y_label(*v, decimals(step)))
+                .collect::<Vec<_>>(),
+            ["5.4", "5.6", "5.8", "6.0"]
+        );
+        let (ticks, step) = linear_ticks(48_000.0, 52_500.0, 5);
+        assert_eq!(step, 1000.0);
+        assert_eq!(y_label(ticks[0], decimals(step)), "48,000");
+        assert_eq!(decimals(0.05), 2);
+        assert_eq!(decimals(1.0), 0);
+    }
+
+    #[test]
+    fn runs_are_named_by_label_else_by_number() {
+        let v = |s: &str| Some(s.to_string());
+        let (names, desc) = axis_names(&[v("v1"), v("v2")], &[3, 4]);
+        assert_eq!(names, ["v1", "v2"]);
+        assert!(desc.contains("label"));
+        // Unlabelled, or labels that read alike once cut: numbers.
+        assert_eq!(axis_names(&[v("v1"), None], &[3, 4]).0, ["3", "4"]);
+        let alike = [v("release-2026-01"), v("release-2026-02")];
+        let (names, desc) = axis_names(&alike, &[1, 2]);
+        assert_eq!(names, ["1", "2"]);
+        assert!(desc.contains("numbered"));
     }
 
     #[test]

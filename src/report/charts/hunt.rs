@@ -15,6 +15,8 @@ pub struct HuntProgress {
     pub steps: Vec<(f64, usize, f64)>,
     /// The hunt's length, seconds: the line runs on to it.
     pub end_s: f64,
+    /// How many islands the hunt ran (one with no step above 0 draws no line).
+    pub islands: usize,
 }
 
 impl Chart for HuntProgress {
@@ -26,7 +28,7 @@ impl Chart for HuntProgress {
     }
     fn caption(&self) -> String {
         format!(
-            "Each island's best {} so far (gray lines; a drop is a restart from a new puzzle or a puzzle taken from the best island) and the best of all (black, a mark at each better puzzle), against the seconds into the hunt; the score's axis is log scale.",
+            "Each island's best {} so far (gray lines; a drop is a restart from a new puzzle or a puzzle taken from the best island; an island never above 0 has no line on the log axis) and the best of all (black, a mark at each better puzzle), against the seconds into the hunt; the score's axis is log scale.",
             self.score
         )
     }
@@ -55,9 +57,23 @@ impl Chart for HuntProgress {
             .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
-        let islands = all.iter().map(|s| s.1 + 1).max().unwrap_or(0);
+        let drawn = all.iter().map(|s| s.1 + 1).max().unwrap_or(0);
+        let islands = self.islands.max(drawn);
+        let mut seen: Vec<usize> = all.iter().map(|s| s.1).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        // An island that never bettered 0 has no line on a log axis: said.
+        let unseen = islands - seen.len();
+        let each = format!(
+            "each of {islands} island{}{}: its best so far (a drop: a restart)",
+            if islands == 1 { "" } else { "s" },
+            match unseen {
+                0 => String::new(),
+                k => format!(" ({k} never above 0)"),
+            }
+        );
         let mut paths = Vec::new();
-        for island in 0..islands {
+        for island in 0..drawn {
             let steps: Vec<(f64, f64)> = all
                 .iter()
                 .filter(|s| s.1 == island)
@@ -70,12 +86,10 @@ impl Chart for HuntProgress {
             let s = chart
                 .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(2)))
                 .map_err(err)?;
-            if island == 0 {
-                s.label(format!(
-                    "each of {islands} island{}: its best so far (a drop: it restarted from a new puzzle)",
-                    if islands == 1 { "" } else { "s" }
-                ))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(2)));
+            if island == seen.first().copied().unwrap_or(0) {
+                s.label(each.clone()).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(2))
+                });
             }
         }
         // The best of all: each step that betters every island's before it.
@@ -104,7 +118,7 @@ impl Chart for HuntProgress {
             .map_err(err)?;
         paths.push(step_line(&steps, end));
         let labels = [
-            format!("each of {islands} island{}: its best so far (a drop: it restarted from a new puzzle)", if islands == 1 { "" } else { "s" }),
+            each,
             "the best of all islands (each mark: a better puzzle)".to_string(),
         ];
         legend(&mut chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
@@ -146,6 +160,7 @@ mod tests {
             score: "band guesses".into(),
             steps,
             end_s: 60.0,
+            islands: 3,
         };
         for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
             let svg = super::super::draw_svg(&chart, "", &size).unwrap();

@@ -27,7 +27,10 @@ impl Chart for MachineSpeed {
         format!("Relative speed by machine: {}", self.dataset)
     }
     fn key(&self) -> Option<String> {
-        Some("Whiskers: each mean's 95% interval on its machine.".into())
+        Some(format!(
+            "Speeds relative to {} on the same machine; whiskers: each mean's 95% interval on its machine.",
+            self.reference
+        ))
     }
     fn caption(&self) -> String {
         format!(
@@ -57,10 +60,19 @@ impl Chart for MachineSpeed {
             (lo / 1.25)..(hi * 1.25),
             &self.variants,
             &|v| format!("{}×", compact(*v)),
-            &format!(
-                "speed relative to {} on the same machine (log; higher is faster)",
-                self.reference
-            ),
+            &[
+                format!(
+                    "speed relative to {} on the same machine (log; higher is faster)",
+                    self.reference
+                ),
+                format!(
+                    "speed relative to {} on the same machine (log)",
+                    self.reference
+                ),
+                format!("speed relative to {} (log)", self.reference),
+                format!("relative to {} (log)", self.reference),
+            ]
+            .join("\n"),
             room,
         )?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
@@ -112,5 +124,115 @@ impl Chart for MachineSpeed {
             &marks,
             SeriesLabelPosition::UpperLeft,
         )
+    }
+}
+
+/// A CPU's model as a legend says it: `Intel(R) Xeon(R) Processor` is
+/// `Intel Xeon`, `AMD EPYC 7763 64-Core Processor` is `AMD EPYC 7763 64-Core`.
+pub fn plain_cpu(model: &str) -> String {
+    let words: Vec<&str> = model
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "CPU" | "Processor"))
+        .collect();
+    words
+        .join(" ")
+        .replace("(R)", "")
+        .replace("(TM)", "")
+        .replace("(tm)", "")
+}
+
+/// Each run's name in a legend, `M1: Intel Xeon`; where runs share a
+/// CPU, with the first thing that tells every run apart: its label, its
+/// build, when it started (to the minute, else the second), or its folder.
+pub fn legend_names(runs: &[(&str, &crate::harness::RunInfo, &std::path::Path)]) -> Vec<String> {
+    let cpus: Vec<String> = runs.iter().map(|r| plain_cpu(&r.1.cpu_model)).collect();
+    let mut alike = cpus.clone();
+    alike.sort();
+    alike.dedup();
+    let named = |i: usize, more: &str| match more.is_empty() {
+        true => format!("{}: {}", runs[i].0, cpus[i]),
+        false => format!("{}: {} ({more})", runs[i].0, cpus[i]),
+    };
+    if alike.len() == cpus.len() {
+        return (0..runs.len()).map(|i| named(i, "")).collect();
+    }
+    let day = |i: usize| runs[i].1.started.chars().take(10).collect::<String>();
+    let one_day = (0..runs.len()).all(|i| day(i) == day(0));
+    let when = |chars: usize| {
+        move |i: usize| {
+            let t = runs[i].1.started.replace('T', " ");
+            let from = if one_day { 11 } else { 0 };
+            format!(
+                "run {}",
+                t.chars().take(chars).skip(from).collect::<String>()
+            )
+        }
+    };
+    let ways: [&dyn Fn(usize) -> String; 5] = [
+        &|i| runs[i].1.options.label.clone().unwrap_or_default(),
+        &|i| match runs[i].1.git_commit.is_empty() {
+            true => String::new(),
+            false => format!(
+                "build {}",
+                runs[i].1.git_commit.chars().take(7).collect::<String>()
+            ),
+        },
+        &when(16),
+        &when(19),
+        &|i| {
+            runs[i]
+                .2
+                .file_name()
+                .map_or(String::new(), |f| f.to_string_lossy().to_string())
+        },
+    ];
+    for way in ways {
+        let said: Vec<String> = (0..runs.len()).map(way).collect();
+        let mut distinct = said.clone();
+        distinct.sort();
+        distinct.dedup();
+        if distinct.len() == said.len() && said.iter().all(|s| !s.is_empty()) {
+            return (0..runs.len()).map(|i| named(i, &said[i])).collect();
+        }
+    }
+    (0..runs.len()).map(|i| named(i, "")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn runs_on_one_cpu_are_told_apart_in_the_legend() {
+        assert_eq!(plain_cpu("Intel(R) Xeon(R) Processor"), "Intel Xeon");
+        assert_eq!(
+            plain_cpu("AMD EPYC 7763 64-Core Processor"),
+            "AMD EPYC 7763 64-Core"
+        );
+        let mut a = crate::harness::RunInfo::new(Default::default(), Vec::new(), Vec::new());
+        a.cpu_model = "Intel(R) Xeon(R) Processor".into();
+        a.started = "2026-11-29T11:54:02Z".into();
+        a.git_commit = "e25ca1480bec".into();
+        let mut b = a.clone();
+        b.started = "2026-11-29T11:54:05Z".into();
+        // One build, one minute: told apart by the second.
+        let names = legend_names(&[("M1", &a, Path::new("x/a")), ("M2", &b, Path::new("x/b"))]);
+        assert_eq!(
+            names,
+            [
+                "M1: Intel Xeon (run 11:54:02)",
+                "M2: Intel Xeon (run 11:54:05)"
+            ]
+        );
+        // Labelled runs by their labels.
+        a.options.label = Some("v1".into());
+        b.options.label = Some("v2".into());
+        let names = legend_names(&[("M1", &a, Path::new("a")), ("M2", &b, Path::new("b"))]);
+        assert_eq!(names, ["M1: Intel Xeon (v1)", "M2: Intel Xeon (v2)"]);
+        // Two CPUs: their models say it.
+        b.cpu_model = "AMD EPYC 7763 64-Core Processor".into();
+        let names = legend_names(&[("M1", &a, Path::new("a")), ("M2", &b, Path::new("b"))]);
+        assert_eq!(names, ["M1: Intel Xeon", "M2: AMD EPYC 7763 64-Core"]);
     }
 }

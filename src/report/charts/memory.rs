@@ -55,6 +55,9 @@ impl Chart for Memory {
             _ => "memory".into(),
         }
     }
+    fn datasets(&self) -> Vec<String> {
+        self.datasets.clone()
+    }
     fn title(&self) -> String {
         "Peak memory per contender".into()
     }

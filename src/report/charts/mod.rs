@@ -26,7 +26,8 @@ pub use hardness::{Hardness, HardnessSeries, Metric};
 pub use head_to_head::HeadToHead;
 pub use history::{ChangeMark, TimePoint, TimeSeries, Timeline};
 pub use hunt::HuntProgress;
-pub use machines::MachineSpeed;
+pub use machines::{legend_names as machine_names, MachineSpeed};
+pub use outline::share_glyphs;
 pub use relative::{RelativeSpeed, SpeedRow};
 pub use scaling::Scaling;
 pub use search_cost::{CostPoint, SearchCost};
@@ -81,7 +82,7 @@ pub fn register_font() {
 /// yellow (1.6:1 on white), in an order where neighbours differ most in
 /// lightness (at least 12.9 L*): black, bluish green, orange, vermillion,
 /// sky blue, blue, reddish purple.
-const PALETTE: [(u8, u8, u8); 7] = [
+const PALETTE: [(u8, u8, u8); 8] = [
     (0, 0, 0),
     (0, 158, 115),
     (230, 159, 0),
@@ -89,17 +90,26 @@ const PALETTE: [(u8, u8, u8); 7] = [
     (86, 180, 233),
     (0, 114, 178),
     (204, 121, 167),
+    // An eighth, for the eighth series of the default run: a mid grey
+    // (the palette's yellow is too pale on white).
+    (119, 119, 119),
 ];
 
-/// Colours for datasets (Paul Tol's muted scheme, less its pale ones), apart
-/// from the strategies' so that a dataset never reads as a strategy.
-const DATASET_PALETTE: [(u8, u8, u8); 6] = [
+/// Colours for datasets (Paul Tol's muted scheme and a dark grey), apart
+/// from the strategies' so that a dataset never reads as a strategy: ten,
+/// for the default run's ten datasets. Those that share a marker (`i` and
+/// `i + 7`) lie far apart in grayscale.
+const DATASET_PALETTE: [(u8, u8, u8); 10] = [
     (51, 34, 136),
     (68, 170, 153),
     (136, 34, 85),
     (153, 153, 51),
     (204, 102, 119),
     (17, 119, 51),
+    (85, 85, 85),
+    (136, 204, 238),
+    (221, 204, 119),
+    (170, 68, 153),
 ];
 
 /// The colour of dataset `i` in a chart whose series are datasets.
@@ -118,11 +128,11 @@ pub fn color(i: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-/// The marker shape of series slot `i`: slots that share a colour differ in
-/// shape, and slots that share a shape (up to slot 13) are neighbours in the
-/// palette, so they differ in lightness for a grayscale print.
+/// The marker shape of series slot `i`: slots that share a colour (eight
+/// apart) differ in shape, and slots that share a shape (seven apart, up to
+/// slot 13) differ in lightness for a grayscale print.
 pub fn marker_kind(i: usize) -> usize {
-    (i + i / PALETTE.len()) % MARKERS
+    i % MARKERS
 }
 
 /// The built-in strategies, each in its own slot in every chart of every
@@ -135,36 +145,43 @@ const SLOTS: [&str; 15] = [
     "naive-exact-cover",
     "cdcl",
     "sat-varisat",
+    // The other reference, beside sat-varisat in the default run.
+    "dlx-crate",
     "bitset-mrv-locked",
     "cdcl-hybrid",
     "dlx-first-column",
     "band-portable",
     "bitset-mrv-plain",
     "bitset-mrv-naked",
-    // The other reference: sat-varisat's colour, another marker.
-    "dlx-crate",
     "naive-exact-cover-pure",
 ];
 
 /// Each series' slot: a built-in strategy's own; any other name, in the
 /// order given, the next slot after them whose colour no series drawn here
-/// has yet (while one of the seven is free), so that an outside contender's
-/// bars never share a colour with a strategy's beside them.
+/// has yet (while one of the eight is free), and whose marker none has
+/// where one is left, so that an outside contender's bars never share a
+/// colour with a strategy's beside them, nor a marker with a grey like its own.
 pub fn slots<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
     let known: Vec<Option<usize>> = names
         .into_iter()
         .map(|n| SLOTS.iter().position(|s| *s == n))
         .collect();
     let mut colours: Vec<usize> = known.iter().flatten().map(|s| s % PALETTE.len()).collect();
+    let mut markers: Vec<usize> = known.iter().flatten().map(|&s| marker_kind(s)).collect();
     let mut next = SLOTS.len();
     known
         .iter()
         .map(|k| {
             k.unwrap_or_else(|| {
-                let slot = (next..next + PALETTE.len())
-                    .find(|s| !colours.contains(&(s % PALETTE.len())))
+                // A colour no series here has, with a marker none has
+                // where one is left, else a free colour alone.
+                let free = |s: &usize| !colours.contains(&(s % PALETTE.len()));
+                let slot = (next..next + PALETTE.len() * MARKERS)
+                    .find(|s| free(s) && !markers.contains(&marker_kind(*s)))
+                    .or_else(|| (next..next + PALETTE.len()).find(free))
                     .unwrap_or(next);
                 colours.push(slot % PALETTE.len());
+                markers.push(marker_kind(slot));
                 next = slot + 1;
                 slot
             })
@@ -290,6 +307,11 @@ pub trait Chart {
     fn key(&self) -> Option<String> {
         None
     }
+    /// The datasets a chart of several draws, for its data line (how many,
+    /// and their puzzles); empty for a chart of one (its name says which).
+    fn datasets(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// One variant's line on a chart of curves (cactus, distribution).
@@ -397,6 +419,16 @@ pub fn fit(text: &str, width: f64) -> String {
     format!("{}…{tail}", words.join(" "))
 }
 
+/// The first of `names` (an axis's name, longest first) that fits in
+/// `width` pixels whole, else the last as [`fit`] cuts it.
+pub fn fit_any(names: &[String], width: f64) -> String {
+    names
+        .iter()
+        .find(|t| text_width(t, AXIS as f64 / 1.24) <= width)
+        .cloned()
+        .unwrap_or_else(|| fit(names.last().map_or("", |t| t.as_str()), width))
+}
+
 /// A log axis's tick label: [`compact`] up to `top`, the data's top, and
 /// none above it, in the room a legend is given there.
 pub fn tick_below(v: f64, top: f64) -> String {
@@ -456,6 +488,35 @@ pub fn run_line(info: &crate::harness::RunInfo, puzzles: Option<(&str, u64, u64)
         info,
         puzzles,
         format!("{t} thread{}", if t == 1 { "" } else { "s" }),
+    )
+}
+
+/// [`run_line`] for a chart drawn over several of the run's datasets:
+/// how many, and their puzzles (`5 datasets, 1,500 puzzles; ...`).
+pub fn run_line_over(info: &crate::harness::RunInfo, datasets: &[String]) -> String {
+    let drawn: Vec<_> = info
+        .datasets
+        .iter()
+        .filter(|d| datasets.contains(&d.name))
+        .collect();
+    let line = run_line(info, None);
+    if drawn.is_empty() {
+        return line;
+    }
+    let run: u64 = drawn.iter().map(|d| d.puzzles_run).sum();
+    let of: u64 = drawn.iter().map(|d| d.puzzles_in_source).sum();
+    let puzzles = match run < of {
+        true => format!(
+            "{} of their {} puzzles",
+            crate::stats::thousands(run),
+            crate::stats::thousands(of)
+        ),
+        false => format!("{} puzzles", crate::stats::thousands(run)),
+    };
+    format!(
+        "{} dataset{}, {puzzles}; {line}",
+        drawn.len(),
+        if drawn.len() == 1 { "" } else { "s" }
     )
 }
 
@@ -866,7 +927,8 @@ pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
 }
 
 /// [`rows_chart`] with `room` empty rows' height above the first row (for
-/// a legend of its own).
+/// a legend of its own). `x_desc` may hold several names for the axis, one
+/// a line, longest first: the first that fits is drawn ([`fit_any`]).
 pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
     root: &'a DrawingArea<DB, Shift>,
     title: &str,
@@ -883,7 +945,8 @@ pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
         .fold(0.0, f64::max);
     let labels = widest as u32 + 16;
     let plot = root.dim_in_pixel().0.saturating_sub(labels + 46) as f64;
-    let x_desc = fit(x_desc, plot);
+    let descs: Vec<String> = x_desc.lines().map(str::to_string).collect();
+    let x_desc = fit_any(&descs, plot);
     let mut chart = frame(root, title)
         .y_label_area_size(labels)
         .build_cartesian_2d(
@@ -1203,7 +1266,7 @@ where
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::Coordinate(at.0, at.1))
-        .background_style(WHITE.mix(0.85))
+        .background_style(WHITE.filled())
         .border_style(BLACK.mix(0.4))
         .label_font((FONT, TEXT).into_font())
         .draw()
@@ -1300,10 +1363,12 @@ pub fn legend_place(
 pub(crate) fn legend_covers(svg: &str) -> Option<(f64, f64)> {
     let doc = roxmltree::Document::parse(svg).expect("an SVG");
     let nodes: Vec<_> = doc.descendants().filter(|n| n.is_element()).collect();
+    // The legend's box: opaque white, and not the canvas.
     let at = nodes.iter().position(|n| {
         n.has_tag_name("rect")
             && n.attribute("fill") == Some("#FFFFFF")
-            && n.attribute("opacity") == Some("0.85")
+            && n.attribute("opacity") == Some("1")
+            && (n.attribute("x"), n.attribute("y")) != (Some("0"), Some("0"))
     })?;
     let num = |a: &str| nodes[at].attribute(a).unwrap().parse::<f64>().unwrap();
     let (x0, y0) = (num("x"), num("y"));
@@ -1421,9 +1486,21 @@ mod tests {
         };
         assert_eq!(colours(&a), 3);
         assert_eq!(colours(&b), 5);
-        // Past seven series colours repeat, and slots stay distinct.
+        // The default run's eight contenders: eight colours.
+        let default = super::slots([
+            "band",
+            "bitset-mrv",
+            "dlx",
+            "backtracking",
+            "naive-exact-cover",
+            "cdcl",
+            "sat-varisat",
+            "dlx-crate",
+        ]);
+        assert_eq!(colours(&default), 8);
+        // Past eight series colours repeat, and slots stay distinct.
         let many = super::slots(["band", "a", "b", "c", "d", "e", "f", "g", "h"]);
-        assert_eq!(colours(&many), 7);
+        assert_eq!(colours(&many), 8);
         let mut distinct = many.clone();
         distinct.sort();
         distinct.dedup();

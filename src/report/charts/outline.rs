@@ -10,7 +10,7 @@
 
 use super::{err, DrawError};
 use ab_glyph::{Font, FontRef, GlyphId, OutlineCurve, Point};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::sync::OnceLock;
 
@@ -131,6 +131,79 @@ pub fn outline_svg(svg: &str, prefix: &str) -> Result<String, DrawError> {
     out.push_str("</defs>\n");
     out.push_str(&body);
     Ok(out)
+}
+
+/// A page of charts (each as [`outline_svg`] wrote it) with every glyph
+/// defined once: each chart's `<defs>` of glyphs lifted into one hidden
+/// `<svg>` at the top of the body, under page-wide ids (`sb-g42`), and
+/// each `<use>` pointed there. A glyph drawn by forty charts is then
+/// written once, not forty times.
+pub fn share_glyphs(page: &str) -> String {
+    const OPEN: &str = "<defs><path id=\"";
+    let mut glyphs: BTreeMap<u32, &str> = BTreeMap::new();
+    let mut prefixes: BTreeSet<&str> = BTreeSet::new();
+    let mut out = String::with_capacity(page.len());
+    let mut rest = page;
+    while let Some(i) = rest.find(OPEN) {
+        let block = &rest[i + "<defs>".len()..];
+        let Some(end) = block.find("</defs>") else {
+            break;
+        };
+        out.push_str(&rest[..i]);
+        for path in block[..end].split("/>") {
+            let Some((id, tail)) = path
+                .strip_prefix("<path id=\"")
+                .and_then(|p| p.split_once('"'))
+            else {
+                continue;
+            };
+            let prefix = id.trim_end_matches(|c: char| c.is_ascii_digit());
+            let (Ok(n), Some(d)) = (
+                id[prefix.len()..].parse::<u32>(),
+                tail.trim_start()
+                    .strip_prefix("d=\"")
+                    .and_then(|t| t.strip_suffix('"')),
+            ) else {
+                continue;
+            };
+            glyphs.entry(n).or_insert(d);
+            prefixes.insert(prefix);
+        }
+        rest = block[end + "</defs>".len()..]
+            .strip_prefix('\n')
+            .unwrap_or(&block[end + "</defs>".len()..]);
+    }
+    out.push_str(rest);
+    if glyphs.is_empty() {
+        return out;
+    }
+    // Each use of a chart's glyph, pointed at the page's.
+    let mut shared = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(i) = rest.find("href=\"#") {
+        let at = i + "href=\"#".len();
+        shared.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let id = rest.split('"').next().unwrap_or("");
+        let prefix = id.trim_end_matches(|c: char| c.is_ascii_digit());
+        if prefix.len() < id.len() && prefixes.contains(prefix) {
+            shared.push_str("sb-g");
+            rest = &rest[prefix.len()..];
+        }
+    }
+    shared.push_str(rest);
+    let mut defs = String::from(
+        "<svg width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\"><defs>",
+    );
+    for (n, d) in glyphs {
+        let _ = write!(defs, "<path id=\"sb-g{n}\" d=\"{d}\"/>");
+    }
+    defs.push_str("</defs></svg>\n");
+    match shared.find("<body>\n") {
+        Some(i) => shared.insert_str(i + "<body>\n".len(), &defs),
+        None => shared.insert_str(0, &defs),
+    }
+    shared
 }
 
 /// The `<text>` elements of a document, outermost only.

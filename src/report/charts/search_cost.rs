@@ -40,7 +40,7 @@ impl Chart for SearchCost {
         format!(
             "Each dot is a strategy on {}: the search nodes it needed per puzzle (mean) against its solver \
              time per node; time per puzzle is their product, so the grey diagonals are equal time per \
-             puzzle (labelled where a label fits) and a strategy is fast by searching less (left), by spending less per node (down), or both. The legend names each dot by its colour and marker.",
+             puzzle (labelled where a label fits, drawn over the dots' span) and a strategy is fast by searching less (left), by spending less per node (down), or both. The legend names each dot by its colour and marker.",
             self.dataset
         )
     }
@@ -104,17 +104,23 @@ impl Chart for SearchCost {
                     .iter()
                     .all(|t| b.2 <= t.0 || t.2 <= b.0 || b.3 <= t.1 || t.3 <= b.1)
         };
-        // Diagonals of equal time per puzzle (x · y = t), clipped to the plot,
-        // at each power of ten; each labelled at its middle, above it to the
+        // Diagonals of equal time per puzzle (x · y = t), clipped to the
+        // data's part of the plot (none runs on into the legend's room), at
+        // each power of ten; each labelled at its middle, above it to the
         // right or below it to the left, where the label covers nothing.
-        let (lo, hi) = (x.start * y.start, x.end * y.end);
+        // From a decade under the fastest dot's time to one over the slowest's.
+        let products = self.points.iter().map(|p| p.nodes * p.per_node_us);
+        let (fastest, slowest) =
+            products.fold((f64::INFINITY, 0f64), |(a, b), t| (a.min(t), b.max(t)));
+        let lo = (x.start * y.start).max(fastest / 10.0);
+        let hi = (x.end * data_top).min(slowest * 10.0);
         let mut t = 10f64.powi(lo.log10().ceil() as i32);
         while t <= hi {
-            let (x0, x1) = ((t / y.end).max(x.start), (t / y.start).min(x.end));
+            let (x0, x1) = ((t / data_top).max(x.start), (t / y.start).min(x.end));
             if x0 < x1 {
                 let line = PathElement::new(vec![(x0, t / x0), (x1, t / x1)], BLACK.mix(0.3));
                 chart.plotting_area().draw(&line).map_err(err)?;
-                let text = format!("{} µs/puzzle", compact(t));
+                let text = format!("{}/puzzle", duration(t));
                 let mid = (x0 * x1).sqrt();
                 let at = (mid, t / mid);
                 let (ax, ay) = chart.backend_coord(&at);
@@ -153,6 +159,17 @@ impl Chart for SearchCost {
         super::legend_at(&mut chart, spot)?;
         Ok(())
     }
+}
+
+/// A time of `us` microseconds in the unit that reads best: `100 µs`,
+/// `1 ms`, `10 s`, so that a diagonal's label never changes its style.
+fn duration(us: f64) -> String {
+    let (v, unit) = match us {
+        u if u >= 1e6 => (u / 1e6, "s"),
+        u if u >= 1e3 => (u / 1e3, "ms"),
+        u => (u, "µs"),
+    };
+    format!("{} {unit}", compact(v))
 }
 
 /// The report's search-size charts: one per dataset where nodes were counted.
@@ -210,5 +227,17 @@ impl RunChart for FromRun {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_diagonals_time_reads_in_one_style() {
+        assert_eq!(super::duration(0.1), "0.1 µs");
+        assert_eq!(super::duration(100.0), "100 µs");
+        assert_eq!(super::duration(1e3), "1 ms");
+        assert_eq!(super::duration(1e5), "100 ms");
+        assert_eq!(super::duration(1e7), "10 s");
     }
 }

@@ -35,6 +35,9 @@ impl Chart for Throughput {
             true => "instructions".into(),
         }
     }
+    fn datasets(&self) -> Vec<String> {
+        self.datasets.clone()
+    }
     fn title(&self) -> String {
         match self.instructions {
             false => "Throughput by dataset".into(),
