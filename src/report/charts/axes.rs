@@ -1,0 +1,361 @@
+//! Axes: log and linear ranges, their ticks and labels, axis names that
+//! fit, and the charts of one row per name.
+
+use super::{err, frame, text_width, DrawError, AXIS, FONT, TEXT};
+use plotters::coord::combinators::{BindKeyPoints, LogCoord, WithKeyPoints};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// A log range `lo..hi` made taller, so that its top `share` is free.
+pub fn log_headroom(r: std::ops::Range<f64>, share: f64) -> std::ops::Range<f64> {
+    let span = (r.end / r.start).ln() / (1.0 - share);
+    r.start..r.start * span.exp()
+}
+
+/// `text`, an axis's name, as it fits in `width` pixels: whole, else with
+/// its parenthesis cut to the first clause, else without it; a log axis's
+/// name keeps its `(log)` whatever is cut, its words shortened with `…`
+/// where they must be.
+pub fn fit(text: &str, width: f64) -> String {
+    let fits = |t: &str| text_width(t, AXIS as f64 / 1.24) <= width;
+    if fits(text) {
+        return text.to_string();
+    }
+    let log = text.contains("(log") || text.contains("log)");
+    let tail = if log { " (log)" } else { "" };
+    if let Some((head, _)) = text.split_once(';') {
+        let shorter = if log && !head.contains("log") {
+            format!("{}{tail}", head.split_once(" (").map_or(head, |h| h.0))
+        } else {
+            format!("{head})")
+        };
+        if fits(&shorter) {
+            return shorter;
+        }
+    }
+    let head = text.split_once(" (").map_or(text, |(head, _)| head);
+    let whole = format!("{head}{tail}");
+    if fits(&whole) || !log {
+        return whole;
+    }
+    // Words off the end of the head until it fits beside `(log)`.
+    let mut words: Vec<&str> = head.split(' ').collect();
+    while words.len() > 1 {
+        words.pop();
+        let cut = format!("{}…{tail}", words.join(" ").trim_end_matches(','));
+        if fits(&cut) {
+            return cut;
+        }
+    }
+    format!("{}…{tail}", words.join(" "))
+}
+
+/// The first of `names` (an axis's name, longest first) that fits in
+/// `width` pixels whole, else the last as [`fit`] cuts it.
+pub fn fit_any(names: &[String], width: f64) -> String {
+    names
+        .iter()
+        .find(|t| text_width(t, AXIS as f64 / 1.24) <= width)
+        .cloned()
+        .unwrap_or_else(|| fit(names.last().map_or("", |t| t.as_str()), width))
+}
+
+/// A log axis's tick label: [`compact`] up to `top`, the data's top, and
+/// none above it, in the room a legend is given there.
+pub fn tick_below(v: f64, top: f64) -> String {
+    match v <= top * 1.001 {
+        true => compact(v),
+        false => String::new(),
+    }
+}
+
+/// A log-axis range padded around positive values.
+pub fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    for v in values.filter(|v| *v > 0.0 && v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return 0.1..10.0;
+    }
+    (lo / 2.0)..(hi * 2.0)
+}
+
+/// A log axis over `r` with the grid every log chart shares: bold lines and
+/// labels at 1, 2 and 5 times the powers of ten (only at the powers of ten when
+/// the range spans more than three decades), light lines at the other whole
+/// multiples; so no stretch of the axis gets denser lines than another.
+pub fn log_axis(r: std::ops::Range<f64>) -> WithKeyPoints<LogCoord<f64>> {
+    log_axis_labels(r, usize::MAX)
+}
+
+/// A [`log_axis`] for the x axis of a chart drawn on `root`: labels only at
+/// the powers of ten where 1, 2 and 5 would crowd its width.
+pub fn log_x_axis<DB: DrawingBackend>(
+    r: std::ops::Range<f64>,
+    root: &DrawingArea<DB, Shift>,
+) -> WithKeyPoints<LogCoord<f64>> {
+    let room = root.dim_in_pixel().0.saturating_sub(140) as usize;
+    log_axis_labels(r, (room / 64).max(2))
+}
+
+/// A [`log_axis`] over `r` whose labels and grid are chosen for the data's
+/// range `data` alone, at most `most` labels (every other power of ten, or
+/// fewer, where even those would crowd): a chart that keeps room above its
+/// data for a legend gets its 1-2-5 labels where the data is, not only the
+/// powers of ten of the whole axis.
+pub fn log_axis_over(
+    r: std::ops::Range<f64>,
+    data: std::ops::Range<f64>,
+    most: usize,
+) -> WithKeyPoints<LogCoord<f64>> {
+    let (bold, light) = log_points(data, most);
+    r.log_scale().with_key_points(bold).with_light_points(light)
+}
+
+/// A y axis by [`log_axis_over`] for a chart drawn on `root`, as many
+/// labels as the data's share of the plot's height holds (one a 1.4 text
+/// heights): the room a legend keeps above the data has no tick.
+pub fn log_y_axis_over<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    r: std::ops::Range<f64>,
+    data: std::ops::Range<f64>,
+) -> WithKeyPoints<LogCoord<f64>> {
+    let share = ((data.end / data.start).ln() / (r.end / r.start).ln()).clamp(0.0, 1.0);
+    let share = if share.is_finite() { share } else { 1.0 };
+    let data_px = (root.dim_in_pixel().1 as f64 - 130.0) * share;
+    let most = (data_px / (TEXT as f64 * 1.4)).floor().max(2.0) as usize;
+    log_axis_over(r, data, most)
+}
+
+/// A [`log_axis`] with at most `most` labels where fewer will do.
+fn log_axis_labels(r: std::ops::Range<f64>, most: usize) -> WithKeyPoints<LogCoord<f64>> {
+    let (bold, light) = log_points(r.clone(), most);
+    r.log_scale().with_key_points(bold).with_light_points(light)
+}
+
+/// The labelled and the light points of a log axis over `r`.
+pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec<f64>) {
+    let (lo, hi) = (r.start, r.end);
+    let decades = (hi.log10().floor() - lo.log10().ceil()) as usize + 1;
+    let labelled: &[u32] = if hi / lo > 1e3 || 3 * decades > most && decades >= 2 {
+        &[1]
+    } else {
+        &[1, 2, 5]
+    };
+    let (mut bold, mut light) = (Vec::new(), Vec::new());
+    let mut decade = 10f64.powi(lo.log10().floor() as i32);
+    while decade <= hi {
+        for m in 1..10u32 {
+            let v = decade * m as f64;
+            if (lo..=hi).contains(&v) {
+                // A label at the axis's far end would stick out of the
+                // plot, into the title above a y axis.
+                let at_end = (hi / v).ln() < 0.03 * (hi / lo).ln();
+                if labelled.contains(&m) && !at_end {
+                    bold.push(v);
+                } else {
+                    light.push(v);
+                }
+            }
+        }
+        decade *= 10.0;
+    }
+    if bold.len() < 2 {
+        // A narrow range: every whole multiple gets a label.
+        bold.append(&mut light);
+        bold.sort_by(f64::total_cmp);
+    }
+    if bold.len() > most.max(2) {
+        // Too many even at the powers of ten: every k-th keeps its label.
+        let k = bold.len().div_ceil(most.max(2));
+        let all = std::mem::take(&mut bold);
+        for (i, v) in all.into_iter().enumerate() {
+            match i % k {
+                0 => bold.push(v),
+                _ => light.push(v),
+            }
+        }
+        light.sort_by(f64::total_cmp);
+    }
+    (bold, light)
+}
+
+/// The coordinates of a chart with two [`log_axis`] axes.
+pub type LogLog = Cartesian2d<WithKeyPoints<LogCoord<f64>>, WithKeyPoints<LogCoord<f64>>>;
+
+/// Draws the grid, labels and axis names of a chart with two log axes.
+pub fn log_log_mesh<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, LogLog>,
+    x_desc: &str,
+    y_desc: &str,
+) -> Result<(), DrawError> {
+    let (w, h) = chart.plotting_area().dim_in_pixel();
+    chart
+        .configure_mesh()
+        .x_desc(fit(x_desc, w as f64))
+        .y_desc(fit(y_desc, h as f64))
+        .x_label_formatter(&|v| compact(*v))
+        .y_label_formatter(&|v| compact(*v))
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, AXIS))
+        .draw()
+        .map_err(err)
+}
+
+/// Formats a value on a log axis compactly (1, 10, 100, 1k, 10k, 1M).
+pub fn compact(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e6 {
+        format!("{}M", trim(v / 1e6))
+    } else if a >= 1e3 {
+        format!("{}k", trim(v / 1e3))
+    } else {
+        trim(v)
+    }
+}
+
+fn trim(v: f64) -> String {
+    let s = if v >= 10.0 {
+        format!("{v:.0}")
+    } else if v == 0.0 || v.abs() >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        // Two significant digits below 1 (0.5, 0.015, 0.0025), never "0".
+        let places = (-v.abs().log10().floor()) as usize + 1;
+        format!("{v:.places$}")
+    };
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// The share axis, 0 to `top` (above 100%, the legend's room): a label
+/// every 20%, or every 25% or 50% where the shares' height (`share` of the
+/// plot's) holds fewer, light lines every 10%, no tick above 100%.
+pub fn share_axis<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    top: f64,
+    share: f64,
+) -> Ticked {
+    let px = (root.dim_in_pixel().1 as f64 - 130.0) * share;
+    let fit = px / (TEXT as f64 * 1.4);
+    let k = [5, 4, 2]
+        .into_iter()
+        .find(|&k| fit >= k as f64 + 1.0)
+        .unwrap_or(1);
+    Ticked {
+        range: 0.0..top,
+        bold: (0..=k).map(|i| i as f64 / k as f64).collect(),
+        light: (0..=10).map(|i| i as f64 / 10.0).collect(),
+    }
+}
+
+/// The coordinates of a chart with one row per name and a log x axis.
+pub type Rows = Cartesian2d<WithKeyPoints<LogCoord<f64>>, Ticked>;
+
+/// A linear axis over `range` ticked at `bold` (labelled) and `light`
+/// alone: none in the room a chart keeps past its data for a legend.
+#[derive(Clone, Debug)]
+pub struct Ticked {
+    /// The axis's span.
+    pub range: std::ops::Range<f64>,
+    /// Labelled ticks and grid lines.
+    pub bold: Vec<f64>,
+    /// Light grid lines.
+    pub light: Vec<f64>,
+}
+
+impl Ranged for Ticked {
+    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
+    type ValueType = f64;
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let share = (v - self.range.start) / (self.range.end - self.range.start);
+        (limit.0 as f64 + (limit.1 - limit.0) as f64 * share).round() as i32
+    }
+    fn key_points<H: plotters::coord::ranged1d::KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        match hint.weight().allow_light_points() {
+            true => self.light.clone(),
+            false => self.bold.clone(),
+        }
+    }
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.clone()
+    }
+}
+
+/// A chart with one row per name (the first at the top, at y = n−1) over a log
+/// x axis, its mesh and labels drawn; `x_label` formats the x axis.
+pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    x: std::ops::Range<f64>,
+    names: &[String],
+    x_label: &dyn Fn(&f64) -> String,
+    x_desc: &str,
+) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
+    rows_chart_with_room(root, title, x, names, x_label, x_desc, 0.0)
+}
+
+/// [`rows_chart`] with `room` empty rows' height above the first row (for
+/// a legend of its own). `x_desc` may hold several names for the axis, one
+/// a line, longest first: the first that fits is drawn ([`fit_any`]).
+pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    x: std::ops::Range<f64>,
+    names: &[String],
+    x_label: &dyn Fn(&f64) -> String,
+    x_desc: &str,
+    room: f64,
+) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
+    let n = names.len().max(1) as f64 + room;
+    let widest = names
+        .iter()
+        .map(|l| text_width(l, TEXT as f64 / 1.24))
+        .fold(0.0, f64::max);
+    let labels = widest as u32 + 16;
+    let plot = root.dim_in_pixel().0.saturating_sub(labels + 46) as f64;
+    let descs: Vec<String> = x_desc.lines().map(str::to_string).collect();
+    let x_desc = fit_any(&descs, plot);
+    let mut chart = frame(root, title)
+        .y_label_area_size(labels)
+        .build_cartesian_2d(
+            log_x_axis(x, root),
+            // A tick at each name's row, none in the room above them.
+            Ticked {
+                range: -0.5..n - 0.5,
+                bold: (0..names.len()).map(|i| i as f64).collect(),
+                light: Vec::new(),
+            },
+        )
+        .map_err(err)?;
+    let label = row_label(names);
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_label_formatter(&label)
+        .x_label_formatter(x_label)
+        .x_desc(x_desc)
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, AXIS))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
+/// The y-label formatter of a chart with one row per name, the first at the top
+/// (rows sit at y = 0 … n−1, bottom up).
+pub fn row_label(names: &[String]) -> impl Fn(&f64) -> String + '_ {
+    let n = names.len() as f64;
+    move |y: &f64| {
+        let i = y.round();
+        if (y - i).abs() > 1e-6 || i < 0.0 || i >= n {
+            return String::new();
+        }
+        names[(n - 1.0 - i) as usize].clone()
+    }
+}

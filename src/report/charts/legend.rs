@@ -1,0 +1,323 @@
+//! Legends: where a box goes clear of the data, the room kept for one, and
+//! labels set on lines.
+
+use super::{color, draw_marks, err, legend_mark, DrawError, Line, FONT, TEXT};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// The share of a plot's height a legend of `lines` lines takes, with its
+/// margins, in a chart drawn on `root`: what a chart whose curves span its
+/// width leaves free above them, so that the legend covers none.
+pub fn legend_room<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: usize) -> f64 {
+    let plot = root.dim_in_pixel().1 as f64 - 130.0;
+    let legend = lines.max(1) as f64 * TEXT as f64 * 1.25 + 24.0;
+    (legend / plot.max(1.0)).min(0.75)
+}
+
+/// Empty rows to add above a chart's `n` rows (see [`rows_chart_with_room`])
+/// so that a legend of `lines` lines fits above the first.
+pub fn legend_rows<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: usize, n: f64) -> f64 {
+    let plot = (root.dim_in_pixel().1 as f64 - 130.0).max(1.0);
+    let key = lines as f64 * TEXT as f64 * 1.25 + 30.0;
+    (key * n / (plot - key).max(plot * 0.25)).ceil()
+}
+
+/// Markers along a line: this many, evenly spread over its points.
+const MARKS_ON_A_LINE: usize = 8;
+
+/// Draws one strategy's line in slot `slot`'s colour, with its markers spread
+/// along it (so it reads in grayscale), and its legend entry (a stroke and
+/// the marker).
+pub fn labelled_line<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    name: &str,
+    slot: usize,
+    points: Vec<(f64, f64)>,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    let c = color(slot);
+    let n = points.len();
+    // Staggered by slot, so two lines that run together keep their marks apart.
+    let marks: Vec<(f64, f64)> = (0..MARKS_ON_A_LINE.min(n))
+        .map(|k| {
+            let at = (2 * k + 1) * n / (2 * MARKS_ON_A_LINE.min(n));
+            points[(at + slot * n / 97) % n]
+        })
+        .collect();
+    chart
+        .draw_series(LineSeries::new(points, c.stroke_width(2)))
+        .map_err(err)?
+        .label(name)
+        .legend(move |p| legend_mark(p, slot, true));
+    draw_marks(chart, marks, slot, 9)
+}
+
+/// A line of the legend with no series: a strategy drawn nowhere on the
+/// chart (it solved none), named so that it is not dropped silently.
+pub fn legend_note<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    text: &str,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    chart
+        .draw_series(std::iter::empty::<
+            EmptyElement<(X::ValueType, Y::ValueType), DB>,
+        >())
+        .map_err(err)?
+        .label(text)
+        .legend(|p| {
+            PathElement::new(
+                vec![(p.0 + 2, p.1), (p.0 + 22, p.1)],
+                BLACK.mix(0.4).stroke_width(1),
+            )
+        });
+    Ok(())
+}
+
+/// A share as a y label, `40%`; none above 100% (the room a legend takes).
+pub fn share_label(v: &f64) -> String {
+    if *v <= 1.0 + 1e-9 {
+        format!("{:.0}%", v * 100.0)
+    } else {
+        String::new()
+    }
+}
+
+/// The legend of a chart of [`Line`]s: theirs, then a line naming each
+/// strategy in `unsolved` (drawn nowhere), kept clear of `paths`.
+pub fn lines_legend<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    lines: &[Line],
+    unsolved: &[String],
+    paths: &[Vec<(X::ValueType, Y::ValueType)>],
+    preferred: SeriesLabelPosition,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    for u in unsolved {
+        legend_note(chart, u)?;
+    }
+    let labels: Vec<String> = lines
+        .iter()
+        .map(|l| l.label.clone())
+        .chain(unsolved.iter().cloned())
+        .collect();
+    legend(chart, &labels, paths, preferred)
+}
+
+/// The legend box, the same style in every chart, in the first place among
+/// `preferred` and then the four corners where it covers no part of the
+/// `avoid` paths (data coordinates; a path of one point is a mark), else
+/// where it covers the least. `labels` are the legend's lines, to size it.
+pub fn legend<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    labels: &[String],
+    avoid: &[Vec<(X::ValueType, Y::ValueType)>],
+    preferred: SeriesLabelPosition,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    let spot = legend_spot(chart, labels, avoid, preferred);
+    legend_at(chart, spot)
+}
+
+/// Where [`legend`] would put its box: its top-left corner within the plot,
+/// and its box in the backend's pixels `(left, top, right, bottom)`, so
+/// that labels placed before it is drawn can keep clear of it.
+pub fn legend_spot<'a, DB, X, Y>(
+    chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    labels: &[String],
+    avoid: &[Vec<(X::ValueType, Y::ValueType)>],
+    preferred: SeriesLabelPosition,
+) -> ((i32, i32), (i32, i32, i32, i32))
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    let font = (FONT, TEXT).into_font();
+    let area = chart.plotting_area();
+    let base = area.get_base_pixel();
+    let dims = area.dim_in_pixel();
+    let width = labels
+        .iter()
+        .map(|l| {
+            area.estimate_text_size(l, &TextStyle::from(font.clone()))
+                .map_or(0, |d| d.0 as i32)
+        })
+        .max()
+        .unwrap_or(0);
+    // plotters' layout: a 30 px column for the marks, 10 px margins, lines
+    // 1.25 text heights apart.
+    let n = labels.len().max(1) as f64;
+    let size = (
+        width + 30 + 20,
+        ((n - 1.0) * TEXT as f64 * 1.25 + TEXT as f64) as i32 + 20,
+    );
+    let paths: Vec<Vec<(i32, i32)>> = avoid
+        .iter()
+        .map(|p| {
+            p.iter()
+                .map(|v| {
+                    let (x, y) = chart.backend_coord(v);
+                    (x - base.0, y - base.1)
+                })
+                .collect()
+        })
+        .collect();
+    let at = legend_place(size, dims, &paths, preferred);
+    let (x, y) = (base.0 + at.0, base.1 + at.1);
+    (at, (x, y, x + size.0, y + size.1))
+}
+
+/// Draws the legend box with its top-left corner at `spot` (from
+/// [`legend_spot`]), in the style every chart shares.
+pub fn legend_at<'a, DB, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    spot: ((i32, i32), (i32, i32, i32, i32)),
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    let at = spot.0;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::Coordinate(at.0, at.1))
+        .background_style(WHITE.filled())
+        .border_style(BLACK.mix(0.4))
+        .label_font((FONT, TEXT).into_font())
+        .draw()
+        .map_err(err)
+}
+
+/// Where a legend box of `size` pixels goes in a plot of `dims` pixels:
+/// the top-left corner of the first place (`preferred`, then the corners,
+/// then the edges' middles) that no path of `paths` (pixels) enters, else
+/// of the place that the fewest path points enter.
+pub fn legend_place(
+    size: (i32, i32),
+    dims: (u32, u32),
+    paths: &[Vec<(i32, i32)>],
+    preferred: SeriesLabelPosition,
+) -> (i32, i32) {
+    use SeriesLabelPosition::*;
+    let (w, h) = (dims.0 as i32, dims.1 as i32);
+    let place = |p: &SeriesLabelPosition| -> (i32, i32) {
+        let x = match p {
+            UpperLeft | MiddleLeft | LowerLeft => 5,
+            UpperMiddle | MiddleMiddle | LowerMiddle => (w - size.0) / 2,
+            _ => w - size.0 - 5,
+        };
+        let y = match p {
+            UpperLeft | UpperMiddle | UpperRight => 5,
+            MiddleLeft | MiddleMiddle | MiddleRight => (h - size.1) / 2,
+            _ => h - size.1 - 5,
+        };
+        match p {
+            Coordinate(x, y) => (*x, *y),
+            _ => (x, y),
+        }
+    };
+    // Points along each path, at most 3 px apart, and a 4 px clearance.
+    let covered = |(x0, y0): (i32, i32)| -> usize {
+        let inside = |(x, y): (f64, f64)| {
+            x >= (x0 - 4) as f64
+                && x <= (x0 + size.0 + 4) as f64
+                && y >= (y0 - 4) as f64
+                && y <= (y0 + size.1 + 4) as f64
+        };
+        let mut n = 0;
+        for path in paths {
+            if let [p] = path.as_slice() {
+                n += inside((p.0 as f64, p.1 as f64)) as usize;
+            }
+            for seg in path.windows(2) {
+                let (a, b) = (seg[0], seg[1]);
+                let len = ((b.0 - a.0) as f64).hypot((b.1 - a.1) as f64);
+                let steps = (len / 3.0).ceil().clamp(1.0, 2000.0) as usize;
+                n += (0..=steps)
+                    .map(|k| {
+                        let t = k as f64 / steps as f64;
+                        (
+                            a.0 as f64 + t * (b.0 - a.0) as f64,
+                            a.1 as f64 + t * (b.1 - a.1) as f64,
+                        )
+                    })
+                    .filter(|&p| inside(p))
+                    .count();
+            }
+        }
+        n
+    };
+    let places = [
+        preferred,
+        UpperLeft,
+        UpperRight,
+        LowerRight,
+        LowerLeft,
+        UpperMiddle,
+        LowerMiddle,
+        MiddleLeft,
+        MiddleRight,
+    ];
+    let mut best = (usize::MAX, place(&places[0]));
+    for p in &places {
+        let at = place(p);
+        let n = covered(at);
+        if n == 0 {
+            return at;
+        }
+        if n < best.0 {
+            best = (n, at);
+        }
+    }
+    best.1
+}
+
+/// For tests: the first point of the data (a vertex of a line or area,
+/// or a mark's centre) that the legend box of chart SVG `svg` covers.
+#[cfg(test)]
+pub(crate) fn legend_covers(svg: &str) -> Option<(f64, f64)> {
+    let doc = roxmltree::Document::parse(svg).expect("an SVG");
+    let nodes: Vec<_> = doc.descendants().filter(|n| n.is_element()).collect();
+    // The legend's box: opaque white, and not the canvas.
+    let at = nodes.iter().position(|n| {
+        n.has_tag_name("rect")
+            && n.attribute("fill") == Some("#FFFFFF")
+            && n.attribute("opacity") == Some("1")
+            && (n.attribute("x"), n.attribute("y")) != (Some("0"), Some("0"))
+    })?;
+    let num = |a: &str| nodes[at].attribute(a).unwrap().parse::<f64>().unwrap();
+    let (x0, y0) = (num("x"), num("y"));
+    let (x1, y1) = (x0 + num("width"), y0 + num("height"));
+    let inside =
+        |&(x, y): &(f64, f64)| x > x0 + 1.0 && x < x1 - 1.0 && y > y0 + 1.0 && y < y1 - 1.0;
+    nodes[..at].iter().find_map(|n| {
+        let points = match n.tag_name().name() {
+            "polyline" | "polygon" => n.attribute("points")?.to_string(),
+            "circle" => format!("{},{}", n.attribute("cx")?, n.attribute("cy")?),
+            _ => return None,
+        };
+        let found = points.split_whitespace().find_map(|p| {
+            let (x, y) = p.split_once(',')?;
+            Some((x.parse::<f64>().ok()?, y.parse::<f64>().ok()?)).filter(inside)
+        });
+        found
+    })
+}

@@ -1,0 +1,214 @@
+//! The charts' shared frame, palette, axes and legends, pinned.
+
+/// CIELAB of a colour as a reader sees it: as given, or (`deutan`)
+/// through Machado et al.'s simulation of deuteranopia.
+fn lab(c: plotters::style::RGBColor, deutan: bool) -> [f64; 3] {
+    let lin = |v: u8| {
+        let v = v as f64 / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let mut rgb = [lin(c.0), lin(c.1), lin(c.2)];
+    if deutan {
+        let m = [
+            [0.367322, 0.860646, -0.227968],
+            [0.280085, 0.672501, 0.047413],
+            [-0.011820, 0.042940, 0.968881],
+        ];
+        rgb = m.map(|row| (0..3).map(|j| row[j] * rgb[j]).sum::<f64>().clamp(0.0, 1.0));
+    }
+    let [r, g, b] = rgb;
+    let (x, y, z) = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    );
+    let f = |t: f64| {
+        if t > 0.008856 {
+            t.cbrt()
+        } else {
+            7.787 * t + 16.0 / 116.0
+        }
+    };
+    [
+        116.0 * f(y) - 16.0,
+        500.0 * (f(x) - f(y)),
+        200.0 * (f(y) - f(z)),
+    ]
+}
+
+#[test]
+fn every_two_series_differ_for_a_deuteranope_and_in_grayscale_or_by_marker() {
+    let dist = |a: [f64; 3], b: [f64; 3]| {
+        ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+    };
+    // A chart holds up to 14 series.
+    for a in 0..14 {
+        for b in a + 1..14 {
+            if super::marker_kind(a) != super::marker_kind(b) {
+                continue;
+            }
+            let (ca, cb) = (super::color(a), super::color(b));
+            let deutan = dist(lab(ca, true), lab(cb, true));
+            let gray = (lab(ca, false)[0] - lab(cb, false)[0]).abs();
+            assert!(
+                deutan >= 15.0,
+                "slots {a} and {b}: ΔE {deutan:.1} for a deuteranope"
+            );
+            assert!(
+                gray >= 12.0,
+                "slots {a} and {b}: ΔL* {gray:.1} in grayscale"
+            );
+        }
+    }
+    // No colour is pale on white: each has L* under 75 (yellow's 88 is out).
+    for i in 0..7 {
+        let l = lab(super::color(i), false)[0];
+        assert!(l < 75.0, "slot {i}: L* {l:.1}");
+    }
+}
+
+#[test]
+fn no_tick_is_named_above_the_data() {
+    assert_eq!(super::tick_below(1e5, 4.2e5), "100k");
+    assert_eq!(super::tick_below(4.2e5, 4.2e5), super::compact(4.2e5));
+    assert_eq!(super::tick_below(1e6, 4.2e5), "");
+    assert_eq!(super::tick_below(1e12, 4.2e5), "");
+}
+
+#[test]
+fn a_strategy_keeps_its_slot_whatever_else_is_drawn() {
+    let a = super::slots(["dlx", "band", "my-solver"]);
+    let b = super::slots(["tdoku", "band", "bitset-mrv", "dlx", "jcz"]);
+    assert_eq!((a[0], a[1]), (b[3], b[1]));
+    // Other names follow the built-ins, each in a colour no other series
+    // of its chart has, while one is free.
+    assert!(a[2] >= 15 && b[0] >= 15 && b[4] > b[0]);
+    let colours = |s: &[usize]| {
+        let mut c: Vec<usize> = s.iter().map(|s| s % super::PALETTE.len()).collect();
+        c.sort();
+        c.dedup();
+        c.len()
+    };
+    assert_eq!(colours(&a), 3);
+    assert_eq!(colours(&b), 5);
+    // The default run's eight contenders: eight colours.
+    let default = super::slots([
+        "band",
+        "bitset-mrv",
+        "dlx",
+        "backtracking",
+        "naive-exact-cover",
+        "cdcl",
+        "sat-varisat",
+        "dlx-crate",
+    ]);
+    assert_eq!(colours(&default), 8);
+    // Past eight series colours repeat, and slots stay distinct.
+    let many = super::slots(["band", "a", "b", "c", "d", "e", "f", "g", "h"]);
+    assert_eq!(colours(&many), 8);
+    let mut distinct = many.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), many.len());
+    // Every marker shape is a closed outline of at least three points.
+    for k in 0..super::MARKERS {
+        assert!(super::marker_shape(k, 9).len() >= 3);
+    }
+}
+
+use super::*;
+
+#[test]
+fn no_log_label_sits_at_the_axis_far_end() {
+    // 5 is the range's top: its label would cross into the title.
+    let (bold, light) = log_points(0.5..5.0, usize::MAX);
+    assert_eq!(bold, [0.5, 1.0, 2.0]);
+    assert!(light.contains(&5.0));
+    let (bold, _) = log_points(0.5..5.5, usize::MAX);
+    assert_eq!(bold, [0.5, 1.0, 2.0, 5.0]);
+}
+
+#[test]
+fn curves_are_bounded_and_keep_their_ends() {
+    let small: Vec<f64> = (1..=10).map(f64::from).collect();
+    let pts = ecdf(&small);
+    assert_eq!(pts.len(), 20);
+    assert_eq!((pts[0], pts[19]), ((1.0, 0.0), (10.0, 1.0)));
+    let big: Vec<f64> = (1..=1_000_000).map(f64::from).collect();
+    let pts = ecdf(&big);
+    assert_eq!(pts.len(), CURVE_POINTS);
+    assert_eq!(pts[0].0, 1.0);
+    assert_eq!(*pts.last().unwrap(), (1e6, 1.0));
+    // Each point lies on the full curve: share = rank / n.
+    for &(v, share) in &pts {
+        assert!((share - v / 1e6).abs() < 1e-12, "{v} {share}");
+    }
+    assert!(ecdf(&[]).is_empty());
+    assert_eq!(thin(1).collect::<Vec<_>>(), [0]);
+    assert_eq!(thin(0).count(), 0);
+    let many: Vec<u32> = (0..100_000).collect();
+    let d = dots(&many);
+    assert_eq!(d.len(), MAX_DOTS);
+    assert!(d.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(dots(&many), d, "seeded");
+    assert_eq!(dots(&many[..10]), &many[..10]);
+}
+
+#[test]
+fn compact_labels_keep_small_values() {
+    let cases = [
+        (0.002, "0.002"),
+        (0.005, "0.005"),
+        (0.0025, "0.0025"),
+        (0.015, "0.015"),
+        (0.25, "0.25"),
+        (0.01, "0.01"),
+        (0.5, "0.5"),
+        (2.0, "2"),
+        (1500.0, "1.5k"),
+    ];
+    for (v, want) in cases {
+        assert_eq!(compact(v), want);
+    }
+}
+
+#[test]
+fn log_axes_have_even_grids() {
+    for (lo, hi) in [
+        (1.6, 150.0),
+        (4.0, 220.0),
+        (0.3, 9e5),
+        (80.0, 110.0),
+        (2e3, 4e6),
+    ] {
+        let axis = log_axis(lo..hi);
+        let (bold, light) = (axis.bold_points(), axis.light_points());
+        assert!(bold.len() >= 2, "{lo}..{hi}: {bold:?}");
+        let all: Vec<f64> = bold.iter().chain(light).copied().collect();
+        for v in &all {
+            assert!((lo..=hi).contains(v), "{lo}..{hi}: {v} outside");
+            // Every line sits on a whole multiple of a power of ten.
+            let m = v / 10f64.powf(v.log10().floor());
+            assert!((m - m.round()).abs() < 1e-9, "{lo}..{hi}: {v}");
+        }
+        // At most nine lines per decade, never a dense band.
+        for d in (lo.log10().floor() as i32)..=(hi.log10().ceil() as i32) {
+            let inside = all
+                .iter()
+                .filter(|v| (10f64.powi(d)..10f64.powi(d + 1)).contains(*v))
+                .count();
+            assert!(inside <= 9, "{lo}..{hi}: {inside} lines in 1e{d}");
+        }
+        if hi / lo > 10.0 {
+            // Labels at 1, 2, 5 × 10^k only.
+            for v in bold {
+                let m = (v / 10f64.powf(v.log10().floor())).round() as u32;
+                assert!([1, 2, 5].contains(&m), "{lo}..{hi}: label at {v}");
+            }
+        }
+    }
+}
