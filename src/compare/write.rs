@@ -442,13 +442,39 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
             c.current.info.options.mode, c.current.info.options.threads
         ),
     };
-    let line = format!(
-        "baseline {} against {}; {measured}; {}",
-        c.baseline.label,
-        c.current.label,
-        crate::report::charts::machine_line(&c.current.info)
-    );
     for d in datasets {
+        // The dataset's puzzles compared and each run's rounds on it.
+        let rounds = |info: &crate::harness::RunInfo| info.rounds_of(d);
+        let puzzles =
+            c.current
+                .info
+                .datasets
+                .iter()
+                .find(|x| x.name == d)
+                .map_or(String::new(), |x| {
+                    match x.puzzles_run < x.puzzles_in_source {
+                        true => format!(
+                            "{d}: {} of its {} puzzles; ",
+                            crate::stats::thousands(x.puzzles_run),
+                            crate::stats::thousands(x.puzzles_in_source)
+                        ),
+                        false => {
+                            format!("{d}: {} puzzles; ", crate::stats::thousands(x.puzzles_run))
+                        }
+                    }
+                });
+        let (rb, rc) = (rounds(&c.baseline.info), rounds(&c.current.info));
+        let rounds = match (counted, rb == rc) {
+            (true, _) => String::new(),
+            (false, true) => format!(", {rc} round{}", if rc == 1 { "" } else { "s" }),
+            (false, false) => format!(", rounds {rb} and {rc}"),
+        };
+        let line = format!(
+            "{puzzles}baseline {} against {}; {measured}{rounds}; {}",
+            c.baseline.label,
+            c.current.label,
+            crate::report::charts::machine_line(&c.current.info)
+        );
         let rows: Vec<&CompareRow> = c.rows.iter().filter(|r| r.dataset == d).collect();
         let lines: Vec<(String, usize, Vec<f64>)> = rows
             .iter()

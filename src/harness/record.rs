@@ -464,7 +464,7 @@ impl SummaryRow {
     /// Its puzzles that failed or went unchecked, by kind, named by their
     /// count columns (but `stopped` for the budget's, and `over the memory
     /// limit`).
-    fn kinds(&self) -> [(u64, &'static str); 5] {
+    pub fn kinds(&self) -> [(u64, &'static str); 5] {
         let c = SummaryRow::NAMES;
         [
             (self.errors, c.errors),

@@ -308,7 +308,7 @@ pub fn charts(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
     chart_groups(h)
         .iter()
         .map(|g| {
-            let line = data_line(h, &group_runs(g));
+            let line = data_line(h, &group_runs(g), &g[0].dataset);
             render(&timeline_chart(h, g), &charts_dir, &line, false)
                 .map_err(|e| io(std::io::Error::other(e.0)))
         })
@@ -318,7 +318,7 @@ pub fn charts(h: &History, dir: &Path) -> Result<Vec<Rendered>, HistoryError> {
 /// What a chart's data is: its runs (by their labels, where they have
 /// them) of the history's, when and on how many machines they were made,
 /// and the build that drew it.
-fn data_line(h: &History, runs: &[usize]) -> String {
+fn data_line(h: &History, runs: &[usize], dataset: &str) -> String {
     let (Some(&a), Some(&b)) = (runs.first(), runs.last()) else {
         return String::new();
     };
@@ -340,6 +340,14 @@ fn data_line(h: &History, runs: &[usize]) -> String {
         m.dedup();
         m.len()
     };
+    let (day0, day1): (String, String) = (
+        first.info.started.chars().take(10).collect(),
+        last.info.started.chars().take(10).collect(),
+    );
+    let days = match day0 == day1 {
+        true => format!("on {day0}"),
+        false => format!("{day0} to {day1}"),
+    };
     // Each setting and build said once where alike, else each in turn.
     let said = |of: &dyn Fn(&RunInfo) -> String| -> Vec<String> {
         let mut all: Vec<String> = Vec::new();
@@ -354,6 +362,22 @@ fn data_line(h: &History, runs: &[usize]) -> String {
     let modes = said(&|i| i.options.mode.to_string());
     let threads = said(&|i| i.options.threads.to_string());
     let builds = said(&|i| i.git_commit.chars().take(7).collect());
+    let puzzles = said(&|i| {
+        i.datasets
+            .iter()
+            .find(|d| d.name == dataset)
+            .map_or(String::new(), |d| crate::stats::thousands(d.puzzles_run))
+    });
+    let rounds = said(&|i| i.rounds_of(dataset).to_string());
+    let puzzles = match puzzles.as_slice() {
+        [one] => format!("{dataset}: {one} puzzles"),
+        many => format!("{dataset}: puzzles {}", many.join(", ")),
+    };
+    let rounds = match rounds.as_slice() {
+        [one] if one == "1" => "1 round".to_string(),
+        [one] => format!("{one} rounds"),
+        many => format!("rounds {}", many.join(", ")),
+    };
     let threads = match threads.as_slice() {
         [one] if one == "1" => "1 thread".to_string(),
         [one] => format!("{one} threads"),
@@ -370,10 +394,9 @@ fn data_line(h: &History, runs: &[usize]) -> String {
         ),
     };
     format!(
-        "{} runs{named}{of}, {} to {}; mode{} {}, {threads}{builds}; {machines} machine{}; drawn by sudoku-bench {}",
+        "{puzzles}; {} runs{named}{of}, {}; mode{} {}, {threads}, {rounds}{builds}; {machines} machine{}; drawn by sudoku-bench {}",
         runs.len(),
-        first.info.started.chars().take(10).collect::<String>(),
-        last.info.started.chars().take(10).collect::<String>(),
+        days,
         if modes.len() == 1 { "" } else { "s" },
         modes.join(", "),
         if machines == 1 { "" } else { "s" },

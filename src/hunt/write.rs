@@ -301,8 +301,14 @@ pub fn write_results(
         end_s: result.elapsed.as_secs_f64(),
         islands: header.islands,
     };
+    // The grid hunted on: its puzzles'.
+    let side = result
+        .found
+        .first()
+        .map(|f| f.unique.puzzle.geometry().side());
+    let on = side.map_or(String::new(), |s| format!(" on {s}×{s}"));
     let line = format!(
-        "hunt for {}: seed {}, {} island{}, {} thread{}, {} s; {}",
+        "hunt for {}{on} (mode unique): seed {}, {} island{}, {} thread{}, {} s; {}",
         name.short(),
         header.seed,
         header.islands,

@@ -605,20 +605,8 @@ pub fn write(dirs: &[PathBuf], out: &Path, paper: bool) -> Result<MachinesReport
             })
             .collect();
         let labels: Vec<&str> = machines.iter().map(|m| m.label.as_str()).collect();
-        // Said once where every run says the same (one machine, one build).
-        let line = match lines.iter().all(|l| *l == lines[0]) {
-            true => format!("{}: {}", labels.join(", "), lines[0]),
-            false => format!(
-                "{} runs: {}",
-                machines.len(),
-                labels
-                    .iter()
-                    .zip(&lines)
-                    .map(|(m, l)| format!("{m} ({l})"))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-        };
+        // What every run says, said once; what one says alone, after it.
+        let line = crate::report::charts::runs_line(&labels, &lines);
         charts.push(
             render(&chart, &charts_dir, &line, paper).map_err(|message| ReportError::Draw {
                 chart: format!("machines-{}", d.name),

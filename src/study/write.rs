@@ -431,6 +431,8 @@ fn drawn_findings(
         .iter()
         .find(|g| g.variant == *v && g.mode == mode && g.cost == cost)
         .and_then(|g| g.growth.as_ref())
+        // A law that fits poorly is said not to fit (report.md), not drawn.
+        .filter(|g| g.best().r2 >= POOR_FIT)
         .map(|g| {
             let best = g.best();
             let (a, b) = (

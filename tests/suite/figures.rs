@@ -258,3 +258,31 @@ fn scaling_machines_outside_and_counted_charts_are_fit_for_print() {
     }
     assert!(n >= 12, "{n} charts");
 }
+
+/// The figure lint over charts made by hand: `SUDOKU_BENCH_LINT=DIR[:DIR…]
+/// cargo test --release --test suite lint_charts_of -- --ignored` reads
+/// every chart in each folder at its width and lists each fault.
+#[test]
+#[ignore]
+fn lint_charts_of_the_folders_named() {
+    let dirs = std::env::var("SUDOKU_BENCH_LINT").expect("SUDOKU_BENCH_LINT=DIR[:DIR...]");
+    let mut faults = Vec::new();
+    for dir in dirs.split(':') {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let Some(stem) = name.strip_suffix(".svg") else {
+                continue;
+            };
+            let size = match stem.ends_with(figure::SINGLE.suffix) {
+                true => figure::SINGLE,
+                false => figure::DOUBLE,
+            };
+            let svg = std::fs::read_to_string(&path).unwrap();
+            for f in crate::lint::lint(&svg, &size) {
+                faults.push(format!("{dir}/{name}: {f}"));
+            }
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}

@@ -466,8 +466,10 @@ fn legend_faults(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
     }
     for (i, a) in entries.iter().enumerate() {
         for b in &entries[i + 1..] {
-            // Up to eight series (the palette's colours), no two share one.
-            if entries.len() <= 8 && a.colour == b.colour {
+            // Up to eight series (the palette's colours), no two share one,
+            // but for a series and its dashed companion (a fit).
+            let dashed = |e: &Entry| e.strokes >= 2;
+            if entries.len() <= 8 && a.colour == b.colour && dashed(a) == dashed(b) {
                 out.push(format!(
                     "{:?} and {:?} share a colour ({}) in a legend of {}",
                     a.label,

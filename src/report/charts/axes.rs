@@ -321,10 +321,21 @@ pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
     let plot = root.dim_in_pixel().0.saturating_sub(labels + 46) as f64;
     let descs: Vec<String> = x_desc.lines().map(str::to_string).collect();
     let x_desc = fit_any(&descs, plot);
+    // As many x labels as the plot's width holds at the widest one's
+    // width (0.0000001× is wider than 1k).
+    let widest_x = log_points(x.clone(), usize::MAX)
+        .0
+        .iter()
+        .map(|v| text_width(&x_label(v), TEXT as f64 / 1.24))
+        .fold(0.0, f64::max);
+    let most = (plot / (widest_x * 1.5 + 24.0)).floor().max(2.0) as usize;
     let mut chart = frame(root, title)
         .y_label_area_size(labels)
         .build_cartesian_2d(
-            log_x_axis(x, root),
+            log_axis_labels(
+                x,
+                most.min(root.dim_in_pixel().0.saturating_sub(140) as usize / 64),
+            ),
             // A tick at each name's row, none in the room above them.
             Ticked {
                 range: -0.5..n - 0.5,

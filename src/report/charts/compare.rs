@@ -112,8 +112,8 @@ impl Chart for BeforeAfter {
             false => "median time per puzzle",
         };
         format!(
-            "Each strategy's {what} on {} in the baseline (hollow circle) and now (filled), \
-             joined by a line (log scale; left is less).",
+            "Each strategy's {what} on {} in the baseline (hollow circle, above its row's line) and now \
+             (filled, below it), joined by a line (log scale; left is less).",
             self.dataset
         )
     }
@@ -136,14 +136,17 @@ impl Chart for BeforeAfter {
             let y = n - 1.0 - i as f64;
             let c = color(*ci);
             let area = chart.plotting_area();
+            // The baseline a little above its row and now a little below,
+            // so that a change too small to part them across still shows both.
+            let (yb, ya) = (y + 0.14, y - 0.14);
             area.draw(&PathElement::new(
-                vec![(*before, y), (*after, y)],
+                vec![(*before, yb), (*after, ya)],
                 c.stroke_width(2),
             ))
             .map_err(err)?;
-            area.draw(&Circle::new((*before, y), 6, c.stroke_width(2)))
+            area.draw(&Circle::new((*before, yb), 7, c.stroke_width(2)))
                 .map_err(err)?;
-            area.draw(&Circle::new((*after, y), 6, c.filled()))
+            area.draw(&Circle::new((*after, ya), 6, c.filled()))
                 .map_err(err)?;
         }
         Ok(())

@@ -28,9 +28,11 @@ pub const DOUBLE: Size = Size {
 };
 
 /// A single-column figure, 3.5 in wide (`--figures paper`).
+/// Taller than wide: the data line and key take more lines at this width,
+/// and a plot of rows needs a text height a row.
 pub const SINGLE: Size = Size {
     suffix: "-3.5in",
-    px: (480, 520),
+    px: (480, 600),
     inches: 3.5,
 };
 
@@ -107,7 +109,7 @@ mod tests {
     #[test]
     fn print_sizes_give_300_dpi_and_keep_the_floor() {
         assert_eq!(DOUBLE.png_px(), (2100, 1225));
-        assert_eq!(SINGLE.png_px(), (1050, 1138));
+        assert_eq!(SINGLE.png_px(), (1050, 1313));
         // The smallest text the charts use, 8 pt or more at both widths.
         for size in [DOUBLE, SINGLE] {
             let pt = super::super::SMALLEST_PX * size.points_per_px();

@@ -140,19 +140,41 @@ impl Chart for HeadToHead {
             }
             return Ok(());
         }
+        // Each in two lines, in its own corner, clear of the diagonal.
         let (lo, hi) = (r.start * 1.3, r.end / 1.3);
+        let row = super::TEXT as i32 + 4;
+        let (pos_a, pos_b) = (
+            plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Left,
+                plotters::style::text_anchor::VPos::Top,
+            ),
+            plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Right,
+                plotters::style::text_anchor::VPos::Bottom,
+            ),
+        );
+        let two = |text: &str| -> (String, String) {
+            match text.split_once(": ") {
+                Some((who, count)) => (format!("{who}:"), count.to_string()),
+                None => (text.to_string(), String::new()),
+            }
+        };
+        let ((a1, a2), (b1, b2)) = (two(&faster_a), two(&faster_b));
         chart
-            .draw_series([
-                Text::new(faster_a, (lo, hi), style.clone()),
-                Text::new(
-                    faster_b,
-                    (hi, lo),
-                    style.pos(plotters::style::text_anchor::Pos::new(
-                        plotters::style::text_anchor::HPos::Right,
-                        plotters::style::text_anchor::VPos::Bottom,
-                    )),
-                ),
-            ])
+            .plotting_area()
+            .draw(
+                &(EmptyElement::at((lo, hi))
+                    + Text::new(a1, (0, 0), style.clone().pos(pos_a))
+                    + Text::new(a2, (0, row), style.clone().pos(pos_a))),
+            )
+            .map_err(err)?;
+        chart
+            .plotting_area()
+            .draw(
+                &(EmptyElement::at((hi, lo))
+                    + Text::new(b1, (0, -row), style.clone().pos(pos_b))
+                    + Text::new(b2, (0, 0), style.pos(pos_b))),
+            )
             .map_err(err)?;
         Ok(())
     }

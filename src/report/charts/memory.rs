@@ -139,15 +139,17 @@ impl Memory {
             0.0
         };
         let x = if right {
-            super::log_headroom(lo / 2.0..hi * 2.0, share)
+            super::log_headroom(lo / 1.25..hi * 1.25, share)
         } else {
-            lo / 2.0..hi * 2.0
+            lo / 1.25..hi * 1.25
         };
         // Every decade labelled where there is room, else every other one.
         let decades = (x.end / x.start).log10().max(1.0);
         let every = if width / decades < 80.0 { 2 } else { 1 };
+        // None past the data, in the room kept right of it for the legend.
+        let top = hi * 1.25 * 1.001;
         let label = move |v: &f64| match (v.log10().round() as i64) % every {
-            0 => bytes_label(*v),
+            0 if *v <= top => bytes_label(*v),
             _ => String::new(),
         };
         let mut chart =

@@ -2,6 +2,7 @@
 //! ideal (linear from the fewest threads) dashed beside each.
 
 use super::{color, err, frame, legend, log_range, Chart, DrawError, FONT};
+use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -52,9 +53,15 @@ impl Chart for Scaling {
         let (top, data) = (y.end, y.clone());
         let y = super::log_headroom(y, super::legend_room(root, self.series.len()));
         let x = min_t / 1.25..max_t * 1.25;
+        // A tick at each thread count measured, and none between.
+        let mut counts: Vec<f64> = points().map(|p| p.0 as f64).collect();
+        counts.sort_by(f64::total_cmp);
+        counts.dedup();
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
-                super::log_x_axis(x, root),
+                x.log_scale()
+                    .with_key_points(counts)
+                    .with_light_points(Vec::<f64>::new()),
                 super::log_y_axis_over(root, y, data),
             )
             .map_err(err)?;

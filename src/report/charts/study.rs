@@ -370,7 +370,13 @@ where
             ))
             .map_err(err)?
             .label(format!("{} fit: {what}", c.name))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], col.stroke_width(1)));
+            .legend(move |(x, y)| {
+                // Dashed, as the fit is drawn.
+                EmptyElement::at((x, y))
+                    + PathElement::new(vec![(0, 0), (6, 0)], col.stroke_width(1))
+                    + PathElement::new(vec![(10, 0), (16, 0)], col.stroke_width(1))
+                    + PathElement::new(vec![(20, 0), (24, 0)], col.stroke_width(1))
+            });
         Ok(())
     }
 

@@ -148,3 +148,48 @@ pub fn sampled_note(points: usize, population: Option<u64>) -> String {
         _ => String::new(),
     }
 }
+
+/// The data lines of several runs drawn on one chart, as one: what every
+/// run's line says (its `; `-separated parts) said once after the runs'
+/// names, then what each says alone: `M1, M2: hard-9x9: 30 puzzles; ...;
+/// M1: label v1; M2: label v2`.
+pub fn runs_line(names: &[&str], lines: &[String]) -> String {
+    let parts: Vec<Vec<&str>> = lines.iter().map(|l| l.split("; ").collect()).collect();
+    let Some(first) = parts.first() else {
+        return String::new();
+    };
+    let shared: Vec<&str> = first
+        .iter()
+        .copied()
+        .filter(|p| parts.iter().all(|q| q.contains(p)))
+        .collect();
+    let mut line = format!("{}: {}", names.join(", "), shared.join("; "));
+    for (name, own) in names.iter().zip(&parts) {
+        let own: Vec<&str> = own
+            .iter()
+            .copied()
+            .filter(|p| !shared.contains(p))
+            .collect();
+        if !own.is_empty() {
+            line += &format!("; {name}: {}", own.join(", "));
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn runs_say_once_what_they_share_and_alone_what_they_do_not() {
+        let a = "hard-9x9: 30 puzzles; mode unique, 2 threads; Xeon (2 cores); label v1; run 2026-11-29";
+        let b = "hard-9x9: 30 puzzles; mode unique, 2 threads; Xeon (2 cores); label v2; run 2026-11-29";
+        assert_eq!(
+            super::runs_line(&["M1", "M2"], &[a.into(), b.into()]),
+            "M1, M2: hard-9x9: 30 puzzles; mode unique, 2 threads; Xeon (2 cores); run 2026-11-29; M1: label v1; M2: label v2"
+        );
+        assert_eq!(
+            super::runs_line(&["M1", "M2"], &[a.into(), a.into()]),
+            format!("M1, M2: {a}")
+        );
+    }
+}
