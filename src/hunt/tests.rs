@@ -441,7 +441,11 @@ fn islands_go_on_from_the_best_symmetric_copy_and_keep_one_up_to_symmetry() {
 fn found_csv_rows_are_written_as_the_csv_crate_wrote_them() {
     use crate::columns::{header, Row};
     use write::{FoundLine, MergedLine};
-    let puzzle = crate::format::test_grid("1......2..3..4..");
+    let puzzle = crate::format::read_str("t", "1......2..3..4..", &Default::default())
+        .unwrap()
+        .puzzles
+        .remove(0)
+        .grid;
     let solution = SolverId::Dlx
         .solve(&puzzle, &Limits::new(Mode::Unique))
         .first()

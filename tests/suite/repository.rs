@@ -1,5 +1,5 @@
 //! The repository itself: CI's refusal of a tracked file over 2 MB, and the
-//! library's layers (ARCHITECTURE.md), which no import may climb.
+//! layers of both crates (ARCHITECTURE.md), which no import may climb.
 
 use std::path::Path;
 use std::process::Command;
@@ -54,16 +54,17 @@ fn ci_refuses_a_tracked_file_over_2_mb() {
     assert!(!err.contains("untracked.csv"), "{err}");
 }
 
-/// The library's top-level modules, bottom layer first (ARCHITECTURE.md):
-/// a module may import only from lower layers.
+/// The workbench's top-level modules, bottom layer first (ARCHITECTURE.md):
+/// a module may import only from lower layers. The solvers' crate sits below
+/// them all: its modules, re-exported under their names (`crate::grid`,
+/// `crate::solver`, ...), may be imported from anywhere.
 const LAYERS: &[&[&str]] = &[
     &[
-        "grid", "stats", "seeded", "error", "words", "sync", "usage", "columns", "files", "spool",
+        "stats", "words", "sync", "usage", "columns", "files", "spool",
     ],
-    &["format", "validate", "transform", "perf", "lock", "hygiene"],
-    &["solver", "datasets", "callgrind"],
+    &["perf", "lock", "hygiene"],
+    &["datasets", "callgrind"],
     &["rate", "batch", "valgrind"],
-    &["generate"],
     &["contender"],
     &["external"],
     &["check"],
@@ -75,15 +76,47 @@ const LAYERS: &[&[&str]] = &[
     &["bench"],
 ];
 
-fn layer(module: &str) -> Option<usize> {
-    LAYERS.iter().position(|l| l.contains(&module))
+/// The solvers' crate (`crates/solvers`), bottom layer first; it never names
+/// the workbench.
+const SOLVER_LAYERS: &[&[&str]] = &[
+    &["grid", "seeded", "error", "words", "clock"],
+    &["format", "validate", "transform"],
+    &["solver"],
+    &["rating"],
+    &["generate"],
+];
+
+/// The solvers' modules the workbench re-exports (`src/lib.rs`).
+const REEXPORTED: &[&str] = &[
+    "error",
+    "format",
+    "generate",
+    "grid",
+    "seeded",
+    "solver",
+    "transform",
+    "validate",
+    "verdicts",
+    "words_of",
+];
+
+fn layer(layers: &[&[&str]], module: &str) -> Option<usize> {
+    layers.iter().position(|l| l.contains(&module))
+}
+
+/// A file's code: its unit tests and comment lines left out.
+fn code(text: &str) -> String {
+    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+    code.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Every `crate::MODULE` a file's code names (comments and its unit tests left out).
 fn imports(text: &str) -> Vec<String> {
-    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
     let mut out = Vec::new();
-    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+    for line in code(text).lines() {
         for (i, _) in line.match_indices("crate::") {
             let name: String = line[i + 7..]
                 .chars()
@@ -104,17 +137,26 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
             out.push(path);
         }
     }
+    out.sort();
 }
 
-#[test]
-fn no_import_climbs_a_layer() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// A unit test's file: `tests.rs`, or anything in a `tests/` folder.
+fn is_unit_test(rel: &Path) -> bool {
+    rel.ends_with("tests.rs") || rel.components().any(|c| c.as_os_str() == "tests")
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The imports under `src` that climb `layers`: each as `FILE imports crate::MODULE`.
+/// Files of the modules in `skip` are not checked; `seen` counts the others.
+fn climbs(src: &Path, layers: &[&[&str]], skip: &[&str], seen: &mut usize) -> Vec<String> {
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(src, &mut files);
     let mut climbs = Vec::new();
-    let mut seen = 0;
     for file in &files {
-        let rel = file.strip_prefix(&src).unwrap();
+        let rel = file.strip_prefix(src).unwrap();
         let top = rel
             .components()
             .next()
@@ -122,28 +164,74 @@ fn no_import_climbs_a_layer() {
             .as_os_str()
             .to_string_lossy();
         let module = top.trim_end_matches(".rs").to_string();
-        let unit_test =
-            rel.ends_with("tests.rs") || rel.components().any(|c| c.as_os_str() == "tests");
-        if ["cli", "main", "lib"].contains(&module.as_str()) || unit_test {
-            continue; // the binary sits above every layer; unit tests may reach anywhere
+        if skip.contains(&module.as_str()) || is_unit_test(rel) {
+            continue; // unit tests may reach anywhere
         }
-        let from = layer(&module).unwrap_or_else(|| {
-            panic!("src/{top}: a module missing from LAYERS and ARCHITECTURE.md")
+        let from = layer(layers, &module).unwrap_or_else(|| {
+            panic!(
+                "{}: a module missing from its LAYERS and ARCHITECTURE.md",
+                file.display()
+            )
         });
-        seen += 1;
+        *seen += 1;
         for to in imports(&std::fs::read_to_string(file).unwrap()) {
-            if let Some(l) = layer(&to) {
+            if let Some(l) = layer(layers, &to) {
                 if to != module && l >= from {
                     climbs.push(format!("{} imports crate::{to}", rel.display()));
                 }
             }
         }
     }
-    assert!(seen > 50, "the walk found the library's files ({seen})");
+    climbs
+}
+
+#[test]
+fn no_import_climbs_a_layer() {
+    let mut seen = 0;
+    // The binary sits above every layer.
+    let mut found = climbs(
+        &root().join("src"),
+        LAYERS,
+        &["cli", "main", "lib"],
+        &mut seen,
+    );
+    assert!(seen > 50, "the walk found the workbench's files ({seen})");
+    for name in REEXPORTED {
+        assert!(
+            layer(LAYERS, name).is_none(),
+            "{name} is the solvers' crate's"
+        );
+    }
+    let mut seen = 0;
+    let solvers = root().join("crates/solvers/src");
+    found.extend(climbs(&solvers, SOLVER_LAYERS, &["lib"], &mut seen));
+    assert!(seen > 30, "the walk found the solvers' files ({seen})");
     assert!(
-        climbs.is_empty(),
+        found.is_empty(),
         "imports that climb:\n{}",
-        climbs.join("\n")
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_solvers_never_name_the_workbench() {
+    let mut files = Vec::new();
+    rust_files(&root().join("crates/solvers"), &mut files);
+    assert!(files.len() > 30, "{}", files.len());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            !text.contains("sudoku_bench"),
+            "{} names the workbench",
+            file.display()
+        );
+    }
+    let manifest = std::fs::read_to_string(root().join("crates/solvers/Cargo.toml")).unwrap();
+    assert!(
+        !manifest
+            .lines()
+            .any(|l| l.trim_start().starts_with("sudoku-bench")),
+        "the solvers' crate depends on the workbench:\n{manifest}"
     );
 }
 

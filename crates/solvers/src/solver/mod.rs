@@ -107,7 +107,7 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Stop when this flag becomes true (checked with the deadline).
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Stop when the calling thread's CPU clock ([`crate::usage::thread_cpu`])
+    /// Stop when the calling thread's CPU clock ([`crate::clock::thread_cpu`])
     /// reaches this (checked with the deadline).
     pub cpu_deadline: Option<std::time::Duration>,
 }
@@ -329,7 +329,7 @@ impl<'a, T: Tracer> Control<'a, T> {
             }
         }
         if let Some(at) = self.limits.cpu_deadline {
-            if crate::usage::thread_cpu() >= at {
+            if crate::clock::thread_cpu() >= at {
                 self.stop = Some(Stop::Budget);
                 return false;
             }
@@ -379,7 +379,7 @@ impl<'a, T: Tracer> Control<'a, T> {
             && self
                 .limits
                 .cpu_deadline
-                .is_none_or(|d| crate::usage::thread_cpu() < d);
+                .is_none_or(|d| crate::clock::thread_cpu() < d);
         if exhausted {
             self.stop = None;
             self.found = found;
