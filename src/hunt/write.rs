@@ -6,7 +6,7 @@
 
 use super::{Found, HuntResult, Objective, ProgressRow};
 use crate::columns::Columns;
-use crate::export::markdown::thousands;
+use crate::export::cells::thousands;
 use crate::format::{write_line, Alphabet};
 use crate::harness::files;
 use crate::report::charts::{render, HuntProgress};
