@@ -100,7 +100,13 @@ impl ScoreName {
     }
 
     /// One found puzzle's comment: its score and the costs behind it.
-    fn comment(&self, score: f64, cost: f64, against: Option<f64>, censored: bool) -> String {
+    pub(super) fn comment(
+        &self,
+        score: f64,
+        cost: f64,
+        against: Option<f64>,
+        censored: bool,
+    ) -> String {
         let unit = self.objective.unit();
         let mut s = match (&self.against, against) {
             (Some(b), Some(c)) => format!(
@@ -338,58 +344,6 @@ pub fn print_best(
     Ok(())
 }
 
-/// Writes a merge's `puzzles.txt` (best first, each with its score and
-/// where it came from), `found.csv` and `hunt.json` into `dir`; returns the
-/// files.
-pub fn write_merged(
-    dir: &Path,
-    name: &ScoreName,
-    merged: &super::merge::MergeResult,
-    folders: usize,
-    alphabet: &Alphabet,
-) -> io::Result<Vec<PathBuf>> {
-    let mut text = format!(
-        "# sudoku-bench hunt --merge of {folders} hunts: the puzzles on which {} (mode unique), best first.\n",
-        match &name.against {
-            Some(b) => format!("{} needs the most {} relative to {b}", name.hunted, name.objective.name()),
-            None => format!("{} needs the most {}", name.hunted, name.objective.name()),
-        }
-    );
-    let _ = writeln!(
-        text,
-        "# {} puzzles read, {} kept: each checked for one solution by dlx-crate, scored on this machine, once up to symmetry.",
-        merged.read,
-        merged.kept.len()
-    );
-    for m in &merged.kept {
-        let f = &m.found;
-        let copies = match m.copies.len() {
-            0 => String::new(),
-            n => format!(
-                " (and {n} cop{} up to symmetry)",
-                if n == 1 { "y" } else { "ies" }
-            ),
-        };
-        let _ = writeln!(
-            text,
-            "{}  # {}; from {}{copies}",
-            write_line(&f.unique.puzzle, alphabet),
-            name.comment(f.score, f.cost, f.against, f.censored),
-            m.source
-        );
-    }
-    let puzzles = dir.join(PUZZLES_TXT);
-    crate::files::write(&puzzles, text)?;
-    let found = dir.join(FOUND_CSV);
-    let rows = merged.kept.iter().enumerate().map(|(i, m)| {
-        let copies = m.copies.join(" ");
-        MergedLine::of(i + 1, &m.found, alphabet, m.source.clone(), copies)
-    });
-    write_found(&found, rows)?;
-    let record = HuntRecord::write(dir, name)?;
-    Ok(vec![puzzles, found, record])
-}
-
 /// Declares a `found.csv` row ([`crate::columns!`]): a puzzle kept, best
 /// first, its rank, score, costs and givens, the given columns, then the
 /// puzzle; and `of`, which makes a row of a [`Found`] and those columns.
@@ -456,7 +410,7 @@ found_line! {
 }
 
 /// Writes `found.csv`: its header, then `rows`.
-fn write_found<T: crate::columns::Row>(
+pub(super) fn write_found<T: crate::columns::Row>(
     path: &Path,
     rows: impl Iterator<Item = T>,
 ) -> io::Result<()> {

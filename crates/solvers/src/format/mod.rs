@@ -13,6 +13,7 @@ mod guard;
 mod line;
 mod lines;
 mod pencilmark;
+mod rest;
 mod write;
 
 pub use alphabet::{Alphabet, AlphabetKind, Symbol};
