@@ -124,7 +124,7 @@ pub fn recorded_score(dirs: &[PathBuf]) -> Result<ScoreName, HuntError> {
                     HuntRecord::FILE
                 )))
             }
-            Err(why) => return Err(unrecorded(why)),
+            Err(e) => return Err(unrecorded(e.to_string())),
         };
         match &agreed {
             Some((first, s)) if *s != score => {

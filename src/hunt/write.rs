@@ -69,25 +69,54 @@ impl HuntRecord {
     /// Reads `dir/hunt.json` back: `None` when the folder has none (a hunt
     /// by an older workbench, or puzzles gathered by hand); why not when it
     /// does not read.
-    pub fn read(dir: &Path) -> Result<Option<HuntRecord>, String> {
+    pub fn read(dir: &Path) -> Result<Option<HuntRecord>, RecordError> {
         let path = dir.join(HuntRecord::FILE);
         let text = match std::fs::read_to_string(&path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+            Err(error) => return Err(RecordError::Read { path, error }),
             Ok(text) => text,
         };
-        let record: HuntRecord = serde_json::from_str(&text)
-            .map_err(|e| format!("{} does not read: {e}", path.display()))?;
+        let record: HuntRecord = match serde_json::from_str(&text) {
+            Ok(record) => record,
+            Err(error) => return Err(RecordError::Parse { path, error }),
+        };
         if record.version > HuntRecord::VERSION {
-            return Err(format!(
-                "{} is version {}, newer than this workbench reads ({})",
-                path.display(),
-                record.version,
-                HuntRecord::VERSION
-            ));
+            return Err(RecordError::Newer {
+                path,
+                version: record.version,
+            });
         }
         Ok(Some(record))
     }
+}
+
+/// Why a folder's `hunt.json` does not read ([`HuntRecord::read`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The file is there, but reading it failed.
+    #[error("cannot read {}: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
+    /// It is no hunt record.
+    #[error("{} does not read: {error}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: serde_json::Error,
+    },
+    /// A newer workbench wrote it.
+    #[error("{} is version {version}, newer than this workbench reads ({})", path.display(), HuntRecord::VERSION)]
+    Newer {
+        /// The file.
+        path: PathBuf,
+        /// The version it says.
+        version: u32,
+    },
 }
 
 impl ScoreName {
