@@ -551,3 +551,86 @@ fn the_circle_check_sees_a_circle() {
     let (names, edges) = import_graph(src);
     assert_eq!(circles(&names, &edges), Vec::<String>::new());
 }
+
+/// The paths a document names: each backticked word or link target that
+/// starts at one of the repository's folders (`src/`, `crates/`, `tests/`,
+/// ...) or is a file at its root (`Cargo.toml`, `ARCHITECTURE.md`), without
+/// a `::` item or a `:LINE` after it; and each `--bench NAME` and `--test
+/// NAME` of its commands, as the file cargo builds it from.
+fn named_files(text: &str) -> Vec<String> {
+    const ROOTS: &[&str] = &[
+        "src/",
+        "crates/",
+        "tests/",
+        "benches/",
+        "examples/",
+        "docs/",
+        ".ci/",
+        "datasets/",
+    ];
+    let mut out = Vec::new();
+    let mut words: Vec<&str> = text.split('`').skip(1).step_by(2).collect();
+    words.extend(text.split("](").skip(1).filter_map(|s| s.split(')').next()));
+    for word in words {
+        for part in word.split_whitespace() {
+            let part = part.trim_matches(|c: char| matches!(c, '(' | ')' | ',' | ';' | '"' | '\''));
+            let path = part
+                .split("::")
+                .next()
+                .unwrap_or("")
+                .split('#')
+                .next()
+                .unwrap_or("");
+            let path = path.split(':').next().unwrap_or("");
+            let at_root = !path.contains('/')
+                && [".md", ".toml", ".lock"].iter().any(|e| path.ends_with(e))
+                && path.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+            if ROOTS.iter().any(|r| path.starts_with(r)) || at_root {
+                out.push(path.to_string());
+            }
+        }
+        let tokens: Vec<&str> = word.split_whitespace().collect();
+        for pair in tokens.windows(2) {
+            match pair[0] {
+                "--bench" => out.push(format!("benches/{}.rs", pair[1])),
+                "--test" if pair[1] == "suite" || pair[1] == "bounded" => {
+                    out.push(format!("tests/{}", pair[1]))
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_path_contributing_names_is_there() {
+    let text = std::fs::read_to_string(root().join("CONTRIBUTING.md")).unwrap();
+    let named = named_files(&text);
+    assert!(
+        named.len() > 10,
+        "the walk found CONTRIBUTING.md's paths: {named:?}"
+    );
+    let missing: Vec<&String> = named.iter().filter(|p| !root().join(p).exists()).collect();
+    assert!(
+        missing.is_empty(),
+        "CONTRIBUTING.md names what is not there: {missing:?}"
+    );
+}
+
+#[test]
+fn the_contributing_check_sees_a_path_that_is_not_there() {
+    let text = "Add a file under `src/solver/` and `crates/solvers/src/lib.rs:12`, see \
+                [the layers](ARCHITECTURE.md), run `cargo bench --bench band`; \
+                `report::build` is no path, nor is `snapshots/`.";
+    assert_eq!(
+        named_files(text),
+        [
+            "src/solver/",
+            "crates/solvers/src/lib.rs",
+            "benches/band.rs",
+            "ARCHITECTURE.md"
+        ]
+    );
+    assert!(!root().join("src/solver").exists(), "the strategies moved");
+}

@@ -3,7 +3,7 @@
 //! sudoku-bench workbench behind one trait, usable without the workbench.
 //!
 //! - [`grid`]: grids of box size 2..=8 (4×4 to 64×64), pencilmarks;
-//!   [`format`]: reading and writing puzzles; [`validate`]: conflict and
+//!   [`format`](mod@format): reading and writing puzzles; [`validate`]: conflict and
 //!   solution checks; [`transform`]: validity-preserving symmetries.
 //! - [`solver`]: the [`Solver`] contract, [`Limits`] and the closed registry
 //!   [`SolverId`], one module per strategy.
