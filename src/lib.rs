@@ -11,7 +11,9 @@
 //! - [`bench`](mod@bench): a run from its typed options ([`harness::RunOptions`]) to its
 //!   folder; [`batch`]: a puzzle file solved in parallel, answers in order.
 //!
-//! ARCHITECTURE.md in the repository draws the layers.
+//! The grid, formats, checks, generation and every strategy are the
+//! [`sudoku_solvers`] crate's, re-exported here under the same names.
+//! ARCHITECTURE.md in the repository draws the layers of both crates.
 //!
 //! Solving one puzzle with a registered strategy:
 //!
@@ -37,13 +39,9 @@ pub mod columns;
 pub mod compare;
 pub mod contender;
 pub mod datasets;
-pub mod error;
 pub mod export;
 pub mod external;
 pub mod files;
-pub mod format;
-pub mod generate;
-pub mod grid;
 pub mod harness;
 pub mod history;
 pub mod hunt;
@@ -52,17 +50,19 @@ pub mod lock;
 pub mod perf;
 pub mod rate;
 pub mod report;
-pub mod seeded;
-pub mod solver;
 pub mod spool;
 pub mod stats;
 pub mod study;
 pub mod sync;
-pub mod transform;
 pub mod usage;
 pub mod valgrind;
-pub mod validate;
 pub mod words;
+
+// The solvers' crate, below every layer of this one: its modules keep the
+// paths they had here (`sudoku_bench::solver::...`, `crate::grid::...`).
+pub use sudoku_solvers::{
+    error, format, generate, grid, seeded, solver, transform, validate, verdicts, words_of,
+};
 
 pub use error::{LoadError, ParseError, ParseErrorKind};
 pub use format::{Dataset, Puzzle, ReadOptions};

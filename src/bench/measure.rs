@@ -95,8 +95,9 @@ pub fn measure(
         cache: verdicts::cache_dir(),
         threads: opts.threads,
     };
-    let cost = verdicts::attach(&mut datasets, opts.mode, &how, watch.cancel)
-        .map_err(BenchError::Verdicts)?;
+    let cost =
+        crate::harness::prepare::attach_verdicts(&mut datasets, opts.mode, &how, watch.cancel)
+            .map_err(BenchError::Verdicts)?;
     if !watch.quiet {
         (watch.say)(&cost.to_string());
     }

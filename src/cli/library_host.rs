@@ -5,7 +5,8 @@
 use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use sudoku_bench::external::library::{serve, Abi, Library};
+use sudoku_bench::external::host::serve;
+use sudoku_bench::external::library::{Abi, Library};
 
 #[derive(clap::Args)]
 pub(super) struct LibraryHostArgs {

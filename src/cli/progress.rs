@@ -5,7 +5,7 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use sudoku_bench::harness;
-use sudoku_bench::hunt::session::score_text;
+use sudoku_bench::hunt::score_text;
 use sudoku_bench::hunt::{HuntObserver, ProgressRow, Stop};
 
 /// Whether a bar is drawn: not with `--quiet`, and only on a terminal.

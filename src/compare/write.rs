@@ -2,8 +2,8 @@
 //! charts, all from the finished [`Comparison`].
 
 use super::{CompareError, CompareRow, Comparison, Verdict};
+use crate::export::cells::{num, table, times};
 use crate::export::first_seen;
-use crate::export::markdown::{num, table, times};
 use crate::harness::files;
 use crate::harness::plan::Measure;
 use crate::report::charts::{render, BeforeAfter, DrawError, RatioDistribution, Rendered};

@@ -1,6 +1,7 @@
 //! Exporters: finished records in, files out. One file per format.
 
 use crate::harness::files;
+pub mod cells;
 pub mod csv;
 pub mod failures;
 pub mod json;
@@ -8,6 +9,7 @@ pub mod markdown;
 pub mod run_dir;
 pub mod terminal;
 pub mod track;
+pub mod words;
 
 use crate::harness::{RunInfo, SummaryRow};
 use std::io;

@@ -2,11 +2,11 @@
 //! dataset's reference, as a matrix that fits a narrow terminal (the full
 //! tables are in `summary.md`), and how a run ended.
 
-use super::first_seen;
-use super::markdown::times;
+use super::cells::{
+    compact_summary, counter_matrices, instructions_matrix, speed_matrix, COUNTERS_HEAD,
+};
+use super::words::{interval_note, run_notes, sentences};
 use crate::harness::plan::Measure;
-use crate::harness::SummaryRow;
-use crate::perf::{Event, Events};
 
 /// Columns the matrix fits in.
 pub const WIDTH: usize = 100;
@@ -22,166 +22,6 @@ pub trait Console {
     /// The flag that stops a run after the puzzles in flight (Ctrl-C), one
     /// for the whole process; `message` is said when it is set.
     fn cancel(&mut self, message: &'static str) -> std::sync::Arc<std::sync::atomic::AtomicBool>;
-}
-
-/// Strategies as rows, datasets as columns, each cell the strategy's speed
-/// against that dataset's reference (`ref` for the reference itself, `-` where
-/// it did not run or was not compared; see [`speed_cell`]). Datasets that do not fit in `width`
-/// columns go to a further block below. Empty when nothing was compared.
-pub fn speed_matrix(rows: &[SummaryRow], width: usize) -> String {
-    if rows.iter().all(|r| r.speed.is_none()) {
-        return String::new();
-    }
-    matrix(rows, width, "speed", &speed_cell)
-}
-
-/// A contender's cell in the speed matrix: `ref`, its speed, or where its
-/// figures do not stand its failures (`282/300 errors`); with the verified
-/// puzzles it stands on when that is fewer than all (`0.52× 269/300`).
-pub fn speed_cell(r: &SummaryRow) -> String {
-    if !r.stands() {
-        return if r.puzzles > 0 {
-            r.failure_cell()
-        } else {
-            "-".into()
-        };
-    }
-    let part = if r.solved < r.puzzles {
-        format!(" {}/{}", r.solved, r.puzzles)
-    } else {
-        String::new()
-    };
-    match (r.variant == r.reference, r.speed) {
-        (true, _) => format!("ref{part}"),
-        (false, Some(x)) => format!("{}{part}", times(x)),
-        (false, None) => "-".into(),
-    }
-}
-
-/// Strategies as rows, datasets as columns, each cell the mean instructions
-/// per puzzle (`-` where none were counted). Empty when none were.
-pub fn instructions_matrix(rows: &[SummaryRow], width: usize) -> String {
-    if rows.iter().all(|r| r.instructions_per_puzzle.is_none()) {
-        return String::new();
-    }
-    matrix(rows, width, "instructions", &|r| {
-        r.instructions_per_puzzle
-            .map_or("-".into(), |n| crate::stats::thousands(n.round() as u64))
-    })
-}
-
-/// The CPU's counters a run read (`--measure cycles,...`): a matrix of the
-/// mean count per puzzle for each of `events`, and of instructions per
-/// cycle when both were read. Empty when none were.
-pub fn counter_matrices(rows: &[SummaryRow], width: usize, events: Events) -> String {
-    let mean = |r: &SummaryRow, e: Event| match e {
-        Event::Cycles => r.cycles_per_puzzle,
-        Event::Instructions => r.instructions_per_puzzle,
-        Event::BranchMisses => r.branch_misses_per_puzzle,
-        Event::TaskClock => r.task_clock_ns_per_puzzle,
-    };
-    let mut out = String::new();
-    for e in events.iter() {
-        if rows.iter().all(|r| mean(r, e).is_none()) {
-            continue;
-        }
-        let corner = match e {
-            Event::TaskClock => "task-clock, ns".to_string(),
-            e => e.to_string(),
-        };
-        out.push_str(&matrix(rows, width, &corner, &|r| {
-            mean(r, e).map_or("-".into(), |n| crate::stats::thousands(n.round() as u64))
-        }));
-        out.push('\n');
-    }
-    let ipc = |r: &SummaryRow| Some(mean(r, Event::Instructions)? / mean(r, Event::Cycles)?);
-    if rows.iter().any(|r| ipc(r).is_some()) {
-        out.push_str(&matrix(rows, width, "instructions/cycle", &|r| {
-            ipc(r).map_or("-".into(), |x| format!("{x:.2}"))
-        }));
-        out.push('\n');
-    }
-    let end = out.trim_end().len();
-    out.truncate(end);
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    out
-}
-
-/// The words above [`counter_matrices`].
-pub const COUNTERS_HEAD: &str = "The CPU's counters per puzzle (means; read around each call through perf_event_open, the CPU's in user space only; they move a little from run to run, as times do):";
-
-/// The matrix of `cell` over strategies (rows) and datasets (columns),
-/// blocks of datasets that fit in `width`, `corner` above the names.
-fn matrix(
-    rows: &[SummaryRow],
-    width: usize,
-    corner: &str,
-    cell: &dyn Fn(&SummaryRow) -> String,
-) -> String {
-    let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
-    let labels: Vec<String> = variants
-        .iter()
-        .map(|&v| {
-            rows.iter()
-                .find(|r| r.variant == v)
-                .map_or(v.to_string(), |r| r.label())
-        })
-        .collect();
-    let datasets = first_seen(rows.iter().map(|r| r.dataset.as_str()));
-    let cell = |v: &str, d: &str| -> String {
-        rows.iter()
-            .find(|r| r.variant == v && r.dataset == d)
-            .map_or("-".into(), cell)
-    };
-    let first = labels
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(8)
-        .max(corner.chars().count());
-    let columns: Vec<(usize, &str)> = datasets
-        .iter()
-        .map(|d| {
-            let w = variants
-                .iter()
-                .map(|v| cell(v, d).chars().count())
-                .chain([d.chars().count()])
-                .max()
-                .unwrap_or(3);
-            (w, *d)
-        })
-        .collect();
-    let mut out = String::new();
-    let mut start = 0;
-    while start < columns.len() {
-        // As many datasets as fit beside the strategy names (at least one).
-        let mut used = first;
-        let mut end = start;
-        while end < columns.len() && (end == start || used + 2 + columns[end].0 <= width) {
-            used += 2 + columns[end].0;
-            end += 1;
-        }
-        if start > 0 {
-            out.push('\n');
-        }
-        out.push_str(&format!("{corner:<first$}"));
-        for &(w, d) in &columns[start..end] {
-            out.push_str(&format!("  {d:>w$}"));
-        }
-        out.push('\n');
-        for (v, label) in variants.iter().zip(&labels) {
-            out.push_str(&format!("{label:<first$}"));
-            for &(w, d) in &columns[start..end] {
-                out.push_str(&format!("  {:>w$}", cell(v, d)));
-            }
-            out.push('\n');
-        }
-        start = end;
-    }
-    out
 }
 
 /// `text` broken at spaces into lines of at most `width` columns (a word
@@ -209,7 +49,6 @@ pub fn wrap(text: &str, width: usize) -> String {
 /// summary), the sentences, what the intervals cover, the run's notes, and
 /// where the full tables are.
 pub fn answer(report: &super::RunReport, summary_md: &std::path::Path) -> String {
-    use super::markdown::{interval_note, run_notes, sentences};
     use std::fmt::Write as _;
     let mut out = String::new();
     let matrix = speed_matrix(&report.summary, WIDTH);
@@ -260,30 +99,6 @@ pub fn list_item(text: &str, width: usize) -> String {
         .enumerate()
         .map(|(i, l)| format!("{} {l}\n", if i == 0 { '-' } else { ' ' }))
         .collect()
-}
-
-/// Per dataset and strategy: puzzles solved, median and puzzles/s, in few
-/// columns: the terminal's view of a run where nothing was compared.
-pub fn compact_summary(rows: &[SummaryRow]) -> String {
-    use super::markdown::{num, table};
-    let body: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            vec![
-                r.dataset.clone(),
-                r.label(),
-                format!("{}/{}", r.solved, r.puzzles),
-                super::markdown::opt(r.median_us),
-                num(r.puzzles_per_sec),
-            ]
-        })
-        .collect();
-    let c = SummaryRow::NAMES;
-    table(
-        &[c.dataset, c.variant, c.solved, "median µs", "puzzles/s"],
-        &body,
-        &[false, false, true, true, true],
-    )
 }
 
 /// How a run or study ended: its exit code and the line that says why.
@@ -407,6 +222,8 @@ fn regressed_line(baseline: &str, rows: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::cells::speed_matrix;
+    use crate::harness::SummaryRow;
 
     fn row(variant: &str, dataset: &str, reference: &str, speed: Option<f64>) -> SummaryRow {
         SummaryRow {

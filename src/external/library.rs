@@ -10,14 +10,14 @@
 //! The function shapes ([`Abi`]) are one table, `abis!`: each entry says
 //! its word, what it is, the sides and pencilmarks its contenders get unless
 //! they say, and how its function is found and called (a `Caller`). A new
-//! shape is one entry and its caller.
+//! shape is one entry and its caller. The host's side of the line protocol,
+//! serving a [`Library`] on its pipes, is [`super::host`].
 
 use crate::callgrind::{timed, CallCountError};
 use crate::format::Alphabet;
-use crate::grid::{Geometry, Grid};
+use crate::grid::Grid;
 use crate::solver::{Mode, Status};
 use std::ffi::{c_char, c_int, c_void};
-use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
 /// The hidden subcommand that hosts a library.
@@ -679,166 +679,6 @@ fn verdict(
     }
 }
 
-/// The mode the host was started for (the protocol's environment): `unique`
-/// when the variable is unset; text that is no mode is an error.
-pub fn mode_from_env() -> Result<Mode, crate::words::UnknownWord> {
-    match std::env::var(super::protocol::MODE_VAR) {
-        Err(_) => Ok(Mode::Unique),
-        Ok(text) => {
-            text.parse()
-                .map_err(|e: crate::words::UnknownWord| crate::words::UnknownWord {
-                    what: "a mode (SUDOKU_BENCH_MODE)",
-                    ..e
-                })
-        }
-    }
-}
-
-/// The host's side: a first line saying the library is ready (`ready
-/// sides=9 pencilmark=1`) or why not (`error ...`, then exit); then for each
-/// puzzle line an answer line with the timed call's `ns=`. The puzzle lines
-/// that have arrived (a batch) are read first; then each is called, its
-/// solution fetched (untimed) and its answer written and flushed before the
-/// next call, so that a crash or a hang costs its own puzzle only.
-pub fn serve(
-    opened: Result<Library, LibraryError>,
-    input: impl Read,
-    output: impl Write,
-) -> io::Result<()> {
-    let mut out = io::BufWriter::new(output);
-    let (mut lib, mode) = match (opened, mode_from_env()) {
-        (Ok(lib), Ok(mode)) => (lib, mode),
-        (Err(e), _) => {
-            writeln!(out, "error {e}")?;
-            return out.flush();
-        }
-        (_, Err(e)) => {
-            writeln!(out, "error {e}")?;
-            return out.flush();
-        }
-    };
-    let sides: Vec<String> = lib.sides.iter().map(|s| s.to_string()).collect();
-    writeln!(
-        out,
-        "ready sides={} pencilmark={}",
-        sides.join(","),
-        u8::from(lib.pencilmarks)
-    )?;
-    out.flush()?;
-    let mut input = io::BufReader::with_capacity(64 * 1024, input);
-    let mut line = String::new();
-    let mut batch: Vec<Result<Grid, &'static str>> = Vec::new();
-    let mut answer = Vec::with_capacity(256);
-    let mut alphabets = Alphabets::default();
-    loop {
-        // Every whole line that has arrived, waiting for the first.
-        batch.clear();
-        loop {
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
-                break;
-            }
-            batch.push(match read_puzzle(line.trim_end(), &mut alphabets) {
-                Ok(g) if lib.sides.contains(&g.geometry().side()) => Ok(g),
-                Ok(_) => Err("error-size"),
-                Err(_) => Err("error-puzzle"),
-            });
-            if !input.buffer().contains(&b'\n') {
-                break;
-            }
-        }
-        if batch.is_empty() {
-            return out.flush();
-        }
-        for g in &batch {
-            answer.clear();
-            match g {
-                Ok(grid) => {
-                    let mut c = lib.solve(grid, mode);
-                    lib.fetch_solution(grid, &mut c);
-                    write_called(&mut answer, &c, alphabets.of(grid.geometry()));
-                }
-                Err(why) => answer.extend_from_slice(why.as_bytes()),
-            }
-            answer.push(b'\n');
-            // Out before the next call: a crash or a hang there costs its
-            // own puzzle only, and the parent's deadline runs per answer.
-            out.write_all(&answer)?;
-            out.flush()?;
-        }
-    }
-}
-
-/// An answer line: `STATUS [SOLUTION] ns=N [nodes=N] [guesses=N]
-/// [instructions=N] [cycles=N] [branch-misses=N] [task-clock=N]`. A failed
-/// call writes a status the protocol does not know, so the row says why.
-fn write_called(out: &mut Vec<u8>, c: &Called, alphabet: &Alphabet) {
-    match &c.status {
-        Ok(s) => out.extend_from_slice(s.word().as_bytes()),
-        Err(why) => {
-            out.extend_from_slice(b"error:");
-            out.extend(why.bytes().filter(|b| !b.is_ascii_whitespace()));
-        }
-    }
-    if let Some(cells) = &c.solution {
-        out.push(b' ');
-        alphabet.encode_into(cells, out);
-    }
-    let mut key = |k: &str, v: Option<u64>| {
-        if let Some(v) = v {
-            out.push(b' ');
-            out.extend_from_slice(k.as_bytes());
-            out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-        }
-    };
-    key("count=", c.count);
-    key("ns=", Some(c.ns));
-    key("nodes=", c.nodes);
-    key("guesses=", c.guesses);
-    key("instructions=", c.counts.instructions);
-    key("cycles=", c.counts.cycles);
-    key("branch-misses=", c.counts.branch_misses);
-    key("task-clock=", c.counts.task_clock_ns);
-}
-
-/// Each size's default alphabet, made once.
-#[derive(Default)]
-struct Alphabets(Vec<(Geometry, Alphabet)>);
-
-impl Alphabets {
-    fn of(&mut self, g: Geometry) -> &Alphabet {
-        let at = match self.0.iter().position(|(h, _)| *h == g) {
-            Some(i) => i,
-            None => {
-                self.0.push((g, Alphabet::default_for(g)));
-                self.0.len() - 1
-            }
-        };
-        &self.0[at].1
-    }
-}
-
-/// A puzzle line as the harness writes it (see [`super::protocol::puzzle_line`]).
-fn read_puzzle(text: &str, alphabets: &mut Alphabets) -> Result<Grid, String> {
-    if let Some(g) = Geometry::from_cells(text.len()).filter(|g| g.side() <= 36) {
-        let mut cells = Vec::with_capacity(text.len());
-        if alphabets
-            .of(g)
-            .decode_ascii(text.as_bytes(), &mut cells)
-            .is_ok()
-        {
-            return Grid::from_vec(g, cells).ok_or_else(|| "not a grid".to_string());
-        }
-    }
-    let opts = crate::format::ReadOptions::default();
-    let d = crate::format::read_str("<stdin>", text, &opts).map_err(|e| e.to_string())?;
-    d.puzzles
-        .into_iter()
-        .next()
-        .map(|p| p.grid)
-        .ok_or_else(|| "no puzzle".into())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -867,15 +707,16 @@ mod tests {
             e.starts_with(&format!("{}: not a shared library", path.display())),
             "{e}"
         );
-        let mut out = Vec::new();
-        serve(Library::open(&path, "f", Abi::Tdoku), &b""[..], &mut out).unwrap();
-        assert!(String::from_utf8(out).unwrap().starts_with("error "));
     }
 
     #[test]
     fn puzzles_are_written_as_tdoku_reads_them() {
         let p = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
-        let g = read_puzzle(p, &mut Alphabets::default()).unwrap();
+        let g = crate::format::read_str("t", p, &Default::default())
+            .unwrap()
+            .puzzles
+            .remove(0)
+            .grid;
         let text: String = nul_terminated(&g)
             .iter()
             .take_while(|&&c| c != 0)

@@ -16,10 +16,10 @@
 //! second read of the file, only when some key was repeated.
 
 use super::info::RunInfo;
+use super::prepare::Bits;
 use super::record::{PuzzleResult, SolveRecord};
-use super::recover::Bits;
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
 
 /// A row that cannot be counted: the folder is refused.
@@ -236,7 +236,7 @@ impl Facts {
         let mut firsts: HashMap<&Key, Option<(u64, csv::ByteRecord)>> =
             self.repeats.iter().map(|r| (&r.key, None)).collect();
         let mut file = std::fs::File::open(&self.path).map_err(|e| reread(e.to_string()))?;
-        let whole = super::recover::whole_lines(&mut file).map_err(|e| reread(e.to_string()))?;
+        let whole = whole_lines(&mut file).map_err(|e| reread(e.to_string()))?;
         let mut reader = csv::ReaderBuilder::new()
             .flexible(true)
             .from_reader(std::io::BufReader::new(file.take(whole)));
@@ -310,6 +310,28 @@ fn describe((variant, dataset, index, pass): &Key, per_pass: bool) -> String {
     } else {
         format!("`{variant}` on puzzle {index} of {dataset}")
     }
+}
+
+/// The length of `file` up to its last line end (everything after it is a
+/// row a kill cut off); the file is left at its start.
+pub fn whole_lines(file: &mut std::fs::File) -> io::Result<u64> {
+    let mut whole = file.metadata()?.len();
+    let mut tail = vec![0u8; 64 * 1024];
+    while whole > 0 {
+        let from = whole.saturating_sub(tail.len() as u64);
+        let n = (whole - from) as usize;
+        file.seek(io::SeekFrom::Start(from))?;
+        file.read_exact(&mut tail[..n])?;
+        match tail[..n].iter().rposition(|&b| b == b'\n') {
+            Some(i) => {
+                whole = from + i as u64 + 1;
+                break;
+            }
+            None => whole = from,
+        }
+    }
+    file.rewind()?;
+    Ok(whole)
 }
 
 #[cfg(test)]

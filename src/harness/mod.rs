@@ -21,6 +21,7 @@ pub mod record;
 pub mod recover;
 mod resolve;
 pub mod schedule;
+mod store;
 pub mod summary;
 mod tally;
 pub mod verdicts;
@@ -280,7 +281,7 @@ pub fn run(
             threads: opts.threads,
             ..Default::default()
         };
-        verdicts::attach(&mut sets, opts.mode, &how, cancel)?;
+        prepare::attach_verdicts(&mut sets, opts.mode, &how, cancel)?;
         attached = sets;
         &attached
     };

@@ -1,15 +1,21 @@
 //! Datasets as a run sees them: selected (`--limit`, `--sample`), optionally
 //! permuted, givens checked once, with the facts `run.json` records.
 
-use super::verdicts::Verdicts;
+use super::verdicts::{limit_for, reference_of, Cached, VerdictCost, VerdictOptions, Verdicts};
+use crate::contender::Reference;
 use crate::contender::{BenchPuzzle, Contender};
 use crate::format::{Alphabet, Dataset, ReadOptions};
 use crate::grid::Geometry;
 use crate::seeded::stream;
+use crate::solver::Mode;
 use crate::transform::Transform;
 use crate::validate::find_flaw;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// What `run.json` says of a dataset.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -66,7 +72,7 @@ pub struct BenchDataset {
     /// Reference verdicts by position in the file, once attached.
     verdicts: Option<Arc<Verdicts>>,
     /// Puzzles (by position in the file) a resumed run has measured already: left out.
-    done: Option<Arc<super::recover::Bits>>,
+    done: Option<Arc<Bits>>,
 }
 
 /// A file read again for each pass, a window at a time.
@@ -76,7 +82,7 @@ struct Streamed {
     /// The input's name in errors (`path` may be its copy in a store).
     name: String,
     /// The store `path` lies in, for an input that cannot be opened again.
-    store: Option<Arc<super::resolve::Store>>,
+    store: Option<Arc<super::store::Store>>,
     opts: ReadOptions,
     sel: Selection,
     total: usize,
@@ -299,14 +305,14 @@ impl BenchDataset {
 
     /// Keeps `store`, which a streamed dataset's file lies in, as long as
     /// the dataset (or a copy of it) lives.
-    pub(super) fn kept_in(mut self, store: Option<Arc<super::resolve::Store>>) -> BenchDataset {
+    pub(super) fn kept_in(mut self, store: Option<Arc<super::store::Store>>) -> BenchDataset {
         if let Some(st) = &mut self.streamed {
             st.store = store;
         }
         self
     }
 
-    /// The reference verdicts, once attached (see [`super::verdicts::attach`]).
+    /// The reference verdicts, once attached (see [`attach_verdicts`]).
     pub fn verdicts(&self) -> Option<&Verdicts> {
         self.verdicts.as_deref()
     }
@@ -322,7 +328,7 @@ impl BenchDataset {
 
     /// Leaves out the puzzles `done` marks (by position in the file): what a
     /// resumed run measured before. The rounds the others fall in do not change.
-    pub fn without(mut self, done: super::recover::Bits) -> BenchDataset {
+    pub fn without(mut self, done: Bits) -> BenchDataset {
         self.done = Some(Arc::new(done));
         self
     }
@@ -429,7 +435,7 @@ impl BenchDataset {
 struct Share<'a> {
     round: usize,
     rounds: usize,
-    done: Option<&'a super::recover::Bits>,
+    done: Option<&'a Bits>,
 }
 
 /// Reads a streamed dataset's share for one round and sends it a window at a
@@ -492,4 +498,117 @@ pub struct Selection {
     pub permute: bool,
     /// Seed for sampling and permutation.
     pub seed: u64,
+}
+
+/// One bit per puzzle of a dataset file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bits(Vec<u64>);
+
+impl Bits {
+    /// Sets bit `i`.
+    pub fn set(&mut self, i: u64) {
+        let (w, b) = ((i / 64) as usize, i % 64);
+        if self.0.len() <= w {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << b;
+    }
+
+    /// True when bit `i` is set.
+    pub fn get(&self, i: u64) -> bool {
+        self.0
+            .get((i / 64) as usize)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    pub(super) fn and(&mut self, other: &Bits) {
+        self.0.truncate(other.0.len());
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= b;
+        }
+    }
+
+    /// Bits set.
+    pub fn count(&self) -> u64 {
+        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+}
+
+/// Gives every puzzle of `datasets` its reference verdict for `mode`: from the
+/// cache where it holds them, else searched now, in parallel (and then
+/// cached). A dataset without a checksum (made in memory) is never cached.
+/// Puzzles whose givens conflict need none. The cancel flag stops the search:
+/// what is left stays [`Reference::Unknown`].
+pub fn attach_verdicts(
+    datasets: &mut [BenchDataset],
+    mode: Mode,
+    opts: &VerdictOptions,
+    cancel: &Arc<AtomicBool>,
+) -> io::Result<VerdictCost> {
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .build()
+        .map_err(io::Error::other)?;
+    let limit = limit_for(mode);
+    let mut cost = VerdictCost::default();
+    for ds in datasets.iter_mut() {
+        if ds.verdicts().is_some_and(|v| v.limit() == limit) {
+            continue;
+        }
+        let n = ds.info.puzzles_in_source as usize;
+        let path = (!ds.info.sha256.is_empty())
+            .then_some(opts.cache.as_ref())
+            .flatten()
+            .map(|dir| dir.join(format!("{}-{limit}.bin", ds.info.sha256)));
+        let cached = path
+            .as_deref()
+            .map_or(Cached::Absent, |p| Verdicts::load(p, limit, n));
+        let mut verdicts = match cached {
+            Cached::Found(v) => v,
+            Cached::Damaged(why) => {
+                cost.notes.push(format!(
+                    "the cached reference verdicts {why}: not trusted, searched again"
+                ));
+                Verdicts::new(limit, opts.budget, n)
+            }
+            Cached::Absent | Cached::Other => Verdicts::new(limit, opts.budget, n),
+        };
+        let (mut computed, mut undecided) = (0u64, 0u64);
+        let mut fill = |window: &[crate::contender::BenchPuzzle]| -> io::Result<bool> {
+            let todo: Vec<usize> = (0..window.len())
+                .filter(|&i| !window[i].invalid && verdicts.missing(window[i].index, opts.budget))
+                .collect();
+            let found: Vec<Reference> = pool.install(|| {
+                todo.par_iter()
+                    .map(|&i| reference_of(&window[i].grid, limit, opts.budget, cancel))
+                    .collect()
+            });
+            for (&i, r) in todo.iter().zip(found) {
+                if !cancel.load(Ordering::Relaxed) {
+                    verdicts.set(window[i].index, r);
+                }
+            }
+            computed += todo.len() as u64;
+            for p in window.iter().filter(|p| !p.invalid) {
+                cost.puzzles += 1;
+                undecided += u64::from(verdicts.get(p.index) == Reference::Undecided);
+            }
+            Ok(!cancel.load(Ordering::Relaxed))
+        };
+        ds.for_each_window(&mut fill)?;
+        if cancel.load(Ordering::Relaxed) {
+            return Ok(cost);
+        }
+        verdicts.budget = verdicts.budget.max(opts.budget);
+        cost.computed += computed;
+        if let (Some(p), true) = (&path, computed > 0) {
+            // A cache that cannot be written costs the next run the search, nothing more.
+            let _ = verdicts.save(p);
+        }
+        ds.set_verdicts(Arc::new(verdicts));
+        cost.undecided += undecided;
+    }
+    cost.seconds = started.elapsed().as_secs_f64();
+    Ok(cost)
 }

@@ -4,15 +4,16 @@
 //! Everything streams: memory grows with one round's share of a dataset, not
 //! with the file.
 
-use super::facts::{FactError, Facts};
+use super::facts::{whole_lines, FactError, Facts};
 use super::files;
 use super::info::RunInfo;
+use super::prepare::Bits;
 use super::record::{PuzzleResult, RowStatus, SolveRecord, SummaryRow};
 use super::schedule::Pairs;
 use super::summary::SummaryBuilder;
 use crate::columns::Columns;
 use std::collections::HashMap;
-use std::io::{self, Read, Seek};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -219,62 +220,6 @@ fn read_csv<T: serde::de::DeserializeOwned>(
         }),
         repeats,
     })
-}
-
-/// The length of `file` up to its last line end (everything after it is a
-/// row a kill cut off); the file is left at its start.
-pub fn whole_lines(file: &mut std::fs::File) -> io::Result<u64> {
-    let mut whole = file.metadata()?.len();
-    let mut tail = vec![0u8; 64 * 1024];
-    while whole > 0 {
-        let from = whole.saturating_sub(tail.len() as u64);
-        let n = (whole - from) as usize;
-        file.seek(io::SeekFrom::Start(from))?;
-        file.read_exact(&mut tail[..n])?;
-        match tail[..n].iter().rposition(|&b| b == b'\n') {
-            Some(i) => {
-                whole = from + i as u64 + 1;
-                break;
-            }
-            None => whole = from,
-        }
-    }
-    file.rewind()?;
-    Ok(whole)
-}
-
-/// One bit per puzzle of a dataset file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Bits(Vec<u64>);
-
-impl Bits {
-    /// Sets bit `i`.
-    pub fn set(&mut self, i: u64) {
-        let (w, b) = ((i / 64) as usize, i % 64);
-        if self.0.len() <= w {
-            self.0.resize(w + 1, 0);
-        }
-        self.0[w] |= 1 << b;
-    }
-
-    /// True when bit `i` is set.
-    pub fn get(&self, i: u64) -> bool {
-        self.0
-            .get((i / 64) as usize)
-            .is_some_and(|w| w & (1 << (i % 64)) != 0)
-    }
-
-    fn and(&mut self, other: &Bits) {
-        self.0.truncate(other.0.len());
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            *a &= b;
-        }
-    }
-
-    /// Bits set.
-    pub fn count(&self) -> u64 {
-        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
-    }
 }
 
 /// What a run folder holds, contender by contender.

@@ -5,15 +5,12 @@
 //! ([`crate::contender::check`]). They are cached by the dataset's SHA-256
 //! and the limit, so a long list pays once.
 
-use super::prepare::BenchDataset;
 use crate::contender::Reference;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
-use rayon::prelude::*;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Nodes the reference search may visit on one puzzle before its verdict is
 /// left undecided (a big grid near the hardness peak): the rows of such a
@@ -102,12 +99,12 @@ const MAX_LIMIT: u64 = (u32::MAX - 2) as u64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdicts {
     limit: u64,
-    budget: u64,
+    pub(super) budget: u64,
     codes: Vec<u32>,
 }
 
 impl Verdicts {
-    fn new(limit: u64, budget: u64, n: usize) -> Verdicts {
+    pub(super) fn new(limit: u64, budget: u64, n: usize) -> Verdicts {
         Verdicts {
             limit,
             budget,
@@ -132,7 +129,7 @@ impl Verdicts {
         }
     }
 
-    fn set(&mut self, index: u64, r: Reference) {
+    pub(super) fn set(&mut self, index: u64, r: Reference) {
         let code = match r {
             Reference::Unknown => UNKNOWN,
             Reference::Undecided => UNDECIDED,
@@ -144,7 +141,7 @@ impl Verdicts {
     }
 
     /// True when the verdict at `index` must be searched with `budget`.
-    fn missing(&self, index: u64, budget: u64) -> bool {
+    pub(super) fn missing(&self, index: u64, budget: u64) -> bool {
         match self.codes.get(index as usize).copied() {
             Some(UNKNOWN) => true,
             Some(UNDECIDED) => budget > self.budget,
@@ -157,7 +154,7 @@ impl Verdicts {
 
     /// Reads a cache file: absent, another format or build's, damaged (its
     /// checksum or shape wrong), or its verdicts.
-    fn load(path: &Path, limit: u64, n: usize) -> Cached {
+    pub(super) fn load(path: &Path, limit: u64, n: usize) -> Cached {
         let mut bytes = Vec::new();
         let read = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes));
         if read.is_err() {
@@ -240,7 +237,7 @@ impl Verdicts {
 
     /// Writes a cache file whole (through a temporary file, so a reader never
     /// sees half of one).
-    fn save(&self, path: &Path) -> io::Result<()> {
+    pub(super) fn save(&self, path: &Path) -> io::Result<()> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
@@ -260,7 +257,7 @@ impl Verdicts {
 const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), " ", env!("SUDOKU_BENCH_GIT"));
 
 /// What a cache file held.
-enum Cached {
+pub(super) enum Cached {
     /// No file.
     Absent,
     /// Another format's or build's: searched again, silently.
@@ -302,90 +299,12 @@ pub fn reference_of(
     }
 }
 
-/// Gives every puzzle of `datasets` its reference verdict for `mode`: from the
-/// cache where it holds them, else searched now, in parallel (and then
-/// cached). A dataset without a checksum (made in memory) is never cached.
-/// Puzzles whose givens conflict need none. The cancel flag stops the search:
-/// what is left stays [`Reference::Unknown`].
-pub fn attach(
-    datasets: &mut [BenchDataset],
-    mode: Mode,
-    opts: &VerdictOptions,
-    cancel: &Arc<AtomicBool>,
-) -> io::Result<VerdictCost> {
-    let started = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.max(1))
-        .build()
-        .map_err(io::Error::other)?;
-    let limit = limit_for(mode);
-    let mut cost = VerdictCost::default();
-    for ds in datasets.iter_mut() {
-        if ds.verdicts().is_some_and(|v| v.limit == limit) {
-            continue;
-        }
-        let n = ds.info.puzzles_in_source as usize;
-        let path = (!ds.info.sha256.is_empty())
-            .then_some(opts.cache.as_ref())
-            .flatten()
-            .map(|dir| dir.join(format!("{}-{limit}.bin", ds.info.sha256)));
-        let cached = path
-            .as_deref()
-            .map_or(Cached::Absent, |p| Verdicts::load(p, limit, n));
-        let mut verdicts = match cached {
-            Cached::Found(v) => v,
-            Cached::Damaged(why) => {
-                cost.notes.push(format!(
-                    "the cached reference verdicts {why}: not trusted, searched again"
-                ));
-                Verdicts::new(limit, opts.budget, n)
-            }
-            Cached::Absent | Cached::Other => Verdicts::new(limit, opts.budget, n),
-        };
-        let (mut computed, mut undecided) = (0u64, 0u64);
-        let mut fill = |window: &[crate::contender::BenchPuzzle]| -> io::Result<bool> {
-            let todo: Vec<usize> = (0..window.len())
-                .filter(|&i| !window[i].invalid && verdicts.missing(window[i].index, opts.budget))
-                .collect();
-            let found: Vec<Reference> = pool.install(|| {
-                todo.par_iter()
-                    .map(|&i| reference_of(&window[i].grid, limit, opts.budget, cancel))
-                    .collect()
-            });
-            for (&i, r) in todo.iter().zip(found) {
-                if !cancel.load(Ordering::Relaxed) {
-                    verdicts.set(window[i].index, r);
-                }
-            }
-            computed += todo.len() as u64;
-            for p in window.iter().filter(|p| !p.invalid) {
-                cost.puzzles += 1;
-                undecided += u64::from(verdicts.get(p.index) == Reference::Undecided);
-            }
-            Ok(!cancel.load(Ordering::Relaxed))
-        };
-        ds.for_each_window(&mut fill)?;
-        if cancel.load(Ordering::Relaxed) {
-            return Ok(cost);
-        }
-        verdicts.budget = verdicts.budget.max(opts.budget);
-        cost.computed += computed;
-        if let (Some(p), true) = (&path, computed > 0) {
-            // A cache that cannot be written costs the next run the search, nothing more.
-            let _ = verdicts.save(p);
-        }
-        ds.set_verdicts(Arc::new(verdicts));
-        cost.undecided += undecided;
-    }
-    cost.seconds = started.elapsed().as_secs_f64();
-    Ok(cost)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::contender::BenchPuzzle;
     use crate::format::read_str;
+    use crate::harness::prepare::{attach_verdicts as attach, BenchDataset};
     use crate::harness::Selection;
 
     fn dataset(text: &str) -> BenchDataset {

@@ -5,7 +5,7 @@
 use super::{History, HistoryError, Step, Timeline};
 use crate::columns::Columns;
 use crate::compare::Verdict;
-use crate::export::markdown::num;
+use crate::export::cells::num;
 use crate::harness::files;
 use crate::harness::plan::Measure;
 use crate::harness::RunInfo;
@@ -494,7 +494,7 @@ fn intro(h: &History) -> String {
 
 /// `history.md`.
 pub fn markdown(h: &History, charts: &[Rendered]) -> String {
-    use crate::export::markdown::table;
+    use crate::export::cells::table;
     let mut s = format!("# History of {} runs\n\n{}\n\n", h.runs.len(), intro(h));
     s.push_str("## Changes beyond noise, failures first\n\n");
     for l in summary_lines(h, usize::MAX).iter().skip(1) {

@@ -6,7 +6,7 @@
 //! island also tries symmetric copies of its best ([`POLISH`]).
 
 use super::moves::{self, Unique};
-use super::search::{Scored, Shared, T_COLD, T_HOT};
+use super::score::{Scored, Shared};
 use crate::generate::{generate_one, GenerateOptions};
 use crate::grid::{Geometry, Grid};
 use crate::seeded::stream;
@@ -18,6 +18,11 @@ use std::sync::{Arc, Mutex};
 
 /// A puzzle's score, or why it has none.
 pub(super) type ScoreFn<'a> = dyn Fn(&Unique) -> Result<Scored, String> + Sync + 'a;
+
+/// The temperature at the start of an epoch (log-score units).
+pub const T_HOT: f64 = 0.15;
+/// The temperature at its end.
+pub const T_COLD: f64 = 0.02;
 
 /// Islands restart after this many generations without bettering their
 /// own best (when they lie in the lower half).
@@ -189,8 +194,8 @@ impl Search<'_> {
                 };
                 said.push(format!(
                     "island {k} stuck at {} for {gens}, {place}: restarted from a new puzzle ({})",
-                    super::session::score_text(was),
-                    super::session::score_text(s.score)
+                    super::score::score_text(was),
+                    super::score::score_text(s.score)
                 ));
                 island.restart(u, s);
             }

@@ -7,13 +7,16 @@
 //! for what the hunts recorded in their `hunt.json` ([`recorded_score`]).
 
 use super::moves::Unique;
-use super::search::Scorer;
-use super::write::{HuntRecord, ScoreName};
+use super::score::Scorer;
+use super::write::{write_found, HuntRecord, MergedLine, ScoreName, FOUND_CSV, PUZZLES_TXT};
 use super::{Found, HuntError, HuntOptions};
 use crate::contender::Contender;
+use crate::format::{write_line, Alphabet};
 use crate::grid::Grid;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
-use crate::transform::Transform;
+use crate::transform::symmetric;
+use std::fmt::Write as _;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -121,7 +124,7 @@ pub fn recorded_score(dirs: &[PathBuf]) -> Result<ScoreName, HuntError> {
                     HuntRecord::FILE
                 )))
             }
-            Err(why) => return Err(unrecorded(why)),
+            Err(e) => return Err(unrecorded(e.to_string())),
         };
         match &agreed {
             Some((first, s)) if *s != score => {
@@ -143,12 +146,12 @@ pub fn recorded_score(dirs: &[PathBuf]) -> Result<ScoreName, HuntError> {
 
 /// The puzzles of `dir/puzzles.txt`, each with `DIR/puzzles.txt:LINE`.
 fn read(dir: &Path) -> Result<Vec<(Grid, String)>, HuntError> {
-    let path = dir.join(super::write::PUZZLES_TXT);
+    let path = dir.join(PUZZLES_TXT);
     let set = crate::format::read_path(&path, &Default::default()).map_err(|e| {
         HuntError::NoStart(format!(
             "--merge {}: no hunt's {} there ({e})",
             dir.display(),
-            super::write::PUZZLES_TXT
+            PUZZLES_TXT
         ))
     })?;
     Ok(set
@@ -158,151 +161,61 @@ fn read(dir: &Path) -> Result<Vec<(Grid, String)>, HuntError> {
         .collect())
 }
 
-/// True when `b` is `a` under a symmetry of the grid: bands permuted, rows
-/// within each band, stacks, columns within each stack, a transposition,
-/// and the digits relabelled.
-pub fn symmetric(a: &Grid, b: &Grid) -> bool {
-    if a.geometry() != b.geometry() || a.givens() != b.givens() {
-        return false;
+/// Writes a merge's `puzzles.txt` (best first, each with its score and
+/// where it came from), `found.csv` and `hunt.json` into `dir`; returns the
+/// files.
+pub fn write_merged(
+    dir: &Path,
+    name: &ScoreName,
+    merged: &MergeResult,
+    folders: usize,
+    alphabet: &Alphabet,
+) -> io::Result<Vec<PathBuf>> {
+    let mut text = format!(
+        "# sudoku-bench hunt --merge of {folders} hunts: the puzzles on which {} (mode unique), best first.\n",
+        match &name.against {
+            Some(b) => format!("{} needs the most {} relative to {b}", name.hunted, name.objective.name()),
+            None => format!("{} needs the most {}", name.hunted, name.objective.name()),
+        }
+    );
+    let _ = writeln!(
+        text,
+        "# {} puzzles read, {} kept: each checked for one solution by dlx-crate, scored on this machine, once up to symmetry.",
+        merged.read,
+        merged.kept.len()
+    );
+    for m in &merged.kept {
+        let f = &m.found;
+        let copies = match m.copies.len() {
+            0 => String::new(),
+            n => format!(
+                " (and {n} cop{} up to symmetry)",
+                if n == 1 { "y" } else { "ies" }
+            ),
+        };
+        let _ = writeln!(
+            text,
+            "{}  # {}; from {}{copies}",
+            write_line(&f.unique.puzzle, alphabet),
+            name.comment(f.score, f.cost, f.against, f.censored),
+            m.source
+        );
     }
-    let n = a.geometry().side();
-    let transposed = Transform::transposition(a.geometry()).apply(a);
-    let maps = |a: &Grid| {
-        let rows = arrangements(a, b, false);
-        let cols = arrangements(a, b, true);
-        rows.iter()
-            .any(|rp| cols.iter().any(|cp| relabels(a, b, rp, cp, n)))
-    };
-    maps(a) || maps(&transposed)
-}
-
-/// Whether `a` with its rows taken in order `rp` and columns in `cp` is `b`
-/// with its digits renamed one to one.
-fn relabels(a: &Grid, b: &Grid, rp: &[usize], cp: &[usize], n: usize) -> bool {
-    let (mut fwd, mut back) = ([0u8; 256], [0u8; 256]);
-    for (r, &ar) in rp.iter().enumerate() {
-        for (c, &ac) in cp.iter().enumerate() {
-            let (x, y) = (a.cells()[ar * n + ac], b.cells()[r * n + c]);
-            if (x == 0) != (y == 0) {
-                return false;
-            }
-            if x == 0 {
-                continue;
-            }
-            let (f, k) = (&mut fwd[x as usize], &mut back[y as usize]);
-            if (*f != 0 && *f != y) || (*k != 0 && *k != x) {
-                return false;
-            }
-            (*f, *k) = (y, x);
-        }
-    }
-    true
-}
-
-/// Every order of `a`'s rows (or columns) that keeps bands (stacks)
-/// together and gives each line of `b` a line of `a` with the same givens
-/// per crossing line count (a necessary condition of any symmetry).
-fn arrangements(a: &Grid, b: &Grid, columns: bool) -> Vec<Vec<usize>> {
-    let n = a.geometry().side();
-    let k = a.geometry().box_size();
-    let given = |g: &Grid, line: usize, i: usize| {
-        let cell = if columns { i * n + line } else { line * n + i };
-        g.cells()[cell] != 0
-    };
-    // A line's signature: how many givens its crossing lines hold, at each
-    // of its givens, sorted (unchanged by any order of the crossing lines).
-    let signature = |g: &Grid, line: usize| {
-        let crossing = |i: usize| (0..n).filter(|&j| given(g, j, i)).count();
-        let mut s: Vec<usize> = (0..n)
-            .filter(|&i| given(g, line, i))
-            .map(crossing)
-            .collect();
-        s.sort_unstable();
-        s
-    };
-    let (sa, sb): (Vec<_>, Vec<_>) = (0..n).map(|l| (signature(a, l), signature(b, l))).unzip();
-    let mut walk = Arranging {
-        k,
-        sa,
-        sb,
-        order: vec![0; n],
-        used_band: vec![false; k],
-        out: Vec::new(),
-    };
-    walk.place(0);
-    walk.out
-}
-
-/// The walk of [`arrangements`]: `a`'s bands taken in turn, each band's
-/// lines matched to `b`'s by signature.
-struct Arranging {
-    /// Lines of a band.
-    k: usize,
-    /// The lines' signatures in `a` and in `b`.
-    sa: Vec<Vec<usize>>,
-    sb: Vec<Vec<usize>>,
-    /// The order being built, and which of `a`'s bands it has taken.
-    order: Vec<usize>,
-    used_band: Vec<bool>,
-    /// The complete orders.
-    out: Vec<Vec<usize>>,
-}
-
-impl Arranging {
-    /// Enough for any real puzzle; past it a symmetric copy may go unseen.
-    const CAP: usize = 50_000;
-
-    /// Fills bands `band..` of the order with a band of `a` each.
-    fn place(&mut self, band: usize) {
-        if self.out.len() >= Self::CAP {
-            return;
-        }
-        if band == self.k {
-            self.out.push(self.order.clone());
-            return;
-        }
-        for from in 0..self.k {
-            if self.used_band[from] {
-                continue;
-            }
-            self.used_band[from] = true;
-            self.lines(band, from, 0, &mut vec![false; self.k]);
-            self.used_band[from] = false;
-        }
-    }
-
-    /// Within band `band` (taken from `a`'s band `from`), line `i` onwards,
-    /// `used` marking the lines of `from` already placed.
-    fn lines(&mut self, band: usize, from: usize, i: usize, used: &mut [bool]) {
-        let k = self.k;
-        if i == k {
-            self.place(band + 1);
-            return;
-        }
-        for j in 0..k {
-            let line = from * k + j;
-            if used[j] || self.sa[line] != self.sb[band * k + i] {
-                continue;
-            }
-            used[j] = true;
-            self.order[band * k + i] = line;
-            self.lines(band, from, i + 1, used);
-            used[j] = false;
-        }
-    }
+    let puzzles = dir.join(PUZZLES_TXT);
+    crate::files::write(&puzzles, text)?;
+    let found = dir.join(FOUND_CSV);
+    let rows = merged.kept.iter().enumerate().map(|(i, m)| {
+        let copies = m.copies.join(" ");
+        MergedLine::of(i + 1, &m.found, alphabet, m.source.clone(), copies)
+    });
+    write_found(&found, rows)?;
+    let record = HuntRecord::write(dir, name)?;
+    Ok(vec![puzzles, found, record])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn grid(line: &str) -> Grid {
-        crate::format::read_str("t", line, &Default::default())
-            .unwrap()
-            .puzzles
-            .remove(0)
-            .grid
-    }
 
     #[test]
     fn the_recorded_score_is_taken_when_every_folder_keeps_the_same() {
@@ -338,25 +251,5 @@ mod tests {
             e.contains("no hunt.json there") && e.contains("--solver"),
             "{e}"
         );
-    }
-
-    #[test]
-    fn a_symmetric_copy_is_seen_and_another_puzzle_is_not() {
-        let a = grid(
-            ".8.6.....4..2.5...5..1..8..9.47........4.....8....3.24.2.3....1.......65..9.1....",
-        );
-        let mut rng = crate::seeded::stream(3, 0);
-        for _ in 0..20 {
-            let t = Transform::random(a.geometry(), &mut rng);
-            assert!(symmetric(&a, &t.apply(&a)), "{:?}", t.apply(&a));
-        }
-        let mut other = a.clone();
-        // One given moved to another cell of its row: no symmetry gives that.
-        other.set(1, 0);
-        other.set(2, 8);
-        assert!(!symmetric(&a, &other));
-        let mut relabelled_wrong = a.clone();
-        relabelled_wrong.set(1, 4); // the 8 at r1c2 becomes a 4, the others stay
-        assert!(!symmetric(&a, &relabelled_wrong));
     }
 }

@@ -14,12 +14,14 @@ mod islands;
 pub mod merge;
 pub mod moves;
 pub mod plan;
+mod score;
 mod search;
 pub mod session;
 pub mod write;
 
 pub use islands::{default_islands, ISLANDS, ISLANDS_A_THREAD, POLISH};
 pub use moves::Unique;
+pub use score::score_text;
 pub use search::{hunt, EPOCH};
 
 use crate::grid::{Geometry, Grid};

@@ -6,6 +6,7 @@
 //! arguments.
 
 use super::plan::{contender, HuntPlan, HuntRequest};
+use super::score::score_text;
 use super::write::{print_best, write_results, Header, ProgressFile, ScoreName};
 use super::{HuntError, HuntObserver, HuntResult, ProgressRow, Stop};
 use crate::contender::Contender;
@@ -269,15 +270,6 @@ impl Hunted {
     }
 }
 
-/// A score as the terminal shows it: whole, or to three places.
-pub fn score_text(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.3}")
-    }
-}
-
 /// `hunt --merge`: the puzzles of `dirs` checked, scored on this machine for
 /// the contenders `req` names, and kept once up to symmetry, written into
 /// `out` (`puzzles.txt`, `found.csv`).
@@ -304,7 +296,7 @@ pub fn merge(
         against: against.as_ref().map(|b| b.variant.clone()),
         objective: plan.options.objective,
     };
-    super::write::write_merged(out, &score, &merged, dirs.len(), &plan.alphabet).map_err(
+    super::merge::write_merged(out, &score, &merged, dirs.len(), &plan.alphabet).map_err(
         |source| HuntError::Write {
             path: out.to_path_buf(),
             source,

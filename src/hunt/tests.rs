@@ -279,7 +279,7 @@ fn stuck_islands_of_the_lower_half_restart_and_each_restart_is_told() {
 /// is 0, which the annealing of a ratio never accepts (its level is
 /// ln(f64::MIN_POSITIVE), about -708). A move takes at most one given away,
 /// so a chain in the upper basin can never cross to the lower one.
-fn two_basins(u: &moves::Unique) -> Result<search::Scored, String> {
+fn two_basins(u: &moves::Unique) -> Result<score::Scored, String> {
     let n = u.puzzle.givens();
     let score = match n {
         30.. => (n - 29) as f64,
@@ -290,10 +290,10 @@ fn two_basins(u: &moves::Unique) -> Result<search::Scored, String> {
 }
 
 /// A fixture's score: one contender's exact cost, nothing against it.
-fn fixed(score: f64) -> search::Scored {
-    search::Scored {
+fn fixed(score: f64) -> score::Scored {
+    score::Scored {
         score,
-        cost: search::Cost {
+        cost: score::Cost {
             value: score,
             censored: false,
         },
@@ -391,7 +391,7 @@ fn islands_go_on_from_the_best_symmetric_copy_and_keep_one_up_to_symmetry() {
     // first row. Every move's result scores 0, which a ratio's annealing
     // never accepts, so only a copy can better an island's best.
     let first_row = |u: &moves::Unique| {
-        let copy = merge::symmetric(&start, &u.puzzle);
+        let copy = crate::transform::symmetric(&start, &u.puzzle);
         Ok(fixed(if copy {
             1.0 + row(&u.puzzle, 0) as f64
         } else {
@@ -426,7 +426,7 @@ fn islands_go_on_from_the_best_symmetric_copy_and_keep_one_up_to_symmetry() {
     let (copied, rows) = hunt(200);
     let best = &copied.found[0];
     assert_eq!(best.score, 1.0 + fullest.unwrap() as f64);
-    assert!(merge::symmetric(&start, &best.unique.puzzle));
+    assert!(crate::transform::symmetric(&start, &best.unique.puzzle));
     assert_eq!(
         SolverId::Dlx
             .solve(&best.unique.puzzle, &Limits::new(Mode::Unique))
@@ -441,7 +441,11 @@ fn islands_go_on_from_the_best_symmetric_copy_and_keep_one_up_to_symmetry() {
 fn found_csv_rows_are_written_as_the_csv_crate_wrote_them() {
     use crate::columns::{header, Row};
     use write::{FoundLine, MergedLine};
-    let puzzle = crate::format::test_grid("1......2..3..4..");
+    let puzzle = crate::format::read_str("t", "1......2..3..4..", &Default::default())
+        .unwrap()
+        .puzzles
+        .remove(0)
+        .grid;
     let solution = SolverId::Dlx
         .solve(&puzzle, &Limits::new(Mode::Unique))
         .first()

@@ -6,7 +6,7 @@
 
 use super::{Found, HuntResult, Objective, ProgressRow};
 use crate::columns::Columns;
-use crate::export::markdown::thousands;
+use crate::export::cells::thousands;
 use crate::format::{write_line, Alphabet};
 use crate::harness::files;
 use crate::report::charts::{render, HuntProgress};
@@ -69,25 +69,54 @@ impl HuntRecord {
     /// Reads `dir/hunt.json` back: `None` when the folder has none (a hunt
     /// by an older workbench, or puzzles gathered by hand); why not when it
     /// does not read.
-    pub fn read(dir: &Path) -> Result<Option<HuntRecord>, String> {
+    pub fn read(dir: &Path) -> Result<Option<HuntRecord>, RecordError> {
         let path = dir.join(HuntRecord::FILE);
         let text = match std::fs::read_to_string(&path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+            Err(error) => return Err(RecordError::Read { path, error }),
             Ok(text) => text,
         };
-        let record: HuntRecord = serde_json::from_str(&text)
-            .map_err(|e| format!("{} does not read: {e}", path.display()))?;
+        let record: HuntRecord = match serde_json::from_str(&text) {
+            Ok(record) => record,
+            Err(error) => return Err(RecordError::Parse { path, error }),
+        };
         if record.version > HuntRecord::VERSION {
-            return Err(format!(
-                "{} is version {}, newer than this workbench reads ({})",
-                path.display(),
-                record.version,
-                HuntRecord::VERSION
-            ));
+            return Err(RecordError::Newer {
+                path,
+                version: record.version,
+            });
         }
         Ok(Some(record))
     }
+}
+
+/// Why a folder's `hunt.json` does not read ([`HuntRecord::read`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The file is there, but reading it failed.
+    #[error("cannot read {}: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
+    /// It is no hunt record.
+    #[error("{} does not read: {error}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: serde_json::Error,
+    },
+    /// A newer workbench wrote it.
+    #[error("{} is version {version}, newer than this workbench reads ({})", path.display(), HuntRecord::VERSION)]
+    Newer {
+        /// The file.
+        path: PathBuf,
+        /// The version it says.
+        version: u32,
+    },
 }
 
 impl ScoreName {
@@ -100,7 +129,13 @@ impl ScoreName {
     }
 
     /// One found puzzle's comment: its score and the costs behind it.
-    fn comment(&self, score: f64, cost: f64, against: Option<f64>, censored: bool) -> String {
+    pub(super) fn comment(
+        &self,
+        score: f64,
+        cost: f64,
+        against: Option<f64>,
+        censored: bool,
+    ) -> String {
         let unit = self.objective.unit();
         let mut s = match (&self.against, against) {
             (Some(b), Some(c)) => format!(
@@ -345,58 +380,6 @@ pub fn print_best(
     Ok(())
 }
 
-/// Writes a merge's `puzzles.txt` (best first, each with its score and
-/// where it came from), `found.csv` and `hunt.json` into `dir`; returns the
-/// files.
-pub fn write_merged(
-    dir: &Path,
-    name: &ScoreName,
-    merged: &super::merge::MergeResult,
-    folders: usize,
-    alphabet: &Alphabet,
-) -> io::Result<Vec<PathBuf>> {
-    let mut text = format!(
-        "# sudoku-bench hunt --merge of {folders} hunts: the puzzles on which {} (mode unique), best first.\n",
-        match &name.against {
-            Some(b) => format!("{} needs the most {} relative to {b}", name.hunted, name.objective.name()),
-            None => format!("{} needs the most {}", name.hunted, name.objective.name()),
-        }
-    );
-    let _ = writeln!(
-        text,
-        "# {} puzzles read, {} kept: each checked for one solution by dlx-crate, scored on this machine, once up to symmetry.",
-        merged.read,
-        merged.kept.len()
-    );
-    for m in &merged.kept {
-        let f = &m.found;
-        let copies = match m.copies.len() {
-            0 => String::new(),
-            n => format!(
-                " (and {n} cop{} up to symmetry)",
-                if n == 1 { "y" } else { "ies" }
-            ),
-        };
-        let _ = writeln!(
-            text,
-            "{}  # {}; from {}{copies}",
-            write_line(&f.unique.puzzle, alphabet),
-            name.comment(f.score, f.cost, f.against, f.censored),
-            m.source
-        );
-    }
-    let puzzles = dir.join(PUZZLES_TXT);
-    crate::files::write(&puzzles, text)?;
-    let found = dir.join(FOUND_CSV);
-    let rows = merged.kept.iter().enumerate().map(|(i, m)| {
-        let copies = m.copies.join(" ");
-        MergedLine::of(i + 1, &m.found, alphabet, m.source.clone(), copies)
-    });
-    write_found(&found, rows)?;
-    let record = HuntRecord::write(dir, name)?;
-    Ok(vec![puzzles, found, record])
-}
-
 /// Declares a `found.csv` row ([`crate::columns!`]): a puzzle kept, best
 /// first, its rank, score, costs and givens, the given columns, then the
 /// puzzle; and `of`, which makes a row of a [`Found`] and those columns.
@@ -463,7 +446,7 @@ found_line! {
 }
 
 /// Writes `found.csv`: its header, then `rows`.
-fn write_found<T: crate::columns::Row>(
+pub(super) fn write_found<T: crate::columns::Row>(
     path: &Path,
     rows: impl Iterator<Item = T>,
 ) -> io::Result<()> {

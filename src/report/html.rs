@@ -5,11 +5,10 @@
 //! `<details>`, so they are there with scripts off.
 
 use super::{interval_line, metadata_lines, slug, Report, RunData};
-use crate::export::first_seen;
-use crate::export::markdown::times;
-use crate::export::markdown::{
-    relative_cells, summary_cells, RELATIVE_HEADER, RELATIVE_NOTE, SUMMARY_HEADER,
+use crate::export::cells::{
+    relative_cells, summary_cells, times, RELATIVE_HEADER, RELATIVE_NOTE, SUMMARY_HEADER,
 };
+use crate::export::first_seen;
 use crate::harness::SummaryRow;
 use std::fmt::Write;
 
@@ -118,7 +117,7 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
                             esc(d),
                             esc(&span),
                             esc(&if over.is_empty() { String::new() } else { format!(", {over} puzzles") }),
-                            esc(&crate::export::terminal::speed_cell(r))
+                            esc(&crate::export::cells::speed_cell(r))
                         );
                         }
                         None => s.push_str("<td>-</td>"),
@@ -245,7 +244,7 @@ pub fn html(data: &RunData, report: &Report) -> String {
         .map(|r| {
             let mut cells = summary_cells(r);
             if counted {
-                for i in crate::export::markdown::TIME_CELLS {
+                for i in crate::export::cells::TIME_CELLS {
                     cells[i].clear();
                 }
             }
@@ -321,8 +320,8 @@ fn said(s: &mut String, data: &RunData) -> bool {
 
     failures(s, data);
     let measure = data.info.as_ref().map(|i| i.options.measure);
-    let mut findings = crate::export::markdown::findings(&data.summary, measure);
-    findings.extend(crate::export::markdown::run_notes(
+    let mut findings = crate::export::words::findings(&data.summary, measure);
+    findings.extend(crate::export::words::run_notes(
         &data.summary,
         data.info.as_ref().and_then(|i| i.pipe_floor_ns),
     ));

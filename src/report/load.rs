@@ -234,7 +234,7 @@ impl Table {
         };
         let mut file = std::fs::File::open(path).map_err(io)?;
         // A last row a kill cut off (no line end) is left out.
-        let whole = crate::harness::recover::whole_lines(&mut file).map_err(io)?;
+        let whole = crate::harness::facts::whole_lines(&mut file).map_err(io)?;
         let mut reader = csv::ReaderBuilder::new()
             .flexible(true)
             .from_reader(std::io::Read::take(file, whole));

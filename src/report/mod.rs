@@ -14,7 +14,7 @@ pub mod session;
 pub use html::html;
 pub use load::{load, load_points, load_summary, Point, ReportError, RunData, Series};
 
-use crate::export::markdown::{relative_table, RELATIVE_NOTE};
+use crate::export::cells::{relative_table, RELATIVE_NOTE};
 use crate::harness::SummaryRow;
 use crate::solver::SolverId;
 use charts::{render, Rendered};
@@ -425,8 +425,8 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
         given_up,
     ));
     let measure = data.info.as_ref().map(|i| i.options.measure);
-    let mut findings = crate::export::markdown::findings(&data.summary, measure);
-    findings.extend(crate::export::markdown::run_notes(
+    let mut findings = crate::export::words::findings(&data.summary, measure);
+    findings.extend(crate::export::words::run_notes(
         &data.summary,
         data.info.as_ref().and_then(|i| i.pipe_floor_ns),
     ));
@@ -452,7 +452,7 @@ pub fn markdown(data: &RunData, report: &Report) -> String {
     if counted {
         s.push_str("Under valgrind: the times are valgrind's and left out; the instructions are what was measured.\n\n");
     }
-    s.push_str(&crate::export::markdown::summary_table_of(
+    s.push_str(&crate::export::cells::summary_table_of(
         &data.summary,
         counted,
     ));
@@ -531,11 +531,11 @@ pub fn rebuild_if_cut_short(dir: &Path) -> Result<Option<Vec<String>>, ReportErr
 #[cfg(test)]
 mod tests;
 
-/// What the run's intervals cover (see [`crate::export::markdown::interval_note`]).
+/// What the run's intervals cover (see [`crate::export::words::interval_note`]).
 fn interval_line(data: &RunData) -> String {
     let (complete, asked) = data
         .info
         .as_ref()
         .map_or((None, 1), |i| (i.rounds_complete, i.options.rounds));
-    crate::export::markdown::interval_note(&data.summary, complete, asked)
+    crate::export::words::interval_note(&data.summary, complete, asked)
 }

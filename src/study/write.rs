@@ -6,8 +6,8 @@
 use super::analysis::{Cost, Findings};
 use super::fit::{Fit, Model};
 use super::{Axis, PointState, StudyRow};
+use crate::export::cells::{num, table, thousands};
 use crate::export::first_seen;
-use crate::export::markdown::{num, table, thousands};
 use crate::harness::plan::Measure;
 use crate::harness::{files, RunInfo};
 use crate::report::charts::{render, CurvePoint, Rendered, StudyChart, StudyCurve};

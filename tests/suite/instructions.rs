@@ -362,7 +362,7 @@ fn a_counted_run_draws_says_and_compares_instructions_never_valgrinds_times() {
     // summary.csv's counts; no speed or time column.
     let rows = counted(tmp.path(), "a");
     let (dlx, mrv) = (rows["dlx"], rows["bitset-mrv"]);
-    let ratio = sudoku_bench::export::markdown::times(dlx / mrv);
+    let ratio = sudoku_bench::export::cells::times(dlx / mrv);
     for file in ["summary.md", "report.md"] {
         let text = std::fs::read_to_string(tmp.path().join("a").join(file)).unwrap();
         let said = format!(

@@ -533,7 +533,7 @@ fn bad_pencilmarks_are_located() {
 /// The first embedded 36x36 puzzle, and its cells written as numbers:
 /// `(grid, rows)`, each row 36 numbers (`.` a blank) separated by spaces.
 fn numbers_36x36() -> (crate::grid::Grid, Vec<String>) {
-    let text = include_str!("../../datasets/set-36x36.txt");
+    let text = include_str!("../../../../datasets/set-36x36.txt");
     let d = read(text).unwrap();
     let g = d.puzzles[0].grid.clone();
     let rows = (0..36)

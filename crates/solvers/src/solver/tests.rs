@@ -170,12 +170,12 @@ fn deadline_and_cancel_stop_a_long_search() {
 #[test]
 fn a_cpu_deadline_stops_a_long_search_once_the_thread_has_spent_it() {
     let p = grid(HARD);
-    let at = crate::usage::thread_cpu() + Duration::from_millis(30);
+    let at = crate::clock::thread_cpu() + Duration::from_millis(30);
     let out = SolverId::NaiveExactCoverPure
         .solve(&p, &Limits::new(Mode::Unique).with_cpu_deadline(Some(at)));
     assert_eq!(out.status, Status::Budget);
     assert!(
-        crate::usage::thread_cpu() >= at,
+        crate::clock::thread_cpu() >= at,
         "stopped by its CPU clock, not before"
     );
     // A deadline already past stops it at its first look at the clocks.

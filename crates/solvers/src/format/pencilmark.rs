@@ -123,5 +123,5 @@ pub(crate) fn parse_line(
     };
     // After the puzzle: an answer (`n²` symbols) or a comment, as on any line.
     let rest = &body[token.len()..];
-    super::line::push_with_rest(grid, rest, lead + token.len() + 1, &alphabet, line, col);
+    super::rest::push_with_rest(grid, rest, lead + token.len() + 1, &alphabet, line, col);
 }

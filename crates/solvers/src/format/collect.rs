@@ -5,6 +5,40 @@ use super::{Alphabet, Dataset, Format, Puzzle, ReadOptions, Symbol};
 use crate::error::{LoadError, ParseError, ParseErrorKind};
 use crate::grid::{Geometry, Grid};
 
+/// The size, alphabet and notation the first puzzle of an input fixed.
+#[derive(Clone, Debug)]
+pub struct Fixed {
+    /// The size of every puzzle.
+    pub geometry: Geometry,
+    /// The alphabet of its one-character symbols.
+    pub alphabet: Alphabet,
+    /// A puzzle was written as numbers: answers are written in them.
+    pub numbers: bool,
+}
+
+impl Fixed {
+    /// The notation its puzzles were written in, which answers take.
+    pub fn written(&self) -> Alphabet {
+        match self.numbers {
+            true => Alphabet::numbers(self.geometry),
+            false => self.alphabet.clone(),
+        }
+    }
+}
+
+/// What one block's lines came to.
+#[derive(Debug)]
+pub struct ParsedBlock {
+    /// Its puzzles, in input order.
+    pub puzzles: Vec<Puzzle>,
+    /// The size and alphabet fixed so far (by this block or one before it).
+    pub fixed: Option<Fixed>,
+    pub(super) errors: Vec<ParseError>,
+    pub(super) total_errors: usize,
+    pub(super) count: usize,
+    pub(super) pencilmarks: usize,
+}
+
 /// What a reader does with the puzzles it parses.
 pub(crate) enum Keep<'f> {
     /// Keeps them all.
@@ -246,7 +280,7 @@ impl<'a, 'f> Collector<'a, 'f> {
     pub(super) fn for_block(
         source_name: &'a str,
         opts: &'a ReadOptions,
-        fixed: Option<&super::blocks::Fixed>,
+        fixed: Option<&Fixed>,
     ) -> Self {
         let mut c = Collector::new(source_name, opts, Keep::All);
         c.stop_on_error = !opts.skip_invalid;
@@ -258,9 +292,9 @@ impl<'a, 'f> Collector<'a, 'f> {
     }
 
     /// What a block's collector found (see [`Collector::for_block`]).
-    pub(super) fn into_block(self) -> super::blocks::ParsedBlock {
-        super::blocks::ParsedBlock {
-            fixed: self.geometry.map(|(geometry, a)| super::blocks::Fixed {
+    pub(super) fn into_block(self) -> ParsedBlock {
+        ParsedBlock {
+            fixed: self.geometry.map(|(geometry, a)| Fixed {
                 geometry,
                 alphabet: std::rc::Rc::unwrap_or_clone(a),
                 numbers: self.numbers.is_some(),

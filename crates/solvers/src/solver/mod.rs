@@ -107,7 +107,7 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Stop when this flag becomes true (checked with the deadline).
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Stop when the calling thread's CPU clock ([`crate::usage::thread_cpu`])
+    /// Stop when the calling thread's CPU clock ([`crate::clock::thread_cpu`])
     /// reaches this (checked with the deadline).
     pub cpu_deadline: Option<std::time::Duration>,
 }
@@ -329,7 +329,7 @@ impl<'a, T: Tracer> Control<'a, T> {
             }
         }
         if let Some(at) = self.limits.cpu_deadline {
-            if crate::usage::thread_cpu() >= at {
+            if crate::clock::thread_cpu() >= at {
                 self.stop = Some(Stop::Budget);
                 return false;
             }
@@ -379,7 +379,7 @@ impl<'a, T: Tracer> Control<'a, T> {
             && self
                 .limits
                 .cpu_deadline
-                .is_none_or(|d| crate::usage::thread_cpu() < d);
+                .is_none_or(|d| crate::clock::thread_cpu() < d);
         if exhausted {
             self.stop = None;
             self.found = found;
@@ -420,9 +420,43 @@ impl<'a, T: Tracer> Control<'a, T> {
 }
 
 /// A Sudoku-solving strategy. Implementors write [`Solver::search`]; the rest is provided.
+///
+/// # A strategy's duties
+///
+/// What `search` owes its [`Control`], which the tests in `solver/tests.rs`
+/// and the property tests (`tests/suite/properties.rs`, every size the
+/// registry declares for it) hold every registered strategy to:
+///
+/// - **Count every node, the root included.** Call [`Control::node`] on
+///   entering each search state, the first one too (a puzzle whose givens
+///   conflict, or that propagation alone solves, still visits its root), and
+///   unwind at once when it returns `false`: that is how a node budget, a
+///   deadline, a CPU deadline and the cancel flag stop a search, and a budget
+///   of `n` nodes must stop it at exactly `n`.
+/// - **Count guesses the common way.** Call [`Control::branch`] at each
+///   branch point with the number of alternatives still open: two or more is
+///   a guess, so a puzzle that propagation solves reports none
+///   ([`Counters::no_guess`]), as `rate` and the property tests read it.
+/// - **Hand in each solution** through [`Control::solution`], and stop when
+///   it returns `false` (the mode's limit is reached).
+/// - **Trace its decisions** through `ctl.tracer` when [`Tracer::ENABLED`]:
+///   a [`trace::Event::Place`] for each digit placed (with its
+///   [`trace::Reason`], a guess included), a [`trace::Event::Confine`] for a
+///   guess that confines a digit without placing it, a
+///   [`trace::Event::Backtrack`] for each return. With tracing on, the
+///   outcome and counters are the same as without it.
+/// - **Honour pencilmarks.** A pencilmark puzzle ([`Grid::is_pencilmark`])
+///   excludes candidates; the strategy never places an excluded digit, and a
+///   cell left without a candidate means no solution.
+/// - **Never panic**, on any puzzle of a size it declares, including one
+///   whose givens conflict (report no solution).
+///
+/// The reference strategies that wrap other crates (`sat-varisat`,
+/// `dlx-crate`) count only the root, and say so through
+/// [`SolverId::counts_search`].
 pub trait Solver {
-    /// Searches `puzzle` for solutions, reporting to `ctl`. Must not panic on
-    /// any puzzle, including one whose givens conflict (report no solution).
+    /// Searches `puzzle` for solutions, reporting to `ctl` as the trait's
+    /// duties say.
     fn search<T: Tracer>(&self, puzzle: &Grid, ctl: &mut Control<'_, T>);
 
     /// Solves within `limits`.

@@ -13,15 +13,15 @@ mod guard;
 mod line;
 mod lines;
 mod pencilmark;
+mod rest;
 mod write;
 
 pub use alphabet::{Alphabet, AlphabetKind, Symbol};
 pub use pencilmark::from_marks;
-pub use write::{append_line, write_block, write_line, write_line_into};
+pub use write::{append_line, encode_pencilmarks, write_block, write_line, write_line_into};
 
 pub(crate) use collect::{Collector, Keep};
 use detect::detect_format;
-pub(crate) use write::encode_pencilmarks;
 
 use crate::error::{LoadError, ParseError, ParseErrorKind};
 use crate::grid::{Geometry, Grid};

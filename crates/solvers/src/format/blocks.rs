@@ -7,9 +7,9 @@
 //! notation ([`Fixed`]); every later block is read against them, as the
 //! one reader reads every later line.
 
-use super::{line, Alphabet, Collector, Dataset, Format, Puzzle, ReadOptions};
+pub use super::collect::{Fixed, ParsedBlock};
+use super::{line, Collector, Dataset, Format, ReadOptions};
 use crate::error::{LoadError, ParseError};
-use crate::grid::Geometry;
 use std::io::{BufRead, Read};
 
 /// A run of whole lines of an input, and the number of its first line.
@@ -19,40 +19,6 @@ pub struct LineBlock {
     pub first_line: usize,
     /// Its lines, each with its line end (the last may have none).
     pub text: Vec<u8>,
-}
-
-/// The size, alphabet and notation the first puzzle of an input fixed.
-#[derive(Clone, Debug)]
-pub struct Fixed {
-    /// The size of every puzzle.
-    pub geometry: Geometry,
-    /// The alphabet of its one-character symbols.
-    pub alphabet: Alphabet,
-    /// A puzzle was written as numbers: answers are written in them.
-    pub numbers: bool,
-}
-
-impl Fixed {
-    /// The notation its puzzles were written in, which answers take.
-    pub fn written(&self) -> Alphabet {
-        match self.numbers {
-            true => Alphabet::numbers(self.geometry),
-            false => self.alphabet.clone(),
-        }
-    }
-}
-
-/// What one block's lines came to.
-#[derive(Debug)]
-pub struct ParsedBlock {
-    /// Its puzzles, in input order.
-    pub puzzles: Vec<Puzzle>,
-    /// The size and alphabet fixed so far (by this block or one before it).
-    pub fixed: Option<Fixed>,
-    pub(super) errors: Vec<ParseError>,
-    pub(super) total_errors: usize,
-    pub(super) count: usize,
-    pub(super) pencilmarks: usize,
 }
 
 /// Reads `reader` as blocks of whole lines of about `size` bytes (the

@@ -20,7 +20,7 @@
 pub mod write;
 
 use crate::grid::{Geometry, Grid};
-use crate::rate::{rate, Level, Rating, DEFAULT_PERMUTATIONS};
+use crate::rating::{rate, Level, Rating, DEFAULT_PERMUTATIONS};
 use crate::seeded::stream;
 use crate::solver::{Limits, Mode, Solver, SolverId, Status};
 use crate::transform::Transform;
@@ -44,7 +44,7 @@ pub struct GenerateOptions {
     pub max_attempts: u32,
     /// Keep only puzzles of this difficulty level.
     pub level: Option<Level>,
-    /// Keep only puzzles whose mean guesses (see [`crate::rate`]) are at least this.
+    /// Keep only puzzles whose mean guesses (see [`crate::rating`]) are at least this.
     pub min_guesses: Option<f64>,
     /// Keep only puzzles whose mean guesses are at most this.
     pub max_guesses: Option<f64>,

@@ -6,7 +6,7 @@ use std::fmt;
 
 /// Appends `grid`'s pencilmark form (`n³` symbols, `.` where a candidate is
 /// excluded) to `out`.
-pub(crate) fn encode_pencilmarks(grid: &Grid, alphabet: &Alphabet, out: &mut Vec<u8>) {
+pub fn encode_pencilmarks(grid: &Grid, alphabet: &Alphabet, out: &mut Vec<u8>) {
     pencilmark::encode_into(grid, alphabet, out);
 }
 
