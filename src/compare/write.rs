@@ -437,10 +437,22 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
     let counted = c.metric == Measure::Instructions;
     let measured = match counted {
         true => "instructions counted by callgrind".to_string(),
-        false => format!(
-            "mode {}, {} threads",
-            c.current.info.options.mode, c.current.info.options.threads
-        ),
+        false => {
+            let t = c.current.info.options.threads;
+            format!(
+                "mode {}, {t} thread{}",
+                c.current.info.options.mode,
+                if t == 1 { "" } else { "s" }
+            )
+        }
+    };
+    // Each run by its label, else its folder's name (never a path).
+    let name = |s: &super::Side| {
+        s.info.options.label.clone().unwrap_or_else(|| {
+            Path::new(&s.label)
+                .file_name()
+                .map_or(s.label.clone(), |f| f.to_string_lossy().to_string())
+        })
     };
     for d in datasets {
         // The dataset's puzzles compared and each run's rounds on it.
@@ -471,8 +483,8 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
         };
         let line = format!(
             "{puzzles}baseline {} against {}; {measured}{rounds}; {}",
-            c.baseline.label,
-            c.current.label,
+            name(&c.baseline),
+            name(&c.current),
             crate::report::charts::machine_line(&c.current.info)
         );
         let rows: Vec<&CompareRow> = c.rows.iter().filter(|r| r.dataset == d).collect();

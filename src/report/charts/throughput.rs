@@ -288,10 +288,15 @@ impl Throughput {
                     .filter(|r| r.variant == data.variants[v])
                     .filter(|r| r.solved < r.puzzles && (instructions || r.stands()))
                     .collect();
-                // Partial on several datasets: their sum over the datasets
-                // it ran, so that a legend line stays a line
-                // (`naive-exact-cover (28/33; 5 stopped)`).
+                // Partial on several datasets: the sum over every dataset it
+                // ran (a dot or not), so that a legend line stays a line
+                // (`naive-exact-cover (72/93; 21 stopped)`).
                 if rows.len() > 1 {
+                    let rows: Vec<&crate::harness::SummaryRow> = data
+                        .summary
+                        .iter()
+                        .filter(|r| r.variant == data.variants[v])
+                        .collect();
                     let mut kinds: Vec<(u64, &str)> = Vec::new();
                     for r in &rows {
                         for (n, kind) in r.kinds() {
