@@ -162,6 +162,12 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
         }
         decade *= 10.0;
     }
+    if bold.is_empty() && light.is_empty() {
+        // Within one step of a decade (11 to 18 MB): its tenths.
+        let step = 10f64.powi(lo.log10().floor() as i32 - 1);
+        let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
+        bold = (first..=last).map(|k| k as f64 * step).collect();
+    }
     if bold.len() < 2 {
         // A narrow range: every whole multiple gets a label.
         bold.append(&mut light);

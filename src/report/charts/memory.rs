@@ -148,8 +148,12 @@ impl Memory {
         let every = if width / decades < 80.0 { 2 } else { 1 };
         // None past the data, in the room kept right of it for the legend.
         let top = hi * 1.25 * 1.001;
+        // Within a decade no power of ten is on the axis: every tick named.
+        let narrow = x.end / x.start < 10.0;
         let label = move |v: &f64| match (v.log10().round() as i64) % every {
-            0 if *v <= top => bytes_label(*v),
+            _ if *v > top => String::new(),
+            _ if narrow => bytes_label(*v),
+            0 => bytes_label(*v),
             _ => String::new(),
         };
         let mut chart =

@@ -44,6 +44,12 @@ impl Chart for SearchCost {
             self.dataset
         )
     }
+    fn key(&self) -> Option<String> {
+        Some(
+            "Grey diagonals: equal time per puzzle (nodes × time per node), labelled where a label fits."
+                .into(),
+        )
+    }
     fn not_shown(&self) -> Vec<String> {
         self.left_out.clone()
     }

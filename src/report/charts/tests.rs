@@ -212,3 +212,14 @@ fn log_axes_have_even_grids() {
         }
     }
 }
+
+#[test]
+fn a_range_between_two_whole_multiples_is_ticked_at_its_tenths() {
+    // 11.2 to 17.6 MB holds no whole multiple of 10 MB.
+    let (bold, _) = log_points(11.2e6..17.6e6, usize::MAX);
+    assert!(bold.len() >= 2, "{bold:?}");
+    assert!(
+        bold.iter().all(|v| (11.2e6..=17.6e6).contains(v)),
+        "{bold:?}"
+    );
+}
