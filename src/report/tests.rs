@@ -36,6 +36,47 @@ fn run_dir(variants: &[&str], puzzles: u64) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// The figure lint (the suite's figure tests read every chart of real runs
+/// with it) over a made-up run's charts at both print widths: the fast
+/// check of a change to a chart (CONTRIBUTING.md).
+#[test]
+fn a_runs_charts_pass_the_figure_lint_at_both_widths() {
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv", "backtracking"], 40);
+    // The run's facts, which each chart's data line says.
+    let info = crate::harness::RunInfo::new(Default::default(), Vec::new(), Vec::new());
+    let json = serde_json::to_string(&info).unwrap();
+    std::fs::write(dir.join(crate::files::RUN_JSON), json).unwrap();
+    let opts = ReportOptions {
+        figures: crate::harness::plan::Figures::Paper,
+        ..ReportOptions::default()
+    };
+    let report = write(&dir, &opts).unwrap();
+    let mut faults = Vec::new();
+    let mut drawn = 0;
+    for e in std::fs::read_dir(dir.join("charts")).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let Some(stem) = name.strip_suffix(".svg") else {
+            continue;
+        };
+        let size = if stem.ends_with(charts::figure::SINGLE.suffix) {
+            charts::figure::SINGLE
+        } else {
+            charts::figure::DOUBLE
+        };
+        let svg = std::fs::read_to_string(&path).unwrap();
+        faults.extend(
+            charts::lint::lint(&svg, &size)
+                .into_iter()
+                .map(|f| format!("{name}: {f}")),
+        );
+        drawn += 1;
+    }
+    assert_eq!(drawn, 2 * report.charts.len(), "each chart at both widths");
+    assert!(drawn >= 12, "{drawn} charts");
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
 #[test]
 fn every_chart_names_its_strategies_and_axes() {
     let (_keep, dir) = run_dir(&["dlx", "bitset-mrv", "backtracking"], 12);

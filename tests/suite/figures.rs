@@ -1,10 +1,11 @@
 //! Charts as a paper needs them, read back from their SVGs by the figure
-//! lint ([`crate::lint`]) at both print widths, and each PNG the drawing of
+//! lint (`sudoku_bench::report::charts::lint`) at both print widths, and each PNG the drawing of
 //! its SVG.
 
 use crate::common::bin;
 use std::path::Path;
 use sudoku_bench::report::charts::figure;
+use sudoku_bench::report::charts::lint::lint;
 
 /// Every chart in `dir` at both print sizes: none has a fault, and each
 /// PNG is the drawing of its SVG.
@@ -23,7 +24,7 @@ fn check_charts(dir: &Path, paper: bool) -> usize {
             figure::DOUBLE
         };
         let svg = std::fs::read_to_string(&path).unwrap();
-        for f in crate::lint::lint(&svg, &size) {
+        for f in lint(&svg, &size) {
             all.push(format!("{name}: {f}"));
         }
         let png = std::fs::read(dir.join(format!("{stem}.png"))).unwrap();
@@ -279,7 +280,7 @@ fn lint_charts_of_the_folders_named() {
                 false => figure::DOUBLE,
             };
             let svg = std::fs::read_to_string(&path).unwrap();
-            for f in crate::lint::lint(&svg, &size) {
+            for f in lint(&svg, &size) {
                 faults.push(format!("{dir}/{name}: {f}"));
             }
         }

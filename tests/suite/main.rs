@@ -22,7 +22,6 @@ mod hygiene;
 mod inputs;
 mod instructions;
 mod libraries;
-mod lint;
 mod page;
 mod properties;
 mod public_datasets;

@@ -5,6 +5,7 @@ use rand::{Rng, SeedableRng};
 use sudoku_bench::format::{read_reader, write_block, write_line, Alphabet, Format, ReadOptions};
 use sudoku_bench::generate::complete_grid;
 use sudoku_bench::solver::{Band, BitsetMrv, Isa, Limits, Mode, Singles, Solver, SolverId, Status};
+use sudoku_bench::transform::Transform;
 use sudoku_bench::validate::{check_solution, find_conflict};
 use sudoku_bench::{Geometry, Grid};
 
@@ -94,6 +95,67 @@ fn obviously_right(puzzle: &Grid, solution: &Grid) -> bool {
 
 fn geometry() -> impl Strategy<Value = Geometry> {
     (2usize..=5).prop_map(|b| Geometry::new(b).unwrap())
+}
+
+/// A random complete grid of any size, cheaply: the pattern grid (row `r`
+/// shifted by `(r mod b)·b + r div b`) moved by a random symmetry, so that
+/// 36×36 to 64×64 cost no search.
+fn any_complete_grid(g: Geometry, seed: u64) -> Grid {
+    let (b, n) = (g.box_size(), g.side());
+    let cells: Vec<u8> = (0..g.cells())
+        .map(|c| {
+            let (r, col) = (g.row(c), g.col(c));
+            (((r % b) * b + r / b + col) % n + 1) as u8
+        })
+        .collect();
+    let pattern = Grid::from_cells(g, &cells).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    Transform::random(g, &mut rng).apply(&pattern)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// Every strategy at every size it declares, 4×4 to 64×64, the slow
+    /// ones and the crates included: on a grid with a few open cells each
+    /// must answer, its answers valid and keeping the givens, and say
+    /// `Unique` exactly when `dlx` does (the pure exact-cover DFS may stop
+    /// at its budget instead).
+    #[test]
+    fn every_strategy_solves_at_every_size_it_declares(seed in any::<u64>(), open in 1u32..=6) {
+        for b in 2usize..=8 {
+            let g = Geometry::new(b).unwrap();
+            let solution = any_complete_grid(g, seed);
+            prop_assert_eq!(check_solution(&solution, &solution), Ok(()));
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+            let mut p = solution.clone();
+            for c in 0..g.cells() {
+                if rng.gen_range(0..100) < open {
+                    p.set(c, 0);
+                }
+            }
+            let want = SolverId::Dlx.solve(&p, &limits(Mode::Unique)).status;
+            prop_assert!(matches!(want, Status::Unique | Status::Multiple), "dlx gave {:?}", want);
+            let all: Vec<SolverId> = SolverId::ALL.iter().copied().filter(|s| s.supports(g)).collect();
+            prop_assert!(all.len() >= 12, "{} strategies at {}", all.len(), g.side());
+            for s in all {
+                // The exact-cover article's pure DFS is there to show the
+                // blow-up: it may stop at its budget even here, never be wrong.
+                let blows_up = s == SolverId::NaiveExactCoverPure;
+                let budget = if blows_up { 20_000 } else { 300_000 };
+                let out = s.solve(&p, &Limits::new(Mode::Unique).with_node_budget(Some(budget)));
+                if blows_up && out.status == Status::Budget {
+                    prop_assert!(out.solutions.iter().all(|sol| check_solution(&p, sol).is_ok()));
+                    continue;
+                }
+                prop_assert_eq!(out.status, want, "{} at {}x{}", s, g.side(), g.side());
+                prop_assert!(!out.solutions.is_empty(), "{}", s);
+                for sol in &out.solutions {
+                    prop_assert_eq!(check_solution(&p, sol), Ok(()), "{}", s);
+                }
+            }
+        }
+    }
 }
 
 proptest! {

@@ -14,6 +14,7 @@ pub mod head_to_head;
 pub mod history;
 mod hunt;
 mod legend;
+pub mod lint;
 mod machines;
 pub mod memory;
 mod outline;
