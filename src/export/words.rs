@@ -92,8 +92,9 @@ pub const DECISIVE: f64 = 0.10;
 /// rounds, or more time in each), so `(w / 10%)²` times the measuring brings
 /// ±w to about ±10%: as `--min-time`, that many times the passes' wall time on
 /// the dataset; as `--rounds`, that many times the rounds, where the dataset
-/// has two puzzles for each. The wide ones that decide who is faster, only
-/// not by how much, are counted in one sentence.
+/// has two puzzles for each. Past [`FAR`] times the measuring the rule is not
+/// stretched: the sentence says the run cannot tell. The wide ones that
+/// decide who is faster, only not by how much, are counted in one sentence.
 pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
     let mut out = Vec::new();
     let mut decided: Vec<(&SummaryRow, f64)> = Vec::new();
@@ -116,6 +117,27 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
             continue;
         }
         let k = (half / DECISIVE).powi(2);
+        if k > FAR {
+            // So wide that the square-root rule would be stretched past
+            // anything this run measured (two rounds give a t-interval of
+            // one degree of freedom, 12.7 standard errors wide).
+            let rounds = if r.rounds == 2 {
+                " (a t-interval over 2 rounds has one degree of freedom: --rounds 5 or more narrows it most)"
+            } else {
+                ""
+            };
+            out.push(format!(
+                "The interval of `{}` against `{}` on {} is {} ({}–{}): too wide to decide which is faster, and too wide for this run's spread to say what would narrow it to ±{:.0}%{rounds}.",
+                r.variant,
+                r.reference,
+                r.dataset,
+                width(half),
+                times(lo),
+                times(hi),
+                100.0 * DECISIVE
+            ));
+            continue;
+        }
         let wall = rows
             .iter()
             .filter(|x| {
@@ -129,11 +151,11 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
             ways.push(format!("--rounds {rounds}"));
         }
         out.push(format!(
-            "The interval of `{}` against `{}` on {} is ±{:.0}% ({}–{}): too wide to decide which is faster. This run's spread says {} would narrow it to about ±{:.0}%.",
+            "The interval of `{}` against `{}` on {} is {} ({}–{}): too wide to decide which is faster. This run's spread says {} would narrow it to about ±{:.0}%.",
             r.variant,
             r.reference,
             r.dataset,
-            100.0 * half,
+            width(half),
             times(lo),
             times(hi),
             ways.join(" or "),
@@ -148,7 +170,7 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
             &w.reference
         };
         out.push(format!(
-            "{n} {}comparison{} {} wider than ±{:.0}% (the widest: `{}` against `{}` on {}, ±{:.0}%, where `{faster}` is faster): {} which is faster, not by how much to within {:.0}%.",
+            "{n} {}comparison{} {} wider than ±{:.0}% (the widest: `{}` against `{}` on {}, {}, where `{faster}` is faster): {} which is faster, not by how much to within {:.0}%.",
             if out.is_empty() { "" } else { "more " },
             if n == 1 { "" } else { "s" },
             if n == 1 { "is" } else { "are" },
@@ -156,7 +178,7 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
             w.variant,
             w.reference,
             w.dataset,
-            100.0 * half,
+            width(half),
             if n == 1 { "it decides" } else { "they decide" },
             100.0 * DECISIVE
         ));
@@ -246,6 +268,20 @@ pub fn transport_notes(rows: &[SummaryRow], floor_ns: Option<u64>) -> Vec<String
 }
 
 /// A duration for a command line, rounded up: `750ms`, `3s`, `2m`.
+/// The most measuring, in times this run's, that [`wide_intervals`] will
+/// extrapolate to from the run's own spread.
+const FAR: f64 = 100.0;
+
+/// A comparison's half width as a share of its speed: `±22%`, and past
+/// ±100% (where a share stops reading as one) `over ±100%`.
+fn width(half: f64) -> String {
+    if half > 1.0 {
+        "over ±100%".into()
+    } else {
+        format!("±{:.0}%", 100.0 * half)
+    }
+}
+
 fn seconds(s: f64) -> String {
     if s < 10.0 {
         format!("{}ms", ((s * 1e3 / 50.0).ceil() * 50.0).max(50.0) as u64)
@@ -445,6 +481,21 @@ mod tests {
         }
         let w = &wide_intervals(&rows)[0];
         assert!(w.contains("--min-time 1200ms would narrow it"), "{w}");
+        // Two rounds' t-interval from 1/20,000× to 17×: no extrapolation
+        // (it asked for --min-time 2825997986641m), and no share of 5 million %.
+        let mut far = rows.clone();
+        for r in &mut far {
+            r.rounds = 2;
+        }
+        (far[2].speed, far[2].speed_lo, far[2].speed_hi) = (Some(3e-5), Some(5e-11), Some(17.0));
+        let w = &wide_intervals(&far)[0];
+        assert!(
+            w.contains("`wide` against `ref` on d is over ±100% (")
+                && w.contains("too wide for this run's spread to say what would narrow it to ±10%")
+                && w.contains("--rounds 5 or more"),
+            "{w}"
+        );
+        assert!(!w.contains("--min-time"), "{w}");
         // Wide, but clear of 1×: counted, not listed.
         rows[2].speed_lo = Some(1.02);
         rows[2].speed_hi = Some(1.5);
