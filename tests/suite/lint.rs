@@ -439,6 +439,13 @@ fn legend_faults(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
         // A line of the legend with a faint mark is a note (a contender
         // drawn nowhere), not a series.
         let mut note = false;
+        // In a legend of columns, the marks of this entry lie right of
+        // the entry before it on its line.
+        let after = lines
+            .iter()
+            .filter(|o| o.bounds.2 <= t.bounds.0 && o.bounds.1 < bottom && o.bounds.3 > top)
+            .map(|o| o.bounds.2)
+            .fold(x0, f64::max);
         for n in &nodes[at + 1..] {
             let (colour, p) = match n.tag_name().name() {
                 "polyline" => (n.attribute("stroke"), points(n)),
@@ -446,8 +453,9 @@ fn legend_faults(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
                 _ => continue,
             };
             let on_line = !p.is_empty()
-                && p.iter()
-                    .all(|&(x, y)| x < t.bounds.0 && x > x0 && y >= top - 2.0 && y <= bottom + 2.0);
+                && p.iter().all(|&(x, y)| {
+                    x < t.bounds.0 && x > after && y >= top - 2.0 && y <= bottom + 2.0
+                });
             if !on_line {
                 continue;
             }
