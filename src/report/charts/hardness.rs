@@ -147,22 +147,27 @@ impl Chart for Hardness {
             ph as f64,
         );
         log_log_mesh(&mut chart, x_desc, &y_desc)?;
-        // Each dataset's colour and marker its own in every run.
+        // Each dataset's colour and marker its own in every run; the
+        // legend in the run's order of datasets, the dots larger sets first.
         let slots = super::dataset_slots(labels.iter().map(String::as_str));
+        for (name, &slot) in labels.iter().zip(&slots) {
+            let (c, key) = (super::dataset_color(slot), super::marker_shape(slot, 9));
+            chart
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    EmptyElement::at((x + 8, y)) + Polygon::new(key.clone(), c.filled())
+                });
+        }
         for (i, pts) in drawn {
-            let slot = slots[i];
-            let c = super::dataset_color(slot);
-            let shape = super::marker_shape(slot, 8);
-            let key = super::marker_shape(slot, 9);
+            let c = super::dataset_color(slots[i]);
+            let shape = super::marker_shape(slots[i], 8);
             chart
                 .draw_series(pts.into_iter().map(|p| {
                     EmptyElement::at(p) + Polygon::new(shape.clone(), c.mix(0.7).filled())
                 }))
-                .map_err(err)?
-                .label(self.series[i].dataset.clone())
-                .legend(move |(x, y)| {
-                    EmptyElement::at((x + 8, y)) + Polygon::new(key.clone(), c.filled())
-                });
+                .map_err(err)?;
         }
         legend(&mut chart, &labels, &marks, SeriesLabelPosition::UpperLeft)
     }
