@@ -488,32 +488,40 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
             crate::report::charts::machine_line(&c.current.info)
         );
         let rows: Vec<&CompareRow> = c.rows.iter().filter(|r| r.dataset == d).collect();
-        let lines: Vec<(String, usize, Vec<f64>)> = rows
+        let drawn: Vec<&&CompareRow> = rows
             .iter()
             .filter(|r| !counted && !r.ratios.is_empty())
-            .map(|r| (r.variant.clone(), color(&r.variant), r.ratios.clone()))
             .collect();
-        if !lines.is_empty() {
+        if !drawn.is_empty() {
             let chart = RatioDistribution {
                 dataset: d.to_string(),
                 threshold: c.threshold,
-                lines,
+                lines: drawn
+                    .iter()
+                    .map(|r| (r.variant.clone(), color(&r.variant), r.ratios.clone()))
+                    .collect(),
+                now_failing: drawn.iter().map(|r| r.failures.new).collect(),
             };
             draw(render(&chart, &charts_dir, &line, false), &mut out)?;
         }
+        let shown: Vec<(&CompareRow, f64, f64)> = rows
+            .iter()
+            .filter_map(|r| {
+                let (b, c) = match counted {
+                    true => (r.base_instructions?, r.cur_instructions?),
+                    false => (r.base_median_us, r.cur_median_us),
+                };
+                Some((*r, b, c))
+            })
+            .collect();
         let chart = BeforeAfter {
             dataset: d.to_string(),
-            rows: rows
+            rows: shown
                 .iter()
-                .filter_map(|r| {
-                    let (b, c) = match counted {
-                        true => (r.base_instructions?, r.cur_instructions?),
-                        false => (r.base_median_us, r.cur_median_us),
-                    };
-                    Some((r.variant.clone(), color(&r.variant), b, c))
-                })
+                .map(|(r, b, c)| (r.variant.clone(), color(&r.variant), *b, *c))
                 .collect(),
             counted,
+            now_failing: shown.iter().map(|(r, _, _)| r.failures.new).collect(),
         };
         if chart.rows.is_empty() {
             continue;

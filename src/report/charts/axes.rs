@@ -318,14 +318,70 @@ pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
     x_desc: &str,
     room: f64,
 ) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
+    let axis = XAxis {
+        range: x,
+        label: x_label,
+        desc: x_desc,
+        always: &[],
+    };
+    rows_chart_over(root, title, &axis, names, room)
+}
+
+/// The x axis of a chart of rows: its range, how a tick is labelled, its
+/// names (one a line, longest first) and the values whose tick is always
+/// labelled (`1×` on a chart of ratios).
+pub struct XAxis<'l> {
+    /// The axis's span.
+    pub range: std::ops::Range<f64>,
+    /// A tick's label.
+    pub label: &'l dyn Fn(&f64) -> String,
+    /// The axis's names, one a line, longest first.
+    pub desc: &'l str,
+    /// Ticks labelled whatever else is: their neighbours give way.
+    pub always: &'l [f64],
+}
+
+/// Line height of a row's label set on two lines.
+const LABEL_LINE: f64 = TEXT as f64 * 0.85;
+
+/// [`rows_chart_with_room`] over `axis`. Where the row labels would leave
+/// the plot under half the canvas's width, a long label is set on two
+/// lines (broken before a parenthesis, else at a space or a hyphen) when
+/// the rows are tall enough for two.
+pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    axis: &XAxis<'_>,
+    names: &[String],
+    room: f64,
+) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
+    let (x, x_label) = (axis.range.clone(), axis.label);
     let n = names.len().max(1) as f64 + room;
+    let px = |l: &str| text_width(l, TEXT as f64 / 1.24);
+    let (w, h) = root.dim_in_pixel();
+    let widest = names.iter().map(|l| px(l)).fold(0.0, f64::max);
+    // Each label's lines: one, or two where the plot would be narrow.
+    // The plot is the canvas less about 116 px (title, margins, x axis).
+    let row_px = (h as f64 - 116.0) / n;
+    let narrow = (w as f64 - widest - 62.0) < w as f64 / 2.0;
+    let split: Vec<Option<(String, String)>> = names
+        .iter()
+        .map(|l| match narrow && row_px >= 2.0 * LABEL_LINE + 4.0 {
+            true => two_lines(l).filter(|_| px(l) > w as f64 / 2.0 - 62.0),
+            false => None,
+        })
+        .collect();
     let widest = names
         .iter()
-        .map(|l| text_width(l, TEXT as f64 / 1.24))
+        .zip(&split)
+        .map(|(l, s)| match s {
+            Some((a, b)) => px(a).max(px(b)),
+            None => px(l),
+        })
         .fold(0.0, f64::max);
     let labels = widest as u32 + 16;
-    let plot = root.dim_in_pixel().0.saturating_sub(labels + 46) as f64;
-    let descs: Vec<String> = x_desc.lines().map(str::to_string).collect();
+    let plot = w.saturating_sub(labels + 46) as f64;
+    let descs: Vec<String> = axis.desc.lines().map(str::to_string).collect();
     let x_desc = fit_any(&descs, plot);
     // As many x labels as the plot's width holds at the widest one's
     // width (0.0000001× is wider than 1k).
@@ -335,13 +391,27 @@ pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
         .map(|v| text_width(&x_label(v), TEXT as f64 / 1.24))
         .fold(0.0, f64::max);
     let most = (plot / (widest_x * 1.5 + 24.0)).floor().max(2.0) as usize;
+    let most = most.min(w.saturating_sub(140) as usize / 64);
+    let (mut bold, mut light) = log_points(x.clone(), most);
+    for &v in axis.always.iter().filter(|v| x.contains(v)) {
+        // Its neighbours closer than a label's width give way.
+        let gap = (widest_x + 24.0) / plot * (x.end / x.start).ln();
+        let (near, keep): (Vec<f64>, Vec<f64>) = std::mem::take(&mut bold)
+            .into_iter()
+            .partition(|b| (b / v).ln().abs() < gap);
+        bold = keep;
+        light.extend(near.into_iter().filter(|b| (b / v - 1.0).abs() > 1e-9));
+        light.retain(|b| (b / v - 1.0).abs() > 1e-9);
+        bold.push(v);
+        bold.sort_by(f64::total_cmp);
+    }
     let mut chart = frame(root, title)
         .y_label_area_size(labels)
         .build_cartesian_2d(
-            log_axis_labels(
-                x,
-                most.min(root.dim_in_pixel().0.saturating_sub(140) as usize / 64),
-            ),
+            x.clone()
+                .log_scale()
+                .with_key_points(bold)
+                .with_light_points(light),
             // A tick at each name's row, none in the room above them.
             Ticked {
                 range: -0.5..n - 0.5,
@@ -350,7 +420,15 @@ pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
             },
         )
         .map_err(err)?;
-    let label = row_label(names);
+    let one_line: Vec<String> = names
+        .iter()
+        .zip(&split)
+        .map(|(l, s)| match s {
+            Some(_) => String::new(),
+            None => l.clone(),
+        })
+        .collect();
+    let label = row_label(&one_line);
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -361,7 +439,52 @@ pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
         .axis_desc_style((FONT, AXIS))
         .draw()
         .map_err(err)?;
+    // The labels on two lines, set as plotters sets the others: right
+    // aligned 9 px left of the plot, about the row's middle.
+    let style = (FONT, TEXT)
+        .into_font()
+        .color(&BLACK)
+        .pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Right,
+            plotters::style::text_anchor::VPos::Center,
+        ));
+    let base = root.get_base_pixel();
+    let x0 = chart.plotting_area().get_base_pixel().0 - base.0 - 9;
+    for (i, s) in split.iter().enumerate() {
+        let Some((a, b)) = s else { continue };
+        let y = names.len() as f64 - 1.0 - i as f64;
+        let (_, py) = chart.backend_coord(&(x.start, y));
+        let py = (py - base.1) as f64;
+        for (t, dy) in [(a, -LABEL_LINE / 2.0), (b, LABEL_LINE / 2.0)] {
+            root.draw(&Text::new(
+                t.clone(),
+                (x0, (py + dy).round() as i32),
+                style.clone(),
+            ))
+            .map_err(err)?;
+        }
+    }
     Ok(chart)
+}
+
+/// A row's label broken in two about its middle: before its last
+/// parenthesis (`dlx-crate` / `(reference)`), else at the space or after
+/// the hyphen nearest its middle; `None` for a single word.
+pub fn two_lines(label: &str) -> Option<(String, String)> {
+    if let Some(i) = label.rfind(" (").filter(|&i| i > 0) {
+        return Some((label[..i].to_string(), label[i + 1..].to_string()));
+    }
+    let mid = label.len() / 2;
+    let at = label
+        .char_indices()
+        .filter_map(|(i, c)| match c {
+            ' ' => Some((i, i + 1)),
+            '-' => Some((i + 1, i + 1)),
+            _ => None,
+        })
+        .filter(|&(i, _)| i > 0 && i < label.len())
+        .min_by_key(|&(i, _)| i.abs_diff(mid))?;
+    Some((label[..at.0].to_string(), label[at.1..].to_string()))
 }
 
 /// The y-label formatter of a chart with one row per name, the first at the top

@@ -12,6 +12,20 @@ pub struct RatioDistribution {
     pub threshold: f64,
     /// `(variant, palette index, sorted ratios)`.
     pub lines: Vec<(String, usize, Vec<f64>)>,
+    /// Each line's puzzles that fail now and did not in the baseline
+    /// (they have no ratio): said in its legend line.
+    pub now_failing: Vec<u64>,
+}
+
+/// The colour of a failure's mark, as on a history chart.
+const FAILED: RGBColor = RGBColor(190, 0, 0);
+
+/// A line's or row's name with its puzzles failing anew: `mine (3 now fail)`.
+fn with_failing(name: &str, new: u64) -> String {
+    match new {
+        0 => name.to_string(),
+        n => format!("{name} ({n} now fail)"),
+    }
 }
 
 impl Chart for RatioDistribution {
@@ -25,16 +39,22 @@ impl Chart for RatioDistribution {
         )
     }
     fn key(&self) -> Option<String> {
-        Some(format!(
+        let mut key = format!(
             "Shaded: the ±{:.0}% noise threshold around 1×.",
             100.0 * self.threshold
-        ))
+        );
+        if self.now_failing.iter().any(|n| *n > 0) {
+            key += " \"N now fail\": puzzles failing now that did not in the baseline, not in the curve.";
+        }
+        Some(key)
     }
     fn caption(&self) -> String {
         format!(
             "For each strategy on {}, the share of puzzles whose time now is at most a given multiple of \
              their baseline time (log scale; left of 1× is faster now). The shaded band is the ±{:.0}% noise \
-             threshold; a curve that crosses 1× at 50% has not changed in the typical puzzle.",
+             threshold; a curve that crosses 1× at 50% has not changed in the typical puzzle. \
+             A strategy with puzzles that fail now and did not in the baseline says how many in \
+             the legend (\"3 now fail\"); they have no ratio, so its curve leaves them out.",
             self.dataset,
             100.0 * self.threshold
         )
@@ -74,12 +94,17 @@ impl Chart for RatioDistribution {
         ))
         .map_err(err)?;
         let mut paths = Vec::new();
-        for (name, ci, ratios) in &self.lines {
+        let labels: Vec<String> = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| with_failing(&l.0, self.now_failing.get(i).copied().unwrap_or(0)))
+            .collect();
+        for ((_, ci, ratios), name) in self.lines.iter().zip(&labels) {
             let steps = super::ecdf(ratios);
             paths.push(steps.clone());
             labelled_line(&mut chart, name, *ci, steps)?;
         }
-        let labels: Vec<String> = self.lines.iter().map(|l| l.0.clone()).collect();
         legend(&mut chart, &labels, &paths, SeriesLabelPosition::LowerRight)
     }
 }
@@ -94,6 +119,9 @@ pub struct BeforeAfter {
     pub rows: Vec<(String, usize, f64, f64)>,
     /// Runs that counted instructions: the rows are counts, not times.
     pub counted: bool,
+    /// Each row's puzzles that fail now and did not in the baseline:
+    /// a dark red ✕ on its filled dot, the count beside it.
+    pub now_failing: Vec<u64>,
 }
 
 impl Chart for BeforeAfter {
@@ -113,9 +141,17 @@ impl Chart for BeforeAfter {
         };
         format!(
             "Each strategy's {what} on {} in the baseline (hollow circle, above its row's line) and now \
-             (filled, below it), joined by a line (log scale; left is less).",
+             (filled, below it), joined by a line (log scale; left is less). A dark red ✕ on the filled \
+             circle marks a strategy with puzzles that fail now and did not in the baseline, their \
+             count beside it (\"3 now fail\"); the medians leave failed puzzles out.",
             self.dataset
         )
+    }
+    fn key(&self) -> Option<String> {
+        self.now_failing.iter().any(|n| *n > 0).then(|| {
+            "Dark red cross: puzzles that fail now and did not in the baseline, their count beside it."
+                .to_string()
+        })
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.rows.iter().flat_map(|r| [r.2, r.3]));
@@ -148,6 +184,38 @@ impl Chart for BeforeAfter {
                 .map_err(err)?;
             area.draw(&Circle::new((*after, ya), 6, c.filled()))
                 .map_err(err)?;
+            let new = self.now_failing.get(i).copied().unwrap_or(0);
+            if new > 0 {
+                use plotters::style::text_anchor::{HPos, Pos, VPos};
+                let cross = super::marker_shape(5, 16);
+                area.draw(&(EmptyElement::at((*after, ya)) + Polygon::new(cross, FAILED.filled())))
+                    .map_err(err)?;
+                // Its count right of both dots, else left of them.
+                let text = format!("{new} now fail");
+                let wide = super::text_width(&text, super::TEXT as f64 / 1.24) as i32;
+                let right_end = chart.backend_coord(&(before.max(*after), ya)).0;
+                let plot_end = area.get_base_pixel().0 + area.dim_in_pixel().0 as i32;
+                let style = (FONT, super::TEXT).into_font().color(&FAILED);
+                let label = match right_end + 14 + wide <= plot_end {
+                    true => {
+                        EmptyElement::at((before.max(*after), ya))
+                            + Text::new(
+                                text,
+                                (14, 0),
+                                style.pos(Pos::new(HPos::Left, VPos::Center)),
+                            )
+                    }
+                    false => {
+                        EmptyElement::at((before.min(*after), ya))
+                            + Text::new(
+                                text,
+                                (-14, 0),
+                                style.pos(Pos::new(HPos::Right, VPos::Center)),
+                            )
+                    }
+                };
+                area.draw(&label).map_err(err)?;
+            }
         }
         Ok(())
     }

@@ -87,13 +87,50 @@ impl Chart for Hardness {
                 .iter()
                 .flat_map(|s| s.points.iter().map(|p| p.1)),
         );
-        // The top of the plot is kept free of dots for the legend.
+        // Each dataset's dots (moved sideways where counts are whole),
+        // larger sets first, so that a small one lies on top.
+        let mut order: Vec<usize> = (0..self.series.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.series[i].points.len()));
+        let drawn: Vec<(usize, Vec<(f64, f64)>)> = order
+            .into_iter()
+            .map(|i| {
+                let pts = &self.series[i].points;
+                let pts = match self.metric {
+                    Metric::Guesses => pts
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &(x, y))| (x * jitter(k as u64 ^ (i as u64) << 32), y))
+                        .collect(),
+                    Metric::Nodes => pts.clone(),
+                };
+                (i, super::dots(&pts))
+            })
+            .collect();
+        let marks: Vec<Vec<(f64, f64)>> = drawn
+            .iter()
+            .flat_map(|(_, pts)| pts.iter().map(|p| vec![*p]))
+            .collect();
+        let labels: Vec<String> = self.series.iter().map(|s| s.dataset.clone()).collect();
+        // The legend where it covers no dot with the data over the whole
+        // plot (dots rise from lower left to upper right, leaving a
+        // corner); else the top of the plot is kept free of dots for it.
         let data = y.clone();
-        let y = super::log_headroom(y, super::legend_room(root, self.series.len()));
+        let fits = super::legend_fits_log_log(
+            root,
+            &self.title(),
+            (x.clone(), y.clone()),
+            &labels,
+            &marks,
+            SeriesLabelPosition::UpperLeft,
+        )?;
+        let share = match fits {
+            true => 0.0,
+            false => super::legend_room(root, self.series.len()),
+        };
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
                 super::log_x_axis(x, root),
-                super::log_y_axis_over(root, y, data),
+                super::log_y_axis_over(root, super::log_headroom(y, share), data),
             )
             .map_err(err)?;
         let x_desc = match self.metric {
@@ -110,37 +147,28 @@ impl Chart for Hardness {
             ph as f64,
         );
         log_log_mesh(&mut chart, x_desc, &y_desc)?;
-        // Larger sets first, so that a small one lies on top.
-        let mut order: Vec<usize> = (0..self.series.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(self.series[i].points.len()));
-        let mut marks: Vec<Vec<(f64, f64)>> = Vec::new();
-        for i in order {
-            let s = &self.series[i];
-            let (name, pts) = (&s.dataset, &s.points);
-            let pts: Vec<(f64, f64)> = match self.metric {
-                Metric::Guesses => pts
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &(x, y))| (x * jitter(k as u64 ^ (i as u64) << 32), y))
-                    .collect(),
-                Metric::Nodes => pts.clone(),
-            };
-            marks.extend(super::dots(&pts).into_iter().map(|p| vec![p]));
-            // Datasets have colours of their own, and a marker each (for grayscale).
-            let c = super::dataset_color(i);
-            let shape = super::marker_shape(i, 8);
-            let key = super::marker_shape(i, 9);
+        // Each dataset's colour and marker its own in every run; the
+        // legend in the run's order of datasets, the dots larger sets first.
+        let slots = super::dataset_slots(labels.iter().map(String::as_str));
+        for (name, &slot) in labels.iter().zip(&slots) {
+            let (c, key) = (super::dataset_color(slot), super::marker_shape(slot, 9));
             chart
-                .draw_series(super::dots(&pts).into_iter().map(|p| {
-                    EmptyElement::at(p) + Polygon::new(shape.clone(), c.mix(0.7).filled())
-                }))
+                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
                 .map_err(err)?
                 .label(name.clone())
                 .legend(move |(x, y)| {
                     EmptyElement::at((x + 8, y)) + Polygon::new(key.clone(), c.filled())
                 });
         }
-        let labels: Vec<String> = self.series.iter().map(|s| s.dataset.clone()).collect();
+        for (i, pts) in drawn {
+            let c = super::dataset_color(slots[i]);
+            let shape = super::marker_shape(slots[i], 8);
+            chart
+                .draw_series(pts.into_iter().map(|p| {
+                    EmptyElement::at(p) + Polygon::new(shape.clone(), c.mix(0.7).filled())
+                }))
+                .map_err(err)?;
+        }
         legend(&mut chart, &labels, &marks, SeriesLabelPosition::UpperLeft)
     }
 }

@@ -35,7 +35,8 @@ impl Chart for HeadToHead {
     fn caption(&self) -> String {
         let above = self.points.iter().filter(|(x, y)| y > x).count();
         format!(
-            "Each dot is a puzzle of {}: its time with {} (across) against {} (up); dots above the diagonal ({} of {}) were faster with {}.",
+            "Each dot is a puzzle of {}: its time with {} (across) against {} (up); dots above the diagonal ({} of {}) were faster with {}. \
+             A double-column figure sets beside it each puzzle's time ratio (up over across), sorted: above 1× the first was faster.",
             self.dataset,
             self.a.0,
             self.b.0,
@@ -106,39 +107,9 @@ impl Chart for HeadToHead {
         );
         let style = (super::FONT, super::TEXT).into_font().color(&BLACK);
         if panel {
-            let grey = (super::FONT, super::TEXT)
-                .into_font()
-                .color(&BLACK.mix(0.65));
-            let left = across as i32 + 24;
-            let room = w.saturating_sub(across + 40);
-            let measure = |t: &str| super::text_width(t, super::TEXT as f64 / 1.24) as u32;
-            let mut lines: Vec<(String, bool)> = Vec::new();
-            for (words, side) in [
-                (&faster_a, "above the diagonal"),
-                (&faster_b, "below the diagonal"),
-            ] {
-                if !lines.is_empty() {
-                    lines.push((String::new(), false));
-                }
-                lines.extend(
-                    super::wrap(words, room, measure)
-                        .into_iter()
-                        .map(|l| (l, true)),
-                );
-                lines.extend(
-                    super::wrap(side, room, measure)
-                        .into_iter()
-                        .map(|l| (l, false)),
-                );
-            }
-            let row = (super::TEXT as f64 * 1.3) as i32;
-            let top = (h as i32 - row * lines.len() as i32) / 2;
-            for (i, (line, strong)) in lines.into_iter().enumerate() {
-                let font = if strong { style.clone() } else { grey.clone() };
-                root.draw(&Text::new(line, (left, top + row * i as i32), font))
-                    .map_err(err)?;
-            }
-            return Ok(());
+            // The width beside the square: each puzzle's time ratio, sorted.
+            let (_, right) = root.split_horizontally(across + 8);
+            return self.ratios(&right, &faster_a, &faster_b);
         }
         // Each in two lines, in its own corner, clear of the diagonal.
         let (lo, hi) = (r.start * 1.3, r.end / 1.3);
@@ -174,6 +145,111 @@ impl Chart for HeadToHead {
                 &(EmptyElement::at((hi, lo))
                     + Text::new(b1, (0, -row), style.clone().pos(pos_b))
                     + Text::new(b2, (0, 0), style.pos(pos_b))),
+            )
+            .map_err(err)?;
+        Ok(())
+    }
+}
+
+impl HeadToHead {
+    /// The panel beside the square in a wide figure: each puzzle's time
+    /// with b over its time with a, sorted, on a log axis about 1×, with
+    /// who was faster on how many in the room kept above and below.
+    fn ratios<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        faster_a: &str,
+        faster_b: &str,
+    ) -> Result<(), DrawError> {
+        use plotters::style::text_anchor::{HPos, Pos, VPos};
+        let mut ratios: Vec<f64> = self
+            .points
+            .iter()
+            .map(|(x, y)| y / x)
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        let lo = ratios.first().copied().unwrap_or(1.0).min(1.0) / 1.2;
+        let hi = ratios.last().copied().unwrap_or(1.0).max(1.0) * 1.2;
+        // A text line's room above and below the data.
+        let plot = (area.dim_in_pixel().1 as f64 - 116.0).max(100.0);
+        let pad = (super::TEXT as f64 * 2.0 / plot).min(0.3);
+        let span = (hi / lo).ln();
+        let grow = (span / (1.0 - 2.0 * pad) - span) / 2.0;
+        let r = (lo / grow.exp())..(hi * grow.exp());
+        let (a, b) = (&self.a.0, &self.b.0);
+        let mut chart = frame(area, "Each puzzle's time ratio, sorted")
+            .build_cartesian_2d(
+                super::share_axis(area, 1.0, 1.0),
+                super::log_y_axis_over(area, r.clone(), lo..hi),
+            )
+            .map_err(err)?;
+        let (_, ph) = chart.plotting_area().dim_in_pixel();
+        let y_desc = super::fit_any(
+            &[
+                format!("{b} time / {a} time (log)"),
+                format!("{b} / {a} (log)"),
+                "time ratio (log)".to_string(),
+            ],
+            ph as f64,
+        );
+        chart
+            .configure_mesh()
+            .x_desc("puzzles, by ratio")
+            .y_desc(y_desc)
+            .x_label_formatter(&super::share_label)
+            .y_label_formatter(&|v| format!("{}×", super::compact(*v)))
+            .label_style((super::FONT, super::TEXT))
+            .axis_desc_style((super::FONT, super::AXIS))
+            .draw()
+            .map_err(err)?;
+        chart
+            .plotting_area()
+            .draw(&PathElement::new(
+                vec![(0.0, 1.0), (1.0, 1.0)],
+                BLACK.mix(0.5).stroke_width(1),
+            ))
+            .map_err(err)?;
+        let n = ratios.len().max(1) as f64;
+        let c = color(self.b.1);
+        let shape = super::marker_shape(super::marker_kind(self.b.1), 7);
+        let dots: Vec<(f64, f64)> = ratios
+            .iter()
+            .enumerate()
+            .map(|(i, r)| ((i as f64 + 0.5) / n, *r))
+            .collect();
+        chart
+            .draw_series(
+                super::dots(&dots).into_iter().map(|p| {
+                    EmptyElement::at(p) + Polygon::new(shape.clone(), c.mix(0.7).filled())
+                }),
+            )
+            .map_err(err)?;
+        // Above 1× a was faster: said at the top left, where the sorted
+        // ratios are lowest; below it b, at the bottom right.
+        let style = (super::FONT, super::TEXT).into_font().color(&BLACK);
+        let top = format!("{faster_a} (above 1×)");
+        let bottom = format!("{faster_b} (below 1×)");
+        chart
+            .plotting_area()
+            .draw(
+                &(EmptyElement::at((0.0, r.end))
+                    + Text::new(
+                        top,
+                        (6, 4),
+                        style.clone().pos(Pos::new(HPos::Left, VPos::Top)),
+                    )),
+            )
+            .map_err(err)?;
+        chart
+            .plotting_area()
+            .draw(
+                &(EmptyElement::at((1.0, r.start))
+                    + Text::new(
+                        bottom,
+                        (-6, -4),
+                        style.pos(Pos::new(HPos::Right, VPos::Bottom)),
+                    )),
             )
             .map_err(err)?;
         Ok(())

@@ -184,6 +184,100 @@ where
     (at, (x, y, x + size.0, y + size.1))
 }
 
+/// Whether [`legend`] finds a place for its box that covers none of
+/// `avoid` (data coordinates) in `chart`: a chart that would keep room
+/// above its data for a legend needs none where this holds.
+pub fn legend_fits<'a, DB, X, Y>(
+    chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    labels: &[String],
+    avoid: &[Vec<(X::ValueType, Y::ValueType)>],
+    preferred: SeriesLabelPosition,
+) -> bool
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    let (at, b) = legend_spot(chart, labels, avoid, preferred);
+    let base = chart.plotting_area().get_base_pixel();
+    let paths: Vec<Vec<(i32, i32)>> = avoid
+        .iter()
+        .map(|p| {
+            p.iter()
+                .map(|v| {
+                    let (x, y) = chart.backend_coord(v);
+                    (x - base.0, y - base.1)
+                })
+                .collect()
+        })
+        .collect();
+    covered((b.2 - b.0, b.3 - b.1), at, &paths) == 0
+}
+
+/// Whether a log-log chart titled `title` over `x` and `y` on `root`,
+/// with no room kept above its data, has a place for its legend that
+/// covers none of `marks` ([`legend_fits`]): laid out on a scratch canvas
+/// of `root`'s size, as [`super::frame`] lays it out there.
+pub fn legend_fits_log_log<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    (x, y): (std::ops::Range<f64>, std::ops::Range<f64>),
+    labels: &[String],
+    marks: &[Vec<(f64, f64)>],
+    preferred: SeriesLabelPosition,
+) -> Result<bool, DrawError> {
+    let mut scratch = String::new();
+    let area = SVGBackend::with_string(&mut scratch, root.dim_in_pixel()).into_drawing_area();
+    let chart = super::frame(&area, title)
+        .build_cartesian_2d(
+            super::log_x_axis(x, &area),
+            super::log_y_axis_over(&area, y.clone(), y),
+        )
+        .map_err(err)?;
+    Ok(legend_fits(&chart, labels, marks, preferred))
+}
+
+/// A legend's marks drawn on an area: entry `j`'s at the left end of its
+/// line, `(x, y)` (its 30 px column starts at `x`, `y` is the line's middle).
+pub type DrawMark<'m, DB> =
+    dyn Fn(&DrawingArea<DB, Shift>, usize, (i32, i32)) -> Result<(), DrawError> + 'm;
+
+/// A legend of `names` in `cols` columns of `lines` lines, `col_w` px
+/// apart, its box's top-left corner at `at` on `root`, in the style of
+/// every legend (a white box, a grey border, each mark by `mark` in a
+/// 30 px column before its name): where one column would take the height
+/// the data needs.
+pub fn columns_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    names: &[String],
+    (cols, lines, col_w): (usize, usize, f64),
+    at: (i32, i32),
+    mark: &DrawMark<'_, DB>,
+) -> Result<(), DrawError> {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let text = TEXT as f64;
+    let (x, y) = at;
+    let w = (cols as f64 * col_w - 16.0 + 20.0) as i32;
+    let h = ((lines as f64 - 1.0) * text * 1.25 + text) as i32 + 20;
+    root.draw(&Rectangle::new([(x, y), (x + w, y + h)], WHITE.filled()))
+        .map_err(err)?;
+    root.draw(&Rectangle::new([(x, y), (x + w, y + h)], BLACK.mix(0.4)))
+        .map_err(err)?;
+    let style = (FONT, TEXT)
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    for (j, name) in names.iter().enumerate() {
+        let (col, line) = (j / lines.max(1), j % lines.max(1));
+        let left = x + 10 + (col as f64 * col_w) as i32;
+        let cy = y + 10 + (line as f64 * text * 1.25 + text / 2.0) as i32;
+        mark(root, j, (left, cy))?;
+        root.draw(&Text::new(name.clone(), (left + 30, cy), style.clone()))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
 /// Draws the legend box with its top-left corner at `spot` (from
 /// [`legend_spot`]), in the style every chart shares.
 pub fn legend_at<'a, DB, X, Y>(
@@ -234,37 +328,7 @@ pub fn legend_place(
             _ => (x, y),
         }
     };
-    // Points along each path, at most 3 px apart, and a 4 px clearance.
-    let covered = |(x0, y0): (i32, i32)| -> usize {
-        let inside = |(x, y): (f64, f64)| {
-            x >= (x0 - 4) as f64
-                && x <= (x0 + size.0 + 4) as f64
-                && y >= (y0 - 4) as f64
-                && y <= (y0 + size.1 + 4) as f64
-        };
-        let mut n = 0;
-        for path in paths {
-            if let [p] = path.as_slice() {
-                n += inside((p.0 as f64, p.1 as f64)) as usize;
-            }
-            for seg in path.windows(2) {
-                let (a, b) = (seg[0], seg[1]);
-                let len = ((b.0 - a.0) as f64).hypot((b.1 - a.1) as f64);
-                let steps = (len / 3.0).ceil().clamp(1.0, 2000.0) as usize;
-                n += (0..=steps)
-                    .map(|k| {
-                        let t = k as f64 / steps as f64;
-                        (
-                            a.0 as f64 + t * (b.0 - a.0) as f64,
-                            a.1 as f64 + t * (b.1 - a.1) as f64,
-                        )
-                    })
-                    .filter(|&p| inside(p))
-                    .count();
-            }
-        }
-        n
-    };
+    let covered = |at: (i32, i32)| covered(size, at, paths);
     let places = [
         preferred,
         UpperLeft,
@@ -288,6 +352,40 @@ pub fn legend_place(
         }
     }
     best.1
+}
+
+/// How many points of `paths` (pixels; sampled at most 3 px apart along
+/// a line) a legend box of `size` at `(x0, y0)` covers, with a 4 px
+/// clearance.
+fn covered(size: (i32, i32), (x0, y0): (i32, i32), paths: &[Vec<(i32, i32)>]) -> usize {
+    let inside = |(x, y): (f64, f64)| {
+        x >= (x0 - 4) as f64
+            && x <= (x0 + size.0 + 4) as f64
+            && y >= (y0 - 4) as f64
+            && y <= (y0 + size.1 + 4) as f64
+    };
+    let mut n = 0;
+    for path in paths {
+        if let [p] = path.as_slice() {
+            n += inside((p.0 as f64, p.1 as f64)) as usize;
+        }
+        for seg in path.windows(2) {
+            let (a, b) = (seg[0], seg[1]);
+            let len = ((b.0 - a.0) as f64).hypot((b.1 - a.1) as f64);
+            let steps = (len / 3.0).ceil().clamp(1.0, 2000.0) as usize;
+            n += (0..=steps)
+                .map(|k| {
+                    let t = k as f64 / steps as f64;
+                    (
+                        a.0 as f64 + t * (b.0 - a.0) as f64,
+                        a.1 as f64 + t * (b.1 - a.1) as f64,
+                    )
+                })
+                .filter(|&p| inside(p))
+                .count();
+        }
+    }
+    n
 }
 
 /// For tests: the first point of the data (a vertex of a line or area,

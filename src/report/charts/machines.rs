@@ -77,12 +77,19 @@ impl Chart for MachineSpeed {
         )?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
         chart.plotting_area().draw(&one).map_err(err)?;
-        // Machines side by side within a row, the first on top.
+        // Machines side by side within a row, the first on top, within
+        // 0.4 of a row: the gap to the next row's dots (0.6) is wider than
+        // any within a row, and a light rule parts the rows.
         let m = self.machines.len().max(1) as f64;
         let shift = |mi: usize| match m > 1.0 {
-            true => 0.3 - 0.6 * mi as f64 / (m - 1.0),
+            true => 0.2 - 0.4 * mi as f64 / (m - 1.0),
             false => 0.0,
         };
+        for k in 1..self.variants.len() {
+            let y = k as f64 - 0.5;
+            let rule = PathElement::new(vec![(lo / 1.25, y), (hi * 1.25, y)], BLACK.mix(0.15));
+            chart.plotting_area().draw(&rule).map_err(err)?;
+        }
         for (mi, label) in self.machines.iter().enumerate() {
             let c = color(mi);
             let stroke = c.stroke_width(2);

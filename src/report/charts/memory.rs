@@ -26,11 +26,14 @@ impl Kind {
         }
     }
 
-    /// The panel's axis name.
+    /// The panel's axis names, one a line, longest first: a narrow
+    /// figure draws the first that fits.
     fn axis(self) -> &'static str {
         match self {
-            Kind::Heap => "peak heap of a call (log)",
-            Kind::Process => "peak resident memory of its processes (log)",
+            Kind::Heap => "peak heap of a call (log)\npeak heap (log)",
+            Kind::Process => {
+                "peak resident memory of its processes (log)\npeak resident memory (log)\npeak memory (log)"
+            }
         }
     }
 }
@@ -133,8 +136,18 @@ impl Memory {
         let key_w = self.datasets.iter().map(|d| px(d)).fold(0.0, f64::max) + 64.0;
         let share = key_w / width.max(1.0);
         let right = lines > 0 && share <= 0.35;
+        // Above the rows, a legend of many datasets is set in columns
+        // across the canvas's width (the label column is empty there): in
+        // one column it would leave the rows too little height.
+        let col_w = self.datasets.iter().map(|d| px(d)).fold(0.0, f64::max) + 46.0;
+        let canvas = root.dim_in_pixel().0 as f64 - 32.0;
+        let cols = match lines > 3 && !right {
+            true => (((canvas - 20.0) / col_w).floor() as usize).clamp(1, lines),
+            false => 1,
+        };
+        let key_lines = lines.div_ceil(cols);
         let room = if lines > 0 && !right {
-            super::legend_rows(root, lines, n)
+            super::legend_rows(root, key_lines, n)
         } else {
             0.0
         };
@@ -159,9 +172,11 @@ impl Memory {
         let mut chart =
             super::rows_chart_with_room(root, kind.title(), x, &rows, &label, kind.axis(), room)?;
         let mut marks = Vec::new();
+        // Each dataset's colour and marker its own in every run.
+        let slots = super::dataset_slots(self.datasets.iter().map(String::as_str));
         for (di, name) in self.datasets.iter().enumerate() {
-            let c = super::dataset_color(di);
-            let shape = super::marker_shape(di, 11);
+            let c = super::dataset_color(slots[di]);
+            let shape = super::marker_shape(slots[di], 11);
             let key = shape.clone();
             // Datasets side by side within a row, the first on top.
             let m = self.datasets.len();
@@ -189,6 +204,25 @@ impl Memory {
         }
         if self.datasets.len() < 2 {
             return Ok(());
+        }
+        if cols > 1 {
+            let top = chart.plotting_area().get_base_pixel().1 - root.get_base_pixel().1;
+            let mark = |area: &DrawingArea<DB, Shift>, j: usize, (x, y): (i32, i32)| {
+                let at: Vec<(i32, i32)> = super::marker_shape(slots[j], 11)
+                    .into_iter()
+                    .map(|(a, b)| (x + 12 + a, y + b))
+                    .collect();
+                area.draw(&Polygon::new(at, super::dataset_color(slots[j]).filled()))
+                    .map_err(err)
+            };
+            let at = (16, top + 5);
+            return super::columns_legend(
+                root,
+                &self.datasets,
+                (cols, key_lines, col_w),
+                at,
+                &mark,
+            );
         }
         legend(
             &mut chart,

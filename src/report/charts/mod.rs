@@ -75,6 +75,12 @@ pub trait Chart {
     fn key(&self) -> Option<String> {
         None
     }
+    /// [`Chart::key`] for a figure `width` px wide: a chart with more to
+    /// say where there is room for it says it here.
+    fn key_at(&self, width: u32) -> Option<String> {
+        let _ = width;
+        self.key()
+    }
     /// The datasets a chart of several draws, for its data line (how many,
     /// and their puzzles); empty for a chart of one (its name says which).
     fn datasets(&self) -> Vec<String> {
@@ -201,7 +207,7 @@ fn draw_with_line<C: Chart, DB: DrawingBackend>(
     let measure = |t: &str| root.estimate_text_size(t, &style).map_or(0, |d| d.0);
     // What the marks mean, then what the data is.
     let mut lines = Vec::new();
-    for text in [chart.key().unwrap_or_default().as_str(), data] {
+    for text in [chart.key_at(w).unwrap_or_default().as_str(), data] {
         if !text.is_empty() {
             lines.extend(wrap(text, w.saturating_sub(32), measure));
         }

@@ -78,17 +78,23 @@ impl Chart for RelativeSpeed {
         let x = (lo / 1.25)..(hi * 1.25);
         let n = self.rows.len().max(1) as f64;
         let names: Vec<String> = self.rows.iter().map(|r| r.label.clone()).collect();
-        let mut chart = super::rows_chart(
-            root,
-            &self.title(),
-            x,
-            &names,
-            &|v| format!("{}×", compact(*v)),
-            &format!(
-                "speed relative to {} (log; higher is faster)",
-                self.reference
-            ),
-        )?;
+        let label = |v: &f64| format!("{}×", compact(*v));
+        // Shorter names for a narrow plot, longest first; 1× always named.
+        let r = &self.reference;
+        let desc = format!(
+            "speed relative to {r} (log; higher is faster)\n\
+             speed relative to {r} (log)\n\
+             speed against {r} (log)\n\
+             × {r}'s speed (log)\n\
+             speed (log)"
+        );
+        let axis = super::XAxis {
+            range: x,
+            label: &label,
+            desc: &desc,
+            always: &[1.0],
+        };
+        let mut chart = super::rows_chart_over(root, &self.title(), &axis, &names, 0.0)?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
         chart.plotting_area().draw(&one).map_err(err)?;
         for (i, r) in self.rows.iter().enumerate() {

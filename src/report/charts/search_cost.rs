@@ -59,7 +59,25 @@ impl Chart for SearchCost {
         // named in it.
         let data_y = log_range(self.points.iter().map(|p| p.per_node_us));
         let data_top = data_y.end;
-        let room = super::legend_room(root, self.points.len());
+        let labels: Vec<String> = self.points.iter().map(|p| p.label.clone()).collect();
+        let dots: Vec<Vec<(f64, f64)>> = self
+            .points
+            .iter()
+            .map(|p| vec![(p.nodes, p.per_node_us)])
+            .collect();
+        // No room kept where the legend has a free corner beside the dots.
+        let fits = super::legend_fits_log_log(
+            root,
+            &self.title(),
+            (x.clone(), data_y.clone()),
+            &labels,
+            &dots,
+            SeriesLabelPosition::UpperRight,
+        )?;
+        let room = match fits {
+            true => 0.0,
+            false => super::legend_room(root, self.points.len()),
+        };
         let y = super::log_headroom(data_y.clone(), room);
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
@@ -92,12 +110,6 @@ impl Chart for SearchCost {
             })
             .collect();
         // The legend's place first, clear of the dots: no label goes under it.
-        let labels: Vec<String> = self.points.iter().map(|p| p.label.clone()).collect();
-        let dots: Vec<Vec<(f64, f64)>> = self
-            .points
-            .iter()
-            .map(|p| vec![(p.nodes, p.per_node_us)])
-            .collect();
         let spot = super::legend_spot(&chart, &labels, &dots, SeriesLabelPosition::UpperRight);
         taken.push(spot.1);
         let free = |b: (i32, i32, i32, i32), taken: &[(i32, i32, i32, i32)]| {
@@ -112,44 +124,107 @@ impl Chart for SearchCost {
         };
         // Diagonals of equal time per puzzle (x · y = t), clipped to the
         // data's part of the plot (none runs on into the legend's room), at
-        // each power of ten; each labelled at its middle, above it to the
-        // right or below it to the left, where the label covers nothing.
+        // each power of ten; each labelled nearest its middle, above it to
+        // the right or below it to the left, where the label covers nothing
+        // and crosses no other diagonal.
         // From a decade under the fastest dot's time to one over the slowest's.
         let products = self.points.iter().map(|p| p.nodes * p.per_node_us);
         let (fastest, slowest) =
             products.fold((f64::INFINITY, 0f64), |(a, b), t| (a.min(t), b.max(t)));
         let lo = (x.start * y.start).max(fastest / 10.0);
         let hi = (x.end * data_top).min(slowest * 10.0);
+        let mut diagonals = Vec::new();
         let mut t = 10f64.powi(lo.log10().ceil() as i32);
         while t <= hi {
             let (x0, x1) = ((t / data_top).max(x.start), (t / y.start).min(x.end));
             if x0 < x1 {
                 let line = PathElement::new(vec![(x0, t / x0), (x1, t / x1)], BLACK.mix(0.3));
                 chart.plotting_area().draw(&line).map_err(err)?;
-                let text = format!("{}/puzzle", duration(t));
-                let mid = (x0 * x1).sqrt();
-                let at = (mid, t / mid);
-                let (ax, ay) = chart.backend_coord(&at);
-                let wide = super::text_width(&text, super::TEXT as f64 / 1.24) as i32;
-                let style = (FONT, super::TEXT).into_font().color(&BLACK.mix(0.6));
-                let right = (ax + 4, ay - 4 - text_h, ax + 4 + wide, ay - 4);
-                let left = (ax - 4 - wide, ay + 4, ax - 4, ay + 4 + text_h);
-                let label = if free(right, &taken) {
-                    taken.push(right);
-                    Text::new(text, (4, -4), style.pos(Pos::new(HPos::Left, VPos::Bottom)))
-                } else if free(left, &taken) {
-                    taken.push(left);
-                    Text::new(text, (-4, 4), style.pos(Pos::new(HPos::Right, VPos::Top)))
-                } else {
-                    t *= 10.0;
-                    continue;
+                let ends = [(x0, t / x0), (x1, t / x1)].map(|p| chart.backend_coord(&p));
+                diagonals.push((t, x0, x1, ends));
+            }
+            t *= 10.0;
+        }
+        // A box crosses a diagonal where its corners lie on both sides.
+        let crosses = |b: (i32, i32, i32, i32), [a, c]: [(i32, i32); 2]| {
+            let side = |(px, py): (i32, i32)| {
+                let v =
+                    (c.0 - a.0) as i64 * (py - a.1) as i64 - (c.1 - a.1) as i64 * (px - a.0) as i64;
+                v.signum()
+            };
+            let s = [(b.0, b.1), (b.2, b.1), (b.0, b.3), (b.2, b.3)].map(side);
+            let span = a.0.min(c.0) <= b.2 && b.0 <= a.0.max(c.0);
+            span && s.iter().any(|v| *v > 0) && s.iter().any(|v| *v < 0)
+        };
+        for &(t, x0, x1, _) in &diagonals {
+            let others: Vec<[(i32, i32); 2]> =
+                diagonals.iter().filter(|d| d.0 != t).map(|d| d.3).collect();
+            let clear = |b: (i32, i32, i32, i32), taken: &[(i32, i32, i32, i32)]| {
+                free(b, taken) && others.iter().all(|l| !crosses(b, *l))
+            };
+            // The first place along the line, from its middle out, beside
+            // it (above to the right, below to the left) where the label
+            // covers nothing and crosses no diagonal; else on the line
+            // itself, over a white backing that breaks the line there (so
+            // whose label it is cannot be mistaken), crossing no other;
+            // the long label (`100 µs/puzzle`) first, then the short.
+            let style = (FONT, super::TEXT).into_font().color(&BLACK.mix(0.6));
+            let texts = [format!("{}/puzzle", duration(t)), duration(t)];
+            let places = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9];
+            let tries = [(0, false), (1, false), (0, true), (1, true)];
+            let found = tries.iter().find_map(|&(k, on_line)| {
+                let text = &texts[k];
+                let wide = super::text_width(text, super::TEXT as f64 / 1.24) as i32;
+                places.iter().find_map(|f| {
+                    let along = x0 * (x1 / x0).powf(*f);
+                    let at = (along, t / along);
+                    let (ax, ay) = chart.backend_coord(&at);
+                    if on_line {
+                        let (hw, hh) = (wide / 2 + 2, text_h / 2 + 2);
+                        let on = (ax - hw, ay - hh, ax + hw, ay + hh);
+                        return clear(on, &taken).then(|| (text.clone(), at, on, Placed::On));
+                    }
+                    let right = (ax + 4, ay - 4 - text_h, ax + 4 + wide, ay - 4);
+                    let left = (ax - 4 - wide, ay + 4, ax - 4, ay + 4 + text_h);
+                    if clear(right, &taken) {
+                        Some((text.clone(), at, right, Placed::Right))
+                    } else if clear(left, &taken) {
+                        Some((text.clone(), at, left, Placed::Left))
+                    } else {
+                        None
+                    }
+                })
+            });
+            if let Some((text, at, place, placed)) = found {
+                taken.push(place);
+                let label = match placed {
+                    Placed::Right => {
+                        Text::new(text, (4, -4), style.pos(Pos::new(HPos::Left, VPos::Bottom)))
+                    }
+                    Placed::Left => {
+                        Text::new(text, (-4, 4), style.pos(Pos::new(HPos::Right, VPos::Top)))
+                    }
+                    Placed::On => {
+                        // Not opaque: a legend's box is the one opaque white box.
+                        let o = root.get_base_pixel();
+                        let b = [
+                            (place.0 - o.0, place.1 - o.1),
+                            (place.2 - o.0, place.3 - o.1),
+                        ];
+                        root.draw(&Rectangle::new(b, WHITE.mix(0.95).filled()))
+                            .map_err(err)?;
+                        Text::new(
+                            text,
+                            (0, 0),
+                            style.pos(Pos::new(HPos::Center, VPos::Center)),
+                        )
+                    }
                 };
                 chart
                     .plotting_area()
                     .draw(&(EmptyElement::at(at) + label))
                     .map_err(err)?;
             }
-            t *= 10.0;
         }
         // Each dot named in the legend by its colour and marker: names on
         // the plot ran into each other and into the diagonals' labels.
@@ -165,6 +240,16 @@ impl Chart for SearchCost {
         super::legend_at(&mut chart, spot)?;
         Ok(())
     }
+}
+
+/// Where a diagonal's label goes: beside it, or on it.
+enum Placed {
+    /// Above it, to the right of its point.
+    Right,
+    /// Below it, to the left of its point.
+    Left,
+    /// Centred on its point, over a white backing.
+    On,
 }
 
 /// A time of `us` microseconds in the unit that reads best: `100 µs`,

@@ -44,6 +44,41 @@ pub fn dataset_color(i: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
+/// Each dataset's slot in a chart whose series are datasets (its colour
+/// [`dataset_color`] and marker [`marker_shape`]), the same in every run:
+/// an embedded dataset's is its place among the embedded sets (ten, one
+/// colour each); any other name's is hashed from the name into the
+/// palette, moved on to the next colour no dataset drawn here has while
+/// one is free.
+pub fn dataset_slots<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
+    let embedded = crate::datasets::EMBEDDED;
+    let names: Vec<&str> = names.into_iter().collect();
+    let known: Vec<Option<usize>> = names
+        .iter()
+        .map(|n| embedded.iter().position(|e| e.name == *n))
+        .collect();
+    let n = DATASET_PALETTE.len();
+    let mut colours: Vec<usize> = known.iter().flatten().map(|s| s % n).collect();
+    names
+        .iter()
+        .zip(&known)
+        .map(|(name, k)| {
+            k.unwrap_or_else(|| {
+                // FNV-1a: stable from one build to the next.
+                let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+                });
+                let start = embedded.len() + (hash % (n * MARKERS) as u64) as usize;
+                let slot = (start..start + n)
+                    .find(|s| !colours.contains(&(s % n)))
+                    .unwrap_or(start);
+                colours.push(slot % n);
+                slot
+            })
+        })
+        .collect()
+}
+
 /// Marker shapes, one per series with its colour (see [`marker_shape`]).
 pub const MARKERS: usize = 7;
 

@@ -223,3 +223,39 @@ fn a_range_between_two_whole_multiples_is_ticked_at_its_tenths() {
         "{bold:?}"
     );
 }
+
+#[test]
+fn a_dataset_keeps_its_colour_whatever_else_the_run_holds() {
+    use super::dataset_slots;
+    // An embedded set: its place among the embedded sets, in any run.
+    let one = dataset_slots(["hard-9x9", "set-4x4"]);
+    let two = dataset_slots(["set-4x4", "mine.txt", "hard-9x9"]);
+    assert_eq!((one[0], one[1]), (two[2], two[0]));
+    // Any other name: the same slot from run to run, and no colour of a
+    // set drawn beside it.
+    assert_eq!(
+        two[1],
+        dataset_slots(["set-4x4", "mine.txt", "hard-9x9"])[1]
+    );
+    let names = ["a.txt", "b.txt", "c.txt", "easy-9x9", "top1465", "17-clue"];
+    let slots = dataset_slots(names);
+    let mut colours: Vec<usize> = slots.iter().map(|s| s % 10).collect();
+    colours.sort();
+    colours.dedup();
+    assert_eq!(colours.len(), names.len(), "{slots:?}");
+}
+
+#[test]
+fn a_long_row_label_breaks_before_its_parenthesis_else_near_its_middle() {
+    use super::two_lines;
+    let pair = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+    assert_eq!(
+        two_lines("sat-varisat (reference)"),
+        pair("sat-varisat", "(reference)")
+    );
+    assert_eq!(
+        two_lines("naive-exact-cover"),
+        pair("naive-", "exact-cover")
+    );
+    assert_eq!(two_lines("band"), None);
+}

@@ -63,14 +63,17 @@ impl Chart for Throughput {
             }
         }
     }
+    fn key_at(&self, width: u32) -> Option<String> {
+        // Where dots are too close for a note at each missing one, a
+        // double-column figure says under it which are missing and why; a
+        // single-column one has no height to spare for it (its caption does).
+        let wide = width >= super::figure::DOUBLE.px.0;
+        (wide && !self.missing.is_empty() && !self.notes_fit(width)).then(|| self.missing_key())
+    }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         // Where dots are too close to carry a note each (a narrow figure),
-        // the caption names each missing dot's set and why.
-        let d = self.datasets.len().max(1) as f64;
-        let width = 0.8 / self.variants.len().max(1) as f64;
-        let plot_px = root.dim_in_pixel().0 as f64 - 130.0;
-        let notes_fit = plot_px / d * width >= super::SMALLEST_PX + 2.0;
-        self.plot(root, notes_fit)
+        // the key under it and the caption name each missing dot's set and why.
+        self.plot(root, self.notes_fit(root.dim_in_pixel().0))
     }
 }
 
@@ -104,7 +107,21 @@ impl Throughput {
             false => 0.0,
         };
         let plot_h = (root.dim_in_pixel().1 as f64 - 130.0 - extra).max(1.0);
-        let key = self.variants.len().max(1) as f64 * super::TEXT as f64 * 1.25 + 24.0;
+        // Many datasets (no notes): the legend in as many columns as the
+        // plot's width holds, so that its height leaves the dots room.
+        let col_w = self
+            .variants
+            .iter()
+            .map(|v| super::text_width(&v.0, super::TEXT as f64 / 1.24))
+            .fold(0.0, f64::max)
+            + 46.0;
+        let k = self.variants.len().max(1);
+        let cols = match notes_fit {
+            true => 1,
+            false => (((root.dim_in_pixel().0 as f64 - 160.0) / col_w) as usize).clamp(1, k),
+        };
+        let lines = k.div_ceil(cols);
+        let key = lines as f64 * super::TEXT as f64 * 1.25 + 24.0;
         let y = super::log_headroom(y, (key / plot_h).min(0.75));
         let mut builder = frame(root, &self.title());
         if rows > 2 {
@@ -129,11 +146,15 @@ impl Throughput {
             // The room above the data is the legend's: no ticks named there.
             .y_label_formatter(&|v| super::tick_below(*v, top))
             .x_desc(if staggered { "" } else { "dataset" })
-            .y_desc(super::fit(
-                match self.instructions {
-                    false => "verified puzzles per second (log)",
-                    true => "instructions per puzzle (log)",
-                },
+            .y_desc(super::fit_any(
+                &match self.instructions {
+                    false => [
+                        "verified puzzles per second (log)",
+                        "verified puzzles/s (log)",
+                    ],
+                    true => ["instructions per puzzle (log)", "instructions/puzzle (log)"],
+                }
+                .map(String::from),
                 root.dim_in_pixel().1 as f64 - 130.0,
             ))
             .label_style((FONT, super::TEXT))
@@ -194,6 +215,17 @@ impl Throughput {
             .map(|p| vec![p])
             .collect();
         avoid.extend(note_paths);
+        if cols > 1 {
+            let o = root.get_base_pixel();
+            let p = chart.plotting_area().get_base_pixel();
+            let slots: Vec<usize> = self.variants.iter().map(|v| v.1).collect();
+            let mark = |area: &DrawingArea<DB, Shift>, j: usize, at: (i32, i32)| {
+                area.draw(&super::legend_mark(at, slots[j], false).into_dyn())
+                    .map_err(err)
+            };
+            let at = (p.0 - o.0 + 5, p.1 - o.1 + 5);
+            return super::columns_legend(root, &labels, (cols, lines, col_w), at, &mark);
+        }
         legend(&mut chart, &labels, &avoid, SeriesLabelPosition::UpperRight)
     }
 }
@@ -241,6 +273,45 @@ impl Throughput {
 
     /// Every missing dot in words, for under a plot with no room for its
     /// notes: `no dot: my-solver on set-16x16 (0/30 verified); ...`.
+    /// Whether a figure `width` px wide has room for a note at each
+    /// missing dot.
+    fn notes_fit(&self, width: u32) -> bool {
+        let d = self.datasets.len().max(1) as f64;
+        let slot = 0.8 / self.variants.len().max(1) as f64;
+        let plot_px = width as f64 - 130.0;
+        plot_px / d * slot >= super::SMALLEST_PX + 2.0
+    }
+
+    /// The missing dots in a line under the chart, each contender's
+    /// datasets of one reason together: `No dot: band on set-4x4,
+    /// set-16x16 (size not handled); ...`.
+    fn missing_key(&self) -> String {
+        let short = |why: &str| match why.strip_prefix("skipped: ") {
+            Some(w) if w.ends_with(" not handled") => "size not handled".to_string(),
+            _ => why.to_string(),
+        };
+        let mut parts = Vec::new();
+        for (vi, name) in self.names.iter().enumerate() {
+            let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+            for (di, _, why) in self.missing.iter().filter(|m| m.1 == vi) {
+                let (why, d) = (short(why), self.datasets[*di].as_str());
+                match groups.iter_mut().find(|g| g.0 == why) {
+                    Some(g) => g.1.push(d),
+                    None => groups.push((why, vec![d])),
+                }
+            }
+            if groups.is_empty() {
+                continue;
+            }
+            let each: Vec<String> = groups
+                .iter()
+                .map(|(why, ds)| format!("{} ({why})", ds.join(", ")))
+                .collect();
+            parts.push(format!("{name} on {}", each.join(", ")));
+        }
+        format!("No dot: {}.", parts.join("; "))
+    }
+
     fn missing_text(&self) -> String {
         let each: Vec<String> = self
             .missing

@@ -346,7 +346,8 @@ fn ticks_past_data(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
     if !high.is_finite() {
         return Vec::new();
     }
-    // The tick marks: short black lines outside the plot, at the axes.
+    // The tick marks: short black lines outside the plot, at its axes (a
+    // panel beside it, as head to head's, has axes and ticks of its own).
     let mut y_ticks = Vec::new();
     let mut x_ticks = Vec::new();
     for n in nodes.iter().filter(|n| black_1(n)) {
@@ -355,9 +356,11 @@ fn ticks_past_data(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
             continue;
         }
         let ((x0, y0), (x1, y1)) = (p[0], p[1]);
-        if y0 == y1 && (x1 - x0).abs() <= 6.0 && x0.max(x1) <= left + 0.5 {
+        let at_y = x0.max(x1) <= left + 0.5 && x0.min(x1) >= left - 7.0;
+        let at_x = y0.min(y1) >= bottom - 0.5 && y0.max(y1) <= bottom + 7.0;
+        if y0 == y1 && (x1 - x0).abs() <= 6.0 && at_y {
             y_ticks.push(y0);
-        } else if x0 == x1 && (y1 - y0).abs() <= 6.0 && y0.min(y1) >= bottom - 0.5 {
+        } else if x0 == x1 && (y1 - y0).abs() <= 6.0 && at_x && x0 <= xa.2 + 0.5 {
             x_ticks.push(x0);
         }
     }
@@ -439,6 +442,13 @@ fn legend_faults(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
         // A line of the legend with a faint mark is a note (a contender
         // drawn nowhere), not a series.
         let mut note = false;
+        // In a legend of columns, the marks of this entry lie right of
+        // the entry before it on its line.
+        let after = lines
+            .iter()
+            .filter(|o| o.bounds.2 <= t.bounds.0 && o.bounds.1 < bottom && o.bounds.3 > top)
+            .map(|o| o.bounds.2)
+            .fold(x0, f64::max);
         for n in &nodes[at + 1..] {
             let (colour, p) = match n.tag_name().name() {
                 "polyline" => (n.attribute("stroke"), points(n)),
@@ -446,8 +456,9 @@ fn legend_faults(nodes: &[roxmltree::Node], words: &[&Text]) -> Vec<String> {
                 _ => continue,
             };
             let on_line = !p.is_empty()
-                && p.iter()
-                    .all(|&(x, y)| x < t.bounds.0 && x > x0 && y >= top - 2.0 && y <= bottom + 2.0);
+                && p.iter().all(|&(x, y)| {
+                    x < t.bounds.0 && x > after && y >= top - 2.0 && y <= bottom + 2.0
+                });
             if !on_line {
                 continue;
             }
