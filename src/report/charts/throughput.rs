@@ -68,7 +68,15 @@ impl Chart for Throughput {
         // double-column figure says under it which are missing and why; a
         // single-column one has no height to spare for it (its caption does).
         let wide = width >= super::figure::DOUBLE.px.0;
-        (wide && !self.missing.is_empty() && !self.notes_fit(width)).then(|| self.missing_key())
+        let missing = (wide && !self.missing.is_empty() && !self.notes_fit(width))
+            .then(|| self.missing_key());
+        // The legend's names too long for the plot, in full.
+        let (_, starred) = self.legend_labels(width);
+        let starred = (!starred.is_empty()).then(|| format!("* {}.", starred.join("; ")));
+        match (missing, starred) {
+            (Some(m), Some(s)) => Some(format!("{s} {m}")),
+            (m, s) => m.or(s),
+        }
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         // Where dots are too close to carry a note each (a narrow figure),
@@ -109,10 +117,10 @@ impl Throughput {
         let plot_h = (root.dim_in_pixel().1 as f64 - 130.0 - extra).max(1.0);
         // Many datasets (no notes): the legend in as many columns as the
         // plot's width holds, so that its height leaves the dots room.
-        let col_w = self
-            .variants
+        let (labels, _) = self.legend_labels(root.dim_in_pixel().0);
+        let col_w = labels
             .iter()
-            .map(|v| super::text_width(&v.0, super::TEXT as f64 / 1.24))
+            .map(|l| super::text_width(l, super::TEXT as f64 / 1.24))
             .fold(0.0, f64::max)
             + 46.0;
         let k = self.variants.len().max(1);
@@ -121,8 +129,8 @@ impl Throughput {
             false => (((root.dim_in_pixel().0 as f64 - 160.0) / col_w) as usize).clamp(1, k),
         };
         let lines = k.div_ceil(cols);
-        let key = lines as f64 * super::TEXT as f64 * 1.25 + 24.0;
-        let y = super::log_headroom(y, (key / plot_h).min(0.75));
+        let key = lines as f64 * super::TEXT as f64 * 1.25 + 34.0;
+        let y = super::log_headroom(y, (key / plot_h).min(0.82));
         let mut builder = frame(root, &self.title());
         if rows > 2 {
             builder.x_label_area_size(10 + rows as u32 * (super::TEXT + 2));
@@ -166,7 +174,6 @@ impl Throughput {
         }
         let k = self.variants.len().max(1) as f64;
         let width = 0.8 / k;
-        let labels: Vec<String> = self.variants.iter().map(|v| v.0.clone()).collect();
         // Each note's extent, from the floor up, for the legend to keep clear of.
         let mut note_paths: Vec<Vec<(f64, f64)>> = Vec::new();
         for (vi, (_, ci)) in self.variants.iter().enumerate() {
@@ -273,6 +280,30 @@ impl Throughput {
 
     /// Every missing dot in words, for under a plot with no room for its
     /// notes: `no dot: my-solver on set-16x16 (0/30 verified); ...`.
+    /// The legend's labels in a figure `width` px wide: a label wider than
+    /// its plot (a partial contender's counts, in a single-column figure)
+    /// is its name with a star, and said in full under the chart; with
+    /// those full labels.
+    fn legend_labels(&self, width: u32) -> (Vec<String>, Vec<String>) {
+        let room = width as f64 - 140.0;
+        let mut starred = Vec::new();
+        let labels = self
+            .variants
+            .iter()
+            .zip(&self.names)
+            .map(|(v, name)| {
+                if super::text_width(&v.0, super::TEXT as f64 / 1.24) + 50.0 > room && v.0 != *name
+                {
+                    starred.push(v.0.clone());
+                    format!("{name}*")
+                } else {
+                    v.0.clone()
+                }
+            })
+            .collect();
+        (labels, starred)
+    }
+
     /// Whether a figure `width` px wide has room for a note at each
     /// missing dot.
     fn notes_fit(&self, width: u32) -> bool {
@@ -549,6 +580,26 @@ mod tests {
             });
             assert_eq!(marks.count(), 3 + 2);
         }
+    }
+
+    #[test]
+    fn a_label_wider_than_a_narrow_plot_is_starred_and_said_under_it() {
+        let mut c = chart(false);
+        c.variants[1].0 = "my-solver (1127/1343; 216 stopped)".into();
+        c.missing.clear();
+        let (single, double) = (super::super::figure::SINGLE, super::super::figure::DOUBLE);
+        let (labels, starred) = c.legend_labels(single.px.0);
+        assert_eq!(labels, ["dlx", "my-solver*"]);
+        assert_eq!(starred, ["my-solver (1127/1343; 216 stopped)"]);
+        assert_eq!(
+            c.key_at(single.px.0).as_deref(),
+            Some("* my-solver (1127/1343; 216 stopped).")
+        );
+        // Room for it in a double-column figure: whole, and no star.
+        assert_eq!(c.legend_labels(double.px.0).0[1], c.variants[1].0);
+        assert_eq!(c.key_at(double.px.0), None);
+        let svg = super::super::draw_svg(&c, "", &single).unwrap();
+        assert!(svg.contains("my-solver*") && svg.contains("216 stopped)."));
     }
 
     #[test]
