@@ -244,3 +244,23 @@ pub fn legend_mark<'a, DB: DrawingBackend + 'a>(
             c.filled(),
         )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SLOTS;
+    use crate::solver::SolverId;
+
+    /// A strategy missing from `SLOTS` would be coloured as an outside
+    /// contender, and could share a colour with one beside it.
+    #[test]
+    fn every_registered_strategy_has_a_slot_of_its_own() {
+        for s in SolverId::ALL {
+            assert!(
+                SLOTS.contains(&s.name()),
+                "{} has no slot in SLOTS (src/report/charts/style.rs)",
+                s.name()
+            );
+        }
+        assert_eq!(SLOTS.len(), SolverId::ALL.len(), "a slot per strategy");
+    }
+}
