@@ -117,6 +117,15 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
             continue;
         }
         let k = (half / DECISIVE).powi(2);
+        let head = format!(
+            "The interval of `{}` against `{}` on {} is {} ({}–{}): too wide to decide which is faster",
+            r.variant,
+            r.reference,
+            r.dataset,
+            width(half),
+            times(lo),
+            times(hi),
+        );
         if k > FAR {
             // So wide that the square-root rule would be stretched past
             // anything this run measured (two rounds give a t-interval of
@@ -127,13 +136,7 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
                 ""
             };
             out.push(format!(
-                "The interval of `{}` against `{}` on {} is {} ({}–{}): too wide to decide which is faster, and too wide for this run's spread to say what would narrow it to ±{:.0}%{rounds}.",
-                r.variant,
-                r.reference,
-                r.dataset,
-                width(half),
-                times(lo),
-                times(hi),
+                "{head}, and too wide for this run's spread to say what would narrow it to ±{:.0}%{rounds}.",
                 100.0 * DECISIVE
             ));
             continue;
@@ -151,13 +154,7 @@ pub fn wide_intervals(rows: &[SummaryRow]) -> Vec<String> {
             ways.push(format!("--rounds {rounds}"));
         }
         out.push(format!(
-            "The interval of `{}` against `{}` on {} is {} ({}–{}): too wide to decide which is faster. This run's spread says {} would narrow it to about ±{:.0}%.",
-            r.variant,
-            r.reference,
-            r.dataset,
-            width(half),
-            times(lo),
-            times(hi),
+            "{head}. This run's spread says {} would narrow it to about ±{:.0}%.",
             ways.join(" or "),
             100.0 * DECISIVE
         ));

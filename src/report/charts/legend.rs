@@ -168,7 +168,24 @@ where
         width + 30 + 20,
         ((n - 1.0) * TEXT as f64 * 1.25 + TEXT as f64) as i32 + 20,
     );
-    let paths: Vec<Vec<(i32, i32)>> = avoid
+    let paths = pixel_paths(chart, avoid);
+    let at = legend_place(size, dims, &paths, preferred);
+    let (x, y) = (base.0 + at.0, base.1 + at.1);
+    (at, (x, y, x + size.0, y + size.1))
+}
+
+/// `avoid`'s paths in pixels from the plot's top-left corner.
+fn pixel_paths<'a, DB, X, Y>(
+    chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    avoid: &[Vec<(X::ValueType, Y::ValueType)>],
+) -> Vec<Vec<(i32, i32)>>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    let base = chart.plotting_area().get_base_pixel();
+    avoid
         .iter()
         .map(|p| {
             p.iter()
@@ -178,10 +195,7 @@ where
                 })
                 .collect()
         })
-        .collect();
-    let at = legend_place(size, dims, &paths, preferred);
-    let (x, y) = (base.0 + at.0, base.1 + at.1);
-    (at, (x, y, x + size.0, y + size.1))
+        .collect()
 }
 
 /// Whether [`legend`] finds a place for its box that covers none of
@@ -199,18 +213,7 @@ where
     Y: plotters::coord::ranged1d::Ranged,
 {
     let (at, b) = legend_spot(chart, labels, avoid, preferred);
-    let base = chart.plotting_area().get_base_pixel();
-    let paths: Vec<Vec<(i32, i32)>> = avoid
-        .iter()
-        .map(|p| {
-            p.iter()
-                .map(|v| {
-                    let (x, y) = chart.backend_coord(v);
-                    (x - base.0, y - base.1)
-                })
-                .collect()
-        })
-        .collect();
+    let paths = pixel_paths(chart, avoid);
     covered((b.2 - b.0, b.3 - b.1), at, &paths) == 0
 }
 
