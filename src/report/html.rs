@@ -41,6 +41,7 @@ table.sortable th{cursor:pointer}th[aria-sort=ascending]::after{content:' \\25B2
 th[aria-sort=descending]::after{content:' \\25BC'}\n\
 table.heat{font-size:12px}table.heat td{text-align:center;min-width:3.2em;padding:3px 4px;\
 font-variant-numeric:tabular-nums;white-space:nowrap}\n\
+table.heat td.wrap{white-space:normal}table.heat td.wrap span{white-space:nowrap}\n\
 table.heat th{white-space:nowrap;padding:3px 5px}table.heat thead th{white-space:normal;max-width:5.5em}table.heat th.row{text-align:left;background:#fff}\n\
 table.heat td.ref{background:#dde7f3;font-style:italic}\n\
 .legend{font-size:12px;color:var(--muted)}\n\
@@ -59,6 +60,22 @@ fn heat(speed: f64) -> String {
         format!("hsl(130,55%,{:.0}%)", 80.0 - 22.0 * x)
     } else {
         format!("hsl({:.0},80%,80%)", 120.0 + 60.0 * x)
+    }
+}
+
+/// A matrix cell's words, escaped: a cell of several words (`1/1,177×
+/// 274/300`) may wrap between them, never inside one (` wrap`, and each
+/// word in a span), so that the matrix fits a narrow window.
+fn wraps(text: &str) -> (&'static str, String) {
+    match text.contains(' ') {
+        false => ("", esc(text)),
+        true => (
+            " wrap",
+            text.split(' ')
+                .map(|w| format!("<span>{}</span>", esc(w)))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
     }
 }
 
@@ -83,12 +100,13 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
                 Some(r) if !r.stands() && r.puzzles > 0 => {
                     let _ = write!(
                         s,
-                        "<td class=\"failed\" title=\"{} on {}: {} of {} puzzles; no speed under half verified\">{}</td>",
+                        "<td class=\"failed{}\" title=\"{} on {}: {} of {} puzzles; no speed under half verified\">{}</td>",
+                        wraps(&r.failure_cell()).0,
                         esc(&label),
                         esc(d),
                         esc(&r.failed_kinds()),
                         r.puzzles,
-                        esc(&r.failure_cell())
+                        wraps(&r.failure_cell()).1
                     );
                 }
                 Some(r) if r.variant == r.reference => {
@@ -98,31 +116,34 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
                         esc(d)
                     );
                 }
-                Some(r) => {
-                    match r.speed {
-                        Some(x) => {
-                            let span = match (r.speed_lo, r.speed_hi) {
-                                (Some(lo), Some(hi)) => {
-                                    format!(" (95% CI {}–{})", times(lo), times(hi))
-                                }
-                                _ => String::new(),
-                            };
-                            let over = r.over();
-                            let _ = write!(
+                Some(r) => match r.speed {
+                    Some(x) => {
+                        let span = match (r.speed_lo, r.speed_hi) {
+                            (Some(lo), Some(hi)) => {
+                                format!(" (95% CI {}–{})", times(lo), times(hi))
+                            }
+                            _ => String::new(),
+                        };
+                        let over = r.over();
+                        let cell = crate::export::cells::speed_cell(r);
+                        let _ = write!(
                             s,
-                            "<td style=\"background:{}\" title=\"{} against {} on {}{}{}\">{}</td>",
+                            "<td{} style=\"background:{}\" title=\"{} against {} on {}{}{}\">{}</td>",
+                            match wraps(&cell).0 {
+                                "" => "",
+                                _ => " class=\"wrap\"",
+                            },
                             heat(x),
                             esc(&label),
                             esc(&r.reference),
                             esc(d),
                             esc(&span),
                             esc(&if over.is_empty() { String::new() } else { format!(", {over} puzzles") }),
-                            esc(&crate::export::cells::speed_cell(r))
+                            wraps(&cell).1
                         );
-                        }
-                        None => s.push_str("<td>-</td>"),
                     }
-                }
+                    None => s.push_str("<td>-</td>"),
+                },
                 None => s.push_str("<td></td>"),
             }
         }
