@@ -64,13 +64,13 @@ fn heat(speed: f64) -> String {
 }
 
 /// A matrix cell's words, escaped: a cell of several words (`1/1,177×
-/// 274/300`) may wrap between them, never inside one (` wrap`, and each
-/// word in a span), so that the matrix fits a narrow window.
-fn wraps(text: &str) -> (&'static str, String) {
+/// 274/300`) may wrap between them, never inside one (`true`: its cell is
+/// of class `wrap`, each word in a span), so that the matrix fits a narrow window.
+fn wraps(text: &str) -> (bool, String) {
     match text.contains(' ') {
-        false => ("", esc(text)),
+        false => (false, esc(text)),
         true => (
-            " wrap",
+            true,
             text.split(' ')
                 .map(|w| format!("<span>{}</span>", esc(w)))
                 .collect::<Vec<_>>()
@@ -98,15 +98,16 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
         for d in &datasets {
             match rows.iter().find(|r| r.variant == *v && r.dataset == *d) {
                 Some(r) if !r.stands() && r.puzzles > 0 => {
+                    let (wrap, body) = wraps(&r.failure_cell());
                     let _ = write!(
                         s,
                         "<td class=\"failed{}\" title=\"{} on {}: {} of {} puzzles; no speed under half verified\">{}</td>",
-                        wraps(&r.failure_cell()).0,
+                        if wrap { " wrap" } else { "" },
                         esc(&label),
                         esc(d),
                         esc(&r.failed_kinds()),
                         r.puzzles,
-                        wraps(&r.failure_cell()).1
+                        body
                     );
                 }
                 Some(r) if r.variant == r.reference => {
@@ -125,21 +126,18 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
                             _ => String::new(),
                         };
                         let over = r.over();
-                        let cell = crate::export::cells::speed_cell(r);
+                        let (wrap, body) = wraps(&crate::export::cells::speed_cell(r));
                         let _ = write!(
                             s,
                             "<td{} style=\"background:{}\" title=\"{} against {} on {}{}{}\">{}</td>",
-                            match wraps(&cell).0 {
-                                "" => "",
-                                _ => " class=\"wrap\"",
-                            },
+                            if wrap { " class=\"wrap\"" } else { "" },
                             heat(x),
                             esc(&label),
                             esc(&r.reference),
                             esc(d),
                             esc(&span),
                             esc(&if over.is_empty() { String::new() } else { format!(", {over} puzzles") }),
-                            wraps(&cell).1
+                            body
                         );
                     }
                     None => s.push_str("<td>-</td>"),
