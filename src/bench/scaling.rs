@@ -220,6 +220,7 @@ fn write_outputs(
         let chart = Scaling {
             dataset: d.to_string(),
             series,
+            cores: info.map(|i| i.cores),
         };
         let line = match info {
             Some(info) => {

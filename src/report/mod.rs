@@ -254,7 +254,24 @@ impl RunCharts<'_> {
                 _ => charts::run_line(info, one),
             }
         });
-        let left = chart.not_shown();
+        let mut left = chart.not_shown();
+        // A strategy the run skipped on this chart's dataset (its size is
+        // not one it handles) is named, not dropped without a word.
+        if let Some(info) = &self.data.info {
+            let name = chart.name();
+            for s in info
+                .skipped
+                .iter()
+                .filter(|s| name.ends_with(&format!("-{}", slug(&s.dataset))))
+            {
+                if !left
+                    .iter()
+                    .any(|l| l.starts_with(&format!("{} (", s.variant)))
+                {
+                    left.push(format!("{} (handles {} only)", s.variant, s.handles));
+                }
+            }
+        }
         let line = match (left.is_empty(), line.is_empty()) {
             (true, _) => line,
             (false, true) => format!("Not shown: {}", left.join(", ")),

@@ -36,6 +36,31 @@ fn run_dir(variants: &[&str], puzzles: u64) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// A strategy the run skipped on a dataset (a size it does not handle) is
+/// named under each chart of that dataset, not dropped without a word.
+#[test]
+fn a_strategy_skipped_on_a_dataset_is_named_under_its_charts() {
+    let (_keep, dir) = run_dir(&["dlx", "bitset-mrv"], 20);
+    let mut info = crate::harness::RunInfo::new(Default::default(), Vec::new(), Vec::new());
+    info.skipped.push(crate::harness::Skipped {
+        variant: "band".into(),
+        dataset: "tiny".into(),
+        size: "16x16".into(),
+        handles: "9x9".into(),
+    });
+    let json = serde_json::to_string(&info).unwrap();
+    std::fs::write(dir.join(crate::files::RUN_JSON), json).unwrap();
+    write(&dir, &ReportOptions::default()).unwrap();
+    for chart in ["cactus-tiny", "distribution-tiny", "head-to-head-tiny"] {
+        let path = dir.join("charts").join(format!("{chart}.svg"));
+        let svg = std::fs::read_to_string(path).unwrap();
+        assert!(
+            svg.contains("not shown: band (handles 9x9 only)"),
+            "{chart} does not name band"
+        );
+    }
+}
+
 /// The figure lint (the suite's figure tests read every chart of real runs
 /// with it) over a made-up run's charts at both print widths: the fast
 /// check of a change to a chart (CONTRIBUTING.md).

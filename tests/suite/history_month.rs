@@ -241,7 +241,7 @@ fn the_month_marks_the_slowdown_the_bug_and_the_fix_each_as_itself() {
         "13 now fail",
         "fixed 13",
         "dashed rule: a regression, its change",
-        "dashed rule: an improvement, its change",
+        "dotted rule: an improvement, its change",
         "puzzles failed, their count",
     ] {
         assert!(svg.contains(text), "{text}");

@@ -168,17 +168,30 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
         let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
         bold = (first..=last).map(|k| k as f64 * step).collect();
     }
+    // The leading digit of a whole multiple on the axis.
+    let digit = |v: f64| (v / 10f64.powf(v.log10().floor())).round() as u32;
     if bold.len() < 2 {
-        // A narrow range: every whole multiple gets a label.
-        bold.append(&mut light);
+        // A narrow range: its 1, 2 and 5 multiples get a label, else every
+        // whole multiple.
+        let (ones, rest): (Vec<f64>, Vec<f64>) = std::mem::take(&mut light)
+            .into_iter()
+            .partition(|&v| [1, 2, 5].contains(&digit(v)));
+        if bold.len() + ones.len() >= 2 {
+            bold.extend(ones);
+            light = rest;
+        } else {
+            bold.extend(ones.into_iter().chain(rest));
+        }
         bold.sort_by(f64::total_cmp);
     }
     if bold.len() > most.max(2) {
-        // Too many even at the powers of ten: every k-th keeps its label.
+        // Too many even at the powers of ten: every k-th keeps its label,
+        // counted from a power of ten where one is labelled.
         let k = bold.len().div_ceil(most.max(2));
+        let from = bold.iter().position(|&v| digit(v) == 1).unwrap_or(0) % k;
         let all = std::mem::take(&mut bold);
         for (i, v) in all.into_iter().enumerate() {
-            match i % k {
+            match (i + k - from) % k {
                 0 => bold.push(v),
                 _ => light.push(v),
             }
@@ -390,7 +403,7 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
         .iter()
         .map(|v| text_width(&x_label(v), TEXT as f64 / 1.24))
         .fold(0.0, f64::max);
-    let most = (plot / (widest_x * 1.5 + 24.0)).floor().max(2.0) as usize;
+    let most = (plot / (widest_x + 20.0)).floor().max(2.0) as usize;
     let most = most.min(w.saturating_sub(140) as usize / 64);
     let (mut bold, mut light) = log_points(x.clone(), most);
     for &v in axis.always.iter().filter(|v| x.contains(v)) {

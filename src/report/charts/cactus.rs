@@ -34,27 +34,35 @@ impl Chart for Cactus {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let y = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
-        let room = super::legend_room(root, self.lines.len() + self.unsolved.len());
-        let (top, data) = (y.end, y.clone());
-        let y = super::log_headroom(y, room);
+        let labels = super::lines_labels(&self.lines, &self.unsolved);
+        let (root, room) = super::outside(root, &labels);
+        let root = &root;
+        let top = y.end;
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
                 0.0..(self.puzzles.max(1) as f64 * 1.02),
-                super::log_y_axis_over(root, y, data),
+                super::log_y_axis_over(root, y.clone(), y),
             )
             .map_err(err)?;
+        let y_desc = super::fit_any(
+            &[
+                "time per puzzle, µs (log)".into(),
+                "µs per puzzle (log)".into(),
+            ],
+            chart.plotting_area().dim_in_pixel().1 as f64,
+        );
         chart
             .configure_mesh()
             .x_labels(self.puzzles.clamp(1, 10) + 1)
             .x_label_formatter(&|x| format!("{x:.0}"))
             .x_desc("puzzles solved")
-            .y_desc("time per puzzle, µs (log)")
+            .y_desc(y_desc)
             .y_label_formatter(&|v| super::tick_below(*v, top))
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
-        let mut paths = Vec::new();
+        let mut key = super::Key::default();
         for super::Line {
             label: name,
             color: ci,
@@ -62,16 +70,9 @@ impl Chart for Cactus {
         } in &self.lines
         {
             let pts: Vec<(f64, f64)> = times.points.iter().map(|&(r, t)| (r as f64, t)).collect();
-            paths.push(pts.clone());
-            labelled_line(&mut chart, name, *ci, pts)?;
+            labelled_line(&mut chart, &mut key, name, *ci, pts)?;
         }
-        super::lines_legend(
-            &mut chart,
-            &self.lines,
-            &self.unsolved,
-            &paths,
-            SeriesLabelPosition::UpperLeft,
-        )
+        super::lines_legend_outside(&mut chart, &mut key, &self.unsolved, &room)
     }
 }
 

@@ -1,6 +1,6 @@
 //! The charts of a comparison between two runs.
 
-use super::{color, compact, err, frame, labelled_line, legend, log_range, Chart, DrawError, FONT};
+use super::{color, compact, err, frame, labelled_line, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -64,11 +64,18 @@ impl Chart for RatioDistribution {
             1.0 / (1.0 + self.threshold) / 1.5,
             (1.0 + self.threshold) * 1.5,
         ]));
-        let room = super::legend_room(root, self.lines.len());
+        let labels: Vec<String> = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| with_failing(&l.0, self.now_failing.get(i).copied().unwrap_or(0)))
+            .collect();
+        let (root, room) = super::outside(root, &labels);
+        let root = &root;
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
                 super::log_x_axis(x, root),
-                super::share_axis(root, 1.02 / (1.0 - room), 1.0 - room),
+                super::share_axis(root, 1.02, 1.0),
             )
             .map_err(err)?;
         chart
@@ -93,19 +100,11 @@ impl Chart for RatioDistribution {
             BLACK.mix(0.6),
         ))
         .map_err(err)?;
-        let mut paths = Vec::new();
-        let labels: Vec<String> = self
-            .lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| with_failing(&l.0, self.now_failing.get(i).copied().unwrap_or(0)))
-            .collect();
+        let mut key = super::Key::default();
         for ((_, ci, ratios), name) in self.lines.iter().zip(&labels) {
-            let steps = super::ecdf(ratios);
-            paths.push(steps.clone());
-            labelled_line(&mut chart, name, *ci, steps)?;
+            labelled_line(&mut chart, &mut key, name, *ci, super::ecdf(ratios))?;
         }
-        legend(&mut chart, &labels, &paths, SeriesLabelPosition::LowerRight)
+        super::legend_outside(&chart, &key, &room)
     }
 }
 

@@ -46,24 +46,31 @@ impl Chart for Distribution {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.lines.iter().flat_map(|l| l.curve.values()));
-        let room = super::legend_room(root, self.lines.len() + self.unsolved.len());
+        let labels = super::lines_labels(&self.lines, &self.unsolved);
+        let (root, room) = super::outside(root, &labels);
+        let root = &root;
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
                 super::log_x_axis(x, root),
-                super::share_axis(root, 1.02 / (1.0 - room), 1.0 - room),
+                super::share_axis(root, 1.02, 1.0),
             )
             .map_err(err)?;
+        let (_, ph) = chart.plotting_area().dim_in_pixel();
+        let y_desc = super::fit_any(
+            &["share of puzzles solved".into(), "share solved".into()],
+            ph as f64,
+        );
         chart
             .configure_mesh()
             .x_desc("time per puzzle, µs (log)")
-            .y_desc("share of puzzles solved")
+            .y_desc(y_desc)
             .x_label_formatter(&|v| compact(*v))
             .y_label_formatter(&super::share_label)
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
-        let mut paths = Vec::new();
+        let mut key = super::Key::default();
         for (
             super::Line {
                 label: name,
@@ -73,17 +80,9 @@ impl Chart for Distribution {
             &rows,
         ) in self.lines.iter().zip(&self.rows)
         {
-            let steps = shares(times, rows);
-            paths.push(steps.clone());
-            labelled_line(&mut chart, name, *ci, steps)?;
+            labelled_line(&mut chart, &mut key, name, *ci, shares(times, rows))?;
         }
-        super::lines_legend(
-            &mut chart,
-            &self.lines,
-            &self.unsolved,
-            &paths,
-            SeriesLabelPosition::LowerRight,
-        )
+        super::lines_legend_outside(&mut chart, &mut key, &self.unsolved, &room)
     }
 }
 

@@ -29,7 +29,8 @@ pub const DOUBLE: Size = Size {
 
 /// A single-column figure, 3.5 in wide (`--figures paper`).
 /// Taller than wide: the data line and key take more lines at this width,
-/// and a plot of rows needs a text height a row.
+/// and a plot of rows needs a text height a row. A chart whose legend goes
+/// under its plot is drawn taller still where the plot would be short.
 pub const SINGLE: Size = Size {
     suffix: "-3.5in",
     px: (480, 600),

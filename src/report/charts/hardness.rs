@@ -82,6 +82,13 @@ impl Chart for Hardness {
                 .iter()
                 .flat_map(|s| s.points.iter().map(|p| p.0)),
         );
+        // Guesses + 1 is at least 1: the axis starts just under the dots
+        // moved furthest left (12%), so that its first label is at 1, not
+        // at values no count takes.
+        let x = match self.metric {
+            Metric::Guesses => x.start * 2.0 / 1.15..x.end,
+            Metric::Nodes => x,
+        };
         let y = log_range(
             self.series
                 .iter()
@@ -113,8 +120,7 @@ impl Chart for Hardness {
         let labels: Vec<String> = self.series.iter().map(|s| s.dataset.clone()).collect();
         // The legend where it covers no dot with the data over the whole
         // plot (dots rise from lower left to upper right, leaving a
-        // corner); else the top of the plot is kept free of dots for it.
-        let data = y.clone();
+        // corner); else beside or under the plot.
         let fits = super::legend_fits_log_log(
             root,
             &self.title(),
@@ -123,14 +129,18 @@ impl Chart for Hardness {
             &marks,
             SeriesLabelPosition::UpperLeft,
         )?;
-        let share = match fits {
-            true => 0.0,
-            false => super::legend_room(root, self.series.len()),
+        let (area, outside) = match fits {
+            true => (root.clone(), None),
+            false => {
+                let (area, room) = super::outside(root, &labels);
+                (area, Some(room))
+            }
         };
+        let root = &area;
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
                 super::log_x_axis(x, root),
-                super::log_y_axis_over(root, super::log_headroom(y, share), data),
+                super::log_y_axis_over(root, y.clone(), y),
             )
             .map_err(err)?;
         let x_desc = match self.metric {
@@ -150,15 +160,15 @@ impl Chart for Hardness {
         // Each dataset's colour and marker its own in every run; the
         // legend in the run's order of datasets, the dots larger sets first.
         let slots = super::dataset_slots(labels.iter().map(String::as_str));
+        let mut key = super::Key::default();
         for (name, &slot) in labels.iter().zip(&slots) {
-            let (c, key) = (super::dataset_color(slot), super::marker_shape(slot, 9));
-            chart
+            let (c, shape) = (super::dataset_color(slot), super::marker_shape(slot, 9));
+            let anno = chart
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(name.clone())
-                .legend(move |(x, y)| {
-                    EmptyElement::at((x + 8, y)) + Polygon::new(key.clone(), c.filled())
-                });
+                .map_err(err)?;
+            key.add(anno, name.clone(), move |(x, y)| {
+                EmptyElement::at((x + 8, y)) + Polygon::new(shape.clone(), c.filled())
+            });
         }
         for (i, pts) in drawn {
             let c = super::dataset_color(slots[i]);
@@ -169,7 +179,10 @@ impl Chart for Hardness {
                 }))
                 .map_err(err)?;
         }
-        legend(&mut chart, &labels, &marks, SeriesLabelPosition::UpperLeft)
+        match outside {
+            None => legend(&mut chart, &labels, &marks, SeriesLabelPosition::UpperLeft),
+            Some(room) => super::legend_outside(&chart, &key, &room),
+        }
     }
 }
 

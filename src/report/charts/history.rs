@@ -164,6 +164,9 @@ impl Chart for Timeline {
         let (lo, hi) = self.value_range();
         let log = lo > 0.0 && hi / lo > 10.0;
         let n = self.runs.len().max(1);
+        // The legend beside or under the plot, clear of the data.
+        let (root, legend) = super::outside(root, &self.legend_labels());
+        let root = &root;
         let (w, h) = root.dim_in_pixel();
         let y_area = self.y_area(hi);
         let plot_w = (w as f64 - 16.0 - 30.0 - y_area as f64).max(1.0);
@@ -212,10 +215,9 @@ impl Chart for Timeline {
             false => 2 + foot_label_rows.iter().max().copied().unwrap_or(0),
         };
         let under_most = under_rows.iter().max().map_or(0, |r| r + 1);
-        // Shares of the plot's height: the legend and the change labels on
-        // top, the failure labels under the lowest points, the foot.
-        let legend = super::legend_room(root, self.legend_lines());
-        let top_share = (legend + (top_rows as f64 * ROW as f64 + 6.0) / plot_h).min(0.8);
+        // Shares of the plot's height: the change labels on top, the
+        // failure labels under the lowest points, the foot.
+        let top_share = ((top_rows as f64 * ROW as f64 + 6.0) / plot_h).min(0.8);
         let low_share = ((under_most as f64 * ROW as f64 + 14.0) / plot_h)
             .max(foot_rows as f64 * ROW as f64 / plot_h)
             .max(0.04);
@@ -270,7 +272,7 @@ impl Chart for Timeline {
                 .disable_x_mesh()
                 .draw()
                 .map_err(err)?;
-            self.paint(&mut chart, &layout)
+            self.paint(&mut chart, &layout, &legend)
         } else {
             let pad = ((hi - lo) * 0.06).max(hi.abs() * 0.02).max(1e-9);
             let total = (hi - lo + 2.0 * pad) / data_share;
@@ -314,7 +316,7 @@ impl Chart for Timeline {
                 .disable_x_mesh()
                 .draw()
                 .map_err(err)?;
-            self.paint(&mut chart, &layout)
+            self.paint(&mut chart, &layout, &legend)
         }
     }
 }
@@ -393,27 +395,19 @@ impl Timeline {
             .any(|s| s.points.iter().any(|p| p.interval.is_some()))
     }
 
-    /// The legend's lines: a line per series, then a line per kind of mark drawn.
-    fn legend_lines(&self) -> usize {
-        self.series.len()
-            + self.has_intervals() as usize
-            + self.marks.iter().any(|m| m.regressed) as usize
-            + self.marks.iter().any(|m| !m.regressed) as usize
-            + self.has_failures() as usize
-            + self.has_gaps_without_failures() as usize
-    }
-
     /// Everything on the axes: rules and their labels, lines with gaps,
     /// intervals, failures and the legend.
     fn paint<'a, DB, Y>(
         &self,
         chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, Y>>,
         layout: &Layout,
+        room: &super::Outside<DB>,
     ) -> Result<(), DrawError>
     where
         DB: DrawingBackend + 'a,
         Y: Ranged<ValueType = f64>,
     {
+        let mut key = super::Key::default();
         let text = |c: RGBColor| (FONT, TEXT).into_font().color(&c);
         let area = chart.plotting_area();
         let left = area.get_base_pixel().0;
@@ -431,12 +425,15 @@ impl Timeline {
         };
         for (m, &row) in self.marks.iter().zip(&layout.mark_rows) {
             let c = if m.regressed { REGRESSED } else { IMPROVED };
-            // A rule between the run before and the run the change came in.
+            // A rule between the run before and the run the change came in:
+            // dashed for a regression, dotted for an improvement, so that
+            // the two differ in a grayscale print too.
             let at = m.x as f64 - 0.5;
+            let (dash, gap) = if m.regressed { (8, 5) } else { (3, 4) };
             let rule = DashedLineSeries::new(
                 [(at, layout.bottom), (at, layout.data_top)],
-                8,
-                5,
+                dash,
+                gap,
                 c.stroke_width(2),
             );
             chart.draw_series(rule).map_err(err)?;
@@ -486,11 +483,12 @@ impl Timeline {
                     .map_err(err)?;
             }
             let dots: Vec<(f64, f64)> = pieces.concat();
-            chart
+            let anno = chart
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(s.name.clone())
-                .legend(move |p| super::legend_mark(p, slot, true));
+                .map_err(err)?;
+            key.add(anno, s.name.clone(), move |p| {
+                super::legend_mark(p, slot, true)
+            });
             super::draw_marks(chart, dots, slot, 10)?;
             // Failures: a ✕ on the point, its count under it; a run without
             // a figure: a mark at the foot, with why.
@@ -553,19 +551,8 @@ impl Timeline {
                 chart.draw_series(std::iter::once(label)).map_err(err)?;
             }
         }
-        self.mark_legend(chart)?;
-        let labels = self.legend_labels();
-        let paths: Vec<Vec<(f64, f64)>> = self
-            .series
-            .iter()
-            .map(|s| {
-                s.points
-                    .iter()
-                    .filter_map(|p| p.value.map(|v| (p.x as f64, v)))
-                    .collect()
-            })
-            .collect();
-        super::legend(chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
+        self.mark_legend(chart, &mut key)?;
+        super::legend_outside(chart, &key, room)
     }
 
     /// The legend's words for the marks, in the order they are added.
@@ -577,7 +564,7 @@ impl Timeline {
                 self.marks.iter().any(|m| m.regressed),
             ),
             (
-                "dashed rule: an improvement, its change",
+                "dotted rule: an improvement, its change",
                 self.marks.iter().any(|m| !m.regressed),
             ),
             ("puzzles failed, their count", self.has_failures()),
@@ -605,6 +592,7 @@ impl Timeline {
     fn mark_legend<'a, DB, Y>(
         &self,
         chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, Y>>,
+        key: &mut super::Key<'a, DB>,
     ) -> Result<(), DrawError>
     where
         DB: DrawingBackend + 'a,
@@ -616,10 +604,9 @@ impl Timeline {
             }
             let anno = chart
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(words);
+                .map_err(err)?;
             match i {
-                0 => anno.legend(|(x, y)| {
+                0 => key.add(anno, words, |(x, y)| {
                     let c = BLACK.mix(0.6);
                     PathElement::new(
                         vec![
@@ -633,18 +620,21 @@ impl Timeline {
                         c.stroke_width(2),
                     )
                 }),
-                1 | 2 => {
-                    let c = if i == 1 { REGRESSED } else { IMPROVED };
-                    anno.legend(move |(x, y)| {
-                        EmptyElement::at((x, y))
-                            + PathElement::new(vec![(2, 0), (9, 0)], c.stroke_width(2))
-                            + PathElement::new(vec![(15, 0), (22, 0)], c.stroke_width(2))
-                    })
-                }
-                3 => anno.legend(|(x, y)| {
+                1 => key.add(anno, words, move |(x, y)| {
+                    EmptyElement::at((x, y))
+                        + PathElement::new(vec![(2, 0), (9, 0)], REGRESSED.stroke_width(2))
+                        + PathElement::new(vec![(15, 0), (22, 0)], REGRESSED.stroke_width(2))
+                }),
+                2 => key.add(anno, words, move |(x, y)| {
+                    EmptyElement::at((x, y))
+                        + PathElement::new(vec![(2, 0), (5, 0)], IMPROVED.stroke_width(2))
+                        + PathElement::new(vec![(9, 0), (12, 0)], IMPROVED.stroke_width(2))
+                        + PathElement::new(vec![(16, 0), (19, 0)], IMPROVED.stroke_width(2))
+                }),
+                3 => key.add(anno, words, |(x, y)| {
                     EmptyElement::at((x + 12, y)) + Polygon::new(cross(14), FAILED.filled())
                 }),
-                _ => anno.legend(|(x, y)| {
+                _ => key.add(anno, words, |(x, y)| {
                     EmptyElement::at((x + 12, y))
                         + Polygon::new(super::marker_shape(0, 12), NO_FIGURE.filled())
                 }),

@@ -2,7 +2,9 @@
 //! labels set on lines.
 
 use super::{color, draw_marks, err, legend_mark, DrawError, Line, FONT, TEXT};
+use plotters::chart::SeriesAnno;
 use plotters::coord::Shift;
+use plotters::element::IntoDynElement;
 use plotters::prelude::*;
 
 /// The share of a plot's height a legend of `lines` lines takes, with its
@@ -30,6 +32,7 @@ const MARKS_ON_A_LINE: usize = 8;
 /// the marker).
 pub fn labelled_line<'a, DB, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    key: &mut Key<'a, DB>,
     name: &str,
     slot: usize,
     points: Vec<(f64, f64)>,
@@ -48,11 +51,10 @@ where
             points[(at + slot * n / 97) % n]
         })
         .collect();
-    chart
+    let anno = chart
         .draw_series(LineSeries::new(points, c.stroke_width(2)))
-        .map_err(err)?
-        .label(name)
-        .legend(move |p| legend_mark(p, slot, true));
+        .map_err(err)?;
+    key.add(anno, name, move |p| legend_mark(p, slot, true));
     draw_marks(chart, marks, slot, 9)
 }
 
@@ -60,6 +62,7 @@ where
 /// chart (it solved none), named so that it is not dropped silently.
 pub fn legend_note<'a, DB, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    key: &mut Key<'a, DB>,
     text: &str,
 ) -> Result<(), DrawError>
 where
@@ -67,18 +70,17 @@ where
     X: plotters::coord::ranged1d::Ranged,
     Y: plotters::coord::ranged1d::Ranged,
 {
-    chart
+    let anno = chart
         .draw_series(std::iter::empty::<
             EmptyElement<(X::ValueType, Y::ValueType), DB>,
         >())
-        .map_err(err)?
-        .label(text)
-        .legend(|p| {
-            PathElement::new(
-                vec![(p.0 + 2, p.1), (p.0 + 22, p.1)],
-                BLACK.mix(0.4).stroke_width(1),
-            )
-        });
+        .map_err(err)?;
+    key.add(anno, text, |p| {
+        PathElement::new(
+            vec![(p.0 + 2, p.1), (p.0 + 22, p.1)],
+            BLACK.mix(0.4).stroke_width(1),
+        )
+    });
     Ok(())
 }
 
@@ -91,14 +93,24 @@ pub fn share_label(v: &f64) -> String {
     }
 }
 
-/// The legend of a chart of [`Line`]s: theirs, then a line naming each
-/// strategy in `unsolved` (drawn nowhere), kept clear of `paths`.
-pub fn lines_legend<'a, DB, X, Y>(
+/// The legend's lines of a chart of [`Line`]s: theirs, then each strategy
+/// in `unsolved` (drawn nowhere).
+pub fn lines_labels(lines: &[Line], unsolved: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| l.label.clone())
+        .chain(unsolved.iter().cloned())
+        .collect()
+}
+
+/// The legend of a chart of [`Line`]s outside its plot, where [`outside`]
+/// made room for it: the lines' entries in `key`, then a line naming each
+/// strategy in `unsolved` (drawn nowhere).
+pub fn lines_legend_outside<'a, DB, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    lines: &[Line],
+    key: &mut Key<'a, DB>,
     unsolved: &[String],
-    paths: &[Vec<(X::ValueType, Y::ValueType)>],
-    preferred: SeriesLabelPosition,
+    room: &Outside<DB>,
 ) -> Result<(), DrawError>
 where
     DB: DrawingBackend + 'a,
@@ -106,14 +118,9 @@ where
     Y: plotters::coord::ranged1d::Ranged,
 {
     for u in unsolved {
-        legend_note(chart, u)?;
+        legend_note(chart, key, u)?;
     }
-    let labels: Vec<String> = lines
-        .iter()
-        .map(|l| l.label.clone())
-        .chain(unsolved.iter().cloned())
-        .collect();
-    legend(chart, &labels, paths, preferred)
+    legend_outside(chart, key, room)
 }
 
 /// The legend box, the same style in every chart, in the first place among
@@ -149,29 +156,183 @@ where
     X: plotters::coord::ranged1d::Ranged,
     Y: plotters::coord::ranged1d::Ranged,
 {
-    let font = (FONT, TEXT).into_font();
     let area = chart.plotting_area();
     let base = area.get_base_pixel();
     let dims = area.dim_in_pixel();
-    let width = labels
-        .iter()
-        .map(|l| {
-            area.estimate_text_size(l, &TextStyle::from(font.clone()))
-                .map_or(0, |d| d.0 as i32)
-        })
-        .max()
-        .unwrap_or(0);
-    // plotters' layout: a 30 px column for the marks, 10 px margins, lines
-    // 1.25 text heights apart.
-    let n = labels.len().max(1) as f64;
-    let size = (
-        width + 30 + 20,
-        ((n - 1.0) * TEXT as f64 * 1.25 + TEXT as f64) as i32 + 20,
-    );
+    let size = legend_size(area, labels);
     let paths = pixel_paths(chart, avoid);
     let at = legend_place(size, dims, &paths, preferred);
     let (x, y) = (base.0 + at.0, base.1 + at.1);
     (at, (x, y, x + size.0, y + size.1))
+}
+
+/// The size in pixels of the legend box of `labels` drawn on `area`:
+/// plotters' layout, a 30 px column for the marks, 10 px margins, lines
+/// 1.25 text heights apart.
+fn legend_size<DB: DrawingBackend, C>(area: &DrawingArea<DB, C>, labels: &[String]) -> (i32, i32)
+where
+    C: plotters::coord::CoordTranslate,
+{
+    let font = TextStyle::from((FONT, TEXT).into_font());
+    let width = labels
+        .iter()
+        .map(|l| area.estimate_text_size(l, &font).map_or(0, |d| d.0 as i32))
+        .max()
+        .unwrap_or(0);
+    let n = labels.len().max(1) as f64;
+    (
+        width + 30 + 20,
+        ((n - 1.0) * TEXT as f64 * 1.25 + TEXT as f64) as i32 + 20,
+    )
+}
+
+/// A legend's entries, gathered as a chart draws its series: each label
+/// with the mark drawn before it. Each entry is given to plotters' legend
+/// too, which draws only inside the plot; [`legend_outside`] draws the
+/// entries outside it.
+pub struct Key<'a, DB: DrawingBackend> {
+    entries: Vec<(String, Mark<'a, DB>)>,
+}
+
+/// A point on the canvas, in pixels.
+type BackendCoord = (i32, i32);
+
+/// A legend entry's mark, drawn on an area with its left end at a point.
+type Mark<'a, DB> =
+    std::rc::Rc<dyn Fn(&DrawingArea<DB, Shift>, BackendCoord) -> Result<(), DrawError> + 'a>;
+
+impl<'a, DB: DrawingBackend + 'a> Default for Key<'a, DB> {
+    fn default() -> Self {
+        Key {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<'a, DB: DrawingBackend + 'a> Key<'a, DB> {
+    /// Labels `anno` (a series just drawn) with `label` and `mark`, for
+    /// plotters' legend and this one.
+    pub fn add<E, F>(&mut self, anno: &mut SeriesAnno<'a, DB>, label: impl Into<String>, mark: F)
+    where
+        E: IntoDynElement<'a, DB, BackendCoord> + 'a,
+        F: Fn(BackendCoord) -> E + Clone + 'a,
+    {
+        let label = label.into();
+        anno.label(label.clone()).legend(mark.clone());
+        let mark: Mark<'a, DB> =
+            std::rc::Rc::new(move |area, p| area.draw(&mark(p).into_dyn()).map_err(err));
+        self.entries.push((label, mark));
+    }
+
+    /// The entries' labels, in order.
+    pub fn labels(&self) -> Vec<String> {
+        self.entries.iter().map(|e| e.0.clone()).collect()
+    }
+}
+
+/// Room made outside a plot for its legend (see [`outside`]).
+pub struct Outside<DB: DrawingBackend> {
+    /// The canvas's part the legend goes on.
+    area: DrawingArea<DB, Shift>,
+    /// To the right of the plot, else under it.
+    beside: bool,
+    /// The legend's columns and lines, and a column's width.
+    grid: (usize, usize, f64),
+}
+
+/// A wide canvas gives its legend at most this share of its width beside the plot.
+const BESIDE_AT_MOST: f64 = 0.36;
+
+/// The least height in pixels of a chart's part of the canvas (its title,
+/// plot and axes) with its legend under it: about 200 px of data. Where a
+/// legend leaves less, the figure is drawn again that much taller (see
+/// [`super::draw_svg`]).
+const LEAST_PLOT: i32 = 320;
+
+thread_local! {
+    /// How much taller the figure being drawn on this thread needs to be.
+    static SHORT: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// Starts a figure's drawing: nothing is short yet.
+pub(super) fn short_reset() {
+    SHORT.with(|s| s.set(0));
+}
+
+/// How many pixels taller the figure drawn since [`short_reset`] needs to
+/// be for each plot to keep [`LEAST_PLOT`] with its legend under it.
+pub(super) fn short_by() -> u32 {
+    SHORT.with(|s| s.get()).max(0) as u32
+}
+
+/// Splits `root` into the part a chart is drawn on and room outside it
+/// for the legend of `labels`, so that the legend covers no data and the
+/// data keeps the plot's whole height: beside the plot on a canvas 700 px
+/// wide or more (a double-column figure) where the box takes at most about
+/// a third of the width, else under it, in as many columns as fit (the
+/// figure is then drawn taller where the plot would keep less than
+/// [`LEAST_PLOT`]).
+pub fn outside<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    labels: &[String],
+) -> (DrawingArea<DB, Shift>, Outside<DB>) {
+    let (w, h) = (root.dim_in_pixel().0 as i32, root.dim_in_pixel().1 as i32);
+    let (bw, _) = legend_size(root, labels);
+    let n = labels.len().max(1);
+    let text = TEXT as f64;
+    let height = |lines: usize| ((lines as f64 - 1.0) * text * 1.25 + text) as i32 + 20;
+    if w >= 700 && bw as f64 <= BESIDE_AT_MOST * w as f64 {
+        let (plot, area) = root.split_horizontally(w - bw - 4);
+        let grid = (1, n, (bw - 20 + 16) as f64);
+        let beside = true;
+        (plot, Outside { area, beside, grid })
+    } else {
+        // Columns 16 px apart, as many as the canvas holds.
+        let col_w = (bw - 20 + 16) as f64;
+        let cols = (((w - 16 - 20 + 16) as f64 / col_w).floor() as usize).clamp(1, n);
+        let lines = n.div_ceil(cols);
+        // The plot's bottom margin (16 px) is part of the gap.
+        let cut = h - height(lines) - 6;
+        SHORT.with(|s| s.set(s.get().max(LEAST_PLOT - cut)));
+        let cut = cut.max(h / 3);
+        let (plot, area) = root.split_vertically(cut);
+        let grid = (cols, lines, col_w);
+        let beside = false;
+        (plot, Outside { area, beside, grid })
+    }
+}
+
+/// Draws `key` where [`outside`] made room for it, beside the plot level
+/// with its top, or under it, centred under the plot as far as the canvas
+/// allows; in the style of every legend.
+pub fn legend_outside<'a, DB, X, Y>(
+    chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    key: &Key<'a, DB>,
+    room: &Outside<DB>,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    let plot = chart.plotting_area();
+    let (px, py) = plot.get_base_pixel();
+    let pw = plot.dim_in_pixel().0 as i32;
+    let (ax, ay) = room.area.get_base_pixel();
+    let (cols, lines, col_w) = room.grid;
+    let at = match room.beside {
+        true => (0, py - ay),
+        false => {
+            let bw = (cols as f64 * col_w - 16.0 + 20.0) as i32;
+            // The y labels' room is free under the axis.
+            let right = px + pw + 26;
+            let x = (px + (pw - bw) / 2).min(right - bw).max(8);
+            (x - ax, 0)
+        }
+    };
+    let names = key.labels();
+    let mark = |area: &DrawingArea<DB, Shift>, j: usize, p: (i32, i32)| (key.entries[j].1)(area, p);
+    columns_legend(&room.area, &names, (cols, lines, col_w), at, &mark)
 }
 
 /// `avoid`'s paths in pixels from the plot's top-left corner.

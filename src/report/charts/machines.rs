@@ -108,14 +108,16 @@ impl Chart for MachineSpeed {
                     .map_err(err)?;
                 }
             }
+            // Each machine its own marker too, for a grayscale print.
+            let shape = super::marker_shape(super::marker_kind(mi), 11);
             chart
-                .draw_series(
-                    mine.iter()
-                        .map(|p| Circle::new((p.2, n - 1.0 - p.0 as f64 + dy), 5, c.filled())),
-                )
+                .draw_series(mine.iter().map(|p| {
+                    EmptyElement::at((p.2, n - 1.0 - p.0 as f64 + dy))
+                        + Polygon::new(shape.clone(), c.filled())
+                }))
                 .map_err(err)?
                 .label(label.clone())
-                .legend(move |(x, y)| Circle::new((x + 6, y), 5, c.filled()));
+                .legend(move |p| super::legend_mark(p, mi, false));
         }
         let marks: Vec<Vec<(f64, f64)>> = self
             .points

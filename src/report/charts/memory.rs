@@ -3,7 +3,7 @@
 //! held; an outside contender's is its processes' peak resident memory:
 //! two quantities, so each kind has a panel and an axis of its own.
 
-use super::{compact, err, legend, Chart, DrawError};
+use super::{compact, err, Chart, DrawError};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -121,63 +121,30 @@ impl Memory {
         } else {
             (1.0, 10.0)
         };
-        // The legend goes right of every mark where the plot is wide enough
-        // (room kept on the log axis), else above the first row (rows kept
-        // empty): its height, in rows, laid out as `rows_chart` lays them.
+        // The legend outside the plot, beside it where the canvas is wide
+        // enough, else under it in columns; one dataset has none (the data
+        // line names it).
         let n = rows.len().max(1) as f64;
-        let px = |t: &str| super::text_width(t, super::TEXT as f64 / 1.24);
-        let labels = rows.iter().map(|l| px(l)).fold(0.0, f64::max) + 16.0;
-        let width = root.dim_in_pixel().0 as f64 - labels - 46.0;
-        // One dataset: the data line names it, and no legend is drawn.
-        let lines = match self.datasets.len() {
-            k if k > 1 => k,
-            _ => 0,
+        let (area, room) = match self.datasets.len() {
+            k if k > 1 => {
+                let (area, room) = super::outside(root, &self.datasets);
+                (area, Some(room))
+            }
+            _ => (root.clone(), None),
         };
-        let key_w = self.datasets.iter().map(|d| px(d)).fold(0.0, f64::max) + 64.0;
-        let share = key_w / width.max(1.0);
-        let right = lines > 0 && share <= 0.35;
-        // Above the rows, a legend of many datasets is set in columns
-        // across the canvas's width (the label column is empty there): in
-        // one column it would leave the rows too little height.
-        let col_w = self.datasets.iter().map(|d| px(d)).fold(0.0, f64::max) + 46.0;
-        let canvas = root.dim_in_pixel().0 as f64 - 32.0;
-        let cols = match lines > 3 && !right {
-            true => (((canvas - 20.0) / col_w).floor() as usize).clamp(1, lines),
-            false => 1,
-        };
-        let key_lines = lines.div_ceil(cols);
-        let room = if lines > 0 && !right {
-            super::legend_rows(root, key_lines, n)
-        } else {
-            0.0
-        };
-        let x = if right {
-            super::log_headroom(lo / 1.25..hi * 1.25, share)
-        } else {
-            lo / 1.25..hi * 1.25
-        };
-        // Every decade labelled where there is room, else every other one.
-        let decades = (x.end / x.start).log10().max(1.0);
-        let every = if width / decades < 80.0 { 2 } else { 1 };
-        // None past the data, in the room kept right of it for the legend.
-        let top = hi * 1.25 * 1.001;
-        // Within a decade no power of ten is on the axis: every tick named.
-        let narrow = x.end / x.start < 10.0;
-        let label = move |v: &f64| match (v.log10().round() as i64) % every {
-            _ if *v > top => String::new(),
-            _ if narrow => bytes_label(*v),
-            0 => bytes_label(*v),
-            _ => String::new(),
-        };
+        let root = &area;
+        let x = lo / 1.25..hi * 1.25;
+        // Every tick the axis labels: it takes as many as its width holds.
+        let label = |v: &f64| bytes_label(*v);
         let mut chart =
-            super::rows_chart_with_room(root, kind.title(), x, &rows, &label, kind.axis(), room)?;
-        let mut marks = Vec::new();
+            super::rows_chart_with_room(root, kind.title(), x, &rows, &label, kind.axis(), 0.0)?;
+        let mut key = super::Key::default();
         // Each dataset's colour and marker its own in every run.
         let slots = super::dataset_slots(self.datasets.iter().map(String::as_str));
         for (di, name) in self.datasets.iter().enumerate() {
             let c = super::dataset_color(slots[di]);
             let shape = super::marker_shape(slots[di], 11);
-            let key = shape.clone();
+            let mark = shape.clone();
             // Datasets side by side within a row, the first on top.
             let m = self.datasets.len();
             let dy = if m > 1 {
@@ -190,50 +157,20 @@ impl Memory {
                 .filter(|p| p.1 == di)
                 .map(|p| (p.2.max(1.0), n - 1.0 - p.0 as f64 + dy))
                 .collect();
-            marks.extend(mine.iter().map(|&p| vec![p]));
-            chart
+            let anno = chart
                 .draw_series(
                     mine.iter()
                         .map(|&p| EmptyElement::at(p) + Polygon::new(shape.clone(), c.filled())),
                 )
-                .map_err(err)?
-                .label(name.clone())
-                .legend(move |(x, y)| {
-                    EmptyElement::at((x + 8, y)) + Polygon::new(key.clone(), c.filled())
-                });
+                .map_err(err)?;
+            key.add(anno, name.clone(), move |(x, y)| {
+                EmptyElement::at((x + 8, y)) + Polygon::new(mark.clone(), c.filled())
+            });
         }
-        if self.datasets.len() < 2 {
-            return Ok(());
+        match room {
+            Some(room) => super::legend_outside(&chart, &key, &room),
+            None => Ok(()),
         }
-        if cols > 1 {
-            let top = chart.plotting_area().get_base_pixel().1 - root.get_base_pixel().1;
-            let mark = |area: &DrawingArea<DB, Shift>, j: usize, (x, y): (i32, i32)| {
-                let at: Vec<(i32, i32)> = super::marker_shape(slots[j], 11)
-                    .into_iter()
-                    .map(|(a, b)| (x + 12 + a, y + b))
-                    .collect();
-                area.draw(&Polygon::new(at, super::dataset_color(slots[j]).filled()))
-                    .map_err(err)
-            };
-            let at = (16, top + 5);
-            return super::columns_legend(
-                root,
-                &self.datasets,
-                (cols, key_lines, col_w),
-                at,
-                &mark,
-            );
-        }
-        legend(
-            &mut chart,
-            &self.datasets,
-            &marks,
-            if right {
-                SeriesLabelPosition::UpperRight
-            } else {
-                SeriesLabelPosition::UpperLeft
-            },
-        )
     }
 }
 

@@ -178,22 +178,44 @@ fn write_figure<C: Chart>(
     let stem = format!("{}{}", chart.name(), size.suffix);
     // The file's text drawn in the embedded font's own glyphs, ids unique
     // to this chart so that a page can show several.
-    let svg = outline::outline_svg(&draw_svg(chart, data, size)?, &format!("{stem}-g"))?;
+    let (svg, size) = draw_fitted(chart, data, size)?;
+    let svg = outline::outline_svg(&svg, &format!("{stem}-g"))?;
     crate::files::write(dir.join(format!("{stem}.svg")), &svg).map_err(err)?;
-    let png = figure::png(&svg, size)?;
+    let png = figure::png(&svg, &size)?;
     crate::files::write(dir.join(format!("{stem}.png")), png).map_err(err)?;
     Ok(svg)
 }
 
-/// `chart` drawn at `size` as SVG text, `data` under it.
+/// `chart` drawn at `size` as SVG text, `data` under it; taller than
+/// `size` where its legend under the plot would leave the plot too short.
 pub fn draw_svg<C: Chart>(chart: &C, data: &str, size: &figure::Size) -> Result<String, DrawError> {
+    Ok(draw_fitted(chart, data, size)?.0)
+}
+
+/// [`draw_svg`], with the size it was drawn at: `size`, or as much taller
+/// as a legend set under its plot needs.
+fn draw_fitted<C: Chart>(
+    chart: &C,
+    data: &str,
+    size: &figure::Size,
+) -> Result<(String, figure::Size), DrawError> {
     register_font();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, size.px).into_drawing_area();
-        draw_with_line(chart, &root, data)?;
+    let mut size = *size;
+    loop {
+        legend::short_reset();
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, size.px).into_drawing_area();
+            draw_with_line(chart, &root, data)?;
+        }
+        // Drawn again at most once or twice: the legend's height does not
+        // change with the canvas's.
+        match legend::short_by() {
+            0 => return Ok((svg, size)),
+            more if size.px.1 < 4 * figure::DOUBLE.px.1 => size.px.1 += more,
+            _ => return Ok((svg, size)),
+        }
     }
-    Ok(svg)
 }
 
 fn draw_with_line<C: Chart, DB: DrawingBackend>(

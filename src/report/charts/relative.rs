@@ -60,7 +60,7 @@ impl Chart for RelativeSpeed {
     }
     fn key(&self) -> Option<String> {
         Some(format!(
-            "Whiskers: each mean's 95% interval ({}); one crossing 1× is inside the noise.",
+            "Whiskers: each mean's 95% interval ({}); one crossing 1× is inside the noise; a mark without whiskers has an interval narrower than the mark.",
             self.method
         ))
     }
@@ -102,15 +102,21 @@ impl Chart for RelativeSpeed {
             let y = n - 1.0 - i as f64;
             let c = color(*ci);
             let stroke = c.stroke_width(2);
+            // An interval narrower than the mark is left to the mark: its
+            // caps alone, either side of it, would read as part of it.
+            let px = |v: f64| chart.backend_coord(&(v, y)).0;
+            let hidden = (px(*lo) - px(*speed)).abs() <= 8 && (px(*hi) - px(*speed)).abs() <= 8;
             let area = chart.plotting_area();
-            area.draw(&PathElement::new(vec![(*lo, y), (*hi, y)], stroke))
-                .map_err(err)?;
-            for end in [*lo, *hi] {
-                area.draw(&PathElement::new(
-                    vec![(end, y - 0.15), (end, y + 0.15)],
-                    stroke,
-                ))
-                .map_err(err)?;
+            if !hidden {
+                area.draw(&PathElement::new(vec![(*lo, y), (*hi, y)], stroke))
+                    .map_err(err)?;
+                for end in [*lo, *hi] {
+                    area.draw(&PathElement::new(
+                        vec![(end, y - 0.15), (end, y + 0.15)],
+                        stroke,
+                    ))
+                    .map_err(err)?;
+                }
             }
             super::draw_marks(&mut chart, [(*speed, y)], *ci, 13)?;
         }

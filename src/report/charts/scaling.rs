@@ -1,10 +1,11 @@
 //! Puzzles per second against worker threads, one line per strategy, with the
 //! ideal (linear from the fewest threads) dashed beside each.
 
-use super::{color, err, frame, legend, log_range, Chart, DrawError, FONT};
+use super::{color, err, frame, log_range, Chart, DrawError, FONT};
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One variant's curve: its name, palette index and `(threads, puzzles/s)` points.
 pub type Curve = (String, usize, Vec<(usize, f64)>);
@@ -15,6 +16,23 @@ pub struct Scaling {
     pub dataset: String,
     /// One curve per variant.
     pub series: Vec<Curve>,
+    /// The machine's logical cores, where the run says: marked where
+    /// threads run past them (they share cores there, and the ideal no
+    /// longer holds).
+    pub cores: Option<usize>,
+}
+
+impl Scaling {
+    /// The core count to mark: where some thread count runs past it.
+    fn cores_passed(&self) -> Option<usize> {
+        let most = self
+            .series
+            .iter()
+            .flat_map(|s| s.2.iter())
+            .map(|p| p.0)
+            .max()?;
+        self.cores.filter(|&c| c >= 1 && most > c)
+    }
 }
 
 impl Chart for Scaling {
@@ -25,7 +43,16 @@ impl Chart for Scaling {
         format!("Scaling with threads: {}", self.dataset)
     }
     fn key(&self) -> Option<String> {
-        Some("Dashed: each strategy's ideal, linear from its fewest threads.".into())
+        let cores = match self.cores_passed() {
+            Some(c) => format!(
+                " Dotted: the machine's {c} logical {}; past it, threads share cores, and puzzles/s, taken over each thread's own time in its calls, overstates what the machine does.",
+                if c == 1 { "core" } else { "cores" }
+            ),
+            None => String::new(),
+        };
+        Some(format!(
+            "Dashed: each strategy's ideal, linear from its fewest threads.{cores}"
+        ))
     }
     fn caption(&self) -> String {
         format!(
@@ -49,9 +76,11 @@ impl Chart for Scaling {
                 .map(|p| p.1)
                 .chain(self.series.iter().map(|s| ideal(&s.2, max_t))),
         );
-        // The top of the plot is kept free for the legend.
+        // The legend beside or under the plot, clear of the data.
+        let labels: Vec<String> = self.series.iter().map(|s| s.0.clone()).collect();
+        let (root, room) = super::outside(root, &labels);
+        let root = &root;
         let (top, data) = (y.end, y.clone());
-        let y = super::log_headroom(y, super::legend_room(root, self.series.len()));
         let x = min_t / 1.25..max_t * 1.25;
         // A tick at each thread count measured, and none between.
         let mut counts: Vec<f64> = points().map(|p| p.0 as f64).collect();
@@ -62,7 +91,7 @@ impl Chart for Scaling {
                 x.log_scale()
                     .with_key_points(counts)
                     .with_light_points(Vec::<f64>::new()),
-                super::log_y_axis_over(root, y, data),
+                super::log_y_axis_over(root, y, data.clone()),
             )
             .map_err(err)?;
         chart
@@ -81,14 +110,16 @@ impl Chart for Scaling {
             .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
+        let mut key = super::Key::default();
         for (name, ci, pts) in &self.series {
             let (slot, c) = (*ci, color(*ci));
             let line: Vec<(f64, f64)> = pts.iter().map(|&(t, v)| (t as f64, v)).collect();
-            chart
+            let anno = chart
                 .draw_series(LineSeries::new(line.clone(), c.stroke_width(2)))
-                .map_err(err)?
-                .label(name.clone())
-                .legend(move |p| super::legend_mark(p, slot, true));
+                .map_err(err)?;
+            key.add(anno, name.clone(), move |p| {
+                super::legend_mark(p, slot, true)
+            });
             super::draw_marks(&mut chart, line.iter().copied(), slot, 10)?;
             if let Some(&(t0, _)) = pts.first() {
                 let from = (t0 as f64, ideal(pts, t0 as f64));
@@ -98,12 +129,32 @@ impl Chart for Scaling {
                     .map_err(err)?;
             }
         }
-        let labels: Vec<String> = self.series.iter().map(|s| s.0.clone()).collect();
-        let paths: Vec<Vec<(f64, f64)>> = self
-            .series
-            .iter()
-            .map(|s| s.2.iter().map(|&(t, v)| (t as f64, v)).collect())
-            .collect();
-        legend(&mut chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
+        if let Some(c) = self.cores_passed() {
+            // A dotted rule at the core count, named at its top, left of it.
+            let (c, area) = (c as f64, chart.plotting_area());
+            let (x, y0) = chart.backend_coord(&(c, data.start));
+            let (_, y1) = chart.backend_coord(&(c, data.end));
+            let base = area.get_base_pixel();
+            let area = area.strip_coord_spec();
+            let mut py = y0 - base.1;
+            while py > y1 - base.1 {
+                let dot = vec![(x - base.0, py), (x - base.0, (py - 4).max(y1 - base.1))];
+                area.draw(&PathElement::new(dot, BLACK.mix(0.6).stroke_width(2)))
+                    .map_err(err)?;
+                py -= 9;
+            }
+            let word = if c == 1.0 { "core" } else { "cores" };
+            let style = (FONT, super::TEXT)
+                .into_font()
+                .color(&BLACK.mix(0.75))
+                .pos(Pos::new(HPos::Right, VPos::Top));
+            area.draw(&Text::new(
+                format!("{c} {word}"),
+                (x - base.0 - 6, y1 - base.1 + 4),
+                style,
+            ))
+            .map_err(err)?;
+        }
+        super::legend_outside(&chart, &key, &room)
     }
 }

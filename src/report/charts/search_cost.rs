@@ -55,8 +55,8 @@ impl Chart for SearchCost {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.points.iter().map(|p| p.nodes));
-        // Room above the dots for the legend, which names them; no tick
-        // named in it.
+        // The legend names the dots: in a corner of the plot they leave
+        // free, else beside or under the plot.
         let data_y = log_range(self.points.iter().map(|p| p.per_node_us));
         let data_top = data_y.end;
         let labels: Vec<String> = self.points.iter().map(|p| p.label.clone()).collect();
@@ -74,11 +74,16 @@ impl Chart for SearchCost {
             &dots,
             SeriesLabelPosition::UpperRight,
         )?;
-        let room = match fits {
-            true => 0.0,
-            false => super::legend_room(root, self.points.len()),
+        // Else the legend goes beside or under the plot.
+        let (area, outside) = match fits {
+            true => (root.clone(), None),
+            false => {
+                let (area, room) = super::outside(root, &labels);
+                (area, Some(room))
+            }
         };
-        let y = super::log_headroom(data_y.clone(), room);
+        let root = &area;
+        let y = data_y.clone();
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(
                 super::log_x_axis(x.clone(), root),
@@ -111,7 +116,9 @@ impl Chart for SearchCost {
             .collect();
         // The legend's place first, clear of the dots: no label goes under it.
         let spot = super::legend_spot(&chart, &labels, &dots, SeriesLabelPosition::UpperRight);
-        taken.push(spot.1);
+        if outside.is_none() {
+            taken.push(spot.1);
+        }
         let free = |b: (i32, i32, i32, i32), taken: &[(i32, i32, i32, i32)]| {
             let inside = b.0 >= base.0
                 && b.2 <= base.0 + pw as i32
@@ -228,16 +235,21 @@ impl Chart for SearchCost {
         }
         // Each dot named in the legend by its colour and marker: names on
         // the plot ran into each other and into the diagonals' labels.
+        let mut key = super::Key::default();
         for p in &self.points {
             let slot = p.color;
-            chart
+            let anno = chart
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(p.label.clone())
-                .legend(move |q| super::legend_mark(q, slot, false));
+                .map_err(err)?;
+            key.add(anno, p.label.clone(), move |q| {
+                super::legend_mark(q, slot, false)
+            });
             super::draw_marks(&mut chart, [(p.nodes, p.per_node_us)], slot, 13)?;
         }
-        super::legend_at(&mut chart, spot)?;
+        match outside {
+            None => super::legend_at(&mut chart, spot)?,
+            Some(room) => super::legend_outside(&chart, &key, &room)?,
+        }
         Ok(())
     }
 }

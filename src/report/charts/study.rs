@@ -5,7 +5,7 @@
 //! fitted line where the study fitted one, and a ring on a peak the study
 //! located.
 
-use super::{color, compact, err, frame, legend, log_range, Chart, DrawError, FONT};
+use super::{color, compact, err, frame, log_range, Chart, DrawError, FONT};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -89,9 +89,10 @@ impl Chart for StudyChart {
         } else {
             (1.0, 2.0)
         };
-        // The top of the plot is kept free of data for the legend.
+        // The legend goes beside or under the plot: the data keeps its height.
+        let (root, room) = super::outside(root, &self.legend_texts());
+        let root = &root;
         let (top, data) = (y.end, y.clone());
-        let y = super::log_headroom(y, super::legend_room(root, self.legend_lines()));
         let edge = y.end;
         let b = frame(root, &self.title);
         if self.log_x {
@@ -99,7 +100,7 @@ impl Chart for StudyChart {
             let mut chart = { b }
                 .build_cartesian_2d(x, super::log_y_axis_over(root, y.clone(), data.clone()))
                 .map_err(err)?;
-            self.body(&mut chart, top, edge)
+            self.body(&mut chart, top, edge, &room)
         } else {
             let pad = ((xmax - xmin) * 0.03).max(0.5);
             let mut chart = { b }
@@ -108,7 +109,7 @@ impl Chart for StudyChart {
                     super::log_y_axis_over(root, y.clone(), data.clone()),
                 )
                 .map_err(err)?;
-            self.body(&mut chart, top, edge)
+            self.body(&mut chart, top, edge, &room)
         }
     }
 }
@@ -130,16 +131,26 @@ impl StudyCurve {
 }
 
 impl StudyChart {
-    /// The lines of the legend [`StudyChart::body`] draws.
-    fn legend_lines(&self) -> usize {
-        self.curves
-            .iter()
-            .map(|c| 1 + c.fitted.is_some() as usize)
-            .sum::<usize>()
-            + self.curves.iter().any(|c| c.points.len() > 1) as usize
-            + self.curves.iter().any(|c| c.ringed().is_some()) as usize
-            + self.any(|p| p.censored) as usize
-            + self.any(|p| p.hi.is_none()) as usize
+    /// The lines of the legend [`StudyChart::body`] draws, to size it.
+    fn legend_texts(&self) -> Vec<String> {
+        let mut texts = Vec::new();
+        for c in &self.curves {
+            texts.push(match c.points.iter().any(|p| !p.censored) {
+                true => c.name.clone(),
+                false => format!("{} (stopped by the budget)", c.name),
+            });
+            if let Some((what, _)) = &c.fitted {
+                texts.push(format!("{} fit: {what}", c.name));
+            }
+        }
+        let notes = [
+            (self.any(|p| p.censored), NOTE_HOLLOW),
+            (self.any(|p| p.hi.is_none()), NOTE_ARROW),
+            (self.curves.iter().any(|c| c.points.len() > 1), NOTE_BAND),
+            (self.curves.iter().any(|c| c.ringed().is_some()), NOTE_RING),
+        ];
+        texts.extend(notes.iter().filter(|n| n.0).map(|n| n.1.to_string()));
+        texts
     }
 
     /// Whether some point of some curve is `what`.
@@ -155,16 +166,18 @@ impl StudyChart {
         chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
         top: f64,
         edge: f64,
+        room: &super::Outside<DB>,
     ) -> Result<(), DrawError>
     where
         DB: DrawingBackend + 'a,
         X: Ranged<ValueType = f64> + ValueFormatter<f64>,
         Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
     {
+        let (w, h) = chart.plotting_area().dim_in_pixel();
         chart
             .configure_mesh()
-            .x_desc(self.x_desc.as_str())
-            .y_desc(self.y_desc.as_str())
+            .x_desc(super::fit(&self.x_desc, w as f64))
+            .y_desc(super::fit(&self.y_desc, h as f64))
             .x_label_formatter(&|v| compact(*v))
             .y_label_formatter(&|v| super::tick_below(*v, top))
             .label_style((FONT, super::TEXT))
@@ -173,8 +186,7 @@ impl StudyChart {
             .map_err(err)?;
         let mut pen = Pen {
             chart,
-            labels: Vec::new(),
-            paths: Vec::new(),
+            key: super::Key::default(),
             rings: false,
         };
         for c in &self.curves {
@@ -185,25 +197,16 @@ impl StudyChart {
             self.any(|p| p.censored),
             self.any(|p| p.hi.is_none()),
         )?;
-        // The top of the plot was kept free for it; costs fall with clues
-        // and grow with size, so the side where the curves are low.
-        let corner = if self.log_x {
-            SeriesLabelPosition::UpperLeft
-        } else {
-            SeriesLabelPosition::UpperRight
-        };
-        legend(pen.chart, &pen.labels, &pen.paths, corner)
+        super::legend_outside(pen.chart, &pen.key, room)
     }
 }
 
 /// Draws a study chart's curves one after another, and gathers what its
-/// legend lists and where the data lies that the legend must not cover.
+/// legend lists.
 struct Pen<'c, 'a, DB: DrawingBackend, X: Ranged, Y: Ranged> {
     chart: &'c mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     /// The legend's lines, in the order their series were drawn.
-    labels: Vec<String>,
-    /// The data drawn, as paths.
-    paths: Vec<Vec<(f64, f64)>>,
+    key: super::Key<'a, DB>,
     /// Whether a peak was ringed.
     rings: bool,
 }
@@ -255,12 +258,11 @@ where
                 .map_err(err)?;
             if !labelled {
                 let slot = c.color;
-                s.label(c.name.clone())
-                    .legend(move |p| super::legend_mark(p, slot, true));
-                self.labels.push(c.name.clone());
+                self.key.add(s, c.name.clone(), move |p| {
+                    super::legend_mark(p, slot, true)
+                });
                 labelled = true;
             }
-            self.paths.push(run.clone());
             super::draw_marks(self.chart, run.iter().copied(), c.color, 8)?;
         }
         Ok(labelled)
@@ -284,11 +286,9 @@ where
                     + PathElement::new(outline(slot, 10), color(slot).stroke_width(2))
             }))
             .map_err(err)?;
-        self.paths.extend(censored.iter().map(|&p| vec![p]));
         if !labelled && !censored.is_empty() {
             let text = format!("{} (stopped by the budget)", c.name);
-            self.labels.push(text.clone());
-            s.label(text).legend(move |(x, y)| {
+            self.key.add(s, text, move |(x, y)| {
                 EmptyElement::at((x + 12, y))
                     + PathElement::new(outline(slot, 10), color(slot).stroke_width(2))
             });
@@ -323,8 +323,6 @@ where
             area.draw(&Polygon::new(arrow_head((x, y1)), col.filled()))
                 .map_err(err)?;
         }
-        self.paths
-            .extend(open.iter().map(|&(x, value)| vec![(x, value), (x, edge)]));
         Ok(())
     }
 
@@ -348,7 +346,6 @@ where
         area.strip_coord_spec()
             .draw(&PathElement::new(bar.clone(), col.stroke_width(1)))
             .map_err(err)?;
-        self.paths.push(vec![(at, value)]);
         self.rings = true;
         Ok(())
     }
@@ -359,18 +356,17 @@ where
             return Ok(());
         };
         let col = color(c.color);
-        self.labels.push(format!("{} fit: {what}", c.name));
-        self.paths.push(line.clone());
-        self.chart
+        let anno = self
+            .chart
             .draw_series(DashedLineSeries::new(
                 line.iter().copied(),
                 6,
                 4,
                 col.stroke_width(1),
             ))
-            .map_err(err)?
-            .label(format!("{} fit: {what}", c.name))
-            .legend(move |(x, y)| {
+            .map_err(err)?;
+        self.key
+            .add(anno, format!("{} fit: {what}", c.name), move |(x, y)| {
                 // Dashed, as the fit is drawn.
                 EmptyElement::at((x, y))
                     + PathElement::new(vec![(0, 0), (6, 0)], col.stroke_width(1))
@@ -385,53 +381,61 @@ where
     /// some interval is `open`) are, said in the legend.
     fn notes(&mut self, bands: bool, censored: bool, open: bool) -> Result<(), DrawError> {
         if censored {
-            let text = "hollow: stopped by the budget (a lower bound)";
-            self.chart
+            let text = NOTE_HOLLOW;
+            let anno = self
+                .chart
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(text)
-                .legend(|(x, y)| {
-                    EmptyElement::at((x + 12, y))
-                        + PathElement::new(outline(0, 10), BLACK.stroke_width(2))
-                });
-            self.labels.push(text.to_string());
+                .map_err(err)?;
+            self.key.add(anno, text, |(x, y)| {
+                EmptyElement::at((x + 12, y))
+                    + PathElement::new(outline(0, 10), NOTE.stroke_width(2))
+            });
         }
         if open {
-            let text = "arrow to the top: no upper bound";
-            self.chart
+            let text = NOTE_ARROW;
+            let anno = self
+                .chart
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(text)
-                .legend(|(x, y)| {
-                    EmptyElement::at((x + 12, y))
-                        + PathElement::new(vec![(0, 8), (0, -2)], BLACK.stroke_width(1))
-                        + Polygon::new(arrow_head((0, -8)), BLACK.filled())
-                });
-            self.labels.push(text.to_string());
+                .map_err(err)?;
+            self.key.add(anno, text, |(x, y)| {
+                EmptyElement::at((x + 12, y))
+                    + PathElement::new(vec![(0, 8), (0, -2)], NOTE.stroke_width(1))
+                    + Polygon::new(arrow_head((0, -8)), NOTE.filled())
+            });
         }
         if bands {
-            let text = "shaded: each median's 95% interval";
-            self.chart
+            let text = NOTE_BAND;
+            let anno = self
+                .chart
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(text)
-                .legend(|(x, y)| {
-                    Rectangle::new([(x + 2, y - 6), (x + 22, y + 6)], BLACK.mix(0.2).filled())
-                });
-            self.labels.push(text.to_string());
+                .map_err(err)?;
+            self.key.add(anno, text, |(x, y)| {
+                Rectangle::new([(x + 2, y - 6), (x + 22, y + 6)], BLACK.mix(0.2).filled())
+            });
         }
         if self.rings {
-            let text = "ringed: the peak; bar: where it lies (95%)";
-            self.chart
+            let text = NOTE_RING;
+            let anno = self
+                .chart
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(text)
-                .legend(|(x, y)| Circle::new((x + 12, y), 7, BLACK.stroke_width(2)));
-            self.labels.push(text.to_string());
+                .map_err(err)?;
+            self.key.add(anno, text, |(x, y)| {
+                Circle::new((x + 12, y), 7, NOTE.stroke_width(2))
+            });
         }
         Ok(())
     }
 }
+
+/// The colour of the legend's marks that are not a strategy's (a hollow
+/// mark, an arrow, a ring): a grey no strategy has.
+const NOTE: RGBAColor = RGBAColor(0, 0, 0, 0.6);
+
+/// The legend's words for the marks that are not a strategy's.
+const NOTE_HOLLOW: &str = "hollow: stopped by the budget (a lower bound)";
+const NOTE_ARROW: &str = "arrow to the top: no upper bound";
+const NOTE_BAND: &str = "shaded: each median's 95% interval";
+const NOTE_RING: &str = "ringed: the peak; bar: where it lies (95%)";
 
 /// The outline of series slot `slot`'s marker, `size` pixels across,
 /// closed: a hollow mark (a point stopped by the budget).

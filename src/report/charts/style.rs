@@ -24,7 +24,7 @@ pub(super) const PALETTE: [(u8, u8, u8); 8] = [
 /// Colours for datasets (Paul Tol's muted scheme and a dark grey), apart
 /// from the strategies' so that a dataset never reads as a strategy: ten,
 /// for the default run's ten datasets. Those that share a marker (`i` and
-/// `i + 7`) lie far apart in grayscale.
+/// `i + 9`) lie far apart in grayscale.
 const DATASET_PALETTE: [(u8, u8, u8); 10] = [
     (51, 34, 136),
     (68, 170, 153),
@@ -79,8 +79,10 @@ pub fn dataset_slots<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<usize>
         .collect()
 }
 
-/// Marker shapes, one per series with its colour (see [`marker_shape`]).
-pub const MARKERS: usize = 7;
+/// Marker shapes, one per series with its colour (see [`marker_shape`]):
+/// the first nine slots, the default run's eight contenders among them,
+/// each have a shape of their own.
+pub const MARKERS: usize = 9;
 
 /// The colour of series slot `i`: slots 7 apart share a colour and differ
 /// in marker.
@@ -90,7 +92,7 @@ pub fn color(i: usize) -> RGBColor {
 }
 
 /// The marker shape of series slot `i`: slots that share a colour (eight
-/// apart) differ in shape, and slots that share a shape (seven apart, up to
+/// apart) differ in shape, and slots that share a shape (nine apart, up to
 /// slot 13) differ in lightness for a grayscale print.
 pub fn marker_kind(i: usize) -> usize {
     i % MARKERS
@@ -151,7 +153,8 @@ pub fn slots<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
 }
 
 /// The outline of marker shape `kind`, `size` pixels across, around (0, 0):
-/// a circle, square, triangle, diamond, downward triangle, cross or plus.
+/// a circle, square, triangle, diamond, downward triangle, cross, plus,
+/// star or right-pointing triangle.
 /// Every shape is one polygon, so a series' marks are one element type.
 pub fn marker_shape(kind: usize, size: i32) -> Vec<(i32, i32)> {
     let r = size / 2;
@@ -184,6 +187,19 @@ pub fn marker_shape(kind: usize, size: i32) -> Vec<(i32, i32)> {
             (-a, a - b),
             (-b, 0),
         ],
+        7 => (0..10)
+            .map(|k| {
+                // Five points, the inner corners at 0.45 of the radius.
+                let t = k as f64 * std::f64::consts::TAU / 10.0 - std::f64::consts::FRAC_PI_2;
+                let rr = if k % 2 == 0 {
+                    a as f64
+                } else {
+                    a as f64 * 0.45
+                };
+                ((rr * t.cos()).round() as i32, (rr * t.sin()).round() as i32)
+            })
+            .collect(),
+        8 => vec![(a, 0), (-r, -a), (-r, a)],
         _ => vec![
             (-b, -a),
             (b, -a),

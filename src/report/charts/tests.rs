@@ -107,6 +107,11 @@ fn a_strategy_keeps_its_slot_whatever_else_is_drawn() {
         "dlx-crate",
     ]);
     assert_eq!(colours(&default), 8);
+    // And eight markers: no two of them share a shape.
+    let mut shapes: Vec<usize> = default.iter().map(|&s| super::marker_kind(s)).collect();
+    shapes.sort();
+    shapes.dedup();
+    assert_eq!(shapes.len(), 8, "{default:?}");
     // Past eight series colours repeat, and slots stay distinct.
     let many = super::slots(["band", "a", "b", "c", "d", "e", "f", "g", "h"]);
     assert_eq!(colours(&many), 8);
@@ -121,6 +126,18 @@ fn a_strategy_keeps_its_slot_whatever_else_is_drawn() {
 }
 
 use super::*;
+
+#[test]
+fn a_narrow_log_axis_labels_its_ones_twos_and_fives() {
+    // Guesses + 1 from just under 1 to just under 10 (the hardness chart
+    // at 3.5 in): 1, 2 and 5, never 0.9 or 6.
+    let (bold, light) = log_points(0.87..9.5, 5);
+    assert_eq!(bold, [1.0, 2.0, 5.0]);
+    assert!(light.contains(&0.9) && light.contains(&6.0));
+    // Thinned, the labels that stay start from a power of ten.
+    let (bold, _) = log_points(0.5..90.0, 2);
+    assert!(bold.contains(&1.0), "{bold:?}");
+}
 
 #[test]
 fn no_log_label_sits_at_the_axis_far_end() {

@@ -3,7 +3,7 @@
 //! in a run that counted them, instructions per puzzle the same way. Each
 //! missing dot says which set and why.
 
-use super::{color, err, frame, legend, log_range, Chart, DrawError, FONT};
+use super::{color, err, frame, log_range, Chart, DrawError, FONT};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::ranged1d::Ranged;
 use plotters::coord::Shift;
@@ -96,6 +96,10 @@ impl Throughput {
         let d = self.datasets.len().max(1) as f64;
         let y = log_range(self.bars.iter().map(|b| b.2));
         let (floor, top, data) = (y.start, y.end, y.clone());
+        // The legend beside the plot or under it, clear of the dots.
+        let (labels, _) = self.legend_labels(root.dim_in_pixel().0);
+        let (area, room) = super::outside(root, &labels);
+        let root = &area;
         // Names wider than their dataset's slot go on staggered rows (as
         // many as it takes, up to five), drawn below (the axis then has no
         // name: the rows take its room).
@@ -109,28 +113,6 @@ impl Throughput {
             .find(|&r| widest <= r as f64 * slot_px - 6.0)
             .unwrap_or(5);
         let staggered = rows > 1;
-        // The legend's room, of the plot the rows of names leave.
-        let extra = match rows > 2 {
-            true => rows as f64 * (super::TEXT as f64 + 2.0) + 10.0 - 52.0,
-            false => 0.0,
-        };
-        let plot_h = (root.dim_in_pixel().1 as f64 - 130.0 - extra).max(1.0);
-        // Many datasets (no notes): the legend in as many columns as the
-        // plot's width holds, so that its height leaves the dots room.
-        let (labels, _) = self.legend_labels(root.dim_in_pixel().0);
-        let col_w = labels
-            .iter()
-            .map(|l| super::text_width(l, super::TEXT as f64 / 1.24))
-            .fold(0.0, f64::max)
-            + 46.0;
-        let k = self.variants.len().max(1);
-        let cols = match notes_fit {
-            true => 1,
-            false => (((root.dim_in_pixel().0 as f64 - 160.0) / col_w) as usize).clamp(1, k),
-        };
-        let lines = k.div_ceil(cols);
-        let key = lines as f64 * super::TEXT as f64 * 1.25 + 34.0;
-        let y = super::log_headroom(y, (key / plot_h).min(0.82));
         let mut builder = frame(root, &self.title());
         if rows > 2 {
             builder.x_label_area_size(10 + rows as u32 * (super::TEXT + 2));
@@ -151,7 +133,6 @@ impl Throughput {
                     String::new()
                 }
             })
-            // The room above the data is the legend's: no ticks named there.
             .y_label_formatter(&|v| super::tick_below(*v, top))
             .x_desc(if staggered { "" } else { "dataset" })
             .y_desc(super::fit_any(
@@ -159,8 +140,13 @@ impl Throughput {
                     false => [
                         "verified puzzles per second (log)",
                         "verified puzzles/s (log)",
+                        "puzzles/s (log)",
                     ],
-                    true => ["instructions per puzzle (log)", "instructions/puzzle (log)"],
+                    true => [
+                        "instructions per puzzle (log)",
+                        "instructions/puzzle (log)",
+                        "instructions (log)",
+                    ],
                 }
                 .map(String::from),
                 root.dim_in_pixel().1 as f64 - 130.0,
@@ -174,18 +160,18 @@ impl Throughput {
         }
         let k = self.variants.len().max(1) as f64;
         let width = 0.8 / k;
-        // Each note's extent, from the floor up, for the legend to keep clear of.
-        let mut note_paths: Vec<Vec<(f64, f64)>> = Vec::new();
+        let mut key = super::Key::default();
         for (vi, (_, ci)) in self.variants.iter().enumerate() {
             let c = color(*ci);
             let slot = *ci;
             // A dot in its series' colour and marker shape (for grayscale):
             // a value on a log axis has no length to draw.
-            chart
+            let anno = chart
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?
-                .label(labels[vi].clone())
-                .legend(move |p| super::legend_mark(p, slot, false));
+                .map_err(err)?;
+            key.add(anno, labels[vi].clone(), move |p| {
+                super::legend_mark(p, slot, false)
+            });
             super::draw_marks(&mut chart, self.dots(vi, width), slot, 14)?;
             // Where a dot is missing, why: written upwards from the floor.
             let style = TextStyle::from((FONT, super::TEXT).into_font())
@@ -200,40 +186,10 @@ impl Throughput {
                     Text::new(why.clone(), (x, floor * 1.3), style.clone())
                 });
             if notes_fit {
-                for (di, _, why) in self.missing.iter().filter(|m| m.1 == vi) {
-                    let x = *di as f64 - 0.4 + vi as f64 * width + width * 0.2;
-                    let py = chart.backend_coord(&(x, floor * 1.3)).1;
-                    let long = super::text_width(why, super::TEXT as f64 / 1.24) as i32;
-                    // The value at the note's top: the axis is log, so
-                    // pixels go with the logarithm.
-                    let (p0, p1) = (
-                        chart.backend_coord(&(x, floor)).1 as f64,
-                        chart.backend_coord(&(x, top)).1 as f64,
-                    );
-                    let share = (p0 - (py - long) as f64) / (p0 - p1).max(1.0);
-                    let end = floor * (top / floor).powf(share);
-                    note_paths.push(vec![(x, floor * 1.3), (x, end)]);
-                }
                 chart.draw_series(notes).map_err(err)?;
             }
         }
-        let mut avoid: Vec<Vec<(f64, f64)>> = (0..self.variants.len())
-            .flat_map(|vi| self.dots(vi, width))
-            .map(|p| vec![p])
-            .collect();
-        avoid.extend(note_paths);
-        if cols > 1 {
-            let o = root.get_base_pixel();
-            let p = chart.plotting_area().get_base_pixel();
-            let slots: Vec<usize> = self.variants.iter().map(|v| v.1).collect();
-            let mark = |area: &DrawingArea<DB, Shift>, j: usize, at: (i32, i32)| {
-                area.draw(&super::legend_mark(at, slots[j], false).into_dyn())
-                    .map_err(err)
-            };
-            let at = (p.0 - o.0 + 5, p.1 - o.1 + 5);
-            return super::columns_legend(root, &labels, (cols, lines, col_w), at, &mark);
-        }
-        legend(&mut chart, &labels, &avoid, SeriesLabelPosition::UpperRight)
+        super::legend_outside(&chart, &key, &room)
     }
 }
 
