@@ -226,7 +226,18 @@ fn write_outputs(
             Some(info) => {
                 let ds = info.datasets.iter().find(|x| x.name == *d);
                 let one = ds.map(|x| (x.name.as_str(), x.puzzles_run, x.puzzles_in_source));
-                crate::report::charts::counts_line(info, one, counts)
+                let line = crate::report::charts::counts_line(info, one, counts);
+                // A strategy skipped on this dataset is named, not dropped.
+                let skipped: Vec<String> = info
+                    .skipped
+                    .iter()
+                    .filter(|s| s.dataset == *d)
+                    .map(|s| format!("{} (handles {} only)", s.variant, s.handles))
+                    .collect();
+                match skipped.is_empty() {
+                    true => line,
+                    false => format!("{line}; not shown: {}", skipped.join(", ")),
+                }
             }
             None => format!(
                 "{d}: puzzles per second at each thread count; {}",

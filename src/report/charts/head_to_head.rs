@@ -46,7 +46,9 @@ impl Chart for HeadToHead {
         ) + &super::sampled_note(self.points.len(), self.population)
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        // The data's span and a little: the whole square is the data's.
         let r = log_range(self.points.iter().flat_map(|&(x, y)| [x, y]));
+        let r = r.start * 2.0 / 1.4..r.end / 2.0 * 1.4;
         // Equal scales: a square plot, so the diagonal lies at 45 degrees and
         // a factor reads the same across as up.
         // The frame takes 104 px across (margins, y labels) and 106 down

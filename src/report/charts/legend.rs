@@ -16,14 +16,6 @@ pub fn legend_room<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: usi
     (legend / plot.max(1.0)).min(0.75)
 }
 
-/// Empty rows to add above a chart's `n` rows (see [`rows_chart_with_room`])
-/// so that a legend of `lines` lines fits above the first.
-pub fn legend_rows<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: usize, n: f64) -> f64 {
-    let plot = (root.dim_in_pixel().1 as f64 - 130.0).max(1.0);
-    let key = lines as f64 * TEXT as f64 * 1.25 + 30.0;
-    (key * n / (plot - key).max(plot * 0.25)).ceil()
-}
-
 /// Markers along a line: this many, evenly spread over its points.
 const MARKS_ON_A_LINE: usize = 8;
 

@@ -1,7 +1,7 @@
 //! Relative speed on one dataset across machines: one row per variant, one
 //! dot with its 95% interval per machine, each machine its own colour.
 
-use super::{color, compact, err, legend, Chart, DrawError};
+use super::{color, compact, err, Chart, DrawError};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -52,8 +52,9 @@ impl Chart for MachineSpeed {
             }
         }
         let n = self.variants.len().max(1) as f64;
-        // The legend in rows of its own above the first, where no dot is.
-        let room = super::legend_rows(root, self.machines.len(), n);
+        // The legend beside or under the plot, clear of the dots.
+        let (area, room) = super::outside(root, &self.machines);
+        let root = &area;
         let mut chart = super::rows_chart_with_room(
             root,
             &self.title(),
@@ -73,7 +74,7 @@ impl Chart for MachineSpeed {
                 format!("relative to {} (log)", self.reference),
             ]
             .join("\n"),
-            room,
+            0.0,
         )?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
         chart.plotting_area().draw(&one).map_err(err)?;
@@ -90,6 +91,7 @@ impl Chart for MachineSpeed {
             let rule = PathElement::new(vec![(lo / 1.25, y), (hi * 1.25, y)], BLACK.mix(0.15));
             chart.plotting_area().draw(&rule).map_err(err)?;
         }
+        let mut key = super::Key::default();
         for (mi, label) in self.machines.iter().enumerate() {
             let c = color(mi);
             let stroke = c.stroke_width(2);
@@ -110,29 +112,17 @@ impl Chart for MachineSpeed {
             }
             // Each machine its own marker too, for a grayscale print.
             let shape = super::marker_shape(super::marker_kind(mi), 11);
-            chart
+            let anno = chart
                 .draw_series(mine.iter().map(|p| {
                     EmptyElement::at((p.2, n - 1.0 - p.0 as f64 + dy))
                         + Polygon::new(shape.clone(), c.filled())
                 }))
-                .map_err(err)?
-                .label(label.clone())
-                .legend(move |p| super::legend_mark(p, mi, false));
+                .map_err(err)?;
+            key.add(anno, label.clone(), move |p| {
+                super::legend_mark(p, mi, false)
+            });
         }
-        let marks: Vec<Vec<(f64, f64)>> = self
-            .points
-            .iter()
-            .map(|p| {
-                let y = n - 1.0 - p.0 as f64 + shift(p.1);
-                vec![(p.3, y), (p.2, y), (p.4, y)]
-            })
-            .collect();
-        legend(
-            &mut chart,
-            &self.machines,
-            &marks,
-            SeriesLabelPosition::UpperLeft,
-        )
+        super::legend_outside(&chart, &key, &room)
     }
 }
 

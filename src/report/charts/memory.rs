@@ -81,6 +81,16 @@ impl Chart for Memory {
             .into_iter()
             .filter(|k| self.rows.iter().any(|r| r.1 == *k))
             .collect();
+        // One legend for the figure, outside its panels (beside the first,
+        // or under both); one dataset has none (the data line names it).
+        let (area, room) = match self.datasets.len() {
+            k if k > 1 => {
+                let (area, room) = super::outside(root, &self.datasets);
+                (area, Some(room))
+            }
+            _ => (root.clone(), None),
+        };
+        let root = &area;
         match kinds.as_slice() {
             [two, other] => {
                 // Heights by rows, each with room for its title and axis.
@@ -88,21 +98,23 @@ impl Chart for Memory {
                 let h = root.dim_in_pixel().1 as f64;
                 let cut = (h * size(two) / (size(two) + size(other))).round() as i32;
                 let (top, bottom) = root.split_vertically(cut);
-                self.panel(&top, *two)?;
-                self.panel(&bottom, *other)
+                self.panel(&top, *two, room.as_ref())?;
+                self.panel(&bottom, *other, None)
             }
-            [one] => self.panel(root, *one),
-            _ => self.panel(root, Kind::Heap),
+            [one] => self.panel(root, *one, room.as_ref()),
+            _ => self.panel(root, Kind::Heap, room.as_ref()),
         }
     }
 }
 
 impl Memory {
-    /// The panel of the rows of `kind`, on an axis of its own.
+    /// The panel of the rows of `kind`, on an axis of its own; the one
+    /// given `room` draws the figure's legend there.
     fn panel<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
         kind: Kind,
+        room: Option<&super::Outside<DB>>,
     ) -> Result<(), DrawError> {
         let mine: Vec<usize> = (0..self.rows.len())
             .filter(|&r| self.rows[r].1 == kind)
@@ -121,19 +133,10 @@ impl Memory {
         } else {
             (1.0, 10.0)
         };
-        // The legend outside the plot, beside it where the canvas is wide
-        // enough, else under it in columns; one dataset has none (the data
-        // line names it).
         let n = rows.len().max(1) as f64;
-        let (area, room) = match self.datasets.len() {
-            k if k > 1 => {
-                let (area, room) = super::outside(root, &self.datasets);
-                (area, Some(room))
-            }
-            _ => (root.clone(), None),
-        };
-        let root = &area;
-        let x = lo / 1.25..hi * 1.25;
+        // From the power of ten under the data to the one over it: every
+        // mark lies between two labelled ticks.
+        let x = 10f64.powf((lo / 1.25).log10().floor())..10f64.powf((hi * 1.25).log10().ceil());
         // Every tick the axis labels: it takes as many as its width holds.
         let label = |v: &f64| bytes_label(*v);
         let mut chart =
@@ -168,7 +171,7 @@ impl Memory {
             });
         }
         match room {
-            Some(room) => super::legend_outside(&chart, &key, &room),
+            Some(room) => super::legend_outside(&chart, &key, room),
             None => Ok(()),
         }
     }

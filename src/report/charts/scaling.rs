@@ -45,7 +45,7 @@ impl Chart for Scaling {
     fn key(&self) -> Option<String> {
         let cores = match self.cores_passed() {
             Some(c) => format!(
-                " Dotted: the machine's {c} logical {}; past it, threads share cores, and puzzles/s, taken over each thread's own time in its calls, overstates what the machine does.",
+                " Dotted: the machine's {c} logical {}; past it threads share cores, so those points are hollow: puzzles/s, taken over each thread's own time in its calls, overstates what the machine does there.",
                 if c == 1 { "core" } else { "cores" }
             ),
             None => String::new(),
@@ -120,7 +120,17 @@ impl Chart for Scaling {
             key.add(anno, name.clone(), move |p| {
                 super::legend_mark(p, slot, true)
             });
-            super::draw_marks(&mut chart, line.iter().copied(), slot, 10)?;
+            // Points past the core count hollow: threads shared cores there.
+            let past = |t: f64| self.cores_passed().is_some_and(|c| t > c as f64);
+            let (beyond, within): (Vec<_>, Vec<_>) = line.iter().partition(|p| past(p.0));
+            super::draw_marks(&mut chart, within, slot, 10)?;
+            let mut ring = super::marker_shape(super::marker_kind(slot), 10);
+            ring.push(ring[0]);
+            chart
+                .draw_series(beyond.into_iter().map(|p| {
+                    EmptyElement::at(p) + PathElement::new(ring.clone(), c.stroke_width(2))
+                }))
+                .map_err(err)?;
             if let Some(&(t0, _)) = pts.first() {
                 let from = (t0 as f64, ideal(pts, t0 as f64));
                 let to = (max_t, ideal(pts, max_t));

@@ -94,7 +94,14 @@ impl Chart for SearchCost {
         chart
             .configure_mesh()
             .x_desc(super::fit("search nodes per puzzle, mean (log)", w as f64))
-            .y_desc(super::fit("solver time per node, µs (log)", h as f64))
+            .y_desc(super::fit_any(
+                &[
+                    "solver time per node, µs (log)".into(),
+                    "time per node, µs (log)".into(),
+                    "µs per node (log)".into(),
+                ],
+                h as f64,
+            ))
             .x_label_formatter(&|v| compact(*v))
             .y_label_formatter(&|v| super::tick_below(*v, data_top))
             .label_style((FONT, super::TEXT))

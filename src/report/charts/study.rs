@@ -177,7 +177,7 @@ impl StudyChart {
         chart
             .configure_mesh()
             .x_desc(super::fit(&self.x_desc, w as f64))
-            .y_desc(super::fit(&self.y_desc, h as f64))
+            .y_desc(super::fit_any(&shorter(&self.y_desc), h as f64))
             .x_label_formatter(&|v| compact(*v))
             .y_label_formatter(&|v| super::tick_below(*v, top))
             .label_style((FONT, super::TEXT))
@@ -430,6 +430,15 @@ where
 /// The colour of the legend's marks that are not a strategy's (a hollow
 /// mark, an arrow, a ring): a grey no strategy has.
 const NOTE: RGBAColor = RGBAColor(0, 0, 0, 0.6);
+
+/// An axis name and shorter forms of it that keep its unit, longest
+/// first: `median time per puzzle, µs (log)`, `time per puzzle, µs (log)`,
+/// `time, µs (log)`.
+fn shorter(name: &str) -> Vec<String> {
+    let plain = name.replacen("median ", "", 1);
+    let short = plain.replace(" per puzzle", "").replace(" of a call", "");
+    vec![name.to_string(), plain, short]
+}
 
 /// The legend's words for the marks that are not a strategy's.
 const NOTE_HOLLOW: &str = "hollow: stopped by the budget (a lower bound)";

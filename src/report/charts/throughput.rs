@@ -140,7 +140,7 @@ impl Throughput {
                     false => [
                         "verified puzzles per second (log)",
                         "verified puzzles/s (log)",
-                        "puzzles/s (log)",
+                        "verified/s (log)",
                     ],
                     true => [
                         "instructions per puzzle (log)",
