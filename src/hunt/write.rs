@@ -332,6 +332,7 @@ pub fn write_results(
     crate::files::folder(&charts)?;
     let chart = HuntProgress {
         score: name.short(),
+        plus_one: name.against.is_some() && name.objective == Objective::Guesses,
         steps: steps.to_vec(),
         end_s: result.elapsed.as_secs_f64(),
         islands: header.islands,

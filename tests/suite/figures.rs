@@ -29,7 +29,7 @@ fn check_charts(dir: &Path, paper: bool) -> usize {
         }
         let png = std::fs::read(dir.join(format!("{stem}.png"))).unwrap();
         assert!(
-            png == figure::png(&svg, &size).unwrap(),
+            png == figure::png(&svg, &size.of_svg(&svg)).unwrap(),
             "{stem}.png is not its SVG's drawing"
         );
         if paper && size == figure::DOUBLE {

@@ -58,6 +58,21 @@ impl Size {
         )
     }
 
+    /// This size as `svg` was drawn at it: as tall as the SVG says (a
+    /// chart whose legend goes under its plot may be drawn taller).
+    pub fn of_svg(&self, svg: &str) -> Size {
+        let height = svg
+            .find("<svg")
+            .and_then(|at| svg[at..].find('>').map(|end| &svg[at..at + end]))
+            .and_then(|tag| tag.split_once(" height=\""))
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .and_then(|(h, _)| h.parse::<u32>().ok());
+        Size {
+            px: (self.px.0, height.unwrap_or(self.px.1)),
+            ..*self
+        }
+    }
+
     fn png_scale(&self) -> f64 {
         self.inches * DPI / self.px.0 as f64
     }
@@ -116,6 +131,14 @@ mod tests {
             let pt = super::super::SMALLEST_PX * size.points_per_px();
             assert!(pt >= MIN_POINTS, "{size:?}: {pt:.2} pt");
         }
+    }
+
+    #[test]
+    fn a_size_is_as_tall_as_its_svg_says() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="480" height="720" viewBox="0 0 480 720"><rect x="0" y="0" width="10" height="10"/></svg>"##;
+        assert_eq!(SINGLE.of_svg(svg).px, (480, 720));
+        assert_eq!(SINGLE.of_svg(svg).png_px(), (1050, 1575));
+        assert_eq!(SINGLE.of_svg("<svg>").px, SINGLE.px);
     }
 
     #[test]

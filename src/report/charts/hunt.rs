@@ -17,6 +17,9 @@ pub struct HuntProgress {
     pub end_s: f64,
     /// How many islands the hunt ran (one with no step above 0 draws no line).
     pub islands: usize,
+    /// A ratio of guesses: each count has one added first (0 guesses is
+    /// a cost), which the axis says.
+    pub plus_one: bool,
 }
 
 impl Chart for HuntProgress {
@@ -28,8 +31,12 @@ impl Chart for HuntProgress {
     }
     fn caption(&self) -> String {
         format!(
-            "Each island's best {} so far (gray lines; a drop is a restart from a new puzzle or a puzzle taken from the best island; an island never above 0 has no line on the log axis) and the best of all (black, a mark at each better puzzle), against the seconds into the hunt; the score's axis is log scale.",
-            self.score
+            "Each island's best {} so far (gray lines; a drop is a restart from a new puzzle or a puzzle taken from the best island; an island that never bettered its start has no line) and the best of all (black, a mark at each better puzzle), against the seconds into the hunt; the score's axis is log scale{}.",
+            self.score,
+            match self.plus_one {
+                true => ", and each guess count has one added before the ratio is taken (a puzzle solved with no guess costs 0)",
+                false => "",
+            }
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
@@ -50,7 +57,16 @@ impl Chart for HuntProgress {
         chart
             .configure_mesh()
             .x_desc("seconds into the hunt")
-            .y_desc(format!("best {} (log)", self.score))
+            .y_desc(super::fit_any(
+                &match self.plus_one {
+                    true => vec![
+                        format!("best {}, each + 1 (log)", self.score),
+                        format!("{}, each + 1 (log)", self.score),
+                    ],
+                    false => vec![format!("best {} (log)", self.score)],
+                },
+                root.dim_in_pixel().1 as f64 - 130.0,
+            ))
             .x_label_formatter(&|v| compact(*v))
             .y_label_formatter(&|v| super::tick_below(*v, top))
             .label_style((FONT, super::TEXT))
@@ -69,7 +85,7 @@ impl Chart for HuntProgress {
             if islands == 1 { "" } else { "s" },
             match unseen {
                 0 => String::new(),
-                k => format!(" ({k} never above 0)"),
+                k => format!(" ({k} never bettered its start: no line)"),
             }
         );
         let mut paths = Vec::new();
@@ -161,6 +177,7 @@ mod tests {
             steps,
             end_s: 60.0,
             islands: 3,
+            plus_one: false,
         };
         for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
             let svg = super::super::draw_svg(&chart, "", &size).unwrap();

@@ -167,9 +167,8 @@ pub fn lint(svg: &str, size: &figure::Size) -> Vec<String> {
         Err(e) => return vec![format!("the SVG does not parse: {e}")],
     };
     // A figure is drawn taller than its size where its legend needs room.
-    let height = doc.root_element().attribute("height");
-    let h = height.and_then(|v| v.parse::<f64>().ok());
-    let (w, h) = (size.px.0 as f64, h.unwrap_or(size.px.1 as f64));
+    let size = &size.of_svg(svg);
+    let (w, h) = (size.px.0 as f64, size.px.1 as f64);
     let mut out = Vec::new();
     let nodes: Vec<roxmltree::Node> = doc.descendants().filter(|n| n.is_element()).collect();
     let texts: Vec<Text> = nodes
