@@ -6,12 +6,6 @@ use plotters::coord::combinators::{BindKeyPoints, LogCoord, WithKeyPoints};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// A log range `lo..hi` made taller, so that its top `share` is free.
-pub fn log_headroom(r: std::ops::Range<f64>, share: f64) -> std::ops::Range<f64> {
-    let span = (r.end / r.start).ln() / (1.0 - share);
-    r.start..r.start * span.exp()
-}
-
 /// `text`, an axis's name, as it fits in `width` pixels: whole, else with
 /// its parenthesis cut to the first clause, else without it; a log axis's
 /// name keeps its `(log)` whatever is cut, its words shortened with `…`

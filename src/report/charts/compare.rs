@@ -60,10 +60,14 @@ impl Chart for RatioDistribution {
         )
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
-        let x = log_range(self.lines.iter().flat_map(|l| l.2.iter().copied()).chain([
-            1.0 / (1.0 + self.threshold) / 1.5,
-            (1.0 + self.threshold) * 1.5,
-        ]));
+        // The ratios' span and the noise band, a little either side.
+        let x = log_range(
+            self.lines
+                .iter()
+                .flat_map(|l| l.2.iter().copied())
+                .chain([1.0 / (1.0 + self.threshold), 1.0 + self.threshold]),
+        );
+        let x = x.start * 2.0 / 1.15..x.end / 2.0 * 1.15;
         let labels: Vec<String> = self
             .lines
             .iter()

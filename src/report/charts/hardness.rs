@@ -86,7 +86,7 @@ impl Chart for Hardness {
         // moved furthest left (12%), so that its first label is at 1, not
         // at values no count takes.
         let x = match self.metric {
-            Metric::Guesses => x.start * 2.0 / 1.15..x.end,
+            Metric::Guesses => x.start * 2.0 / 1.15..x.end / 2.0 * 1.25,
             Metric::Nodes => x,
         };
         let y = log_range(
@@ -129,13 +129,7 @@ impl Chart for Hardness {
             &marks,
             SeriesLabelPosition::UpperLeft,
         )?;
-        let (area, outside) = match fits {
-            true => (root.clone(), None),
-            false => {
-                let (area, room) = super::outside(root, &labels);
-                (area, Some(room))
-            }
-        };
+        let (area, outside) = super::outside_unless(root, &labels, fits);
         let root = &area;
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(

@@ -254,7 +254,16 @@ impl Chart for Timeline {
                 .y_label_area_size(y_area)
                 .build_cartesian_2d(
                     x,
-                    super::log_axis_over(bottom..top, data_low..data_top, usize::MAX),
+                    // As many labels as the data's height holds: an
+                    // interval of many decades (two noisy rounds) would
+                    // otherwise label each one, over each other.
+                    super::log_axis_over(
+                        bottom..top,
+                        data_low..data_top,
+                        ((plot_h * data_share) / (TEXT as f64 * 1.4))
+                            .floor()
+                            .max(2.0) as usize,
+                    ),
                 )
                 .map_err(err)?;
             chart

@@ -2,7 +2,7 @@
 //! hunt, thin step lines, and the best of all of them, a thick one (none
 //! of them falls).
 
-use super::{color, compact, err, frame, legend, log_range, Chart, DrawError, FONT};
+use super::{color, compact, err, frame, log_range, Chart, DrawError, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -47,10 +47,27 @@ impl Chart for HuntProgress {
             .end_s
             .max(all.iter().map(|s| s.0).fold(0.0, f64::max))
             .max(1e-3);
-        // The top of the plot is kept free for the legend's two lines.
+        let drawn = all.iter().map(|s| s.1 + 1).max().unwrap_or(0);
+        let islands = self.islands.max(drawn);
+        let mut seen: Vec<usize> = all.iter().map(|s| s.1).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        // An island that never bettered 0 has no line on a log axis: said.
+        let unseen = islands - seen.len();
+        let each = format!(
+            "each of {islands} island{}{}: its best so far (a drop: a restart)",
+            if islands == 1 { "" } else { "s" },
+            match unseen {
+                0 => String::new(),
+                k => format!(" ({k} never bettered its start: no line)"),
+            }
+        );
+        // The legend beside or under the plot, clear of the lines.
+        let best = "the best of all islands (each mark: a better puzzle)";
+        let (root, room) = super::outside(root, &[each.clone(), best.to_string()]);
+        let root = &root;
         let y = log_range(all.iter().map(|s| s.2));
         let (top, data) = (y.end, y.clone());
-        let y = super::log_headroom(y, super::legend_room(root, 2));
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..end * 1.02, super::log_y_axis_over(root, y, data))
             .map_err(err)?;
@@ -73,22 +90,7 @@ impl Chart for HuntProgress {
             .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
-        let drawn = all.iter().map(|s| s.1 + 1).max().unwrap_or(0);
-        let islands = self.islands.max(drawn);
-        let mut seen: Vec<usize> = all.iter().map(|s| s.1).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        // An island that never bettered 0 has no line on a log axis: said.
-        let unseen = islands - seen.len();
-        let each = format!(
-            "each of {islands} island{}{}: its best so far (a drop: a restart)",
-            if islands == 1 { "" } else { "s" },
-            match unseen {
-                0 => String::new(),
-                k => format!(" ({k} never bettered its start: no line)"),
-            }
-        );
-        let mut paths = Vec::new();
+        let mut key = super::Key::default();
         for island in 0..drawn {
             let steps: Vec<(f64, f64)> = all
                 .iter()
@@ -98,12 +100,11 @@ impl Chart for HuntProgress {
             // Every island alike, in one mid gray: which island is which does
             // not matter, how they climb and restart does.
             let c = RGBColor(120, 120, 120);
-            paths.push(step_line(&steps, end));
             let s = chart
                 .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(2)))
                 .map_err(err)?;
             if island == seen.first().copied().unwrap_or(0) {
-                s.label(each.clone()).legend(move |(x, y)| {
+                key.add(s, each.clone(), move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(2))
                 });
             }
@@ -116,15 +117,14 @@ impl Chart for HuntProgress {
             }
         }
         let c = color(0);
-        chart
+        let s = chart
             .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(3)))
-            .map_err(err)?
-            .label("the best of all islands (each mark: a better puzzle)")
-            .legend(move |(x, y)| {
-                EmptyElement::at((x, y))
-                    + PathElement::new(vec![(0, 0), (24, 0)], c.stroke_width(3))
-                    + Circle::new((12, 0), 4, c.filled())
-            });
+            .map_err(err)?;
+        key.add(s, best, move |(x, y)| {
+            EmptyElement::at((x, y))
+                + PathElement::new(vec![(0, 0), (24, 0)], c.stroke_width(3))
+                + Circle::new((12, 0), 4, c.filled())
+        });
         chart
             .draw_series(
                 steps
@@ -132,12 +132,7 @@ impl Chart for HuntProgress {
                     .map(|&(t, v)| Circle::new((t, v), 4, c.filled())),
             )
             .map_err(err)?;
-        paths.push(step_line(&steps, end));
-        let labels = [
-            each,
-            "the best of all islands (each mark: a better puzzle)".to_string(),
-        ];
-        legend(&mut chart, &labels, &paths, SeriesLabelPosition::UpperLeft)
+        super::legend_outside(&chart, &key, &room)
     }
 }
 

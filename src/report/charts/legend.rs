@@ -7,15 +7,6 @@ use plotters::coord::Shift;
 use plotters::element::IntoDynElement;
 use plotters::prelude::*;
 
-/// The share of a plot's height a legend of `lines` lines takes, with its
-/// margins, in a chart drawn on `root`: what a chart whose curves span its
-/// width leaves free above them, so that the legend covers none.
-pub fn legend_room<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lines: usize) -> f64 {
-    let plot = root.dim_in_pixel().1 as f64 - 130.0;
-    let legend = lines.max(1) as f64 * TEXT as f64 * 1.25 + 24.0;
-    (legend / plot.max(1.0)).min(0.75)
-}
-
 /// Markers along a line: this many, evenly spread over its points.
 const MARKS_ON_A_LINE: usize = 8;
 
@@ -291,6 +282,22 @@ pub fn outside<DB: DrawingBackend>(
         let grid = (cols, lines, col_w);
         let beside = false;
         (plot, Outside { area, beside, grid })
+    }
+}
+
+/// [`outside`] unless `inside` (the legend has a place in the plot, or
+/// there is none to draw): the chart's part of `root`, and the room made.
+pub fn outside_unless<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    labels: &[String],
+    inside: bool,
+) -> (DrawingArea<DB, Shift>, Option<Outside<DB>>) {
+    match inside {
+        true => (root.clone(), None),
+        false => {
+            let (area, room) = outside(root, labels);
+            (area, Some(room))
+        }
     }
 }
 

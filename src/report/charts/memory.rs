@@ -83,13 +83,7 @@ impl Chart for Memory {
             .collect();
         // One legend for the figure, outside its panels (beside the first,
         // or under both); one dataset has none (the data line names it).
-        let (area, room) = match self.datasets.len() {
-            k if k > 1 => {
-                let (area, room) = super::outside(root, &self.datasets);
-                (area, Some(room))
-            }
-            _ => (root.clone(), None),
-        };
+        let (area, room) = super::outside_unless(root, &self.datasets, self.datasets.len() < 2);
         let root = &area;
         match kinds.as_slice() {
             [two, other] => {

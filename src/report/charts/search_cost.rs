@@ -75,13 +75,7 @@ impl Chart for SearchCost {
             SeriesLabelPosition::UpperRight,
         )?;
         // Else the legend goes beside or under the plot.
-        let (area, outside) = match fits {
-            true => (root.clone(), None),
-            false => {
-                let (area, room) = super::outside(root, &labels);
-                (area, Some(room))
-            }
-        };
+        let (area, outside) = super::outside_unless(root, &labels, fits);
         let root = &area;
         let y = data_y.clone();
         let mut chart = frame(root, &self.title())
