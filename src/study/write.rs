@@ -74,12 +74,13 @@ pub fn write_outputs(dir: &Path, file: &StudyFile, rows: &[StudyRow]) -> io::Res
     let mut charts = Vec::new();
     let s = &file.study.options;
     let line = format!(
-        "{} puzzles a point, seed {}, {} thread{}, {} rounds; {}",
+        "{} puzzles a point, seed {}, {} thread{}, {} round{}; {}",
         s.puzzles,
         s.seed,
         s.threads,
         if s.threads == 1 { "" } else { "s" },
         s.rounds,
+        if s.rounds == 1 { "" } else { "s" },
         crate::report::charts::machine_line(&file.run)
     );
     for chart in charts_of(file, rows) {
