@@ -96,9 +96,9 @@ pub fn log_x_axis<DB: DrawingBackend>(
 
 /// A [`log_axis`] over `r` whose labels and grid are chosen for the data's
 /// range `data` alone, at most `most` labels (every other power of ten, or
-/// fewer, where even those would crowd): a chart that keeps room above its
-/// data for a legend gets its 1-2-5 labels where the data is, not only the
-/// powers of ten of the whole axis.
+/// fewer, where even those would crowd): an axis padded past its data
+/// gets its 1-2-5 labels where the data is, not only the powers of ten of
+/// the whole axis.
 pub fn log_axis_over(
     r: std::ops::Range<f64>,
     data: std::ops::Range<f64>,
@@ -110,7 +110,7 @@ pub fn log_axis_over(
 
 /// A y axis by [`log_axis_over`] for a chart drawn on `root`, as many
 /// labels as the data's share of the plot's height holds (one a 1.4 text
-/// heights): the room a legend keeps above the data has no tick.
+/// heights): the padding past the data has no tick.
 pub fn log_y_axis_over<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     r: std::ops::Range<f64>,
@@ -246,7 +246,7 @@ fn trim(v: f64) -> String {
     }
 }
 
-/// The share axis, 0 to `top` (above 100%, the legend's room): a label
+/// The share axis, 0 to `top` (a little past 100%): a label
 /// every 20%, or every 25% or 50% where the shares' height (`share` of the
 /// plot's) holds fewer, light lines every 10%, no tick above 100%.
 pub fn share_axis<DB: DrawingBackend>(
@@ -302,6 +302,8 @@ impl Ranged for Ticked {
 
 /// A chart with one row per name (the first at the top, at y = n−1) over a log
 /// x axis, its mesh and labels drawn; `x_label` formats the x axis.
+/// `x_desc` may hold several names for the axis, one a line, longest
+/// first: the first that fits is drawn ([`fit_any`]).
 pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
     root: &'a DrawingArea<DB, Shift>,
     title: &str,
@@ -310,28 +312,13 @@ pub fn rows_chart<'a, DB: DrawingBackend + 'a>(
     x_label: &dyn Fn(&f64) -> String,
     x_desc: &str,
 ) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
-    rows_chart_with_room(root, title, x, names, x_label, x_desc, 0.0)
-}
-
-/// [`rows_chart`] with `room` empty rows' height above the first row (for
-/// a legend of its own). `x_desc` may hold several names for the axis, one
-/// a line, longest first: the first that fits is drawn ([`fit_any`]).
-pub fn rows_chart_with_room<'a, DB: DrawingBackend + 'a>(
-    root: &'a DrawingArea<DB, Shift>,
-    title: &str,
-    x: std::ops::Range<f64>,
-    names: &[String],
-    x_label: &dyn Fn(&f64) -> String,
-    x_desc: &str,
-    room: f64,
-) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
     let axis = XAxis {
         range: x,
         label: x_label,
         desc: x_desc,
         always: &[],
     };
-    rows_chart_over(root, title, &axis, names, room)
+    rows_chart_over(root, title, &axis, names)
 }
 
 /// The x axis of a chart of rows: its range, how a tick is labelled, its
@@ -351,7 +338,7 @@ pub struct XAxis<'l> {
 /// Line height of a row's label set on two lines.
 const LABEL_LINE: f64 = TEXT as f64 * 0.85;
 
-/// [`rows_chart_with_room`] over `axis`. Where the row labels would leave
+/// [`rows_chart`] over `axis`. Where the row labels would leave
 /// the plot under half the canvas's width, a long label is set on two
 /// lines (broken before a parenthesis, else at a space or a hyphen) when
 /// the rows are tall enough for two.
@@ -360,10 +347,9 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
     title: &str,
     axis: &XAxis<'_>,
     names: &[String],
-    room: f64,
 ) -> Result<ChartContext<'a, DB, Rows>, DrawError> {
     let (x, x_label) = (axis.range.clone(), axis.label);
-    let n = names.len().max(1) as f64 + room;
+    let n = names.len().max(1) as f64;
     let px = |l: &str| text_width(l, TEXT as f64 / 1.24);
     let (w, h) = root.dim_in_pixel();
     let widest = names.iter().map(|l| px(l)).fold(0.0, f64::max);
@@ -419,7 +405,7 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
                 .log_scale()
                 .with_key_points(bold)
                 .with_light_points(light),
-            // A tick at each name's row, none in the room above them.
+            // A tick at each name's row.
             Ticked {
                 range: -0.5..n - 0.5,
                 bold: (0..names.len()).map(|i| i as f64).collect(),

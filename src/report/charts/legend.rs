@@ -182,7 +182,7 @@ type BackendCoord = (i32, i32);
 
 /// A legend entry's mark, drawn on an area with its left end at a point.
 type Mark<'a, DB> =
-    std::rc::Rc<dyn Fn(&DrawingArea<DB, Shift>, BackendCoord) -> Result<(), DrawError> + 'a>;
+    Box<dyn Fn(&DrawingArea<DB, Shift>, BackendCoord) -> Result<(), DrawError> + 'a>;
 
 impl<'a, DB: DrawingBackend + 'a> Default for Key<'a, DB> {
     fn default() -> Self {
@@ -203,7 +203,7 @@ impl<'a, DB: DrawingBackend + 'a> Key<'a, DB> {
         let label = label.into();
         anno.label(label.clone()).legend(mark.clone());
         let mark: Mark<'a, DB> =
-            std::rc::Rc::new(move |area, p| area.draw(&mark(p).into_dyn()).map_err(err));
+            Box::new(move |area, p| area.draw(&mark(p).into_dyn()).map_err(err));
         self.entries.push((label, mark));
     }
 

@@ -55,7 +55,7 @@ impl Chart for MachineSpeed {
         // The legend beside or under the plot, clear of the dots.
         let (area, room) = super::outside(root, &self.machines);
         let root = &area;
-        let mut chart = super::rows_chart_with_room(
+        let mut chart = super::rows_chart(
             root,
             &self.title(),
             (lo / 1.25)..(hi * 1.25),
@@ -74,7 +74,6 @@ impl Chart for MachineSpeed {
                 format!("relative to {} (log)", self.reference),
             ]
             .join("\n"),
-            0.0,
         )?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
         chart.plotting_area().draw(&one).map_err(err)?;

@@ -133,8 +133,7 @@ impl Memory {
         let x = 10f64.powf((lo / 1.25).log10().floor())..10f64.powf((hi * 1.25).log10().ceil());
         // Every tick the axis labels: it takes as many as its width holds.
         let label = |v: &f64| bytes_label(*v);
-        let mut chart =
-            super::rows_chart_with_room(root, kind.title(), x, &rows, &label, kind.axis(), 0.0)?;
+        let mut chart = super::rows_chart(root, kind.title(), x, &rows, &label, kind.axis())?;
         let mut key = super::Key::default();
         // Each dataset's colour and marker its own in every run.
         let slots = super::dataset_slots(self.datasets.iter().map(String::as_str));

@@ -94,7 +94,7 @@ impl Chart for RelativeSpeed {
             desc: &desc,
             always: &[1.0],
         };
-        let mut chart = super::rows_chart_over(root, &self.title(), &axis, &names, 0.0)?;
+        let mut chart = super::rows_chart_over(root, &self.title(), &axis, &names)?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
         chart.plotting_area().draw(&one).map_err(err)?;
         for (i, r) in self.rows.iter().enumerate() {
