@@ -181,7 +181,8 @@ fn series_names(h: &History, group: &[&Timeline]) -> Vec<String> {
     group
         .iter()
         .map(|t| {
-            let mut name = format!("{} {}", machine_tag(h, &t.machine), t.machine);
+            // The machine by its tag: the chart's key line describes it.
+            let mut name = machine_tag(h, &t.machine);
             let own: Vec<String> = parts(t)
                 .into_iter()
                 .filter(|p| !shared.contains(p))
@@ -237,6 +238,13 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
     let runs = group_runs(group);
     let at = |run: usize| runs.binary_search(&run).unwrap_or(0);
     let names = series_names(h, group);
+    let mut machines: Vec<String> = Vec::new();
+    for t in group {
+        let m = format!("{}: {}", machine_tag(h, &t.machine), t.machine);
+        if !machines.contains(&m) {
+            machines.push(m);
+        }
+    }
     let series = group
         .iter()
         .zip(names)
@@ -294,6 +302,7 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
         runs: names,
         series,
         marks,
+        machines,
     }
 }
 

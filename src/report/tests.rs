@@ -61,6 +61,56 @@ fn a_strategy_skipped_on_a_dataset_is_named_under_its_charts() {
     }
 }
 
+/// A chart of several datasets (memory, hardness) names a strategy the run
+/// skipped on one of them, with which and why.
+#[test]
+fn a_chart_of_several_datasets_names_a_skipped_strategy() {
+    let (_keep, dir) = run_dir(&["band", "dlx"], 20);
+    // A second dataset, `big`, where dlx ran and band was skipped; every
+    // row with a peak heap, so that the memory chart is drawn.
+    let with_heap = |csv: String, header: &str| -> String {
+        let mut out = format!("{header},peak_heap_bytes\n");
+        for line in csv.lines().skip(1) {
+            out.push_str(&format!("{line},4096\n"));
+            if line.starts_with("dlx,") {
+                out.push_str(&format!("{},4096\n", line.replace(",tiny,", ",big,")));
+            }
+        }
+        out
+    };
+    for (file, header) in [("results.csv", HEADER), ("summary.csv", SUMMARY_HEADER)] {
+        let csv = std::fs::read_to_string(dir.join(file)).unwrap();
+        std::fs::write(dir.join(file), with_heap(csv, header)).unwrap();
+    }
+    let mut info = crate::harness::RunInfo::new(Default::default(), Vec::new(), Vec::new());
+    info.skipped.push(crate::harness::Skipped {
+        variant: "band".into(),
+        dataset: "big".into(),
+        size: "16x16".into(),
+        handles: "9x9".into(),
+    });
+    let json = serde_json::to_string(&info).unwrap();
+    std::fs::write(dir.join(crate::files::RUN_JSON), json).unwrap();
+    let opts = ReportOptions {
+        hardness_variant: Some("band".into()),
+        ..ReportOptions::default()
+    };
+    write(&dir, &opts).unwrap();
+    let read = |chart: &str| {
+        std::fs::read_to_string(dir.join("charts").join(format!("{chart}.svg")))
+            .unwrap_or_else(|e| panic!("{chart}: {e}"))
+    };
+    let memory = read("memory");
+    assert!(
+        memory.contains("band on big (handles 9x9 only)"),
+        "memory does not name band"
+    );
+    assert!(
+        read("hardness").contains("big (band handles 9x9 only)"),
+        "hardness does not name big"
+    );
+}
+
 /// The figure lint (the suite's figure tests read every chart of real runs
 /// with it) over a made-up run's charts at both print widths: the fast
 /// check of a change to a chart (CONTRIBUTING.md).

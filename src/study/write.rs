@@ -336,6 +336,7 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
     for mode in first_seen(rows.iter().map(|r| r.mode.as_str())) {
         for cost in file.study.options.costs() {
             let mut curves = Vec::new();
+            let mut unfitted = Vec::new();
             let slots = crate::report::charts::slots(variants.iter().copied());
             for (&ci, v) in slots.iter().zip(&variants) {
                 let points: Vec<CurvePoint> = rows
@@ -356,6 +357,9 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
                     continue;
                 }
                 let (fitted, peak) = drawn_findings(file, v, mode, cost);
+                if axis == Axis::Size && fitted.is_none() {
+                    unfitted.push(format!("{v} ({})", unfitted_why(file, v, mode, cost)));
+                }
                 curves.push(StudyCurve {
                     name: v.to_string(),
                     color: ci,
@@ -407,10 +411,29 @@ fn charts_of(file: &StudyFile, rows: &[StudyRow]) -> Vec<StudyChart> {
                 y_desc: unit.to_string(),
                 log_x,
                 curves,
+                unfitted,
             });
         }
     }
     out
+}
+
+/// Why a size study's curve has no fitted line: too few sizes with a
+/// known median, or no law that fits well.
+fn unfitted_why(file: &StudyFile, v: &str, mode: &str, cost: Cost) -> String {
+    let finding = file
+        .findings
+        .growth
+        .iter()
+        .find(|g| g.variant == *v && g.mode == mode && g.cost == cost);
+    match finding.map(|f| f.growth.as_ref()) {
+        Some(Some(g)) => format!(
+            "neither law fits well, R² {:.2} under {POOR_FIT}",
+            g.best().r2
+        ),
+        Some(None) => "fewer than 3 sizes with a known median".to_string(),
+        None => "not fitted".to_string(),
+    }
 }
 
 /// A fitted law's name and its line.

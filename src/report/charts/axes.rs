@@ -376,28 +376,24 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
     let plot = w.saturating_sub(labels + 46) as f64;
     let descs: Vec<String> = axis.desc.lines().map(str::to_string).collect();
     let x_desc = fit_any(&descs, plot);
-    // As many x labels as the plot's width holds at the widest one's
-    // width (0.0000001× is wider than 1k).
-    let widest_x = log_points(x.clone(), usize::MAX)
-        .0
-        .iter()
-        .map(|v| text_width(&x_label(v), TEXT as f64 / 1.24))
-        .fold(0.0, f64::max);
-    let most = (plot / (widest_x + 20.0)).floor().max(2.0) as usize;
-    let most = most.min(w.saturating_sub(140) as usize / 64);
-    let (mut bold, mut light) = log_points(x.clone(), most);
-    for &v in axis.always.iter().filter(|v| x.contains(v)) {
-        // Its neighbours closer than a label's width give way.
-        let gap = (widest_x + 24.0) / plot * (x.end / x.start).ln();
-        let (near, keep): (Vec<f64>, Vec<f64>) = std::mem::take(&mut bold)
-            .into_iter()
-            .partition(|b| (b / v).ln().abs() < gap);
-        bold = keep;
-        light.extend(near.into_iter().filter(|b| (b / v - 1.0).abs() > 1e-9));
-        light.retain(|b| (b / v - 1.0).abs() > 1e-9);
-        bold.push(v);
-        bold.sort_by(f64::total_cmp);
+    // As many x labels as the plot's width holds, each clear of its
+    // neighbours by its own width (0.0000001× is wider than 1k): the
+    // most of 1-2-5, the powers of ten, every other one, ... that fit.
+    let label_w = |v: f64| text_width(&x_label(&v), TEXT as f64 / 1.24);
+    let all = log_points(x.clone(), usize::MAX).0.len().max(2);
+    let cap = (w.saturating_sub(140) as usize / 64).max(2);
+    let mut fitted = None;
+    for most in (2..=all.min(cap)).rev() {
+        let (bold, light) = with_always(log_points(x.clone(), most), &x, plot, &label_w, axis);
+        let clear = labels_clear(&bold, &x, plot, &label_w);
+        if clear || most == 2 {
+            fitted = Some((bold, light));
+            if clear {
+                break;
+            }
+        }
     }
+    let (bold, light) = fitted.unwrap_or_default();
     let mut chart = frame(root, title)
         .y_label_area_size(labels)
         .build_cartesian_2d(
@@ -458,6 +454,42 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
         }
     }
     Ok(chart)
+}
+
+/// `points` (labelled, light) with the axis's always-labelled values
+/// added: a neighbour whose label would touch one gives way.
+fn with_always(
+    (mut bold, mut light): (Vec<f64>, Vec<f64>),
+    x: &std::ops::Range<f64>,
+    plot: f64,
+    label_w: &dyn Fn(f64) -> f64,
+    axis: &XAxis<'_>,
+) -> (Vec<f64>, Vec<f64>) {
+    let px = |v: f64| plot * (v / x.start).ln() / (x.end / x.start).ln();
+    for &v in axis.always.iter().filter(|v| x.contains(v)) {
+        let (near, keep): (Vec<f64>, Vec<f64>) = std::mem::take(&mut bold)
+            .into_iter()
+            .partition(|&b| (px(b) - px(v)).abs() < (label_w(b) + label_w(v)) / 2.0 + 12.0);
+        bold = keep;
+        light.extend(near.into_iter().filter(|b| (b / v - 1.0).abs() > 1e-9));
+        light.retain(|b| (b / v - 1.0).abs() > 1e-9);
+        bold.push(v);
+        bold.sort_by(f64::total_cmp);
+    }
+    (bold, light)
+}
+
+/// Whether labels at `at` (in order) on a log axis over `x`, `plot` px
+/// long, keep 12 px between neighbours.
+pub(super) fn labels_clear(
+    at: &[f64],
+    x: &std::ops::Range<f64>,
+    plot: f64,
+    label_w: &dyn Fn(f64) -> f64,
+) -> bool {
+    let px = |v: f64| plot * (v / x.start).ln() / (x.end / x.start).ln();
+    at.windows(2)
+        .all(|p| px(p[1]) - px(p[0]) >= (label_w(p[0]) + label_w(p[1])) / 2.0 + 12.0)
 }
 
 /// A row's label broken in two about its middle: before its last

@@ -15,6 +15,9 @@ pub struct Hardness {
     pub metric: Metric,
     /// `(dataset name, points (counter, time µs), the dataset's puzzle count when the points are a sample)`.
     pub series: Vec<HardnessSeries>,
+    /// The run's datasets with no dot, each with why
+    /// (`set-16x16 (band handles 9x9 only)`).
+    pub left_out: Vec<String>,
 }
 
 /// One dataset of the hardness chart: its name, its dots `(counter, time µs)`,
@@ -46,7 +49,7 @@ impl Chart for Hardness {
     fn key(&self) -> Option<String> {
         match self.metric {
             Metric::Guesses => Some(
-                "Guesses plus one (a log axis); dots moved sideways by up to 12% so that equal counts do not hide each other."
+                "Guesses plus one (a log axis); each dot moved right by up to 20%, so that equal counts do not hide each other."
                     .into(),
             ),
             Metric::Nodes => None,
@@ -59,7 +62,7 @@ impl Chart for Hardness {
              The largest set is drawn first, so a smaller one is never hidden under it.",
             self.variant,
             match self.metric {
-                Metric::Guesses => "guesses (plus one, for the log axis; each dot moved sideways by up to 12%, \
+                Metric::Guesses => "guesses (plus one, for the log axis; each dot moved right by up to 20%, \
                  by its puzzle, so that equal counts do not hide each other)",
                 Metric::Nodes => "nodes",
             }
@@ -76,17 +79,20 @@ impl Chart for Hardness {
             })
             .collect::<String>()
     }
+    fn not_shown(&self) -> Vec<String> {
+        self.left_out.clone()
+    }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(
             self.series
                 .iter()
                 .flat_map(|s| s.points.iter().map(|p| p.0)),
         );
-        // Guesses + 1 is at least 1: the axis starts just under the dots
-        // moved furthest left (12%), so that its first label is at 1, not
-        // at values no count takes.
+        // Guesses + 1 is at least 1, and dots move only right: the axis
+        // starts just under the least count, so that nothing stands where
+        // no count is, and ends past the dots moved furthest (20%).
         let x = match self.metric {
-            Metric::Guesses => x.start * 2.0 / 1.15..x.end / 2.0 * 1.25,
+            Metric::Guesses => x.start * 2.0 / 1.06..x.end / 2.0 * 1.3,
             Metric::Nodes => x,
         };
         let y = log_range(
@@ -180,14 +186,15 @@ impl Chart for Hardness {
     }
 }
 
-/// A factor within 12% of 1 on a log scale, fixed by `key`: spreads dots
-/// of equal whole counts apart.
+/// A factor from 1 to 1.2 (even on a log scale), fixed by `key`: spreads
+/// dots of equal whole counts apart, rightwards only, so that no dot
+/// stands under the count it has.
 fn jitter(key: u64) -> f64 {
     let mut z = key.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z ^= z >> 27;
     let u = (z >> 11) as f64 / (1u64 << 53) as f64;
-    (0.12 * (2.0 * u - 1.0)).exp()
+    (1.2f64.ln() * u).exp()
 }
 
 /// The report's hardness chart: the chosen variant (else the fastest), its
@@ -234,6 +241,24 @@ impl RunChart for FromRun {
                     .collect(),
                 population: data.sampled(di),
             })
+            .collect();
+        // A dataset without a dot is named under the chart, with why.
+        let skipped: &[crate::harness::Skipped] = data.info.as_ref().map_or(&[], |i| &i.skipped);
+        let left_out = series
+            .iter()
+            .filter(|s| s.points.is_empty())
+            .map(|s| {
+                match skipped
+                    .iter()
+                    .find(|k| k.variant == name && k.dataset == s.dataset)
+                {
+                    Some(k) => format!("{} ({name} handles {} only)", s.dataset, k.handles),
+                    None => format!("{} (no searched puzzle verified)", s.dataset),
+                }
+            })
+            .collect();
+        let series: Vec<HardnessSeries> = series
+            .into_iter()
             .filter(|s| !s.points.is_empty())
             .collect();
         if series.is_empty() {
@@ -256,6 +281,7 @@ impl RunChart for FromRun {
             variant: name,
             metric,
             series,
+            left_out,
         };
         run.draw(&chart, "hardness", out)
     }
@@ -285,10 +311,19 @@ mod tests {
                     population: None,
                 })
                 .collect(),
+            left_out: Vec::new(),
         };
         for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
             let svg = super::super::draw_svg(&chart, "", &size).unwrap();
             assert_eq!(super::super::legend_covers(&svg), None);
+        }
+    }
+
+    #[test]
+    fn jitter_moves_a_dot_right_only_and_by_at_most_a_fifth() {
+        for key in 0..10_000u64 {
+            let f = jitter(key.wrapping_mul(0x2545_F491_4F6C_DD1D));
+            assert!((1.0..1.2).contains(&f), "{f}");
         }
     }
 }

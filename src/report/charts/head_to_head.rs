@@ -27,9 +27,13 @@ impl Chart for HeadToHead {
         format!("{} vs {}: {}", self.a.0, self.b.0, self.dataset)
     }
     fn key(&self) -> Option<String> {
+        let above = self.points.iter().filter(|(x, y)| y > x).count();
+        let n = self.points.len();
         Some(format!(
-            "Times per puzzle in µs; diagonal: equal times; a dot above it was faster with {}.",
-            self.a.0
+            "Times per puzzle in µs; diagonal: equal times; above it {} was faster ({above} of {n}), below it {} ({} of {n}).",
+            self.a.0,
+            self.b.0,
+            n - above
         ))
     }
     fn caption(&self) -> String {
@@ -113,44 +117,111 @@ impl Chart for HeadToHead {
             let (_, right) = root.split_horizontally(across + 8);
             return self.ratios(&right, &faster_a, &faster_b);
         }
-        // Each in two lines, in its own corner, clear of the diagonal.
-        let (lo, hi) = (r.start * 1.3, r.end / 1.3);
+        // Each in two lines, in its own corner, clear of the diagonal and
+        // of every dot: the nearest place to the corner that is; where
+        // none is, the key under the chart says it alone.
         let row = super::TEXT as i32 + 4;
-        let (pos_a, pos_b) = (
-            plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Left,
-                plotters::style::text_anchor::VPos::Top,
-            ),
-            plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Right,
-                plotters::style::text_anchor::VPos::Bottom,
-            ),
-        );
         let two = |text: &str| -> (String, String) {
             match text.split_once(": ") {
                 Some((who, count)) => (format!("{who}:"), count.to_string()),
                 None => (text.to_string(), String::new()),
             }
         };
-        let ((a1, a2), (b1, b2)) = (two(&faster_a), two(&faster_b));
-        chart
-            .plotting_area()
-            .draw(
-                &(EmptyElement::at((lo, hi))
-                    + Text::new(a1, (0, 0), style.clone().pos(pos_a))
-                    + Text::new(a2, (0, row), style.clone().pos(pos_a))),
-            )
-            .map_err(err)?;
-        chart
-            .plotting_area()
-            .draw(
-                &(EmptyElement::at((hi, lo))
-                    + Text::new(b1, (0, -row), style.clone().pos(pos_b))
-                    + Text::new(b2, (0, 0), style.pos(pos_b))),
-            )
-            .map_err(err)?;
+        let dots: Vec<(i32, i32)> = self
+            .points
+            .iter()
+            .map(|&(x, y)| chart.backend_coord(&(x, y)))
+            .collect();
+        let ends = [
+            chart.backend_coord(&(r.start, r.start)),
+            chart.backend_coord(&(r.end, r.end)),
+        ];
+        let base = chart.plotting_area().get_base_pixel();
+        let (pw, ph) = (pw as i32, ph as i32);
+        let area = (base.0, base.1, base.0 + pw, base.1 + ph);
+        let o = root.get_base_pixel();
+        for (text, upper) in [(&faster_a, true), (&faster_b, false)] {
+            let (l1, l2) = two(text);
+            let wide = super::text_width(&l1, super::TEXT as f64 / 1.24)
+                .max(super::text_width(&l2, super::TEXT as f64 / 1.24))
+                as i32
+                + 2;
+            let size = (wide, 2 * row);
+            if let Some((x, y)) = corner_place(area, size, upper, &dots, ends) {
+                let (x, y) = (x - o.0, y - o.1);
+                for (k, line) in [l1, l2].into_iter().enumerate() {
+                    let pos = plotters::style::text_anchor::Pos::new(
+                        match upper {
+                            true => plotters::style::text_anchor::HPos::Left,
+                            false => plotters::style::text_anchor::HPos::Right,
+                        },
+                        plotters::style::text_anchor::VPos::Top,
+                    );
+                    let at = match upper {
+                        true => (x, y + k as i32 * row),
+                        false => (x + wide, y + k as i32 * row),
+                    };
+                    root.draw(&Text::new(line, at, style.clone().pos(pos)))
+                        .map_err(err)?;
+                }
+            }
+        }
         Ok(())
     }
+}
+
+/// The top-left corner of a `size` box inside `area` (pixels: left, top,
+/// right, bottom) nearest the plot's upper-left corner (`upper`) or its
+/// lower-right one, on that side of the diagonal `ends` and 6 px clear of
+/// it, covering no dot (with 8 px around each); none where no place is.
+fn corner_place(
+    area: (i32, i32, i32, i32),
+    size: (i32, i32),
+    upper: bool,
+    dots: &[(i32, i32)],
+    ends: [(i32, i32); 2],
+) -> Option<(i32, i32)> {
+    let (w, h) = size;
+    let [a, b] = ends;
+    // Signed distance of a pixel from the diagonal, positive above it
+    // (pixel y grows downwards).
+    let len = (((b.0 - a.0).pow(2) + (b.1 - a.1).pow(2)) as f64)
+        .sqrt()
+        .max(1.0);
+    let side = |(x, y): (i32, i32)| {
+        -(((b.0 - a.0) as f64) * ((y - a.1) as f64) - ((b.1 - a.1) as f64) * ((x - a.0) as f64))
+            / len
+    };
+    let clear = |x: i32, y: i32| {
+        let corners = [(x, y), (x + w, y), (x, y + h), (x + w, y + h)];
+        let beside = corners.iter().all(|&c| match upper {
+            true => side(c) >= 6.0,
+            false => side(c) <= -6.0,
+        });
+        beside
+            && dots
+                .iter()
+                .all(|&(dx, dy)| dx + 8 < x || x + w < dx - 8 || dy + 8 < y || y + h < dy - 8)
+    };
+    let mut best: Option<(i32, (i32, i32))> = None;
+    let step = 4;
+    let mut dy = 0;
+    while 6 + dy + h <= area.3 - area.1 {
+        let mut dx = 0;
+        while 6 + dx + w <= area.2 - area.0 {
+            let (x, y) = match upper {
+                true => (area.0 + 6 + dx, area.1 + 6 + dy),
+                false => (area.2 - 6 - dx - w, area.3 - 6 - dy - h),
+            };
+            let cost = dx + dy;
+            if best.is_none_or(|(c, _)| cost < c) && clear(x, y) {
+                best = Some((cost, (x, y)));
+            }
+            dx += step;
+        }
+        dy += step;
+    }
+    best.map(|b| b.1)
 }
 
 impl HeadToHead {
@@ -356,5 +427,46 @@ impl RunChart for FromRun {
             run.draw(&chart, "head-to-head", out)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::corner_place;
+
+    // A 300 px square plot whose diagonal runs from its lower left to its
+    // upper right.
+    const AREA: (i32, i32, i32, i32) = (0, 0, 300, 300);
+    const ENDS: [(i32, i32); 2] = [(0, 300), (300, 0)];
+
+    #[test]
+    fn a_corner_note_keeps_to_its_corner_where_it_is_free() {
+        assert_eq!(corner_place(AREA, (80, 30), true, &[], ENDS), Some((6, 6)));
+        assert_eq!(
+            corner_place(AREA, (80, 30), false, &[], ENDS),
+            Some((214, 264))
+        );
+    }
+
+    #[test]
+    fn a_corner_note_moves_off_a_dot_and_stays_on_its_side() {
+        let dot = (40, 20);
+        let (x, y) = corner_place(AREA, (80, 30), true, &[dot], ENDS).unwrap();
+        let (w, h) = (80, 30);
+        assert!(
+            dot.0 + 8 < x || x + w < dot.0 - 8 || dot.1 + 8 < y || y + h < dot.1 - 8,
+            "{x},{y}"
+        );
+        // Wholly above the diagonal x + y = 300.
+        assert!(x + w + y + h < 300, "{x},{y}");
+    }
+
+    #[test]
+    fn no_place_where_dots_fill_the_corner() {
+        let dots: Vec<(i32, i32)> = (0..300)
+            .step_by(10)
+            .flat_map(|x| (0..300).step_by(10).map(move |y| (x, y)))
+            .collect();
+        assert_eq!(corner_place(AREA, (80, 30), true, &dots, ENDS), None);
     }
 }

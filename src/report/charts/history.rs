@@ -65,6 +65,9 @@ pub struct Timeline {
     pub series: Vec<TimeSeries>,
     /// The changes.
     pub marks: Vec<ChangeMark>,
+    /// Each machine of the lines, by its tag (`M1: Intel Xeon, 2 cores,
+    /// x86-64 AVX2`): said under the chart, so that a legend line is short.
+    pub machines: Vec<String>,
 }
 
 /// Vermillion: a regression.
@@ -159,6 +162,18 @@ impl Chart for Timeline {
     }
     fn caption(&self) -> String {
         self.caption.clone()
+    }
+    fn key(&self) -> Option<String> {
+        // The bars in words, not in the legend: drawn in each line's own
+        // colour, a legend mark of its own would share one with a line.
+        let mut parts = Vec::new();
+        if self.has_intervals() {
+            parts.push("Bars: each median's 95% interval.".to_string());
+        }
+        if !self.machines.is_empty() {
+            parts.push(format!("{}.", self.machines.join("; ")));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let (lo, hi) = self.value_range();
@@ -567,7 +582,6 @@ impl Timeline {
     /// The legend's words for the marks, in the order they are added.
     fn mark_words(&self) -> Vec<(&'static str, bool)> {
         vec![
-            ("bar: 95% interval of the median", self.has_intervals()),
             (
                 "dashed rule: a regression, its change",
                 self.marks.iter().any(|m| m.regressed),
@@ -615,32 +629,18 @@ impl Timeline {
                 .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
                 .map_err(err)?;
             match i {
-                0 => key.add(anno, words, |(x, y)| {
-                    let c = BLACK.mix(0.6);
-                    PathElement::new(
-                        vec![
-                            (x + 8, y - 7),
-                            (x + 16, y - 7),
-                            (x + 12, y - 7),
-                            (x + 12, y + 7),
-                            (x + 8, y + 7),
-                            (x + 16, y + 7),
-                        ],
-                        c.stroke_width(2),
-                    )
-                }),
-                1 => key.add(anno, words, move |(x, y)| {
+                0 => key.add(anno, words, move |(x, y)| {
                     EmptyElement::at((x, y))
                         + PathElement::new(vec![(2, 0), (9, 0)], REGRESSED.stroke_width(2))
                         + PathElement::new(vec![(15, 0), (22, 0)], REGRESSED.stroke_width(2))
                 }),
-                2 => key.add(anno, words, move |(x, y)| {
+                1 => key.add(anno, words, move |(x, y)| {
                     EmptyElement::at((x, y))
                         + PathElement::new(vec![(2, 0), (5, 0)], IMPROVED.stroke_width(2))
                         + PathElement::new(vec![(9, 0), (12, 0)], IMPROVED.stroke_width(2))
                         + PathElement::new(vec![(16, 0), (19, 0)], IMPROVED.stroke_width(2))
                 }),
-                3 => key.add(anno, words, |(x, y)| {
+                2 => key.add(anno, words, |(x, y)| {
                     EmptyElement::at((x + 12, y)) + Polygon::new(cross(14), FAILED.filled())
                 }),
                 _ => key.add(anno, words, |(x, y)| {

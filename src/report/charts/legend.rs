@@ -227,10 +227,10 @@ pub struct Outside<DB: DrawingBackend> {
 const BESIDE_AT_MOST: f64 = 0.36;
 
 /// The least height in pixels of a chart's part of the canvas (its title,
-/// plot and axes) with its legend under it: about 200 px of data. Where a
+/// plot and axes) with its legend under it: about 240 px of data. Where a
 /// legend leaves less, the figure is drawn again that much taller (see
 /// [`super::draw_svg`]).
-const LEAST_PLOT: i32 = 320;
+const LEAST_PLOT: i32 = 360;
 
 thread_local! {
     /// How much taller the figure being drawn on this thread needs to be.

@@ -48,9 +48,15 @@ pub struct Memory {
     pub points: Vec<(usize, usize, f64)>,
     /// The memory limit each outside process ran under, in words, if any.
     pub limit: Option<String>,
+    /// Contenders the run skipped on some datasets, with which and why
+    /// (`band on set-16x16 (handles 9x9 only)`).
+    pub left_out: Vec<String>,
 }
 
 impl Chart for Memory {
+    fn not_shown(&self) -> Vec<String> {
+        self.left_out.clone()
+    }
     fn name(&self) -> String {
         // A run of one dataset: the name ends with it, so the data line names it.
         match self.datasets.as_slice() {
@@ -230,11 +236,36 @@ impl RunChart for FromRun {
             .as_ref()
             .and_then(|i| i.options.memory_limit.as_ref())
             .map(|m| format!("{} ({})", crate::usage::size_words(m.bytes), m.by));
+        // A contender skipped on a dataset (a size it does not handle) has
+        // no mark there: said, with which and why. (A chart of one dataset
+        // gets that line from the report.)
+        let mut left_out: Vec<String> = Vec::new();
+        if data.datasets.len() > 1 {
+            let skipped: &[crate::harness::Skipped] =
+                data.info.as_ref().map_or(&[], |i| &i.skipped);
+            for &v in run.order() {
+                let name = &data.variants[v];
+                let on: Vec<&str> = skipped
+                    .iter()
+                    .filter(|k| &k.variant == name)
+                    .map(|k| k.dataset.as_str())
+                    .collect();
+                if let Some(k) = skipped.iter().find(|k| &k.variant == name) {
+                    left_out.push(format!(
+                        "{} on {} (handles {} only)",
+                        data.label(v),
+                        on.join(", "),
+                        k.handles
+                    ));
+                }
+            }
+        }
         let chart = Memory {
             rows,
             datasets: data.datasets.clone(),
             points,
             limit,
+            left_out,
         };
         run.draw(&chart, "memory", out)
     }
@@ -260,6 +291,7 @@ mod tests {
                 .flat_map(|r| (0..3).map(move |d| (r, d, 10f64.powi(2 + r as i32 + d as i32))))
                 .collect(),
             limit: None,
+            left_out: Vec::new(),
         };
         for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
             let svg = super::super::draw_svg(&chart, "", &size).unwrap();
@@ -279,6 +311,7 @@ mod tests {
             // 241 B against 15 MB.
             points: vec![(0, 0, 241.0), (1, 1, 9e3), (2, 0, 15e6), (2, 1, 16e6)],
             limit: None,
+            left_out: Vec::new(),
         };
         // The x axes: long horizontal black lines.
         let axes = |svg: &str| {
@@ -319,6 +352,7 @@ mod tests {
             datasets: vec!["a".into()],
             points: vec![(0, 0, 241.0)],
             limit: None,
+            left_out: Vec::new(),
         };
         let svg = super::super::draw_svg(&one, "", &super::super::figure::DOUBLE).unwrap();
         assert_eq!(axes(&svg), 1);

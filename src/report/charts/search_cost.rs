@@ -40,13 +40,13 @@ impl Chart for SearchCost {
         format!(
             "Each dot is a strategy on {}: the search nodes it needed per puzzle (mean) against its solver \
              time per node; time per puzzle is their product, so the grey diagonals are equal time per \
-             puzzle (labelled where a label fits, drawn over the dots' span) and a strategy is fast by searching less (left), by spending less per node (down), or both. The legend names each dot by its colour and marker.",
+             puzzle (each labelled with that time, on the line, where a label fits, drawn over the dots' span) and a strategy is fast by searching less (left), by spending less per node (down), or both. The legend names each dot by its colour and marker.",
             self.dataset
         )
     }
     fn key(&self) -> Option<String> {
         Some(
-            "Grey diagonals: equal time per puzzle (nodes × time per node), labelled where a label fits."
+            "Grey diagonals: equal time per puzzle (nodes × time per node), each labelled with that time where a label fits."
                 .into(),
         )
     }
@@ -112,7 +112,7 @@ impl Chart for SearchCost {
             .iter()
             .map(|p| {
                 let (x, y) = chart.backend_coord(&(p.nodes, p.per_node_us));
-                (x - 9, y - 9, x + 9, y + 9)
+                (x - 13, y - 13, x + 13, y + 13)
             })
             .collect();
         // The legend's place first, clear of the dots: no label goes under it.
@@ -170,16 +170,16 @@ impl Chart for SearchCost {
             let clear = |b: (i32, i32, i32, i32), taken: &[(i32, i32, i32, i32)]| {
                 free(b, taken) && others.iter().all(|l| !crosses(b, *l))
             };
-            // The first place along the line, from its middle out, beside
-            // it (above to the right, below to the left) where the label
-            // covers nothing and crosses no diagonal; else on the line
-            // itself, over a white backing that breaks the line there (so
-            // whose label it is cannot be mistaken), crossing no other;
-            // the long label (`100 µs/puzzle`) first, then the short.
+            // The first place along the line, from its middle out, on the
+            // line itself, over a white backing that breaks the line there
+            // (so whose label it is cannot be mistaken), where the label
+            // covers nothing and crosses no other diagonal; else beside it
+            // (above to the right, below to the left). Every label in one
+            // style (`100 µs`); the key says they are times per puzzle.
             let style = (FONT, super::TEXT).into_font().color(&BLACK.mix(0.6));
-            let texts = [format!("{}/puzzle", duration(t)), duration(t)];
+            let texts = [duration(t)];
             let places = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9];
-            let tries = [(0, false), (1, false), (0, true), (1, true)];
+            let tries = [(0, true), (0, false)];
             let found = tries.iter().find_map(|&(k, on_line)| {
                 let text = &texts[k];
                 let wide = super::text_width(text, super::TEXT as f64 / 1.24) as i32;

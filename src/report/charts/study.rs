@@ -58,6 +58,10 @@ pub struct StudyChart {
     pub log_x: bool,
     /// The curves.
     pub curves: Vec<StudyCurve>,
+    /// Why a curve has no fitted line where others may (`cdcl: not
+    /// fitted, fewer than 3 sizes with a known median`): said under the
+    /// chart.
+    pub unfitted: Vec<String>,
 }
 
 impl Chart for StudyChart {
@@ -69,6 +73,10 @@ impl Chart for StudyChart {
     }
     fn caption(&self) -> String {
         self.caption.clone()
+    }
+    fn key(&self) -> Option<String> {
+        (!self.unfitted.is_empty())
+            .then(|| format!("No fitted line: {}.", self.unfitted.join("; ")))
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let pts = || self.curves.iter().flat_map(|c| c.points.iter());
@@ -96,7 +104,15 @@ impl Chart for StudyChart {
         let edge = y.end;
         let b = frame(root, &self.title);
         if self.log_x {
-            let x = super::log_x_axis(xmin / 1.4..xmax * 1.4, root);
+            // Ticks at the sizes measured, and only there: a grid's cells
+            // take no values between them.
+            let mut at: Vec<f64> = pts().map(|p| p.x).collect();
+            at.sort_by(f64::total_cmp);
+            at.dedup();
+            let x = (xmin / 1.4..xmax * 1.4)
+                .log_scale()
+                .with_key_points(at)
+                .with_light_points(Vec::<f64>::new());
             let mut chart = { b }
                 .build_cartesian_2d(x, super::log_y_axis_over(root, y.clone(), data.clone()))
                 .map_err(err)?;
@@ -178,7 +194,11 @@ impl StudyChart {
             .configure_mesh()
             .x_desc(super::fit(&self.x_desc, w as f64))
             .y_desc(super::fit_any(&shorter(&self.y_desc), h as f64))
-            .x_label_formatter(&|v| compact(*v))
+            .x_label_formatter(&|v| match self.log_x {
+                // A grid's cells, exactly (1296, not 1.30k).
+                true => format!("{}", v.round()),
+                false => compact(*v),
+            })
             .y_label_formatter(&|v| super::tick_below(*v, top))
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
@@ -224,11 +244,28 @@ where
     fn curve(&mut self, c: &StudyCurve, edge: f64) -> Result<(), DrawError> {
         if c.points.len() > 1 {
             // The band: the intervals, unbounded ones to the plot's edge.
-            let mut band: Vec<(f64, f64)> = c.points.iter().map(|p| (p.x, p.lo)).collect();
-            band.extend(c.points.iter().rev().map(|p| (p.x, p.hi.unwrap_or(edge))));
+            // Lightly filled, its edges drawn thin in the curve's colour:
+            // where bands overlap, each edge still says whose it is.
+            let lows: Vec<(f64, f64)> = c.points.iter().map(|p| (p.x, p.lo)).collect();
+            let highs: Vec<(f64, f64)> = c
+                .points
+                .iter()
+                .map(|p| (p.x, p.hi.unwrap_or(edge)))
+                .collect();
+            let mut band = lows.clone();
+            band.extend(highs.iter().rev());
+            let col = color(c.color);
             self.chart
-                .draw_series(std::iter::once(Polygon::new(band, color(c.color).mix(0.2))))
+                .draw_series(std::iter::once(Polygon::new(band, col.mix(0.14))))
                 .map_err(err)?;
+            for line in [lows, highs] {
+                self.chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        line,
+                        col.mix(0.55).stroke_width(1),
+                    )))
+                    .map_err(err)?;
+            }
         }
         let labelled = self.medians(c)?;
         self.censored(c, labelled)?;
@@ -336,16 +373,27 @@ where
         let chart = &mut *self.chart;
         let ring = Circle::new((at, value), 11, col.stroke_width(2));
         chart.plotting_area().draw(&ring).map_err(err)?;
-        // The location's interval: a bar just under the ring.
+        // The location's interval: a bar just under the ring, capped at
+        // both ends and joined to the ring by a stem, so it reads as the
+        // ring's own.
         let area = chart.plotting_area();
         let base = area.get_base_pixel();
-        let y = chart.backend_coord(&(at, value)).1 - base.1 + 16;
+        let (cx, cy) = chart.backend_coord(&(at, value));
+        let (cx, cy) = (cx - base.0, cy - base.1);
+        let y = cy + 18;
         let lx = chart.backend_coord(&(lo, value)).0 - base.0;
         let hx = chart.backend_coord(&(hi, value)).0 - base.0;
-        let bar = vec![(lx, y - 4), (lx, y), (hx, y), (hx, y - 4)];
-        area.strip_coord_spec()
-            .draw(&PathElement::new(bar.clone(), col.stroke_width(1)))
-            .map_err(err)?;
+        let pixels = area.strip_coord_spec();
+        for line in [
+            vec![(lx, y), (hx, y)],
+            vec![(lx, y - 4), (lx, y + 4)],
+            vec![(hx, y - 4), (hx, y + 4)],
+            vec![(cx, cy + 11), (cx, y)],
+        ] {
+            pixels
+                .draw(&PathElement::new(line, col.stroke_width(1)))
+                .map_err(err)?;
+        }
         self.rings = true;
         Ok(())
     }
@@ -487,6 +535,7 @@ mod tests {
                 fitted: None,
                 peak,
             }],
+            unfitted: Vec::new(),
         }
     }
 

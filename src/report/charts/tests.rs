@@ -276,3 +276,45 @@ fn a_long_row_label_breaks_before_its_parenthesis_else_near_its_middle() {
     );
     assert_eq!(two_lines("band"), None);
 }
+
+#[test]
+fn a_narrow_row_chart_labels_as_many_ticks_as_their_widths_allow() {
+    // Speeds over four decades, on a single-column figure: the widest
+    // label (0.0001×) would leave room for two, yet every other power of
+    // ten fits beside its neighbours.
+    let row = |label: &str, speed: f64| super::relative::SpeedRow {
+        label: label.into(),
+        color: 1,
+        speed,
+        lo: speed,
+        hi: speed,
+    };
+    let chart = super::relative::RelativeSpeed {
+        dataset: "hard".into(),
+        reference: "band".into(),
+        rows: vec![
+            row("band", 1.0),
+            row("dlx", 0.1),
+            row("naive-exact-cover", 0.00006),
+        ],
+        method: "a t-interval over 2 rounds".into(),
+        left_out: Vec::new(),
+    };
+    let svg = draw_svg(&chart, "", &figure::SINGLE).unwrap();
+    for label in ["0.0001×", "0.01×", "1×"] {
+        assert!(
+            svg.contains(&format!(">\n{label}\n<")),
+            "no {label} in {svg}"
+        );
+    }
+    // The labels chosen keep clear of each other.
+    let x = 0.00006 / 1.25..1.25;
+    let w = |v: f64| text_width(&format!("{}×", compact(v)), TEXT as f64 / 1.24);
+    assert!(!super::axes::labels_clear(
+        &[1e-4, 1e-3, 1e-2, 1e-1, 1.0],
+        &x,
+        180.0,
+        &w
+    ));
+    assert!(super::axes::labels_clear(&[1e-4, 1e-2, 1.0], &x, 180.0, &w));
+}

@@ -49,7 +49,7 @@ impl Chart for Throughput {
             false => {
                 let mut s = format!("Puzzles per second by each strategy on each dataset, one dot each (log scale, so equal gaps are equal ratios; higher is better): {}.", crate::harness::summary::PUZZLES_PER_SEC_MEANS);
                 if !self.missing.is_empty() {
-                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no dot: its largest kind of failure is written in its place (in a single-column figure, too narrow for that, this caption does).";
+                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no dot: its largest kind of failure is written in its place (in a figure too narrow for that, the line under it does).";
                     s += &format!(" {}", self.missing_text());
                 }
                 s
@@ -64,12 +64,10 @@ impl Chart for Throughput {
         }
     }
     fn key_at(&self, width: u32) -> Option<String> {
-        // Where dots are too close for a note at each missing one, a
-        // double-column figure says under it which are missing and why; a
-        // single-column one has no height to spare for it (its caption does).
-        let wide = width >= super::figure::DOUBLE.px.0;
-        let missing = (wide && !self.missing.is_empty() && !self.notes_fit(width))
-            .then(|| self.missing_key());
+        // Where dots are too close for a note at each missing one, the
+        // figure says under it which are missing and why.
+        let missing =
+            (!self.missing.is_empty() && !self.notes_fit(width)).then(|| self.missing_key());
         // The legend's names too long for the plot, in full.
         let (_, starred) = self.legend_labels(width);
         let starred = (!starred.is_empty()).then(|| format!("* {}.", starred.join("; ")));
@@ -121,6 +119,7 @@ impl Throughput {
             .build_cartesian_2d(-0.5..d - 0.5, super::log_y_axis_over(root, y, data))
             .map_err(err)?;
         let names = self.datasets.clone();
+        let plot_h = chart.plotting_area().dim_in_pixel().1 as f64;
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -149,7 +148,7 @@ impl Throughput {
                     ],
                 }
                 .map(String::from),
-                root.dim_in_pixel().1 as f64 - 130.0,
+                plot_h,
             ))
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
