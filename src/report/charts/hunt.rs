@@ -97,15 +97,16 @@ impl Chart for HuntProgress {
                 .filter(|s| s.1 == island)
                 .map(|s| (s.0, s.2))
                 .collect();
-            // Every island alike, in one mid gray: which island is which does
-            // not matter, how they climb and restart does.
-            let c = RGBColor(120, 120, 120);
+            // Every island alike, in one thin gray: which island is which
+            // does not matter, how they climb and restart does; thin, so
+            // that islands running close stay apart.
+            let c = RGBColor(110, 110, 110);
             let s = chart
-                .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(2)))
+                .draw_series(LineSeries::new(step_line(&steps, end), c.stroke_width(1)))
                 .map_err(err)?;
             if island == seen.first().copied().unwrap_or(0) {
                 key.add(s, each.clone(), move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(2))
+                    PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(1))
                 });
             }
         }

@@ -325,8 +325,12 @@ where
             let bw = (cols as f64 * col_w - 16.0 + 20.0) as i32;
             // The y labels' room is free under the axis.
             let right = px + pw + 26;
-            let x = (px + (pw - bw) / 2).min(right - bw).max(8);
-            (x - ax, 0)
+            let x = match bw > pw {
+                // Wider than the plot: centred on the canvas.
+                true => ax + (room.area.dim_in_pixel().0 as i32 - bw) / 2,
+                false => (px + (pw - bw) / 2).min(right - bw),
+            };
+            (x.max(ax + 8) - ax, 0)
         }
     };
     let names = key.labels();
