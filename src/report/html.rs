@@ -44,6 +44,7 @@ font-variant-numeric:tabular-nums;white-space:nowrap}\n\
 table.heat td.wrap{white-space:normal}table.heat td.wrap span{white-space:nowrap}\n\
 table.heat th{white-space:nowrap;padding:3px 5px}table.heat thead th{white-space:normal;max-width:5.5em}table.heat th.row{text-align:left;background:#fff}\n\
 table.heat td.ref{background:#dde7f3;font-style:italic}\n\
+table.heat td.skip{color:#666;font-size:.85em}\n\
 .legend{font-size:12px;color:var(--muted)}\n\
 .legend span{display:inline-block;padding:0 .5em;margin-right:.2em;border-radius:3px}\n\
 figure{margin:1em 0}figcaption{color:var(--muted);font-size:13px;margin-top:.3em}\n\
@@ -81,7 +82,7 @@ fn wraps(text: &str) -> (bool, String) {
 
 /// The overview's matrix: one row per strategy, one column per dataset, the
 /// speed against that dataset's reference in each cell.
-fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
+fn heat_matrix(s: &mut String, rows: &[SummaryRow], skipped: &[crate::harness::Skipped]) {
     let variants = first_seen(rows.iter().map(|r| r.variant.as_str()));
     let datasets = first_seen(rows.iter().map(|r| r.dataset.as_str()));
     s.push_str("<div class=\"scroll\"><table class=\"heat\" id=\"speed-matrix\">\n<thead><tr><th>speed</th>");
@@ -142,7 +143,21 @@ fn heat_matrix(s: &mut String, rows: &[SummaryRow]) {
                     }
                     None => s.push_str("<td>-</td>"),
                 },
-                None => s.push_str("<td></td>"),
+                // No row: the run skipped the pair (a size the strategy
+                // does not handle), said in the cell.
+                None => match skipped.iter().find(|k| k.variant == *v && k.dataset == *d) {
+                    Some(k) => {
+                        let _ = write!(
+                            s,
+                            "<td class=\"skip\" title=\"{} skipped on {}: it handles {} only\">{} only</td>",
+                            esc(&label),
+                            esc(d),
+                            esc(&k.handles),
+                            esc(&k.handles)
+                        );
+                    }
+                    None => s.push_str("<td title=\"not run\">-</td>"),
+                },
             }
         }
         s.push_str("</tr>\n");
@@ -234,7 +249,8 @@ pub fn html(data: &RunData, report: &Report) -> String {
     s.push_str("<h2 id=\"overview\">Overview</h2>\n<div class=\"overview\">\n");
     if compared {
         s.push_str("<div class=\"panel\"><h3>Speed against each dataset's reference</h3>\n");
-        heat_matrix(&mut s, &data.summary);
+        let skipped = data.info.as_ref().map_or(&[][..], |i| &i.skipped[..]);
+        heat_matrix(&mut s, &data.summary, skipped);
         s.push_str("</div>\n");
     }
     if let Some(c) = throughput {

@@ -68,19 +68,31 @@ fn a_chart_of_several_datasets_names_a_skipped_strategy() {
     let (_keep, dir) = run_dir(&["band", "dlx"], 20);
     // A second dataset, `big`, where dlx ran and band was skipped; every
     // row with a peak heap, so that the memory chart is drawn.
-    let with_heap = |csv: String, header: &str| -> String {
-        let mut out = format!("{header},peak_heap_bytes\n");
+    // Summary rows compared with a reference too, so that the page has
+    // its speed matrix.
+    let with_heap = |csv: String, header: &str, more: &str| -> String {
+        let mut out = format!(
+            "{header},peak_heap_bytes{}\n",
+            if more.is_empty() {
+                ""
+            } else {
+                ",reference,speed"
+            }
+        );
         for line in csv.lines().skip(1) {
-            out.push_str(&format!("{line},4096\n"));
+            out.push_str(&format!("{line},4096{more}\n"));
             if line.starts_with("dlx,") {
-                out.push_str(&format!("{},4096\n", line.replace(",tiny,", ",big,")));
+                out.push_str(&format!("{},4096{more}\n", line.replace(",tiny,", ",big,")));
             }
         }
         out
     };
-    for (file, header) in [("results.csv", HEADER), ("summary.csv", SUMMARY_HEADER)] {
+    for (file, header, more) in [
+        ("results.csv", HEADER, ""),
+        ("summary.csv", SUMMARY_HEADER, ",dlx,1.0"),
+    ] {
         let csv = std::fs::read_to_string(dir.join(file)).unwrap();
-        std::fs::write(dir.join(file), with_heap(csv, header)).unwrap();
+        std::fs::write(dir.join(file), with_heap(csv, header, more)).unwrap();
     }
     let mut info = crate::harness::RunInfo::new(Default::default(), Vec::new(), Vec::new());
     info.skipped.push(crate::harness::Skipped {
@@ -108,6 +120,12 @@ fn a_chart_of_several_datasets_names_a_skipped_strategy() {
     assert!(
         read("hardness").contains("big (band handles 9x9 only)"),
         "hardness does not name big"
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("speed-matrix"), "no speed matrix");
+    assert!(
+        html.contains(">9x9 only</td>"),
+        "the speed matrix leaves band's skipped cell blank"
     );
 }
 

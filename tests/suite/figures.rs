@@ -234,28 +234,47 @@ fn scaling_machines_outside_and_counted_charts_are_fit_for_print() {
             "mine={}:fixture_solver:sudoku-bench",
             crate::common::example("libfixture_library.so").display()
         );
-        let counted = bin()
-            .env(
-                "SUDOKU_BENCH_FIXTURE",
-                format!("wrong:{}", at("wrong.txt").display()),
-            )
-            .args(["bench", "--quiet", "--dataset", "hard-9x9", "--limit", "6"])
-            .args([
-                "--solver",
-                "band,dlx",
-                "--library",
-                &library,
-                "--threads",
-                "1",
-            ])
-            .args(["--measure", "instructions", "--figures", "paper", "--out"])
-            .arg(at("counted"))
-            .output()
-            .unwrap();
+        let count = |out: &str| {
+            bin()
+                .env(
+                    "SUDOKU_BENCH_FIXTURE",
+                    format!("wrong:{}", at("wrong.txt").display()),
+                )
+                .args(["bench", "--quiet", "--dataset", "hard-9x9", "--limit", "6"])
+                .args([
+                    "--solver",
+                    "band,dlx",
+                    "--library",
+                    &library,
+                    "--threads",
+                    "1",
+                ])
+                .args(["--measure", "instructions", "--figures", "paper", "--out"])
+                .arg(at(out))
+                .output()
+                .unwrap()
+        };
+        let counted = count("counted");
         assert_eq!(counted.status.code(), Some(1), "{counted:?}");
         let throughput = std::fs::read_to_string(at("counted/charts/instructions.svg")).unwrap();
         assert!(throughput.contains("3/6"), "the library's share is drawn");
         n += check_charts(&at("counted/charts"), true);
+        // Two counted runs across machines: their ratios are of counts
+        // (valgrind's times say nothing of a speed).
+        assert_eq!(count("counted2").status.code(), Some(1));
+        bin()
+            .args(["report"])
+            .args([at("counted"), at("counted2")])
+            .args(["--figures", "paper", "--out"])
+            .arg(at("work"))
+            .assert()
+            .success();
+        let work = std::fs::read_to_string(at("work/charts/machines-hard-9x9.svg")).unwrap();
+        assert!(
+            work.contains("Relative work by machine") && !work.contains("Relative speed"),
+            "counted runs compared by speed"
+        );
+        n += check_charts(&at("work/charts"), true);
     }
     assert!(n >= 12, "{n} charts");
 }

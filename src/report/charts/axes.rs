@@ -63,17 +63,26 @@ pub fn tick_below(v: f64, top: f64) -> String {
     }
 }
 
-/// A log-axis range padded around positive values.
-pub fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+/// The least and the greatest of the positive, finite `values`.
+pub fn log_span(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
     let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
     for v in values.filter(|v| *v > 0.0 && v.is_finite()) {
         lo = lo.min(v);
         hi = hi.max(v);
     }
-    if !lo.is_finite() {
+    lo.is_finite().then_some((lo, hi))
+}
+
+/// A log-axis range padded around positive values: by 6% of the data's
+/// span in log terms each side, at least 15% and at most a factor of two,
+/// so that a narrow span (4 to 10 µs) keeps the plot's height and a wide
+/// one keeps its marks off the frame.
+pub fn log_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let Some((lo, hi)) = log_span(values) else {
         return 0.1..10.0;
-    }
-    (lo / 2.0)..(hi * 2.0)
+    };
+    let pad = (0.06 * (hi / lo).ln()).clamp(1.15f64.ln(), 2f64.ln()).exp();
+    (lo / pad)..(hi * pad)
 }
 
 /// A log axis over `r` with the grid every log chart shares: bold lines and
@@ -160,7 +169,15 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
         // Within one step of a decade (11 to 18 MB): its tenths.
         let step = 10f64.powi(lo.log10().floor() as i32 - 1);
         let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
-        bold = (first..=last).map(|k| k as f64 * step).collect();
+        // Each a share of the axis from the last, as many shares as the
+        // axis holds labels (`most`): 12, 14, 16, not 11 to 19.
+        let gap = (hi / lo).ln() / most.clamp(2, 12) as f64;
+        for v in (first..=last).map(|k| k as f64 * step) {
+            match bold.last() {
+                Some(&b) if (v / b).ln() < gap => light.push(v),
+                _ => bold.push(v),
+            }
+        }
     }
     // The leading digit of a whole multiple on the axis.
     let digit = |v: f64| (v / 10f64.powf(v.log10().floor())).round() as u32;
@@ -177,6 +194,44 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
             bold.extend(ones.into_iter().chain(rest));
         }
         bold.sort_by(f64::total_cmp);
+    }
+    if hi / lo < 10.0 && !light.is_empty() {
+        // Under a decade (guesses + 1 from 1 to 7):
+        // every whole multiple is labelled, where the room allows.
+        // (Not at the far end, where a label would leave the plot.)
+        // Each keeps a share of the axis from the labels beside it, as
+        // many shares as the axis holds labels (`most`): 0.9 gives way
+        // to 1 where the axis runs from 0.5 to 2.
+        let gap = (hi / lo).ln() / most.clamp(2, 12) as f64;
+        // (The far end's multiples stay light.)
+        let (ends, mut inner): (Vec<f64>, Vec<f64>) = std::mem::take(&mut light)
+            .into_iter()
+            .partition(|&v| (hi / v).ln() < 0.03 * (hi / lo).ln());
+        light = ends;
+        inner.sort_by(f64::total_cmp);
+        for v in inner {
+            if bold.iter().all(|&b| (v / b).ln().abs() >= gap) {
+                bold.push(v);
+            } else {
+                light.push(v);
+            }
+        }
+        bold.sort_by(f64::total_cmp);
+        light.sort_by(f64::total_cmp);
+    }
+    if hi / lo < 10.0 {
+        // An unlabelled stretch over a top label at a power of ten (0.4×
+        // to 1× labelled, the data running on to 1.35×): labels at its
+        // fifths (1.2×), short of the far end.
+        if let Some(&top) = bold.last().filter(|&&t| digit(t) == 1) {
+            let step = top / 5.0;
+            let mut v = top + step;
+            while (hi / v).ln() >= 0.03 * (hi / lo).ln() && hi / top > 1.2 {
+                bold.push(v);
+                light.retain(|l| (l / v - 1.0).abs() > 1e-9);
+                v += step;
+            }
+        }
     }
     if bold.len() > most.max(2) {
         // Too many even at the powers of ten: every k-th keeps its label,
@@ -380,10 +435,11 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
     // neighbours by its own width (0.0000001× is wider than 1k): the
     // most of 1-2-5, the powers of ten, every other one, ... that fit.
     let label_w = |v: f64| text_width(&x_label(&v), TEXT as f64 / 1.24);
-    let all = log_points(x.clone(), usize::MAX).0.len().max(2);
+    // (`most` from the width's cap down: the 1-2-5 labels need room
+    // for three a decade, so a cap of the labels' count would drop them.)
     let cap = (w.saturating_sub(140) as usize / 64).max(2);
     let mut fitted = None;
-    for most in (2..=all.min(cap)).rev() {
+    for most in (2..=cap).rev() {
         let (bold, light) = with_always(log_points(x.clone(), most), &x, plot, &label_w, axis);
         let clear = labels_clear(&bold, &x, plot, &label_w);
         if clear || most == 2 {

@@ -61,13 +61,14 @@ impl Chart for RatioDistribution {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         // The ratios' span and the noise band, a little either side.
-        let x = log_range(
+        let (lo, hi) = super::log_span(
             self.lines
                 .iter()
                 .flat_map(|l| l.2.iter().copied())
                 .chain([1.0 / (1.0 + self.threshold), 1.0 + self.threshold]),
-        );
-        let x = x.start * 2.0 / 1.15..x.end / 2.0 * 1.15;
+        )
+        .unwrap_or((0.5, 2.0));
+        let x = lo / 1.15..hi * 1.15;
         let labels: Vec<String> = self
             .lines
             .iter()

@@ -83,17 +83,20 @@ impl Chart for Hardness {
         self.left_out.clone()
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
-        let x = log_range(
+        let counts = || {
             self.series
                 .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.0)),
-        );
+                .flat_map(|s| s.points.iter().map(|p| p.0))
+        };
         // Guesses + 1 is at least 1, and dots move only right: the axis
         // starts just under the least count, so that nothing stands where
         // no count is, and ends past the dots moved furthest (20%).
         let x = match self.metric {
-            Metric::Guesses => x.start * 2.0 / 1.06..x.end / 2.0 * 1.3,
-            Metric::Nodes => x,
+            Metric::Guesses => {
+                let (lo, hi) = super::log_span(counts()).unwrap_or((1.0, 10.0));
+                lo / 1.06..hi * 1.3
+            }
+            Metric::Nodes => log_range(counts()),
         };
         let y = log_range(
             self.series

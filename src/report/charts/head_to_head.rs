@@ -1,6 +1,6 @@
 //! Head to head: per-puzzle time of one variant against another, log-log, with the diagonal.
 
-use super::{color, err, frame, log_log_mesh, log_range, Chart, DrawError};
+use super::{color, err, frame, log_log_mesh, Chart, DrawError};
 use crate::report::{Report, ReportError, RunChart, RunCharts};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -51,8 +51,9 @@ impl Chart for HeadToHead {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         // The data's span and a little: the whole square is the data's.
-        let r = log_range(self.points.iter().flat_map(|&(x, y)| [x, y]));
-        let r = r.start * 2.0 / 1.4..r.end / 2.0 * 1.4;
+        let (lo, hi) =
+            super::log_span(self.points.iter().flat_map(|&(x, y)| [x, y])).unwrap_or((1.0, 10.0));
+        let r = lo / 1.4..hi * 1.4;
         // Equal scales: a square plot, so the diagonal lies at 45 degrees and
         // a factor reads the same across as up.
         // The frame takes 104 px across (margins, y labels) and 106 down

@@ -17,6 +17,9 @@ pub struct MachineSpeed {
     pub variants: Vec<String>,
     /// `(variant index, machine index, speed, interval low, interval high)`.
     pub points: Vec<(usize, usize, f64, f64, f64)>,
+    /// The runs counted instructions: each ratio is the reference's count
+    /// over the contender's, exact.
+    pub counted: bool,
 }
 
 impl Chart for MachineSpeed {
@@ -24,15 +27,32 @@ impl Chart for MachineSpeed {
         format!("machines-{}", crate::report::slug(&self.dataset))
     }
     fn title(&self) -> String {
-        format!("Relative speed by machine: {}", self.dataset)
+        match self.counted {
+            true => format!("Relative work by machine: {}", self.dataset),
+            false => format!("Relative speed by machine: {}", self.dataset),
+        }
     }
     fn key(&self) -> Option<String> {
+        if self.counted {
+            return Some(format!(
+                "{}'s instructions a puzzle over each contender's, counted by callgrind on each machine: exact, so no whiskers.",
+                self.reference
+            ));
+        }
         Some(format!(
             "Speeds relative to {} on the same machine; whiskers: each mean's 95% interval on its machine.",
             self.reference
         ))
     }
     fn caption(&self) -> String {
+        if self.counted {
+            return format!(
+                "Each strategy's instructions a puzzle on {} against {}'s on the same machine (at 1×; right of 1× is less work), \
+                 one colour per machine, counted by callgrind: exact, and the same on any machine running the same code, \
+                 so a ratio that moves from one machine to another means another code path ran there.",
+                self.dataset, self.reference
+            );
+        }
         format!(
             "Each strategy's speed on {} against {} on the same machine (at 1×), one colour per machine, \
              with its 95% interval as whiskers (log scale; right of 1× is faster). Where one strategy's \
@@ -61,18 +81,28 @@ impl Chart for MachineSpeed {
             (lo / 1.25)..(hi * 1.25),
             &self.variants,
             &|v| format!("{}×", compact(*v)),
-            &[
-                format!(
-                    "speed relative to {} on the same machine (log; higher is faster)",
-                    self.reference
-                ),
-                format!(
-                    "speed relative to {} on the same machine (log)",
-                    self.reference
-                ),
-                format!("speed relative to {} (log)", self.reference),
-                format!("relative to {} (log)", self.reference),
-            ]
+            &match self.counted {
+                true => vec![
+                    format!(
+                        "{}'s instructions over its own, same machine (log; higher is less work)",
+                        self.reference
+                    ),
+                    format!("{}'s instructions over its own (log)", self.reference),
+                    format!("work relative to {} (log)", self.reference),
+                ],
+                false => vec![
+                    format!(
+                        "speed relative to {} on the same machine (log; higher is faster)",
+                        self.reference
+                    ),
+                    format!(
+                        "speed relative to {} on the same machine (log)",
+                        self.reference
+                    ),
+                    format!("speed relative to {} (log)", self.reference),
+                    format!("relative to {} (log)", self.reference),
+                ],
+            }
             .join("\n"),
         )?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));

@@ -125,18 +125,9 @@ impl Memory {
             .iter()
             .filter_map(|&(r, d, v)| Some((mine.iter().position(|&m| m == r)?, d, v)))
             .collect();
-        let values = || points.iter().map(|p| p.2.max(1.0));
-        let lo = values().fold(f64::INFINITY, f64::min);
-        let hi = values().fold(0.0, f64::max);
-        let (lo, hi) = if lo.is_finite() {
-            (lo, hi)
-        } else {
-            (1.0, 10.0)
-        };
         let n = rows.len().max(1) as f64;
-        // From the power of ten under the data to the one over it: every
-        // mark lies between two labelled ticks.
-        let x = 10f64.powf((lo / 1.25).log10().floor())..10f64.powf((hi * 1.25).log10().ceil());
+        // The data's span, a little either side: no tick far past it.
+        let x = super::log_range(points.iter().map(|p| p.2.max(1.0)));
         // Every tick the axis labels: it takes as many as its width holds.
         let label = |v: &f64| bytes_label(*v);
         let mut chart = super::rows_chart(root, kind.title(), x, &rows, &label, kind.axis())?;

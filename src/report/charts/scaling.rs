@@ -110,6 +110,33 @@ impl Chart for Scaling {
             .axis_desc_style((FONT, super::AXIS))
             .draw()
             .map_err(err)?;
+        if let Some(c) = self.cores_passed() {
+            // A dotted rule at the core count, named at its top, left of
+            // it: drawn first, so that the marks stand over it.
+            let (c, area) = (c as f64, chart.plotting_area());
+            let (x, y0) = chart.backend_coord(&(c, data.start));
+            let (_, y1) = chart.backend_coord(&(c, data.end));
+            let base = area.get_base_pixel();
+            let area = area.strip_coord_spec();
+            let mut py = y0 - base.1;
+            while py > y1 - base.1 {
+                let dot = vec![(x - base.0, py), (x - base.0, (py - 4).max(y1 - base.1))];
+                area.draw(&PathElement::new(dot, BLACK.mix(0.45).stroke_width(2)))
+                    .map_err(err)?;
+                py -= 9;
+            }
+            let word = if c == 1.0 { "core" } else { "cores" };
+            let style = (FONT, super::TEXT)
+                .into_font()
+                .color(&BLACK.mix(0.75))
+                .pos(Pos::new(HPos::Right, VPos::Top));
+            area.draw(&Text::new(
+                format!("{c} {word}"),
+                (x - base.0 - 6, y1 - base.1 + 4),
+                style,
+            ))
+            .map_err(err)?;
+        }
         let mut key = super::Key::default();
         for (name, ci, pts) in &self.series {
             let (slot, c) = (*ci, color(*ci));
@@ -135,35 +162,11 @@ impl Chart for Scaling {
                 let from = (t0 as f64, ideal(pts, t0 as f64));
                 let to = (max_t, ideal(pts, max_t));
                 chart
-                    .draw_series(DashedLineSeries::new([from, to], 6, 4, c.stroke_width(1)))
+                    // Long dashes: few ends to round to a pixel, so the
+                    // line reads straight even at 3.5 in.
+                    .draw_series(DashedLineSeries::new([from, to], 12, 6, c.stroke_width(1)))
                     .map_err(err)?;
             }
-        }
-        if let Some(c) = self.cores_passed() {
-            // A dotted rule at the core count, named at its top, left of it.
-            let (c, area) = (c as f64, chart.plotting_area());
-            let (x, y0) = chart.backend_coord(&(c, data.start));
-            let (_, y1) = chart.backend_coord(&(c, data.end));
-            let base = area.get_base_pixel();
-            let area = area.strip_coord_spec();
-            let mut py = y0 - base.1;
-            while py > y1 - base.1 {
-                let dot = vec![(x - base.0, py), (x - base.0, (py - 4).max(y1 - base.1))];
-                area.draw(&PathElement::new(dot, BLACK.mix(0.6).stroke_width(2)))
-                    .map_err(err)?;
-                py -= 9;
-            }
-            let word = if c == 1.0 { "core" } else { "cores" };
-            let style = (FONT, super::TEXT)
-                .into_font()
-                .color(&BLACK.mix(0.75))
-                .pos(Pos::new(HPos::Right, VPos::Top));
-            area.draw(&Text::new(
-                format!("{c} {word}"),
-                (x - base.0 - 6, y1 - base.1 + 4),
-                style,
-            ))
-            .map_err(err)?;
         }
         super::legend_outside(&chart, &key, &room)
     }

@@ -55,27 +55,12 @@ impl Chart for SearchCost {
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.points.iter().map(|p| p.nodes));
-        // The legend names the dots: in a corner of the plot they leave
-        // free, else beside or under the plot.
+        // The legend names the dots, beside or under the plot: inside it,
+        // it would hide a stretch of some diagonal wherever it stood.
         let data_y = log_range(self.points.iter().map(|p| p.per_node_us));
         let data_top = data_y.end;
         let labels: Vec<String> = self.points.iter().map(|p| p.label.clone()).collect();
-        let dots: Vec<Vec<(f64, f64)>> = self
-            .points
-            .iter()
-            .map(|p| vec![(p.nodes, p.per_node_us)])
-            .collect();
-        // No room kept where the legend has a free corner beside the dots.
-        let fits = super::legend_fits_log_log(
-            root,
-            &self.title(),
-            (x.clone(), data_y.clone()),
-            &labels,
-            &dots,
-            SeriesLabelPosition::UpperRight,
-        )?;
-        // Else the legend goes beside or under the plot.
-        let (area, outside) = super::outside_unless(root, &labels, fits);
+        let (area, outside) = super::outside(root, &labels);
         let root = &area;
         let y = data_y.clone();
         let mut chart = frame(root, &self.title())
@@ -115,11 +100,6 @@ impl Chart for SearchCost {
                 (x - 13, y - 13, x + 13, y + 13)
             })
             .collect();
-        // The legend's place first, clear of the dots: no label goes under it.
-        let spot = super::legend_spot(&chart, &labels, &dots, SeriesLabelPosition::UpperRight);
-        if outside.is_none() {
-            taken.push(spot.1);
-        }
         let free = |b: (i32, i32, i32, i32), taken: &[(i32, i32, i32, i32)]| {
             let inside = b.0 >= base.0
                 && b.2 <= base.0 + pw as i32
@@ -247,11 +227,7 @@ impl Chart for SearchCost {
             });
             super::draw_marks(&mut chart, [(p.nodes, p.per_node_us)], slot, 13)?;
         }
-        match outside {
-            None => super::legend_at(&mut chart, spot)?,
-            Some(room) => super::legend_outside(&chart, &key, &room)?,
-        }
-        Ok(())
+        super::legend_outside(&chart, &key, &outside)
     }
 }
 

@@ -75,8 +75,25 @@ impl Chart for StudyChart {
         self.caption.clone()
     }
     fn key(&self) -> Option<String> {
-        (!self.unfitted.is_empty())
-            .then(|| format!("No fitted line: {}.", self.unfitted.join("; ")))
+        let mut parts = Vec::new();
+        if !self.unfitted.is_empty() {
+            parts.push(format!("No fitted line: {}.", self.unfitted.join("; ")));
+        }
+        // A peak the study located at the sweep's edge is no peak inside
+        // it: not ringed, and said so.
+        let edge: Vec<String> = self
+            .curves
+            .iter()
+            .filter(|c| c.peak.is_some() && c.ringed().is_none())
+            .map(|c| c.name.clone())
+            .collect();
+        if !edge.is_empty() {
+            parts.push(format!(
+                "Not ringed (the highest median at the edge of the sweep, which may not hold the peak): {}.",
+                edge.join(", ")
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let pts = || self.curves.iter().flat_map(|c| c.points.iter());
@@ -384,6 +401,11 @@ where
         let lx = chart.backend_coord(&(lo, value)).0 - base.0;
         let hx = chart.backend_coord(&(hi, value)).0 - base.0;
         let pixels = area.strip_coord_spec();
+        // A location known to the clue (an interval of no width) has no bar.
+        if hx - lx < 2 {
+            self.rings = true;
+            return Ok(());
+        }
         for line in [
             vec![(lx, y), (hx, y)],
             vec![(lx, y - 4), (lx, y + 4)],

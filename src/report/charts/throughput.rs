@@ -182,7 +182,17 @@ impl Throughput {
                 .filter(|m| m.1 == vi)
                 .map(|(di, _, why)| {
                     let x = *di as f64 - 0.4 + vi as f64 * width + width * 0.2;
-                    Text::new(why.clone(), (x, floor * 1.3), style.clone())
+                    // Named: in grayscale a colour alone says nothing.
+                    // (Its reason alone where the name would run past the
+                    // plot's top.)
+                    let named = match why.strip_prefix("skipped: ") {
+                        Some(w) => format!("{} skipped: {w}", self.names[vi]),
+                        None => format!("{}: {why}", self.names[vi]),
+                    };
+                    let fits =
+                        super::text_width(&named, super::TEXT as f64 / 1.24) + 24.0 <= plot_h;
+                    let note = if fits { named } else { why.clone() };
+                    Text::new(note, (x, floor * 1.3), style.clone())
                 });
             if notes_fit {
                 chart.draw_series(notes).map_err(err)?;

@@ -324,6 +324,24 @@ impl<'a> Runs<'a> {
                         // callgrind's counts only: the CPU's move with the machine.
                         let exact = m.info.options.measure == Measure::Instructions;
                         rs.iter().find(|r| &r.variant == v).and_then(|r| {
+                            if exact {
+                                // Valgrind's times say nothing of a speed:
+                                // the reference's count over this one's,
+                                // exact (no interval).
+                                let own = r.instructions_per_puzzle.filter(|n| *n > 0.0)?;
+                                let base = rs
+                                    .iter()
+                                    .find(|o| o.variant == r.reference)?
+                                    .instructions_per_puzzle?;
+                                let s = base / own;
+                                return Some(Speed {
+                                    speed: s,
+                                    lo: s,
+                                    hi: s,
+                                    puzzles_per_sec: r.puzzles_per_sec,
+                                    instructions: Some(own),
+                                });
+                            }
                             let speed = if *v == r.reference {
                                 Some(1.0)
                             } else {

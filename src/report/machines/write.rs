@@ -246,6 +246,9 @@ pub fn write(dirs: &[PathBuf], out: &Path, paper: bool) -> Result<MachinesReport
             ),
             variants: d.variants.clone(),
             points,
+            counted: machines
+                .iter()
+                .all(|m| m.info.options.measure == crate::harness::plan::Measure::Instructions),
         };
         // Each run's own record of this dataset: its puzzles, mode and
         // threads, what it measured, its machine, build and day (its
