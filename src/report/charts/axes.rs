@@ -195,38 +195,14 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
         }
         bold.sort_by(f64::total_cmp);
     }
-    if hi / lo < 10.0 && !light.is_empty() {
-        // Under a decade (guesses + 1 from 1 to 7):
-        // every whole multiple is labelled, where the room allows.
-        // (Not at the far end, where a label would leave the plot.)
-        // Each keeps a share of the axis from the labels beside it, as
-        // many shares as the axis holds labels (`most`): 0.9 gives way
-        // to 1 where the axis runs from 0.5 to 2.
-        let gap = (hi / lo).ln() / most.clamp(2, 12) as f64;
-        // (The far end's multiples stay light.)
-        let (ends, mut inner): (Vec<f64>, Vec<f64>) = std::mem::take(&mut light)
-            .into_iter()
-            .partition(|&v| (hi / v).ln() < 0.03 * (hi / lo).ln());
-        light = ends;
-        inner.sort_by(f64::total_cmp);
-        for v in inner {
-            if bold.iter().all(|&b| (v / b).ln().abs() >= gap) {
-                bold.push(v);
-            } else {
-                light.push(v);
-            }
-        }
-        bold.sort_by(f64::total_cmp);
-        light.sort_by(f64::total_cmp);
-    }
     if hi / lo < 10.0 {
-        // An unlabelled stretch over a top label at a power of ten (0.4×
-        // to 1× labelled, the data running on to 1.35×): labels at its
-        // fifths (1.2×), short of the far end.
+        // A short unlabelled stretch over a top label at a power of ten
+        // (0.4× to 1× labelled, the data running on to 1.35×): labels at
+        // its fifths (1.2×), short of the far end.
         if let Some(&top) = bold.last().filter(|&&t| digit(t) == 1) {
             let step = top / 5.0;
             let mut v = top + step;
-            while (hi / v).ln() >= 0.03 * (hi / lo).ln() && hi / top > 1.2 {
+            while (hi / v).ln() >= 0.03 * (hi / lo).ln() && hi / top > 1.2 && hi / top < 1.6 {
                 bold.push(v);
                 light.retain(|l| (l / v - 1.0).abs() > 1e-9);
                 v += step;
@@ -435,20 +411,36 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
     // neighbours by its own width (0.0000001× is wider than 1k): the
     // most of 1-2-5, the powers of ten, every other one, ... that fit.
     let label_w = |v: f64| text_width(&x_label(&v), TEXT as f64 / 1.24);
-    // (`most` from the width's cap down: the 1-2-5 labels need room
-    // for three a decade, so a cap of the labels' count would drop them.)
+    // The candidates: what `log_points` gives for each count the width's
+    // cap allows, and its 1-2-5 labels thinned to every other or third
+    // (0.02×, 0.1×, 0.5×, 2× where 1-2-5 crowd and the powers of ten are
+    // two); the clear one with the most labels wins.
     let cap = (w.saturating_sub(140) as usize / 64).max(2);
-    let mut fitted = None;
-    for most in (2..=cap).rev() {
-        let (bold, light) = with_always(log_points(x.clone(), most), &x, plot, &label_w, axis);
+    let dense = log_points(x.clone(), usize::MAX);
+    let mut candidates: Vec<(Vec<f64>, Vec<f64>)> =
+        (2..=cap).rev().map(|m| log_points(x.clone(), m)).collect();
+    for k in 2..=3 {
+        candidates.push(every_kth(&dense, k));
+    }
+    let mut fitted: Option<(Vec<f64>, Vec<f64>)> = None;
+    for c in candidates {
+        let (bold, light) = with_always(c, &x, plot, &label_w, axis);
         let clear = labels_clear(&bold, &x, plot, &label_w);
-        if clear || most == 2 {
+        let better = fitted.as_ref().is_none_or(|f| bold.len() > f.0.len());
+        if clear && better {
             fitted = Some((bold, light));
-            if clear {
-                break;
-            }
         }
     }
+    // None clear: the fewest.
+    let fitted = fitted.or_else(|| {
+        Some(with_always(
+            log_points(x.clone(), 2),
+            &x,
+            plot,
+            &label_w,
+            axis,
+        ))
+    });
     let (bold, light) = fitted.unwrap_or_default();
     let mut chart = frame(root, title)
         .y_label_area_size(labels)
@@ -533,6 +525,23 @@ fn with_always(
         bold.sort_by(f64::total_cmp);
     }
     (bold, light)
+}
+
+/// `points` with every `k`-th labelled, counted from a power of ten, the
+/// rest light.
+fn every_kth((bold, light): &(Vec<f64>, Vec<f64>), k: usize) -> (Vec<f64>, Vec<f64>) {
+    let digit = |v: f64| (v / 10f64.powf(v.log10().floor())).round() as u32;
+    let from = bold.iter().position(|&v| digit(v) == 1).unwrap_or(0) % k;
+    let mut light = light.clone();
+    let mut kept = Vec::new();
+    for (i, &v) in bold.iter().enumerate() {
+        match (i + k - from) % k {
+            0 => kept.push(v),
+            _ => light.push(v),
+        }
+    }
+    light.sort_by(f64::total_cmp);
+    (kept, light)
 }
 
 /// Whether labels at `at` (in order) on a log axis over `x`, `plot` px

@@ -174,7 +174,7 @@ impl Chart for HeadToHead {
 /// The top-left corner of a `size` box inside `area` (pixels: left, top,
 /// right, bottom) nearest the plot's upper-left corner (`upper`) or its
 /// lower-right one, on that side of the diagonal `ends` and 6 px clear of
-/// it, covering no dot (with 8 px around each); none where no place is.
+/// it, covering no dot (with 12 px around each); none where no place is.
 fn corner_place(
     area: (i32, i32, i32, i32),
     size: (i32, i32),
@@ -202,7 +202,7 @@ fn corner_place(
         beside
             && dots
                 .iter()
-                .all(|&(dx, dy)| dx + 8 < x || x + w < dx - 8 || dy + 8 < y || y + h < dy - 8)
+                .all(|&(dx, dy)| dx + 12 < x || x + w < dx - 12 || dy + 12 < y || y + h < dy - 12)
     };
     let mut best: Option<(i32, (i32, i32))> = None;
     let step = 4;
@@ -455,7 +455,7 @@ mod tests {
         let (x, y) = corner_place(AREA, (80, 30), true, &[dot], ENDS).unwrap();
         let (w, h) = (80, 30);
         assert!(
-            dot.0 + 8 < x || x + w < dot.0 - 8 || dot.1 + 8 < y || y + h < dot.1 - 8,
+            dot.0 + 12 < x || x + w < dot.0 - 12 || dot.1 + 12 < y || y + h < dot.1 - 12,
             "{x},{y}"
         );
         // Wholly above the diagonal x + y = 300.

@@ -88,7 +88,8 @@ impl Chart for MachineSpeed {
                         self.reference
                     ),
                     format!("{}'s instructions over its own (log)", self.reference),
-                    format!("work relative to {} (log)", self.reference),
+                    format!("{}'s count / its own (log)", self.reference),
+                    format!("{}'s / own (log)", self.reference),
                 ],
                 false => vec![
                     format!(
@@ -126,8 +127,15 @@ impl Chart for MachineSpeed {
             let stroke = c.stroke_width(2);
             let dy = shift(mi);
             let mine: Vec<_> = self.points.iter().filter(|p| p.1 == mi).collect();
+            // An interval narrower than the mark (a counted run's exact
+            // ratio has none) is left to the mark: its caps alone would
+            // read as a tick through it.
             for p in &mine {
                 let y = n - 1.0 - p.0 as f64 + dy;
+                let px = |v: f64| chart.backend_coord(&(v, y)).0;
+                if (px(p.3) - px(p.2)).abs() <= 8 && (px(p.4) - px(p.2)).abs() <= 8 {
+                    continue;
+                }
                 let area = chart.plotting_area();
                 area.draw(&PathElement::new(vec![(p.3, y), (p.4, y)], stroke))
                     .map_err(err)?;

@@ -64,10 +64,9 @@ impl Chart for Throughput {
         }
     }
     fn key_at(&self, width: u32) -> Option<String> {
-        // Where dots are too close for a note at each missing one, the
-        // figure says under it which are missing and why.
-        let missing =
-            (!self.missing.is_empty() && !self.notes_fit(width)).then(|| self.missing_key());
+        // Every missing dot, and why, under the figure too: a note in the
+        // plot may have room for the strategy's name and a word only.
+        let missing = (!self.missing.is_empty()).then(|| self.missing_key());
         // The legend's names too long for the plot, in full.
         let (_, starred) = self.legend_labels(width);
         let starred = (!starred.is_empty()).then(|| format!("* {}.", starred.join("; ")));
@@ -189,9 +188,17 @@ impl Throughput {
                         Some(w) => format!("{} skipped: {w}", self.names[vi]),
                         None => format!("{}: {why}", self.names[vi]),
                     };
+                    // Else its name and one word, else its reason alone.
+                    let short = match why.starts_with("skipped") {
+                        true => format!("{}: skipped", self.names[vi]),
+                        false => format!("{}: no dot", self.names[vi]),
+                    };
                     let fits =
-                        super::text_width(&named, super::TEXT as f64 / 1.24) + 24.0 <= plot_h;
-                    let note = if fits { named } else { why.clone() };
+                        |t: &str| super::text_width(t, super::TEXT as f64 / 1.24) + 24.0 <= plot_h;
+                    let note = [named, short]
+                        .into_iter()
+                        .find(|t| fits(t))
+                        .unwrap_or_else(|| why.clone());
                     Text::new(note, (x, floor * 1.3), style.clone())
                 });
             if notes_fit {
