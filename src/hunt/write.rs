@@ -336,6 +336,7 @@ pub fn write_results(
         steps: steps.to_vec(),
         end_s: result.elapsed.as_secs_f64(),
         islands: header.islands,
+        start_best: result.start_best,
     };
     // The grid hunted on: its puzzles'.
     let side = result

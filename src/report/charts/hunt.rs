@@ -17,6 +17,8 @@ pub struct HuntProgress {
     pub end_s: f64,
     /// How many islands the hunt ran (one with no step above 0 draws no line).
     pub islands: usize,
+    /// The best score among the starts: the best of all starts there, at 0 s.
+    pub start_best: f64,
     /// A ratio of guesses: each count has one added first (0 guesses is
     /// a cost), which the axis says.
     pub plus_one: bool,
@@ -31,7 +33,7 @@ impl Chart for HuntProgress {
     }
     fn caption(&self) -> String {
         format!(
-            "Each island's best {} so far (gray lines; a drop is a restart from a new puzzle or a puzzle taken from the best island; an island that never bettered its start has no line) and the best of all (black, a mark at each better puzzle), against the seconds into the hunt; the score's axis is log scale{}.",
+            "Each island's best {} so far (gray lines; a drop is a restart from a new puzzle or a puzzle taken from the best island; an island that never bettered its start has no line) and the best of all (black, from the best start at 0 s, a mark at each better puzzle), against the seconds into the hunt; the score's axis is log scale{}.",
             self.score,
             match self.plus_one {
                 true => ", and each guess count has one added before the ratio is taken (a puzzle solved with no guess costs 0)",
@@ -63,10 +65,10 @@ impl Chart for HuntProgress {
             }
         );
         // The legend beside or under the plot, clear of the lines.
-        let best = "the best of all islands (each mark: a better puzzle)";
+        let best = "the best of all, from the best start (each mark: a better puzzle)";
         let (root, room) = super::outside(root, &[each.clone(), best.to_string()]);
         let root = &root;
-        let y = log_range(all.iter().map(|s| s.2));
+        let y = log_range(all.iter().map(|s| s.2).chain([self.start_best]));
         let (top, data) = (y.end, y.clone());
         let mut chart = frame(root, &self.title())
             .build_cartesian_2d(0.0..end * 1.02, super::log_y_axis_over(root, y, data))
@@ -110,8 +112,12 @@ impl Chart for HuntProgress {
                 });
             }
         }
-        // The best of all: each step that betters every island's before it.
+        // The best of all: the best start at 0 s, then each step that
+        // betters it and every island's before it.
         let mut steps: Vec<(f64, f64)> = Vec::new();
+        if self.start_best > 0.0 {
+            steps.push((0.0, self.start_best));
+        }
         for s in &all {
             if steps.last().is_none_or(|l| s.2 > l.1) {
                 steps.push((s.0, s.2));
@@ -174,10 +180,36 @@ mod tests {
             end_s: 60.0,
             islands: 3,
             plus_one: false,
+            start_best: 0.0,
         };
         for size in [super::super::figure::DOUBLE, super::super::figure::SINGLE] {
             let svg = super::super::draw_svg(&chart, "", &size).unwrap();
             assert_eq!(super::super::legend_covers(&svg), None);
         }
+    }
+
+    #[test]
+    fn the_best_line_starts_at_the_best_start() {
+        // Islands that never reach the best start's 40: the line of the
+        // best stays at 40 (the axis reaches it), marked at 0 s.
+        let chart = HuntProgress {
+            score: "band guesses".into(),
+            steps: vec![(1.0, 0, 3.0), (2.0, 1, 7.0), (3.0, 0, 9.0)],
+            end_s: 5.0,
+            islands: 2,
+            plus_one: false,
+            start_best: 40.0,
+        };
+        let svg = super::super::draw_svg(&chart, "", &super::super::figure::DOUBLE).unwrap();
+        assert!(
+            svg.contains(">\n20\n<"),
+            "the axis does not reach the best start"
+        );
+        let without = HuntProgress {
+            start_best: 0.0,
+            ..chart
+        };
+        let svg = super::super::draw_svg(&without, "", &super::super::figure::DOUBLE).unwrap();
+        assert!(!svg.contains(">\n20\n<"));
     }
 }
