@@ -179,8 +179,7 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
             }
         }
     }
-    // The leading digit of a whole multiple on the axis.
-    let digit = |v: f64| (v / 10f64.powf(v.log10().floor())).round() as u32;
+    let digit = leading_digit;
     if bold.len() < 2 {
         // A narrow range: its 1, 2 and 5 multiples get a label, else every
         // whole multiple.
@@ -195,35 +194,49 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
         }
         bold.sort_by(f64::total_cmp);
     }
-    if hi / lo < 10.0 {
-        // A short unlabelled stretch over a top label at a power of ten
-        // (0.4× to 1× labelled, the data running on to 1.35×): labels at
-        // its fifths (1.2×), short of the far end.
-        if let Some(&top) = bold.last().filter(|&&t| digit(t) == 1) {
-            let step = top / 5.0;
-            let mut v = top + step;
-            while (hi / v).ln() >= 0.03 * (hi / lo).ln() && hi / top > 1.2 && hi / top < 1.6 {
-                bold.push(v);
-                light.retain(|l| (l / v - 1.0).abs() > 1e-9);
-                v += step;
-            }
+    // A short unlabelled stretch over a top label at a power of ten (0.4×
+    // to 1× labelled, the data running on to 1.35×): labels at its fifths
+    // (1.2×), short of the far end.
+    let short_stretch = |t: f64| hi / lo < 10.0 && digit(t) == 1 && hi / t > 1.2 && hi / t < 1.6;
+    if let Some(top) = bold.last().copied().filter(|&t| short_stretch(t)) {
+        let step = top / 5.0;
+        let mut v = top + step;
+        while (hi / v).ln() >= 0.03 * (hi / lo).ln() {
+            bold.push(v);
+            light.retain(|l| (l / v - 1.0).abs() > 1e-9);
+            v += step;
         }
     }
     if bold.len() > most.max(2) {
-        // Too many even at the powers of ten: every k-th keeps its label,
-        // counted from a power of ten where one is labelled.
+        // Too many even at the powers of ten: every k-th keeps its label.
         let k = bold.len().div_ceil(most.max(2));
-        let from = bold.iter().position(|&v| digit(v) == 1).unwrap_or(0) % k;
-        let all = std::mem::take(&mut bold);
-        for (i, v) in all.into_iter().enumerate() {
-            match (i + k - from) % k {
-                0 => bold.push(v),
-                _ => light.push(v),
-            }
-        }
-        light.sort_by(f64::total_cmp);
+        return every_kth((bold, light), k);
     }
     (bold, light)
+}
+
+/// The leading digit of a whole multiple of a power of ten.
+fn leading_digit(v: f64) -> u32 {
+    (v / 10f64.powf(v.log10().floor())).round() as u32
+}
+
+/// `points` (labelled, light) with every `k`-th labelled, counted from a
+/// power of ten where one is labelled; the rest light.
+fn every_kth((bold, mut light): (Vec<f64>, Vec<f64>), k: usize) -> (Vec<f64>, Vec<f64>) {
+    let from = bold
+        .iter()
+        .position(|&v| leading_digit(v) == 1)
+        .unwrap_or(0)
+        % k;
+    let mut kept = Vec::new();
+    for (i, v) in bold.into_iter().enumerate() {
+        match (i + k - from) % k {
+            0 => kept.push(v),
+            _ => light.push(v),
+        }
+    }
+    light.sort_by(f64::total_cmp);
+    (kept, light)
 }
 
 /// The coordinates of a chart with two [`log_axis`] axes.
@@ -420,7 +433,7 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
     let mut candidates: Vec<(Vec<f64>, Vec<f64>)> =
         (2..=cap).rev().map(|m| log_points(x.clone(), m)).collect();
     for k in 2..=3 {
-        candidates.push(every_kth(&dense, k));
+        candidates.push(every_kth(dense.clone(), k));
     }
     let mut fitted: Option<(Vec<f64>, Vec<f64>)> = None;
     for c in candidates {
@@ -432,16 +445,8 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
         }
     }
     // None clear: the fewest.
-    let fitted = fitted.or_else(|| {
-        Some(with_always(
-            log_points(x.clone(), 2),
-            &x,
-            plot,
-            &label_w,
-            axis,
-        ))
-    });
-    let (bold, light) = fitted.unwrap_or_default();
+    let (bold, light) =
+        fitted.unwrap_or_else(|| with_always(log_points(x.clone(), 2), &x, plot, &label_w, axis));
     let mut chart = frame(root, title)
         .y_label_area_size(labels)
         .build_cartesian_2d(
@@ -513,7 +518,7 @@ fn with_always(
     label_w: &dyn Fn(f64) -> f64,
     axis: &XAxis<'_>,
 ) -> (Vec<f64>, Vec<f64>) {
-    let px = |v: f64| plot * (v / x.start).ln() / (x.end / x.start).ln();
+    let px = |v: f64| log_px(v, x, plot);
     for &v in axis.always.iter().filter(|v| x.contains(v)) {
         let (near, keep): (Vec<f64>, Vec<f64>) = std::mem::take(&mut bold)
             .into_iter()
@@ -527,21 +532,16 @@ fn with_always(
     (bold, light)
 }
 
-/// `points` with every `k`-th labelled, counted from a power of ten, the
-/// rest light.
-fn every_kth((bold, light): &(Vec<f64>, Vec<f64>), k: usize) -> (Vec<f64>, Vec<f64>) {
-    let digit = |v: f64| (v / 10f64.powf(v.log10().floor())).round() as u32;
-    let from = bold.iter().position(|&v| digit(v) == 1).unwrap_or(0) % k;
-    let mut light = light.clone();
-    let mut kept = Vec::new();
-    for (i, &v) in bold.iter().enumerate() {
-        match (i + k - from) % k {
-            0 => kept.push(v),
-            _ => light.push(v),
-        }
-    }
-    light.sort_by(f64::total_cmp);
-    (kept, light)
+/// Whether an interval from `lo` to `hi` (pixels) lies within the mark
+/// drawn at `at`: its whiskers are left out, as their caps alone would
+/// read as part of the mark.
+pub fn within_mark(lo: i32, at: i32, hi: i32) -> bool {
+    (lo - at).abs() <= 8 && (hi - at).abs() <= 8
+}
+
+/// Where `v` lies on a log axis over `x`, `plot` px long, from its start.
+fn log_px(v: f64, x: &std::ops::Range<f64>, plot: f64) -> f64 {
+    plot * (v / x.start).ln() / (x.end / x.start).ln()
 }
 
 /// Whether labels at `at` (in order) on a log axis over `x`, `plot` px
@@ -552,7 +552,7 @@ pub(super) fn labels_clear(
     plot: f64,
     label_w: &dyn Fn(f64) -> f64,
 ) -> bool {
-    let px = |v: f64| plot * (v / x.start).ln() / (x.end / x.start).ln();
+    let px = |v: f64| log_px(v, x, plot);
     at.windows(2)
         .all(|p| px(p[1]) - px(p[0]) >= (label_w(p[0]) + label_w(p[1])) / 2.0 + 12.0)
 }

@@ -27,7 +27,7 @@ impl Chart for HeadToHead {
         format!("{} vs {}: {}", self.a.0, self.b.0, self.dataset)
     }
     fn key(&self) -> Option<String> {
-        let above = self.points.iter().filter(|(x, y)| y > x).count();
+        let above = self.above();
         let n = self.points.len();
         Some(format!(
             "Times per puzzle in µs; diagonal: equal times; above it {} was faster ({above} of {n}), below it {} ({} of {n}).",
@@ -37,7 +37,7 @@ impl Chart for HeadToHead {
         ))
     }
     fn caption(&self) -> String {
-        let above = self.points.iter().filter(|(x, y)| y > x).count();
+        let above = self.above();
         format!(
             "Each dot is a puzzle of {}: its time with {} (across) against {} (up); dots above the diagonal ({} of {}) were faster with {}. \
              A double-column figure sets beside it each puzzle's time ratio (up over across), sorted: above 1× the first was faster.",
@@ -106,7 +106,7 @@ impl Chart for HeadToHead {
             )
             .map_err(err)?;
         // Which side of the diagonal is whose.
-        let above = self.points.iter().filter(|(x, y)| y > x).count();
+        let above = self.above();
         let n = self.points.len();
         let (faster_a, faster_b) = (
             format!("{} faster: {} of {n}", self.a.0, above),
@@ -226,6 +226,11 @@ fn corner_place(
 }
 
 impl HeadToHead {
+    /// The puzzles above the diagonal: faster with the first.
+    fn above(&self) -> usize {
+        self.points.iter().filter(|(x, y)| y > x).count()
+    }
+
     /// The panel beside the square in a wide figure: each puzzle's time
     /// with b over its time with a, sorted, on a log axis about 1×, with
     /// who was faster on how many in the room kept above and below.

@@ -133,7 +133,7 @@ impl Chart for MachineSpeed {
             for p in &mine {
                 let y = n - 1.0 - p.0 as f64 + dy;
                 let px = |v: f64| chart.backend_coord(&(v, y)).0;
-                if (px(p.3) - px(p.2)).abs() <= 8 && (px(p.4) - px(p.2)).abs() <= 8 {
+                if super::within_mark(px(p.3), px(p.2), px(p.4)) {
                     continue;
                 }
                 let area = chart.plotting_area();

@@ -235,13 +235,12 @@ impl RunChart for FromRun {
             let skipped: &[crate::harness::Skipped] =
                 data.info.as_ref().map_or(&[], |i| &i.skipped);
             for &v in run.order() {
-                let name = &data.variants[v];
-                let on: Vec<&str> = skipped
+                let mine: Vec<&crate::harness::Skipped> = skipped
                     .iter()
-                    .filter(|k| &k.variant == name)
-                    .map(|k| k.dataset.as_str())
+                    .filter(|k| k.variant == data.variants[v])
                     .collect();
-                if let Some(k) = skipped.iter().find(|k| &k.variant == name) {
+                if let Some(k) = mine.first() {
+                    let on: Vec<&str> = mine.iter().map(|k| k.dataset.as_str()).collect();
                     left_out.push(format!(
                         "{} on {} (handles {} only)",
                         data.label(v),

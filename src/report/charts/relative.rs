@@ -105,7 +105,7 @@ impl Chart for RelativeSpeed {
             // An interval narrower than the mark is left to the mark: its
             // caps alone, either side of it, would read as part of it.
             let px = |v: f64| chart.backend_coord(&(v, y)).0;
-            let hidden = (px(*lo) - px(*speed)).abs() <= 8 && (px(*hi) - px(*speed)).abs() <= 8;
+            let hidden = super::within_mark(px(*lo), px(*speed), px(*hi));
             let area = chart.plotting_area();
             if !hidden {
                 area.draw(&PathElement::new(vec![(*lo, y), (*hi, y)], stroke))

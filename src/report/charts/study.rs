@@ -402,16 +402,16 @@ where
         let hx = chart.backend_coord(&(hi, value)).0 - base.0;
         let pixels = area.strip_coord_spec();
         // A location known to the clue (an interval of no width) has no bar.
-        if hx - lx < 2 {
-            self.rings = true;
-            return Ok(());
-        }
-        for line in [
-            vec![(lx, y), (hx, y)],
-            vec![(lx, y - 4), (lx, y + 4)],
-            vec![(hx, y - 4), (hx, y + 4)],
-            vec![(cx, cy + 11), (cx, y)],
-        ] {
+        let bar = match hx - lx >= 2 {
+            true => vec![
+                vec![(lx, y), (hx, y)],
+                vec![(lx, y - 4), (lx, y + 4)],
+                vec![(hx, y - 4), (hx, y + 4)],
+                vec![(cx, cy + 11), (cx, y)],
+            ],
+            false => Vec::new(),
+        };
+        for line in bar {
             pixels
                 .draw(&PathElement::new(line, col.stroke_width(1)))
                 .map_err(err)?;

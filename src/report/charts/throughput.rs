@@ -49,7 +49,7 @@ impl Chart for Throughput {
             false => {
                 let mut s = format!("Puzzles per second by each strategy on each dataset, one dot each (log scale, so equal gaps are equal ratios; higher is better): {}.", crate::harness::summary::PUZZLES_PER_SEC_MEANS);
                 if !self.missing.is_empty() {
-                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no dot: its largest kind of failure is written in its place (in a figure too narrow for that, the line under it does).";
+                    s += " A strategy whose figures do not stand (under half its puzzles verified) has no dot: its largest kind of failure is written in its place (shortened to its name where the plot is too short for more), and the line under the figure names each missing dot with its reason.";
                     s += &format!(" {}", self.missing_text());
                 }
                 s
