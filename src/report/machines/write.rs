@@ -169,10 +169,17 @@ fn speed_rows(machines: &[Machine], d: &SharedDataset) -> (Vec<String>, Vec<Vec<
         .flatten()
         .flatten()
         .any(|s| s.instructions.is_some());
+    // A counted run's ratio is of counts, exact; its times (valgrind's)
+    // say nothing of a speed, so it has no puzzles/s.
     let mut header = vec!["variant".to_string()];
     for m in machines {
-        header.push(format!("{} speed [95%]", m.label));
-        header.push(format!("{} puzzles/s", m.label));
+        match counted {
+            true => header.push(format!("{} work ({}'s count / own)", m.label, d.reference)),
+            false => {
+                header.push(format!("{} speed [95%]", m.label));
+                header.push(format!("{} puzzles/s", m.label));
+            }
+        }
     }
     if counted {
         for m in machines {
@@ -191,6 +198,9 @@ fn speed_rows(machines: &[Machine], d: &SharedDataset) -> (Vec<String>, Vec<Vec<
             }];
             for s in row {
                 match s {
+                    Some(_) if counted && *v == d.reference => cells.push("1×".into()),
+                    Some(s) if counted => cells.push(format!("{}×", num(s.speed))),
+                    None if counted => cells.push("-".into()),
                     Some(s) if *v == d.reference => {
                         cells.extend(["1×".into(), num(s.puzzles_per_sec)])
                     }
@@ -290,7 +300,7 @@ pub fn write(dirs: &[PathBuf], out: &Path, paper: bool) -> Result<MachinesReport
 }
 
 fn intro() -> String {
-    format!("Each contender's speed is its paired speed against the reference on the same machine, from that run's {}, with its 95% interval; datasets are matched by checksum. Runs that counted instructions (`--measure instructions`) also show instructions per puzzle, which do not depend on the machine's speed and compare directly.", files::SUMMARY_CSV)
+    format!("Each contender's speed is its paired speed against the reference on the same machine, from that run's {}, with its 95% interval; datasets are matched by checksum. Runs that counted instructions (`--measure instructions`) show instead each contender's work against the reference (the reference's instructions per puzzle over its own, exact) and its instructions per puzzle, which do not depend on the machine's speed and compare directly.", files::SUMMARY_CSV)
 }
 
 fn markdown(r: &MachinesReport) -> String {
