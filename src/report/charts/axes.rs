@@ -165,18 +165,32 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
         }
         decade *= 10.0;
     }
-    if bold.is_empty() && light.is_empty() {
-        // Within one step of a decade (11 to 18 MB): its tenths.
-        let step = 10f64.powi(lo.log10().floor() as i32 - 1);
-        let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
-        // Each a share of the axis from the last, as many shares as the
-        // axis holds labels (`most`): 12, 14, 16, not 11 to 19.
-        let gap = (hi / lo).ln() / most.clamp(2, 12) as f64;
-        for v in (first..=last).map(|k| k as f64 * step) {
-            match bold.last() {
-                Some(&b) if (v / b).ln() < gap => light.push(v),
-                _ => bold.push(v),
-            }
+    if bold.len() + light.len() < 2 {
+        // Fewer than two whole multiples of a power of ten (11 to 18 MB,
+        // 1.84 to 2.44 MB): labels a round step apart, the finest of 1, 2
+        // and 5 tenths of the decade (or whole ones) that gives at least
+        // two labels and at most `most` (6 at the most): 12, 14, 16, not
+        // 11 to 19; 1.9, 2, 2.1 ... 2.4.
+        let at_end = |v: f64| (hi / v).ln() < 0.03 * (hi / lo).ln();
+        let multiples = |step: f64| -> Vec<f64> {
+            let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
+            (first..=last).map(|k| k as f64 * step).collect()
+        };
+        let tenth = 10f64.powi(lo.log10().floor() as i32 - 1);
+        let steps = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0].map(|m| tenth * m);
+        let pick = steps.iter().find_map(|&s| {
+            let l: Vec<f64> = multiples(s).into_iter().filter(|&v| !at_end(v)).collect();
+            (l.len() >= 2 && l.len() <= most.clamp(2, 6)).then_some((s, l))
+        });
+        if let Some((step, labels)) = pick {
+            // Light lines a notch finer: halves of a 1 or 2 step, fifths of a 5.
+            let fine = step / if leading_digit(step) == 5 { 5.0 } else { 2.0 };
+            let labelled = |v: f64| labels.iter().any(|l| (l / v - 1.0).abs() < 1e-9);
+            light = multiples(fine)
+                .into_iter()
+                .filter(|&v| !labelled(v))
+                .collect();
+            bold = labels;
         }
     }
     let digit = leading_digit;

@@ -321,3 +321,26 @@ fn a_narrow_row_chart_labels_as_many_ticks_as_their_widths_allow() {
     ));
     assert!(super::axes::labels_clear(&[1e-4, 1e-2, 1.0], &x, 180.0, &w));
 }
+
+#[test]
+fn a_range_around_one_whole_multiple_is_labelled_at_round_steps() {
+    // 1.84 to 2.44 MB holds one whole multiple (2 MB): one label would
+    // leave the axis unreadable; round tenths are labelled instead.
+    let (bold, light) = log_points(1.84e6..2.44e6, 5);
+    assert!(bold.len() >= 2 && bold.len() <= 5, "{bold:?}");
+    for v in &bold {
+        assert!((1.84e6..=2.44e6).contains(v), "{bold:?}");
+        let tenths = v / 1e5;
+        assert!(
+            (tenths - tenths.round()).abs() < 1e-6,
+            "{v} is not a round tenth"
+        );
+    }
+    // Evenly apart, with the light lines between them.
+    let gaps: Vec<f64> = bold.windows(2).map(|p| p[1] - p[0]).collect();
+    assert!(
+        gaps.iter().all(|g| (g / gaps[0] - 1.0).abs() < 1e-6),
+        "{bold:?}"
+    );
+    assert!(!light.is_empty(), "{light:?}");
+}
