@@ -106,8 +106,10 @@ fn processes_die_with_their_program_even_in_a_panic() {
         .with_default_sizes();
     let program = Program::new(spec, None).unwrap();
     program.start(2, Mode::Unique).unwrap();
-    // /proc may show a just-started child under its parent's command line for a moment.
-    let until = std::time::Instant::now() + Duration::from_secs(5);
+    // /proc may show a just-started child under its parent's command line
+    // for a moment; on a loaded machine, for seconds: the wait ends as soon
+    // as both show, so a long bound costs nothing.
+    let until = std::time::Instant::now() + Duration::from_secs(60);
     while running(&marker) < 2 && std::time::Instant::now() < until {
         std::thread::sleep(Duration::from_millis(5));
     }
