@@ -192,7 +192,16 @@ pub struct Growth {
     /// to fit (both fits are flat, with an R² that means nothing).
     #[serde(default)]
     pub flat: bool,
+    /// The first two fitted sides (in order) where the median falls to
+    /// under half from one to the next (a strategy with a path of its own
+    /// at one size): no steady law holds across such a sweep.
+    #[serde(default)]
+    pub falls: Option<(usize, usize)>,
 }
+
+/// A fall that breaks a law: the next size's median under this share of
+/// the last's (noise moves a median by far less).
+pub const FALL: f64 = 0.5;
 
 impl Growth {
     /// The better model's fit.
@@ -265,8 +274,12 @@ pub fn growth(points: &[SizePoint]) -> Option<Growth> {
     let power = make(Model::Power, &mut pw)?;
     let exponential = make(Model::Exponential, &mut ex)?;
     let flat = ys.iter().all(|y| (y - ys[0]).abs() <= 1e-12);
+    let falls = (1..ys.len())
+        .find(|&i| ys[i] - ys[i - 1] < FALL.ln())
+        .map(|i| (fitted[i - 1].side as usize, fitted[i].side as usize));
     Some(Growth {
         flat,
+        falls,
         better: if power.rss <= exponential.rss {
             Model::Power
         } else {
@@ -424,6 +437,26 @@ mod tests {
         assert!(growth(&pts).unwrap().flat);
         let growing = synthetic(|s| 0.3 * (s * s).powf(1.7), &SIDES, 40);
         assert!(!growth(&growing).unwrap().flat);
+    }
+
+    #[test]
+    fn a_median_that_falls_by_half_breaks_the_law() {
+        // A heap that is a board at 4x4, the answer alone at 9x9 (its own
+        // path there), then a board again: a V no law describes.
+        let heap = |s: f64| match s as usize {
+            9 => 241.0,
+            _ => 20.0 * (s * s).powf(1.2),
+        };
+        let g = growth(&synthetic(heap, &[4, 9, 16, 25], 40)).unwrap();
+        assert_eq!(g.falls, Some((4, 9)));
+        // A steady law with the same noise never falls by half.
+        let steady = growth(&synthetic(
+            |s| 20.0 * (s * s).powf(1.2),
+            &[4, 9, 16, 25],
+            40,
+        ))
+        .unwrap();
+        assert_eq!(steady.falls, None);
     }
 
     #[test]

@@ -249,22 +249,30 @@ fn growth_sentences(file: &StudyFile) -> Vec<String> {
                     Model::Power => (&g.power, &g.exponential),
                     Model::Exponential => (&g.exponential, &g.power),
                 };
-                let poor = if best.r2 < POOR_FIT {
-                    format!(" Neither law fits well (R² below {POOR_FIT}): the medians do not grow steadily with the size, so read the points, not the law.")
-                } else {
-                    String::new()
-                };
-                out.push(format!(
-                    "{} (mode {}): {what} {grows} as {} ({} of the {}; R² {:.3}), a better fit than {} (R² {:.3}){censored}.{poor}",
-                    f.variant,
-                    f.mode,
+                let fits = format!(
+                    "{} ({} of the {}; R² {:.3}), a better fit than {} (R² {:.3})",
                     law(best),
                     interval(best.slope_lo, best.slope_hi, if best.model == Model::Power { 2 } else { 3 }),
                     if best.model == Model::Power { "exponent" } else { "rate" },
                     best.r2,
                     law(other),
                     other.r2
-                ));
+                );
+                out.push(match g.falls {
+                    // A fall: no law is claimed; the fits are given as read.
+                    Some((a, b)) => format!(
+                        "{} (mode {}): {what} follows no law: the median falls to under half from {a}x{a} to {b}x{b} (a path of its own at one size), so read the points; fitted anyway, {fits}{censored}.",
+                        f.variant, f.mode
+                    ),
+                    None => {
+                        let poor = if best.r2 < POOR_FIT {
+                            format!(" Neither law fits well (R² below {POOR_FIT}): the medians do not grow steadily with the size, so read the points, not the law.")
+                        } else {
+                            String::new()
+                        };
+                        format!("{} (mode {}): {what} {grows} as {fits}{censored}.{poor}", f.variant, f.mode)
+                    }
+                });
             }
             None => out.push(format!(
                 "{} (mode {}): {what} not fitted: fewer than 3 sizes with a known median{censored}.",
@@ -427,10 +435,13 @@ fn unfitted_why(file: &StudyFile, v: &str, mode: &str, cost: Cost) -> String {
         .iter()
         .find(|g| g.variant == *v && g.mode == mode && g.cost == cost);
     match finding.map(|f| f.growth.as_ref()) {
-        Some(Some(g)) => format!(
-            "neither law fits well, R² {:.2} under {POOR_FIT}",
-            g.best().r2
-        ),
+        Some(Some(g)) => match g.falls {
+            Some((a, b)) => format!("its median falls to under half from {a}x{a} to {b}x{b}"),
+            None => format!(
+                "neither law fits well, R² {:.2} under {POOR_FIT}",
+                g.best().r2
+            ),
+        },
         Some(None) => "fewer than 3 sizes with a known median".to_string(),
         None => "not fitted".to_string(),
     }
@@ -455,8 +466,9 @@ fn drawn_findings(
         .iter()
         .find(|g| g.variant == *v && g.mode == mode && g.cost == cost)
         .and_then(|g| g.growth.as_ref())
-        // A law that fits poorly is said not to fit (report.md), not drawn.
-        .filter(|g| g.best().r2 >= POOR_FIT)
+        // A law that fits poorly, or across a fall, is said not to fit
+        // (report.md), not drawn.
+        .filter(|g| g.best().r2 >= POOR_FIT && g.falls.is_none())
         .map(|g| {
             let best = g.best();
             let (a, b) = (

@@ -106,6 +106,18 @@ impl Chart for StudyChart {
                         .flat_map(|c| c.fitted.iter().flat_map(|f| f.1.iter().map(|p| p.1))),
                 ),
         );
+        // An interval with no upper end gets an arrow at least an eighth of
+        // the plot tall: the axis runs on past its point (the chevron never
+        // sits on the point's own marker).
+        let open_top = pts()
+            .filter(|p| p.hi.is_none())
+            .map(|p| p.value)
+            .fold(0.0, f64::max);
+        let data = y.clone();
+        let y = match open_top > 0.0 {
+            true => y.start..y.end.max(open_top * (0.125 * (y.end / y.start).ln()).exp()),
+            false => y,
+        };
         let (xmin, xmax) = pts().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
             (a.min(p.x), b.max(p.x))
         });
@@ -117,8 +129,8 @@ impl Chart for StudyChart {
         // The legend goes beside or under the plot: the data keeps its height.
         let (root, room) = super::outside(root, &self.legend_texts());
         let root = &root;
-        let (top, data) = (y.end, y.clone());
-        let edge = y.end;
+        // No tick is named above the data; the arrows run to the edge.
+        let (top, edge) = (data.end, y.end);
         let b = frame(root, &self.title);
         if self.log_x {
             // Ticks at the sizes measured, and only there: a grid's cells
@@ -226,6 +238,11 @@ impl StudyChart {
             key: super::Key::default(),
             rings: false,
         };
+        // The open intervals' arrows first, under every curve's marks: an
+        // arrow passing another strategy's point goes behind it.
+        for c in &self.curves {
+            pen.open(c, edge)?;
+        }
         for c in &self.curves {
             pen.curve(c, edge)?;
         }
@@ -255,9 +272,10 @@ where
     Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
     /// One strategy's curve: its band, the line of its medians, its censored
-    /// points, its open intervals' arrows, its ringed peak and its fit, in
-    /// that order; `edge` is the top edge of the plot, where an interval with
-    /// no upper end runs to (never closed at a number).
+    /// points, its ringed peak and its fit, in that order; `edge` is the top
+    /// edge of the plot, where an interval with no upper end runs to (never
+    /// closed at a number). Its arrows ([`Pen::open`]) are drawn before
+    /// every curve.
     fn curve(&mut self, c: &StudyCurve, edge: f64) -> Result<(), DrawError> {
         if c.points.len() > 1 {
             // The band: the intervals, unbounded ones to the plot's edge.
@@ -286,7 +304,6 @@ where
         }
         let labelled = self.medians(c)?;
         self.censored(c, labelled)?;
-        self.open(c, edge)?;
         self.peak(c)?;
         self.fit(c)
     }
@@ -333,10 +350,12 @@ where
             .filter(|p| p.censored)
             .map(|p| (p.x, p.value))
             .collect();
+        // Filled white inside: no line, band or arrow shows through.
         let s = self
             .chart
             .draw_series(censored.iter().map(|&p| {
                 EmptyElement::at(p)
+                    + Polygon::new(outline(slot, 10), WHITE.filled())
                     + PathElement::new(outline(slot, 10), color(slot).stroke_width(2))
             }))
             .map_err(err)?;
@@ -367,14 +386,14 @@ where
             let to = self.chart.backend_coord(&(x, edge));
             let (x, y0, y1) = (from.0 - base.0, from.1 - base.1 - 7, to.1 - base.1);
             let area = self.chart.plotting_area().strip_coord_spec();
-            if y0 > y1 + 9 {
+            if y0 > y1 {
                 area.draw(&PathElement::new(
-                    vec![(x, y0), (x, y1 + 9)],
+                    vec![(x, y0), (x, y1)],
                     col.stroke_width(1),
                 ))
                 .map_err(err)?;
             }
-            area.draw(&Polygon::new(arrow_head((x, y1)), col.filled()))
+            area.draw(&PathElement::new(arrow_head((x, y1)), col.stroke_width(2)))
                 .map_err(err)?;
         }
         Ok(())
@@ -469,8 +488,8 @@ where
                 .map_err(err)?;
             self.key.add(anno, text, |(x, y)| {
                 EmptyElement::at((x + 12, y))
-                    + PathElement::new(vec![(0, 8), (0, -2)], NOTE.stroke_width(1))
-                    + Polygon::new(arrow_head((0, -8)), NOTE.filled())
+                    + PathElement::new(vec![(0, 8), (0, -8)], NOTE.stroke_width(1))
+                    + PathElement::new(arrow_head((0, -8)), NOTE.stroke_width(2))
             });
         }
         if bands {
@@ -524,9 +543,10 @@ fn outline(slot: usize, size: i32) -> Vec<(i32, i32)> {
     outline
 }
 
-/// An arrow's head pointing up, its tip at `tip` (pixels).
+/// An arrow's head pointing up, its tip at `tip` (pixels): an open
+/// chevron, so that it reads as no strategy's (filled) triangle marker.
 fn arrow_head((x, y): (i32, i32)) -> Vec<(i32, i32)> {
-    vec![(x, y), (x + 5, y + 9), (x - 5, y + 9)]
+    vec![(x - 5, y + 8), (x, y), (x + 5, y + 8)]
 }
 
 #[cfg(test)]
@@ -739,6 +759,34 @@ mod tests {
             "an arrow's head at the plot's top edge"
         );
         assert!(open.contains("arrow to the top: no upper bound"));
+        // Its head is an open chevron (a polyline), never a filled
+        // triangle that would read as a triangle marker; and it is drawn
+        // before any curve's marks, which so cover it where it passes them.
+        let all = shapes(&open);
+        let head = all
+            .iter()
+            .position(|s| {
+                s.0 == "polyline"
+                    && s.2 == hex(2)
+                    && s.3.len() == 3
+                    && (s.3[1].1 - top).abs() <= 1.0
+            })
+            .expect("a chevron at the edge");
+        assert!(!all.iter().any(|s| s.0 == "polygon"
+            && s.1 == hex(2)
+            && s.3.len() == 3
+            && (s.3[0].1 - top).abs() <= 1.0));
+        let first_mark = all
+            .iter()
+            .position(|s| {
+                s.0 == "polygon"
+                    && s.3.len() >= 3
+                    && s.3.len() < 10
+                    && s.1 != "none"
+                    && s.1 != "#FFFFFF"
+            })
+            .expect("marks");
+        assert!(head < first_mark, "arrow {head}, first mark {first_mark}");
         // The band runs there too, not to a number.
         let band = shapes(&open)
             .into_iter()
