@@ -286,6 +286,18 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
         .map(|&r| h.runs[r].info.options.label.clone())
         .collect();
     let numbers: Vec<usize> = runs.iter().map(|&r| r + 1).collect();
+    // The rounds behind each drawn interval: what the bars are made of.
+    let mut rounds: Vec<usize> = group
+        .iter()
+        .flat_map(|t| t.points.iter())
+        .filter(|p| p.interval.is_some())
+        .map(|p| {
+            let info = &h.runs[p.run].info;
+            info.rounds_complete.unwrap_or(info.options.rounds).max(1)
+        })
+        .collect();
+    rounds.sort_unstable();
+    rounds.dedup();
     let (names, x_desc) = crate::report::charts::history::axis_names(&labels, &numbers);
     crate::report::charts::Timeline {
         name: slug,
@@ -303,6 +315,7 @@ pub fn timeline_chart(h: &History, group: &[&Timeline]) -> crate::report::charts
         series,
         marks,
         machines,
+        rounds,
     }
 }
 

@@ -229,6 +229,57 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
     (bold, light)
 }
 
+/// `points` (labelled, light) over `r` with a long unlabelled stretch at
+/// either end labelled where 1, 2 and 5 are (20 the top label, the data
+/// running on to 48): its whole multiples take labels, each at least 1.45×
+/// from the last (30, not 40), short of the far end. A candidate for a
+/// chart that checks its labels are clear ([`labels_clear`]).
+pub(super) fn fill_stretches(
+    r: &std::ops::Range<f64>,
+    (mut bold, mut light): (Vec<f64>, Vec<f64>),
+) -> (Vec<f64>, Vec<f64>) {
+    let (lo, hi) = (r.start, r.end);
+    // Only a full 1-2-5 set: one thinned (10, 50) or at the powers of ten
+    // keeps its gaps even.
+    let (first, top) = match (bold.first(), bold.last()) {
+        (Some(&a), Some(&b)) if bold.len() >= 2 => (a, b),
+        _ => return (bold, light),
+    };
+    let full = bold.iter().any(|&v| leading_digit(v) != 1)
+        && !light
+            .iter()
+            .any(|&v| v > first && v < top && [1, 2, 5].contains(&leading_digit(v)));
+    if !full {
+        return (bold, light);
+    }
+    let open =
+        |v: f64| (hi / v).ln() >= 0.03 * (hi / lo).ln() && (v / lo).ln() >= 0.03 * (hi / lo).ln();
+    let (first, top) = (bold[0], bold[bold.len() - 1]);
+    let mut added = Vec::new();
+    if hi / top > 2.0 {
+        let mut last = top;
+        for &v in light.iter().filter(|&&v| v > top && open(v)) {
+            if v / last >= 1.45 {
+                added.push(v);
+                last = v;
+            }
+        }
+    }
+    if first / lo > 2.0 {
+        let mut last = first;
+        for &v in light.iter().rev().filter(|&&v| v < first && open(v)) {
+            if last / v >= 1.45 {
+                added.push(v);
+                last = v;
+            }
+        }
+    }
+    light.retain(|l| !added.iter().any(|a| (l / a - 1.0).abs() < 1e-9));
+    bold.extend(added);
+    bold.sort_by(f64::total_cmp);
+    (bold, light)
+}
+
 /// The leading digit of a whole multiple of a power of ten.
 fn leading_digit(v: f64) -> u32 {
     (v / 10f64.powf(v.log10().floor())).round() as u32
@@ -449,6 +500,12 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
     for k in 2..=3 {
         candidates.push(every_kth(dense.clone(), k));
     }
+    // Each with its long end stretches labelled too (20 to 48: 30).
+    let filled: Vec<_> = candidates
+        .iter()
+        .map(|c| fill_stretches(&x, c.clone()))
+        .collect();
+    candidates.extend(filled);
     let mut fitted: Option<(Vec<f64>, Vec<f64>)> = None;
     for c in candidates {
         let (bold, light) = with_always(c, &x, plot, &label_w, axis);

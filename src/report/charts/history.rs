@@ -68,6 +68,10 @@ pub struct Timeline {
     /// Each machine of the lines, by its tag (`M1: Intel Xeon, 2 cores,
     /// x86-64 AVX2`): said under the chart, so that a legend line is short.
     pub machines: Vec<String>,
+    /// The rounds of the runs whose intervals are drawn (distinct,
+    /// ascending): said under the chart with what the bars are, since
+    /// two rounds make a t-interval of ±12.7 standard errors.
+    pub rounds: Vec<usize>,
 }
 
 /// Vermillion: a regression.
@@ -104,6 +108,33 @@ fn rows(labels: &[(f64, f64)]) -> Vec<usize> {
         out[i] = row;
     }
     out
+}
+
+/// What the bars are, over the runs' `rounds`: a t-interval over each
+/// run's rounds, whose width for few rounds is said (a bootstrap over
+/// puzzles for a run of one round).
+pub fn bars_sentence(rounds: &[usize]) -> String {
+    let over = match (rounds.first(), rounds.last()) {
+        (Some(1), Some(1)) => {
+            return "Bars: each median's 95% interval (over its puzzles: one round).".into()
+        }
+        (Some(a), Some(b)) if a == b => format!("over its run's {a} rounds"),
+        (Some(a), Some(b)) => format!("over its run's rounds ({a} to {b})"),
+        _ => return "Bars: each median's 95% interval.".into(),
+    };
+    let fewest = rounds.iter().copied().find(|&r| r >= 2).unwrap_or(2);
+    let at = match rounds.len() {
+        1 => String::new(),
+        _ => format!(" at {fewest} rounds"),
+    };
+    let wide = match fewest <= 3 {
+        true => format!(
+            " (±{:.1} standard errors{at}: wide by nature)",
+            crate::stats::t975((fewest - 1) as f64)
+        ),
+        false => String::new(),
+    };
+    format!("Bars: each median's 95% t-interval {over}{wide}.")
 }
 
 fn label_width(text: &str) -> f64 {
@@ -168,7 +199,7 @@ impl Chart for Timeline {
         // colour, a legend mark of its own would share one with a line.
         let mut parts = Vec::new();
         if self.has_intervals() {
-            parts.push("Bars: each median's 95% interval.".to_string());
+            parts.push(bars_sentence(&self.rounds));
         }
         if !self.machines.is_empty() {
             parts.push(format!("{}.", self.machines.join("; ")));
@@ -696,6 +727,23 @@ fn y_label(v: f64, places: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bars_say_how_many_rounds_they_are_over_and_how_wide_few_make_them() {
+        let two = bars_sentence(&[2]);
+        assert!(
+            two.contains("over its run's 2 rounds") && two.contains("±12.7 standard errors"),
+            "{two}"
+        );
+        let mixed = bars_sentence(&[3, 5]);
+        assert!(
+            mixed.contains("rounds (3 to 5)") && mixed.contains("±4.3 standard errors at 3 rounds"),
+            "{mixed}"
+        );
+        // Five rounds and more: no warning.
+        assert!(!bars_sentence(&[5]).contains("wide"));
+        assert!(bars_sentence(&[1]).contains("over its puzzles"));
+    }
 
     #[test]
     fn labels_that_would_touch_go_to_another_row() {

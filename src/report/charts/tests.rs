@@ -344,3 +344,28 @@ fn a_range_around_one_whole_multiple_is_labelled_at_round_steps() {
     );
     assert!(!light.is_empty(), "{light:?}");
 }
+
+#[test]
+fn a_long_stretch_past_the_last_label_takes_whole_multiples() {
+    // 4.3 to 48 µs: 5, 10 and 20 labelled, and 20 to 48 unlabelled
+    // before; 30 now carries a label, 40 (1.33× from it) not.
+    use super::axes::fill_stretches;
+    let r = 4.3..48.0;
+    let (bold, _) = fill_stretches(&r, log_points(r.clone(), 12));
+    assert_eq!(bold, [5.0, 10.0, 20.0, 30.0]);
+    // ... never at the far end: 0.5 to 5 gives 3, not 5.
+    let r = 0.5..5.0;
+    let (bold, light) = fill_stretches(&r, log_points(r.clone(), 12));
+    assert_eq!(bold, [0.5, 1.0, 2.0, 3.0]);
+    assert!(light.contains(&5.0));
+    // Below the first label too: 0.21 to 0.9 labels 0.3 under 0.5.
+    // A thinned set stays as it is: 10 and 50 over 2.5 to 60 get no 4 or 6.
+    let r = 2.5..60.0;
+    assert_eq!(
+        fill_stretches(&r, (vec![10.0, 50.0], vec![3.0, 4.0, 5.0, 6.0, 20.0])).0,
+        [10.0, 50.0]
+    );
+    let r = 0.21..0.9;
+    let (low, _) = fill_stretches(&r, log_points(r.clone(), 12));
+    assert!(low.iter().any(|b| (b / 0.3 - 1.0).abs() < 1e-9), "{low:?}");
+}
