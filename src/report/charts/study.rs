@@ -229,6 +229,9 @@ impl StudyChart {
                 false => compact(*v),
             })
             .y_label_formatter(&|v| super::tick_below(*v, top))
+            // No light line at every clue count: the labelled ones are grid
+            // enough, and a line a clue crowds the bands.
+            .x_max_light_lines(0)
             .label_style((FONT, super::TEXT))
             .axis_desc_style((FONT, super::AXIS))
             .draw()
