@@ -129,7 +129,18 @@ pub fn log_y_axis_over<DB: DrawingBackend>(
     let share = if share.is_finite() { share } else { 1.0 };
     let data_px = (root.dim_in_pixel().1 as f64 - 130.0) * share;
     let most = (data_px / (TEXT as f64 * 1.4)).floor().max(2.0) as usize;
-    log_axis_over(r, data, most)
+    let (bold, light) = log_points(data.clone(), most);
+    // An end stretch over 1.5× past the outer label (data at 29.6k under a
+    // first label at 50k) gets whole multiples, where they keep a line and
+    // a fifth of text apart.
+    let plot = root.dim_in_pixel().1 as f64 - 130.0;
+    let filled = fill_stretches(&data, (bold.clone(), light.clone()), 1.5);
+    let apart = filled
+        .0
+        .windows(2)
+        .all(|p| log_px(p[1], &r, plot) - log_px(p[0], &r, plot) >= TEXT as f64 * 1.2);
+    let (bold, light) = if apart { filled } else { (bold, light) };
+    r.log_scale().with_key_points(bold).with_light_points(light)
 }
 
 /// A [`log_axis`] with at most `most` labels where fewer will do.
@@ -221,6 +232,26 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
             v += step;
         }
     }
+    // Under a decade with fewer than three labels (1 and 2 over 0.5 to
+    // 3.4): whole multiples 1.45× or more from every label take labels too
+    // (0.6, 3), short of either end.
+    if hi / lo < 10.0 && bold.len() < 3 {
+        let span = (hi / lo).ln();
+        let inside = |v: f64| (hi / v).ln() >= 0.03 * span && (v / lo).ln() >= 0.03 * span;
+        let mut added: Vec<f64> = Vec::new();
+        for &v in &light {
+            let apart = bold
+                .iter()
+                .chain(&added)
+                .all(|&b| (v / b).ln().abs() >= 1.45f64.ln());
+            if inside(v) && apart {
+                added.push(v);
+            }
+        }
+        light.retain(|l| !added.contains(l));
+        bold.extend(added);
+        bold.sort_by(f64::total_cmp);
+    }
     if bold.len() > most.max(2) {
         // Too many even at the powers of ten: every k-th keeps its label.
         let k = bold.len().div_ceil(most.max(2));
@@ -229,14 +260,15 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
     (bold, light)
 }
 
-/// `points` (labelled, light) over `r` with a long unlabelled stretch at
-/// either end labelled where 1, 2 and 5 are (20 the top label, the data
-/// running on to 48): its whole multiples take labels, each at least 1.45×
+/// `points` (labelled, light) over `r` with an unlabelled stretch at
+/// either end longer than `stretch` labelled where 1, 2 and 5 are (20 the
+/// top label, the data running on to 48): its whole multiples take labels, each at least 1.45×
 /// from the last (30, not 40), short of the far end. A candidate for a
 /// chart that checks its labels are clear ([`labels_clear`]).
 pub(super) fn fill_stretches(
     r: &std::ops::Range<f64>,
     (mut bold, mut light): (Vec<f64>, Vec<f64>),
+    stretch: f64,
 ) -> (Vec<f64>, Vec<f64>) {
     let (lo, hi) = (r.start, r.end);
     // Only a full 1-2-5 set: one thinned (10, 50) or at the powers of ten
@@ -256,7 +288,7 @@ pub(super) fn fill_stretches(
         |v: f64| (hi / v).ln() >= 0.03 * (hi / lo).ln() && (v / lo).ln() >= 0.03 * (hi / lo).ln();
     let (first, top) = (bold[0], bold[bold.len() - 1]);
     let mut added = Vec::new();
-    if hi / top > 2.0 {
+    if hi / top > stretch {
         let mut last = top;
         for &v in light.iter().filter(|&&v| v > top && open(v)) {
             if v / last >= 1.45 {
@@ -265,7 +297,7 @@ pub(super) fn fill_stretches(
             }
         }
     }
-    if first / lo > 2.0 {
+    if first / lo > stretch {
         let mut last = first;
         for &v in light.iter().rev().filter(|&&v| v < first && open(v)) {
             if last / v >= 1.45 {
@@ -503,7 +535,7 @@ pub fn rows_chart_over<'a, DB: DrawingBackend + 'a>(
     // Each with its long end stretches labelled too (20 to 48: 30).
     let filled: Vec<_> = candidates
         .iter()
-        .map(|c| fill_stretches(&x, c.clone()))
+        .map(|c| fill_stretches(&x, c.clone(), 2.0))
         .collect();
     candidates.extend(filled);
     let mut fitted: Option<(Vec<f64>, Vec<f64>)> = None;

@@ -351,21 +351,49 @@ fn a_long_stretch_past_the_last_label_takes_whole_multiples() {
     // before; 30 now carries a label, 40 (1.33× from it) not.
     use super::axes::fill_stretches;
     let r = 4.3..48.0;
-    let (bold, _) = fill_stretches(&r, log_points(r.clone(), 12));
+    let (bold, _) = fill_stretches(&r, log_points(r.clone(), 12), 2.0);
     assert_eq!(bold, [5.0, 10.0, 20.0, 30.0]);
     // ... never at the far end: 0.5 to 5 gives 3, not 5.
     let r = 0.5..5.0;
-    let (bold, light) = fill_stretches(&r, log_points(r.clone(), 12));
+    let (bold, light) = fill_stretches(&r, log_points(r.clone(), 12), 2.0);
     assert_eq!(bold, [0.5, 1.0, 2.0, 3.0]);
     assert!(light.contains(&5.0));
     // Below the first label too: 0.21 to 0.9 labels 0.3 under 0.5.
     // A thinned set stays as it is: 10 and 50 over 2.5 to 60 get no 4 or 6.
     let r = 2.5..60.0;
     assert_eq!(
-        fill_stretches(&r, (vec![10.0, 50.0], vec![3.0, 4.0, 5.0, 6.0, 20.0])).0,
+        fill_stretches(&r, (vec![10.0, 50.0], vec![3.0, 4.0, 5.0, 6.0, 20.0]), 2.0).0,
         [10.0, 50.0]
     );
     let r = 0.21..0.9;
-    let (low, _) = fill_stretches(&r, log_points(r.clone(), 12));
+    let (low, _) = fill_stretches(&r, log_points(r.clone(), 12), 2.0);
     assert!(low.iter().any(|b| (b / 0.3 - 1.0).abs() < 1e-9), "{low:?}");
+}
+
+#[test]
+fn a_span_under_a_decade_with_two_labels_gets_a_third() {
+    // Time per node from 0.58 to 2.9 µs, padded to 0.505..3.36: 1 and 2
+    // alone left dlx's 0.58 between unlabelled lines.
+    let (bold, _) = log_points(0.505..3.36, 15);
+    let want = [0.6, 1.0, 2.0, 3.0];
+    assert_eq!(bold.len(), want.len(), "{bold:?}");
+    assert!(
+        bold.iter()
+            .zip(want)
+            .all(|(b, w)| (b / w - 1.0).abs() < 1e-9),
+        "{bold:?}"
+    );
+    assert!(
+        bold.windows(2).all(|p| p[1] / p[0] >= 1.45 - 1e-9),
+        "{bold:?}"
+    );
+}
+
+#[test]
+fn an_end_stretch_over_one_and_a_half_takes_a_label_on_a_y_axis() {
+    use super::axes::fill_stretches;
+    // Instructions from 29.6k to 306k, padded: 50k, 100k, 200k alone.
+    let r = 25e3..350e3;
+    let (bold, _) = fill_stretches(&r, log_points(r.clone(), 12), 1.5);
+    assert!(bold.contains(&30e3) && bold.contains(&300e3), "{bold:?}");
 }
