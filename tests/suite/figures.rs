@@ -219,6 +219,21 @@ fn scaling_machines_outside_and_counted_charts_are_fit_for_print() {
     assert!(names("machines/charts")
         .iter()
         .any(|n| n.starts_with("machines-")));
+    // Across machines too, the outside contender is marked as such and
+    // its failures are said, machine by machine.
+    let across = std::fs::read_to_string(at("machines/charts/machines-hard-9x9.svg")).unwrap();
+    // The chart's words, its wrapped lines joined.
+    let words: Vec<&str> = across
+        .split("<text")
+        .filter_map(|t| t.split_once('>')?.1.split_once("</text>"))
+        .map(|(w, _)| w.trim())
+        .collect();
+    let words = words.join(" ");
+    assert!(
+        words.contains("fx (external)")
+            && words.contains("fx failed 3 of 12 on M1 (3 wrong), 3 of 12 on M2 (3 wrong)"),
+        "a failing contender across machines: {words}"
+    );
     n += check_charts(&at("machines/charts"), true);
     if crate::common::valgrind() {
         // Counted: the built-ins beside a library that answers the same

@@ -13,8 +13,13 @@ pub struct MachineSpeed {
     pub reference: String,
     /// Machine labels, in colour order.
     pub machines: Vec<String>,
-    /// Variant names, top row first.
+    /// Variant names as tables show them (`sat-varisat (reference)`), top
+    /// row first.
     pub variants: Vec<String>,
+    /// Each variant that failed puzzles, with where and how (`partial
+    /// failed 14 of 30 on M1 (8 wrong)`): said under the chart, as every
+    /// figure says a failure.
+    pub failures: Vec<String>,
     /// `(variant index, machine index, speed, interval low, interval high)`.
     pub points: Vec<(usize, usize, f64, f64, f64)>,
     /// The runs counted instructions: each ratio is the reference's count
@@ -33,14 +38,21 @@ impl Chart for MachineSpeed {
         }
     }
     fn key(&self) -> Option<String> {
+        let failed = match self.failures.is_empty() {
+            true => String::new(),
+            false => format!(
+                " Failed puzzles: {}; a ratio is over the puzzles verified.",
+                self.failures.join("; ")
+            ),
+        };
         if self.counted {
             return Some(format!(
-                "{}'s instructions a puzzle over each contender's, counted by callgrind on each machine: exact, so no whiskers.",
+                "{}'s instructions a puzzle over each contender's, counted by callgrind on each machine: exact, so no whiskers.{failed}",
                 self.reference
             ));
         }
         Some(format!(
-            "Speeds relative to {} on the same machine; whiskers: each mean's 95% interval on its machine.",
+            "Speeds relative to {} on the same machine; whiskers: each mean's 95% interval on its machine; a mark without whiskers has an interval narrower than the mark.{failed}",
             self.reference
         ))
     }

@@ -54,6 +54,12 @@ pub struct SharedDataset {
     pub reference: String,
     /// Variants, fastest first on the first machine.
     pub variants: Vec<String>,
+    /// Each variant's name as tables and charts show it, marked where its
+    /// origin is not built in (`sat-varisat (reference)`).
+    pub labels: Vec<String>,
+    /// Each variant that failed puzzles on some machine, said once:
+    /// `partial failed 14 of 30 on M1 (8 wrong), 14 of 30 on M2 (8 wrong)`.
+    pub failures: Vec<String>,
     /// `speeds[v][m]`: variant `v` on machine `m`.
     pub speeds: Vec<Vec<Option<Speed>>>,
 }
@@ -252,11 +258,54 @@ impl<'a> Runs<'a> {
         if variants.len() < 2 {
             return Ok(Err(d.name.clone()));
         }
+        let find = |v: &str, rs: &[&'a SummaryRow]| rs.iter().find(|r| r.variant == v).copied();
+        let labels = variants
+            .iter()
+            .map(|v| {
+                let origin = rows
+                    .iter()
+                    .find_map(|rs| find(v, rs))
+                    .map_or("", |r| r.origin_word());
+                crate::harness::record::label(v, origin)
+            })
+            .collect();
+        let failures = variants
+            .iter()
+            .filter_map(|v| {
+                let each: Vec<String> = rows
+                    .iter()
+                    .zip(self.machines)
+                    .filter_map(|(rs, m)| {
+                        let r = find(v, rs)?;
+                        let failed = r.puzzles.saturating_sub(r.solved);
+                        (failed > 0).then(|| {
+                            let why: Vec<String> = [
+                                (r.wrong, "wrong"),
+                                (r.errors, "failed"),
+                                (r.budget + r.memory, "stopped"),
+                            ]
+                            .into_iter()
+                            .filter(|(n, _)| *n > 0)
+                            .map(|(n, w)| format!("{n} {w}"))
+                            .collect();
+                            let why = match why.is_empty() {
+                                true => String::new(),
+                                false => format!(" ({})", why.join(", ")),
+                            };
+                            format!("{failed} of {} on {}{why}", r.puzzles, m.label)
+                        })
+                    })
+                    .collect();
+                (!each.is_empty()).then(|| format!("{v} failed {}", each.join(", ")))
+            })
+            .collect();
         Ok(Ok(SharedDataset {
             name: d.name.clone(),
             reference,
             speeds: self.speeds(&variants, &rows),
             variants,
+            labels,
+            failures,
         }))
     }
 

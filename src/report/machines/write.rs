@@ -254,7 +254,8 @@ pub fn write(dirs: &[PathBuf], out: &Path, paper: bool) -> Result<MachinesReport
                     .map(|m| (m.label.as_str(), &m.info, m.dir.as_path()))
                     .collect::<Vec<_>>(),
             ),
-            variants: d.variants.clone(),
+            variants: d.labels.clone(),
+            failures: d.failures.clone(),
             points,
             counted: machines
                 .iter()
@@ -439,6 +440,8 @@ mod tests {
             name: "top1465".into(),
             reference: "dlx".into(),
             variants: vec!["band".into(), "dlx".into(), "tdoku".into()],
+            labels: vec!["band".into(), "dlx".into(), "tdoku".into()],
+            failures: Vec::new(),
             speeds: vec![
                 vec![counted(77_778.0), counted(77_778.0)],
                 vec![counted(227_663.0), counted(227_663.0)],
@@ -479,6 +482,8 @@ mod tests {
             name: "top1465".into(),
             reference: "tdoku".into(),
             variants: vec!["band".into(), "tdoku".into(), "dlx".into()],
+            labels: vec!["band".into(), "tdoku".into(), "dlx".into()],
+            failures: Vec::new(),
             speeds: vec![
                 vec![speed(1.03, 1.01, 1.05), speed(0.90, 0.88, 0.92)],
                 vec![speed(1.0, 1.0, 1.0), speed(1.0, 1.0, 1.0)],
@@ -498,6 +503,8 @@ mod tests {
             name: "x".into(),
             reference: "dlx".into(),
             variants: vec!["band".into(), "dlx".into()],
+            labels: vec!["band".into(), "dlx".into()],
+            failures: Vec::new(),
             speeds: vec![
                 vec![speed(3.0, 2.8, 3.2), speed(3.1, 2.9, 3.3)],
                 vec![speed(1.0, 1.0, 1.0), speed(1.0, 1.0, 1.0)],
