@@ -488,6 +488,29 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
             crate::report::charts::machine_line(&c.current.info)
         );
         let rows: Vec<&CompareRow> = c.rows.iter().filter(|r| r.dataset == d).collect();
+        // What each chart of `d` leaves out: failed puzzles, and
+        // contenders not run on its size.
+        let mut notes: Vec<String> = rows
+            .iter()
+            .filter(|r| r.failures.before > 0 || r.failures.after > 0)
+            .map(|r| {
+                format!(
+                    "{}: over the {} puzzles both runs verified ({} failed in the baseline, {} now)",
+                    r.variant, r.puzzles, r.failures.before, r.failures.after
+                )
+            })
+            .collect();
+        let mut skipped: Vec<String> = [&c.baseline, &c.current]
+            .iter()
+            .flat_map(|side| side.info.skipped.iter())
+            .filter(|k| k.dataset == d)
+            .map(|k| format!("{} (handles {} only)", k.variant, k.handles))
+            .collect();
+        skipped.sort();
+        skipped.dedup();
+        if !skipped.is_empty() {
+            notes.push(format!("Not shown: {}", skipped.join(", ")));
+        }
         let drawn: Vec<&&CompareRow> = rows
             .iter()
             .filter(|r| !counted && !r.ratios.is_empty())
@@ -501,6 +524,7 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
                     .map(|r| (r.variant.clone(), color(&r.variant), r.ratios.clone()))
                     .collect(),
                 now_failing: drawn.iter().map(|r| r.failures.new).collect(),
+                notes: notes.clone(),
             };
             draw(render(&chart, &charts_dir, &line, false), &mut out)?;
         }
@@ -522,6 +546,7 @@ pub fn charts(c: &Comparison, dir: &Path) -> Result<Vec<Rendered>, CompareError>
                 .collect(),
             counted,
             now_failing: shown.iter().map(|(r, _, _)| r.failures.new).collect(),
+            notes,
         };
         if chart.rows.is_empty() {
             continue;

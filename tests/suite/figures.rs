@@ -9,6 +9,17 @@ use sudoku_bench::report::charts::lint::lint;
 
 /// Every chart in `dir` at both print sizes: none has a fault, and each
 /// PNG is the drawing of its SVG.
+/// A chart's words, its wrapped lines joined by spaces.
+fn words_of(svg: &Path) -> String {
+    let svg = std::fs::read_to_string(svg).unwrap();
+    let words: Vec<&str> = svg
+        .split("<text")
+        .filter_map(|t| t.split_once('>')?.1.split_once("</text>"))
+        .map(|(w, _)| w.trim())
+        .collect();
+    words.join(" ")
+}
+
 fn check_charts(dir: &Path, paper: bool) -> usize {
     let mut all = Vec::new();
     let mut n = 0;
@@ -221,20 +232,31 @@ fn scaling_machines_outside_and_counted_charts_are_fit_for_print() {
         .any(|n| n.starts_with("machines-")));
     // Across machines too, the outside contender is marked as such and
     // its failures are said, machine by machine.
-    let across = std::fs::read_to_string(at("machines/charts/machines-hard-9x9.svg")).unwrap();
-    // The chart's words, its wrapped lines joined.
-    let words: Vec<&str> = across
-        .split("<text")
-        .filter_map(|t| t.split_once('>')?.1.split_once("</text>"))
-        .map(|(w, _)| w.trim())
-        .collect();
-    let words = words.join(" ");
+    let words = words_of(&at("machines/charts/machines-hard-9x9.svg"));
     assert!(
         words.contains("fx (external)")
             && words.contains("fx failed 3 of 12 on M1 (3 wrong), 3 of 12 on M2 (3 wrong)"),
         "a failing contender across machines: {words}"
     );
     n += check_charts(&at("machines/charts"), true);
+    // Compared, its charts say what their curves and medians leave out.
+    let cmp = bin()
+        .args(["compare"])
+        .args([at("m1"), at("m2")])
+        .arg("--out")
+        .arg(at("cmp"))
+        .output()
+        .unwrap();
+    assert!(matches!(cmp.status.code(), Some(0 | 1)), "{cmp:?}");
+    for chart in ["ratio-distribution-hard-9x9", "before-after-hard-9x9"] {
+        let words = words_of(&at(&format!("cmp/charts/{chart}.svg")));
+        assert!(
+            words.contains(
+                "fx: over the 9 puzzles both runs verified (3 failed in the baseline, 3 now)"
+            ),
+            "{chart}: {words}"
+        );
+    }
     if crate::common::valgrind() {
         // Counted: the built-ins beside a library that answers the same
         // three puzzles wrongly.

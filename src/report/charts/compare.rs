@@ -15,6 +15,10 @@ pub struct RatioDistribution {
     /// Each line's puzzles that fail now and did not in the baseline
     /// (they have no ratio): said in its legend line.
     pub now_failing: Vec<u64>,
+    /// What the chart leaves out, said under it: a contender's puzzles
+    /// failed in either run (`partial: over the 16 of 30 puzzles both runs
+    /// verified`), and contenders not run on the dataset's size.
+    pub notes: Vec<String>,
 }
 
 /// The colour of a failure's mark, as on a history chart.
@@ -45,6 +49,9 @@ impl Chart for RatioDistribution {
         );
         if self.now_failing.iter().any(|n| *n > 0) {
             key += " \"N now fail\": puzzles failing now that did not in the baseline, not in the curve.";
+        }
+        for n in &self.notes {
+            key += &format!(" {n}.");
         }
         Some(key)
     }
@@ -126,6 +133,8 @@ pub struct BeforeAfter {
     /// Each row's puzzles that fail now and did not in the baseline:
     /// a dark red ✕ on its filled dot, the count beside it.
     pub now_failing: Vec<u64>,
+    /// What the chart leaves out, said under it (as [`RatioDistribution::notes`]).
+    pub notes: Vec<String>,
 }
 
 impl Chart for BeforeAfter {
@@ -152,10 +161,15 @@ impl Chart for BeforeAfter {
         )
     }
     fn key(&self) -> Option<String> {
-        self.now_failing.iter().any(|n| *n > 0).then(|| {
-            "Dark red cross: puzzles that fail now and did not in the baseline, their count beside it."
-                .to_string()
-        })
+        let mut parts = Vec::new();
+        if self.now_failing.iter().any(|n| *n > 0) {
+            parts.push(
+                "Dark red cross: puzzles that fail now and did not in the baseline, their count beside it."
+                    .to_string(),
+            );
+        }
+        parts.extend(self.notes.iter().map(|n| format!("{n}.")));
+        (!parts.is_empty()).then(|| parts.join(" "))
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let x = log_range(self.rows.iter().flat_map(|r| [r.2, r.3]));
