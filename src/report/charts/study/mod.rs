@@ -93,6 +93,7 @@ impl Chart for StudyChart {
                 edge.join(", ")
             ));
         }
+        parts.extend(self.hidden());
         (!parts.is_empty()).then(|| parts.join(" "))
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
@@ -156,6 +157,40 @@ impl Chart for StudyChart {
                 .map_err(err)?;
             self.body(&mut chart, top, edge, &room)
         }
+    }
+}
+
+impl StudyChart {
+    /// A curve drawn under a later one over two or more of its points
+    /// (medians within 2%: the same node counts), said under the chart:
+    /// `band lies under bitset-mrv at 40 to 60 (equal medians)`.
+    fn hidden(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, low) in self.curves.iter().enumerate() {
+            for high in &self.curves[i + 1..] {
+                let at: Vec<f64> = low
+                    .points
+                    .iter()
+                    .filter(|p| {
+                        high.points
+                            .iter()
+                            .any(|q| q.x == p.x && (q.value / p.value - 1.0).abs() <= 0.02)
+                    })
+                    .map(|p| p.x)
+                    .collect();
+                if let (true, Some(a), Some(b)) = (at.len() >= 2, at.first(), at.last()) {
+                    out.push(format!(
+                        "{} lies under {} at {} to {} (equal medians).",
+                        low.name,
+                        high.name,
+                        compact(*a),
+                        compact(*b)
+                    ));
+                    break;
+                }
+            }
+        }
+        out
     }
 }
 

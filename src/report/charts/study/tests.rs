@@ -243,3 +243,25 @@ fn an_interval_with_no_upper_end_runs_to_the_plots_edge() {
         "band top {highest}, edge {top}"
     );
 }
+
+#[test]
+fn a_curve_under_an_equal_one_is_said() {
+    let mut c = chart(None);
+    let mut twin = c.curves[0].clone();
+    twin.name = "twin".into();
+    twin.color = 3;
+    c.curves.push(twin);
+    let key = c.key().unwrap_or_default();
+    assert!(
+        key.contains(&format!(
+            "{} lies under twin at 21 to 25 (equal medians)",
+            c.curves[0].name
+        )),
+        "{key}"
+    );
+    // Apart by more than 2%: nothing said.
+    for p in &mut c.curves[1].points {
+        p.value *= 1.1;
+    }
+    assert!(!c.key().unwrap_or_default().contains("lies under"));
+}
