@@ -135,6 +135,12 @@ struct Point {
     speedup: f64,
     /// The speed-up over the thread ratio: 1 is linear.
     efficiency: f64,
+    /// Puzzles not verified at this count (wrong, failed or stopped), of
+    /// `puzzles`: said under the chart, which draws verified puzzles/s.
+    #[serde(skip)]
+    failed: u64,
+    #[serde(skip)]
+    puzzles: u64,
 }
 
 fn scaling_points(rows: &[(usize, SummaryRow)]) -> Vec<Point> {
@@ -160,6 +166,8 @@ fn scaling_points(rows: &[(usize, SummaryRow)]) -> Vec<Point> {
                     puzzles_per_sec: r.puzzles_per_sec,
                     speedup,
                     efficiency: speedup / (*t as f64 / t0 as f64),
+                    failed: r.puzzles.saturating_sub(r.solved),
+                    puzzles: r.puzzles,
                 });
             }
         }
@@ -234,9 +242,40 @@ fn write_outputs(
                     .filter(|s| s.dataset == *d)
                     .map(|s| format!("{} (handles {} only)", s.variant, s.handles))
                     .collect();
-                match skipped.is_empty() {
+                let line = match skipped.is_empty() {
                     true => line,
                     false => format!("{line}; not shown: {}", skipped.join(", ")),
+                };
+                // A contender that failed puzzles says so, count by count:
+                // its curve is of the puzzles it verified.
+                let failed: Vec<String> = variants
+                    .iter()
+                    .filter_map(|v| {
+                        let mine: Vec<&Point> = points
+                            .iter()
+                            .filter(|p| p.dataset == d && p.variant == *v && p.failed > 0)
+                            .collect();
+                        let at: Vec<String> = mine
+                            .iter()
+                            .map(|p| {
+                                format!(
+                                    "{} of {} at {} thread{}",
+                                    p.failed,
+                                    p.puzzles,
+                                    p.threads,
+                                    if p.threads == 1 { "" } else { "s" }
+                                )
+                            })
+                            .collect();
+                        (!at.is_empty()).then(|| format!("{v} failed {}", at.join(", ")))
+                    })
+                    .collect();
+                match failed.is_empty() {
+                    true => line,
+                    false => format!(
+                        "{line}; {} (its puzzles/s are of the puzzles verified)",
+                        failed.join("; ")
+                    ),
                 }
             }
             None => format!(

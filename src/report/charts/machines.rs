@@ -87,37 +87,39 @@ impl Chart for MachineSpeed {
         // The legend beside or under the plot, clear of the dots.
         let (area, room) = super::outside(root, &self.machines);
         let root = &area;
-        let mut chart = super::rows_chart(
-            root,
-            &self.title(),
-            (lo / 1.25)..(hi * 1.25),
-            &self.variants,
-            &|v| format!("{}×", compact(*v)),
-            &match self.counted {
-                true => vec![
-                    format!(
-                        "{}'s instructions over its own, same machine (log; higher is less work)",
-                        self.reference
-                    ),
-                    format!("{}'s instructions over its own (log)", self.reference),
-                    format!("{}'s count / its own (log)", self.reference),
-                    format!("{}'s / own (log)", self.reference),
-                ],
-                false => vec![
-                    format!(
-                        "speed relative to {} on the same machine (log; higher is faster)",
-                        self.reference
-                    ),
-                    format!(
-                        "speed relative to {} on the same machine (log)",
-                        self.reference
-                    ),
-                    format!("speed relative to {} (log)", self.reference),
-                    format!("relative to {} (log)", self.reference),
-                ],
-            }
-            .join("\n"),
-        )?;
+        let desc = match self.counted {
+            true => vec![
+                format!(
+                    "{}'s instructions over its own, same machine (log; higher is less work)",
+                    self.reference
+                ),
+                format!("{}'s instructions over its own (log)", self.reference),
+                format!("{}'s count / its own (log)", self.reference),
+                format!("{}'s / own (log)", self.reference),
+            ],
+            false => vec![
+                format!(
+                    "speed relative to {} on the same machine (log; higher is faster)",
+                    self.reference
+                ),
+                format!(
+                    "speed relative to {} on the same machine (log)",
+                    self.reference
+                ),
+                format!("speed relative to {} (log)", self.reference),
+                format!("relative to {} (log)", self.reference),
+            ],
+        }
+        .join("\n");
+        let label = |v: &f64| format!("{}×", compact(*v));
+        // 1× (the reference) always named, whatever the width.
+        let axis = super::XAxis {
+            range: (lo / 1.25)..(hi * 1.25),
+            label: &label,
+            desc: &desc,
+            always: &[1.0],
+        };
+        let mut chart = super::rows_chart_over(root, &self.title(), &axis, &self.variants)?;
         let one = PathElement::new(vec![(1.0, -0.5), (1.0, n - 0.5)], BLACK.mix(0.6));
         chart.plotting_area().draw(&one).map_err(err)?;
         // Machines side by side within a row, the first on top, within
