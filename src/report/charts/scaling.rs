@@ -151,11 +151,19 @@ impl Chart for Scaling {
             let past = |t: f64| self.cores_passed().is_some_and(|c| t > c as f64);
             let (beyond, within): (Vec<_>, Vec<_>) = line.iter().partition(|p| past(p.0));
             super::draw_marks(&mut chart, within, slot, 10)?;
-            let mut ring = super::marker_shape(super::marker_kind(slot), 10);
+            // Filled white inside. A cross or plus is drawn larger, its
+            // edge thinner: at 10 px with a 2 px edge its 2 px arms would
+            // read as solid.
+            let kind = super::marker_kind(slot);
+            let thin = matches!(kind % super::MARKERS, 5 | 6);
+            let mut ring = super::marker_shape(kind, if thin { 14 } else { 10 });
             ring.push(ring[0]);
+            let edge = if thin { 1 } else { 2 };
             chart
                 .draw_series(beyond.into_iter().map(|p| {
-                    EmptyElement::at(p) + PathElement::new(ring.clone(), c.stroke_width(2))
+                    EmptyElement::at(p)
+                        + Polygon::new(ring.clone(), WHITE.filled())
+                        + PathElement::new(ring.clone(), c.stroke_width(edge))
                 }))
                 .map_err(err)?;
             if let Some(&(t0, _)) = pts.first() {
