@@ -33,7 +33,7 @@ impl Chart for HuntProgress {
     }
     fn caption(&self) -> String {
         format!(
-            "Each island's best {} so far (gray lines; a drop is a restart from a new puzzle or a puzzle taken from the best island; an island that never bettered its start has no line) and the best of all (black, from the best start at 0 s, a mark at each better puzzle), against the seconds into the hunt; the score's axis is log scale{}.",
+            "Each island's best {} so far (gray lines; a drop is a restart from a new puzzle or a puzzle taken from the best island; an island that never bettered its start has no line, and so has one that never ran: islands take turns an epoch at a time, and a short hunt on few threads reaches only some) and the best of all (black, from the best start at 0 s, a mark at each better puzzle), against the seconds into the hunt; the score's axis is log scale{}.",
             self.score,
             match self.plus_one {
                 true => ", and each guess count has one added before the ratio is taken (a puzzle solved with no guess costs 0)",
@@ -61,7 +61,7 @@ impl Chart for HuntProgress {
             if islands == 1 { "" } else { "s" },
             match unseen {
                 0 => String::new(),
-                k => format!(" ({k} never bettered its start: no line)"),
+                k => format!(" ({k} never bettered its start or never ran: no line)"),
             }
         );
         // The legend beside or under the plot, clear of the lines.
@@ -76,6 +76,8 @@ impl Chart for HuntProgress {
         chart
             .configure_mesh()
             .x_desc("seconds into the hunt")
+            // One light line between labelled seconds, not ten.
+            .x_max_light_lines(1)
             .y_desc(super::fit_any(
                 &match self.plus_one {
                     true => vec![
