@@ -127,13 +127,13 @@ pub fn log_y_axis_over<DB: DrawingBackend>(
 ) -> WithKeyPoints<LogCoord<f64>> {
     let share = ((data.end / data.start).ln() / (r.end / r.start).ln()).clamp(0.0, 1.0);
     let share = if share.is_finite() { share } else { 1.0 };
-    let data_px = (root.dim_in_pixel().1 as f64 - 130.0) * share;
+    let plot = root.dim_in_pixel().1 as f64 - 130.0;
+    let data_px = plot * share;
     let most = (data_px / (TEXT as f64 * 1.4)).floor().max(2.0) as usize;
     let (bold, light) = log_points(data.clone(), most);
     // An end stretch over 1.5× past the outer label (data at 29.6k under a
     // first label at 50k) gets whole multiples, where they keep a line and
     // a fifth of text apart.
-    let plot = root.dim_in_pixel().1 as f64 - 130.0;
     let filled = fill_stretches(&data, (bold.clone(), light.clone()), 1.5);
     let apart = filled
         .0
@@ -236,8 +236,7 @@ pub(super) fn log_points(r: std::ops::Range<f64>, most: usize) -> (Vec<f64>, Vec
     // 3.4): whole multiples 1.45× or more from every label take labels too
     // (0.6, 3), short of either end.
     if hi / lo < 10.0 && bold.len() < 3 {
-        let span = (hi / lo).ln();
-        let inside = |v: f64| (hi / v).ln() >= 0.03 * span && (v / lo).ln() >= 0.03 * span;
+        let inside = |v: f64| !near_end(v, lo, hi);
         let mut added: Vec<f64> = Vec::new();
         for &v in &light {
             let apart = bold
@@ -284,9 +283,7 @@ pub(super) fn fill_stretches(
     if !full {
         return (bold, light);
     }
-    let open =
-        |v: f64| (hi / v).ln() >= 0.03 * (hi / lo).ln() && (v / lo).ln() >= 0.03 * (hi / lo).ln();
-    let (first, top) = (bold[0], bold[bold.len() - 1]);
+    let open = |v: f64| !near_end(v, lo, hi);
     let mut added = Vec::new();
     if hi / top > stretch {
         let mut last = top;
@@ -310,6 +307,13 @@ pub(super) fn fill_stretches(
     bold.extend(added);
     bold.sort_by(f64::total_cmp);
     (bold, light)
+}
+
+/// Whether `v` lies within 3% of the log span of either end of `lo..hi`,
+/// where a label would stick out of the plot.
+fn near_end(v: f64, lo: f64, hi: f64) -> bool {
+    let span = (hi / lo).ln();
+    (hi / v).ln() < 0.03 * span || (v / lo).ln() < 0.03 * span
 }
 
 /// The leading digit of a whole multiple of a power of ten.
