@@ -4,7 +4,9 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use sudoku_bench::format::{read_reader, write_block, write_line, Alphabet, Format, ReadOptions};
 use sudoku_bench::generate::complete_grid;
-use sudoku_bench::solver::{Band, BitsetMrv, Isa, Limits, Mode, Singles, Solver, SolverId, Status};
+use sudoku_bench::solver::{
+    Band, BitsetMrv, Boxes, Isa, Limits, Mode, Singles, Solver, SolverId, Status,
+};
 use sudoku_bench::transform::Transform;
 use sudoku_bench::validate::{check_solution, find_conflict};
 use sudoku_bench::{Geometry, Grid};
@@ -239,6 +241,25 @@ proptest! {
         }
         for isa in Isa::available() {
             let out = Band { isa }.solve(&p, &Limits::new(mode));
+            prop_assert_eq!(&out, &portable, "{:?}", isa);
+        }
+    }
+
+    /// The same for `box`: every solution of sparse puzzles, and one search on every path.
+    #[test]
+    fn box_counts_agree_with_dlx_on_every_path(seed in any::<u64>(), blanks in 40u32..95, limit in 1u64..400) {
+        let g = Geometry::new(3).unwrap();
+        let (p, _) = puzzle(g, seed, blanks);
+        let mode = Mode::Count(limit);
+        let want = SolverId::Dlx.solve(&p, &Limits::new(mode));
+        let portable = Boxes { isa: Isa::Portable }.solve(&p, &Limits::new(mode));
+        prop_assert_eq!(portable.solution_count, want.solution_count);
+        prop_assert_eq!(portable.status, want.status);
+        for sol in &portable.solutions {
+            prop_assert_eq!(check_solution(&p, sol), Ok(()));
+        }
+        for isa in Isa::available() {
+            let out = Boxes { isa }.solve(&p, &Limits::new(mode));
             prop_assert_eq!(&out, &portable, "{:?}", isa);
         }
     }

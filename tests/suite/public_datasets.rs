@@ -6,7 +6,9 @@ use crate::common;
 use rayon::prelude::*;
 use std::time::Instant;
 use sudoku_bench::format::{read_path, ReadOptions};
-use sudoku_bench::solver::{Band, BitsetMrv, Isa, Limits, Mode, Singles, Solver, SolverId, Status};
+use sudoku_bench::solver::{
+    Band, BitsetMrv, Boxes, Isa, Limits, Mode, Singles, Solver, SolverId, Status,
+};
 use sudoku_bench::{Grid, Puzzle};
 
 #[test]
@@ -122,16 +124,17 @@ fn all_strategies_agree_on_public_puzzles() {
     agree("17_clue", &sample);
 }
 
-/// `band` on every puzzle of the three lists: the same verdict and solution as
-/// `dlx`, and every instruction-set path this machine runs makes exactly the
-/// same search as the portable one (outcome and counters).
+/// `band` and `box` on every puzzle of the three lists: the same verdict and
+/// solution as `dlx`, and every instruction-set path this machine runs makes
+/// exactly the same search as the portable one (outcome and counters).
 #[test]
-fn band_agrees_with_dlx_on_every_public_puzzle_on_every_path() {
-    let Some(dir) = common::shared_datasets("band_agrees_with_dlx_on_every_public_puzzle") else {
+fn band_and_box_agree_with_dlx_on_every_public_puzzle_on_every_path() {
+    let Some(dir) = common::shared_datasets("band_and_box_agree_with_dlx_on_every_public_puzzle")
+    else {
         return;
     };
     let paths = Isa::available();
-    eprintln!("band paths on this machine: {paths:?}");
+    eprintln!("band and box paths on this machine: {paths:?}");
     for file in [
         "puzzles2_17_clue",
         "puzzles3_magictour_top1465",
@@ -139,25 +142,32 @@ fn band_agrees_with_dlx_on_every_public_puzzle_on_every_path() {
     ] {
         let ds = common::load(&dir.join(file));
         let limits = Limits::new(Mode::Count(2));
-        let guesses: u64 = ds
+        let guesses: [u64; 2] = ds
             .puzzles
             .par_iter()
             .map(|p| {
                 let want = SolverId::Dlx.solve(&p.grid, &limits);
-                let portable = Band { isa: Isa::Portable }.solve(&p.grid, &limits);
-                assert_eq!(portable.status, Status::Unique, "{file}:{}", p.line);
-                assert_eq!(portable.solutions, want.solutions, "{file}:{}", p.line);
+                let band = Band { isa: Isa::Portable }.solve(&p.grid, &limits);
+                let boxes = Boxes { isa: Isa::Portable }.solve(&p.grid, &limits);
+                for portable in [&band, &boxes] {
+                    assert_eq!(portable.status, Status::Unique, "{file}:{}", p.line);
+                    assert_eq!(portable.solutions, want.solutions, "{file}:{}", p.line);
+                }
                 for &isa in &paths {
                     let out = Band { isa }.solve(&p.grid, &limits);
-                    assert_eq!(out, portable, "{isa:?} on {file}:{}", p.line);
+                    assert_eq!(out, band, "band {isa:?} on {file}:{}", p.line);
+                    let out = Boxes { isa }.solve(&p.grid, &limits);
+                    assert_eq!(out, boxes, "box {isa:?} on {file}:{}", p.line);
                 }
-                portable.counters.guesses
+                [band.counters.guesses, boxes.counters.guesses]
             })
-            .sum();
+            .reduce(|| [0, 0], |a, b| [a[0] + b[0], a[1] + b[1]]);
+        let n = ds.puzzles.len() as f64;
         eprintln!(
-            "{file}: band agrees on all {} puzzles; {:.2} guesses per puzzle",
+            "{file}: band and box agree on all {} puzzles; guesses per puzzle {:.2} and {:.2}",
             ds.puzzles.len(),
-            guesses as f64 / ds.puzzles.len() as f64
+            guesses[0] as f64 / n,
+            guesses[1] as f64 / n
         );
     }
 }

@@ -10,6 +10,7 @@
 mod backtracking;
 mod band;
 mod bitset_mrv;
+mod boxes;
 mod cdcl;
 mod cnf;
 mod dlx;
@@ -24,6 +25,7 @@ pub mod trace;
 pub use backtracking::Backtracking;
 pub use band::{Band, Isa};
 pub use bitset_mrv::{BitsetMrv, Singles};
+pub use boxes::Boxes;
 pub use cdcl::{Cdcl, CdclHybrid, HANDOVER_NODES};
 pub use dlx::{ColumnRule, Dlx};
 pub use naive_exact_cover::NaiveExactCover;

@@ -190,6 +190,24 @@ registry! {
         solver: Band { isa: Isa::Portable },
         about: "band with the portable scalar kernels only (same decisions and counters)",
     },
+    /// Box vectors: every digit of a box in one vector, triads between boxes.
+    Box => {
+        name: "box",
+        family: "box",
+        sizes: &[9],
+        budget: None,
+        solver: Boxes { isa: Isa::Auto },
+        about: "9x9 box vectors (a 16-bit lane per digit, a vector per box): singles in boxes, row and column triads between boxes, branching on a digit's band configuration; AVX2 when present (chosen at run time)",
+    },
+    /// The box solver's portable path (no instruction-set extensions).
+    BoxPortable => {
+        name: "box-portable",
+        family: "box",
+        sizes: &[9],
+        budget: None,
+        solver: Boxes { isa: Isa::Portable },
+        about: "box with the portable path only (same decisions and counters)",
+    },
     /// Reference: CDCL SAT (the varisat crate) on a CNF encoding.
     SatVarisat => {
         name: "sat-varisat",

@@ -33,7 +33,7 @@ use tables::*;
 
 mod kernels;
 mod state;
-mod tables;
+pub(super) mod tables;
 #[cfg(target_arch = "x86_64")]
 mod wide;
 

@@ -32,7 +32,7 @@ pub(super) const ONE: [u8; 512] = {
 };
 
 /// The six ways three rows take three boxes, as 9-bit triad masks (bit `3r + k`).
-pub(super) const PERMUTATIONS: [u32; 6] = {
+pub(in crate::solver) const PERMUTATIONS: [u32; 6] = {
     const P: [[u32; 3]; 6] = [
         [0, 1, 2],
         [0, 2, 1],
@@ -111,7 +111,7 @@ pub(super) const CELLS: [u32; 512] = {
 };
 
 /// How many permutations fit in a 9-bit triad pattern (0 to 6).
-pub(super) const CONFIGS: [u8; 512] = {
+pub(in crate::solver) const CONFIGS: [u8; 512] = {
     let mut t = [0u8; 512];
     let mut x = 0;
     while x < 512 {
