@@ -101,7 +101,7 @@ macro_rules! search {
             if let Some(before) = before {
                 trace_places(&before, st, ctl, depth);
             }
-            if let Some((k, d, t)) = st.choose_config() {
+            if let Some((k, d, t)) = <$rules>::choose(st) {
                 let options = permutations(t).count() as u32;
                 ctl.branch(options);
                 if T::ENABLED {

@@ -53,6 +53,10 @@ pub(super) trait Rules {
     fn line_rule(st: &mut State, k: usize, stack: bool) -> Result<u32, Dead>;
     /// [`State::triad_rule`].
     fn triad_rule(st: &mut State, b: usize) -> Result<bool, Dead>;
+    /// [`State::choose_config`].
+    fn choose(st: &State) -> Option<(usize, usize, u16)> {
+        st.choose_config()
+    }
     /// A copy of the state, for a child node.
     fn copy(st: &State) -> State {
         *st
@@ -438,12 +442,13 @@ impl State {
     /// The branch of tdoku's heuristic: in the band with the fewest triad
     /// configurations over its unsettled digits, that digit with the fewest.
     /// Returns (band, digit, its triads), or `None` when every digit is settled.
+    /// Read after propagation, when each band's triads are those its rule last
+    /// saw ([`State::lines`]).
     #[inline(always)]
     pub(super) fn choose_config(&self) -> Option<(usize, usize, u16)> {
         let mut best = None;
         let mut best_total = u32::MAX;
-        for k in 0..3 {
-            let t = self.triads([3 * k, 3 * k + 1, 3 * k + 2], false);
+        for (k, t) in self.lines[..3].iter().enumerate() {
             let (mut total, mut pick) = (0, None::<(usize, u32)>);
             for (d, &x) in t[..9].iter().enumerate() {
                 let n = CONFIGS[x as usize] as u32;

@@ -262,20 +262,87 @@ fn box_pass(st: &mut State, b: usize) -> Result<bool, Dead> {
     }
 }
 
+/// Bits set in each nibble value (for `_mm256_shuffle_epi8`).
+const POPCOUNT: [i8; 32] = [
+    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+];
+
+/// How many permutations fit each lane's triad pattern (as `CONFIGS`): the
+/// three cyclic ones read along the diagonals from row 0, the three others
+/// along the anti-diagonals.
+#[inline(always)]
+unsafe fn configs(t: __m256i) -> __m256i {
+    // SAFETY: AVX2 is present (the module's note).
+    unsafe {
+        let c1 = col1(t);
+        let c2 = col1(c1);
+        let diag = _mm256_and_si256(t, _mm256_and_si256(row1(c1), row2(c2)));
+        let anti = _mm256_and_si256(t, _mm256_and_si256(row1(c2), row2(c1)));
+        let x = _mm256_or_si256(
+            _mm256_and_si256(diag, splat(7)),
+            _mm256_slli_epi16::<3>(_mm256_and_si256(anti, splat(7))),
+        );
+        let table = consts(&POPCOUNT);
+        _mm256_add_epi8(
+            _mm256_shuffle_epi8(table, _mm256_and_si256(x, splat(15))),
+            _mm256_shuffle_epi8(table, _mm256_srli_epi16::<4>(x)),
+        )
+    }
+}
+
 impl Rules for Avx2 {
     #[inline(always)]
+    fn choose(st: &State) -> Option<(usize, usize, u16)> {
+        let mut best = None;
+        let mut best_total = u32::MAX;
+        for k in 0..3 {
+            // SAFETY: AVX2 is present (the module's note); the line is 32 bytes.
+            unsafe {
+                let t = _mm256_loadu_si256(st.lines[k].as_ptr() as *const __m256i);
+                let n = configs(t);
+                // Digits with more than one configuration (lanes 9.. count 0).
+                let open = _mm256_cmpgt_epi16(n, _mm256_set1_epi16(1));
+                if _mm256_testz_si256(open, open) != 0 {
+                    continue;
+                }
+                let sums = _mm256_sad_epu8(_mm256_and_si256(n, open), _mm256_setzero_si256());
+                let sums = _mm_add_epi64(
+                    _mm256_castsi256_si128(sums),
+                    _mm256_extracti128_si256::<1>(sums),
+                );
+                let total = (_mm_cvtsi128_si64(sums) + _mm_extract_epi64::<1>(sums)) as u32;
+                if total >= best_total {
+                    continue;
+                }
+                best_total = total;
+                // The first digit with the fewest: lanes 0..8, then lane 8.
+                let ranked = _mm256_or_si256(n, _mm256_andnot_si256(open, _mm256_set1_epi16(-1)));
+                let low = _mm_minpos_epu16(_mm256_castsi256_si128(ranked));
+                let (min, at) = (
+                    _mm_extract_epi16::<0>(low) as u32,
+                    _mm_extract_epi16::<1>(low) as usize,
+                );
+                let eighth = _mm256_extract_epi16::<8>(ranked) as u16 as u32;
+                let d = if eighth < min { 8 } else { at };
+                best = Some((k, d, st.lines[k][d]));
+            }
+        }
+        best
+    }
+
+    #[inline(always)]
     fn copy(st: &State) -> State {
-        // Fifteen vector moves, where a plain copy calls `memcpy`.
+        // Fifteen vector moves. (A plain copy, or these moves as plain stores,
+        // becomes a call to `memcpy`; volatile stores stay moves.)
         let mut out = std::mem::MaybeUninit::<State>::uninit();
         let (from, to) = (
             st as *const State as *const __m256i,
             out.as_mut_ptr() as *mut __m256i,
         );
         for v in 0..15 {
-            // SAFETY: the state is 15 vectors (nine boxes, six lines), all
-            // inside both; unaligned moves. Every byte of `out` is written.
-            // SAFETY: AVX2 is present (the module's note).
-            unsafe { _mm256_storeu_si256(to.add(v), _mm256_loadu_si256(from.add(v))) };
+            // SAFETY: the state is 15 vectors (nine boxes, six lines), 32-byte
+            // aligned, all inside both. Every byte of `out` is written.
+            unsafe { std::ptr::write_volatile(to.add(v), _mm256_load_si256(from.add(v))) };
         }
         // SAFETY: all 480 bytes written just above.
         unsafe { out.assume_init() }
