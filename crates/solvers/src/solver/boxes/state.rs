@@ -201,19 +201,28 @@ impl State {
     /// The givens and, for a pencilmark puzzle, the marks of its open cells,
     /// written into the boxes alone: the first propagation clears their peers.
     pub(super) fn set(&mut self, puzzle: &Grid) {
-        let marks = puzzle.marks();
-        for (c, &v) in puzzle.cells().iter().enumerate() {
-            let (b, p) = box_of(c);
-            let keep = match (v, marks) {
-                (0, None) => continue,
-                (0, Some(m)) => m[c] as u16 & ALL,
-                (v, _) => 1 << (v - 1),
-            };
-            for (d, lane) in self.boxes[b][..9].iter_mut().enumerate() {
-                if keep >> d & 1 == 0 {
-                    *lane &= !(1 << p);
-                } else if v != 0 {
-                    *lane &= 1 << p;
+        // Per box: the given cells, and each digit's given cell.
+        let mut given = [0u16; 9];
+        let mut placed = [[0u16; 9]; 9];
+        puzzle.each_given(|c, v| {
+            let (b, p) = BOX_OF[c];
+            given[b as usize] |= 1 << p;
+            placed[b as usize][v as usize - 1] |= 1 << p;
+            true
+        });
+        for (b, lanes) in self.boxes.iter_mut().enumerate() {
+            for (lane, &at) in lanes[..9].iter_mut().zip(&placed[b]) {
+                *lane = if at != 0 { at } else { ALL & !given[b] };
+            }
+        }
+        if let Some(marks) = puzzle.marks() {
+            // An open cell loses the digits its marks exclude.
+            for (c, &m) in marks.iter().enumerate() {
+                let (b, p) = BOX_OF[c];
+                if given[b as usize] >> p & 1 == 0 {
+                    for (d, lane) in self.boxes[b as usize][..9].iter_mut().enumerate() {
+                        *lane &= !(((!m >> d) as u16 & 1) << p);
+                    }
                 }
             }
         }
@@ -519,8 +528,7 @@ impl State {
         let mut cells = [0u8; 81];
         for (b, m) in self.boxes.iter().enumerate() {
             for (d, &x) in m[..9].iter().enumerate() {
-                let p = x.trailing_zeros() as usize;
-                cells[cell_of(b, p)] = d as u8 + 1;
+                cells[CELL_OF[b][x.trailing_zeros() as usize & 15] as usize] = d as u8 + 1;
             }
         }
         Grid::from_cells(Geometry::new(3).expect("9x9"), &cells).expect("81 cells")
@@ -529,14 +537,42 @@ impl State {
 
 /// The box of a row-major cell and its place there (bit `3r + c`).
 pub(super) fn box_of(cell: usize) -> (usize, usize) {
-    let (r, c) = (cell / 9, cell % 9);
-    (r / 3 * 3 + c / 3, r % 3 * 3 + c % 3)
+    let (b, p) = BOX_OF[cell];
+    (b as usize, p as usize)
 }
 
 /// The row-major cell at place `p` of box `b`.
 pub(super) fn cell_of(b: usize, p: usize) -> usize {
-    (b / 3 * 3 + p / 3) * 9 + b % 3 * 3 + p % 3
+    CELL_OF[b][p] as usize
 }
+
+/// [`box_of`] for every cell.
+const BOX_OF: [(u8, u8); 81] = {
+    let mut t = [(0, 0); 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, col) = (c / 9, c % 9);
+        t[c] = ((r / 3 * 3 + col / 3) as u8, (r % 3 * 3 + col % 3) as u8);
+        c += 1;
+    }
+    t
+};
+
+/// [`cell_of`] for every box and place (places 9..16 map to cell 0: a lane
+/// read past its last bit, which a solved state never has).
+const CELL_OF: [[u8; 16]; 9] = {
+    let mut t = [[0; 16]; 9];
+    let mut b = 0;
+    while b < 9 {
+        let mut p = 0;
+        while p < 9 {
+            t[b][p] = ((b / 3 * 3 + p / 3) * 9 + b % 3 * 3 + p % 3) as u8;
+            p += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 /// The permutations that fit a 9-bit triad pattern, in table order.
 pub(super) fn permutations(t: u16) -> impl Iterator<Item = u32> {
