@@ -15,6 +15,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::time::Duration;
 
+pub mod calibrate;
 mod pipeline;
 
 pub use crate::spool::Spool;

@@ -302,7 +302,17 @@ fn decide(
     (out, log): (&mut dyn Write, &mut dyn Write),
 ) -> Result<Option<SolverId>, BatchError> {
     let g = chunk[0].grid.geometry();
-    let solver = opts.solver.unwrap_or_else(|| SolverId::fastest_for(g));
+    let timed = match (opts.solver, opts.trace) {
+        (None, false) if SolverId::Box.supports(g) => super::calibrate::time_engines(opts, chunk),
+        _ => None,
+    };
+    if let Some(t) = &timed {
+        writeln!(log, "{}", t.note())?;
+    }
+    let solver = opts
+        .solver
+        .or(timed.map(|t| t.winner()))
+        .unwrap_or_else(|| SolverId::fastest_for(g));
     if !solver.supports(g) {
         writeln!(
             log,

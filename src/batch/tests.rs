@@ -133,3 +133,64 @@ fn an_empty_file_or_one_of_comments_fails_as_in_every_reader() {
         assert_eq!((first.line, first.column), (1, 1), "{text:?}");
     }
 }
+
+/// The 9×9 engine timing: only without a budget, a limit or too few puzzles;
+/// both engines timed over the same puzzles; the winner is the faster, `band`
+/// on a tie; and `solve` says which it took.
+#[test]
+fn the_9x9_engine_is_timed_on_the_first_puzzles_and_said() {
+    use super::calibrate::{time_engines, Timing, FEWEST, PUZZLES};
+    let ds = format::read_str(
+        "hard",
+        include_str!("../../datasets/hard-9x9.txt"),
+        &ReadOptions::default(),
+    )
+    .unwrap();
+    let t = time_engines(&opts(), &ds.puzzles).expect("timed");
+    assert!((FEWEST..=PUZZLES).contains(&t.puzzles), "{t:?}");
+    assert!(t.band > Duration::ZERO && t.boxes > Duration::ZERO, "{t:?}");
+    assert_eq!(time_engines(&opts(), &ds.puzzles[..FEWEST - 1]), None);
+    let budget = BatchOptions {
+        node_budget: Some(1000),
+        ..opts()
+    };
+    assert_eq!(time_engines(&budget, &ds.puzzles), None);
+    let limit = BatchOptions {
+        time_limit: Some(Duration::from_secs(1)),
+        ..opts()
+    };
+    assert_eq!(time_engines(&limit, &ds.puzzles), None);
+    let ms = Duration::from_millis;
+    let timing = |band, boxes| Timing {
+        band: ms(band),
+        boxes: ms(boxes),
+        puzzles: 10,
+    };
+    assert_eq!(timing(4, 3).winner(), SolverId::Box);
+    assert_eq!(timing(3, 3).winner(), SolverId::Band);
+    assert_eq!(
+        timing(4, 3).note(),
+        "note: 9x9 engine: box (timed on the first 10 puzzles, in turns: band 200.0 µs, box 150.0 µs a puzzle)"
+    );
+    // `solve` writes the note, then the answers of the engine it names.
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    let path = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/datasets/hard-9x9.txt"
+    ));
+    solve_paths(
+        &opts(),
+        &pool(1),
+        path,
+        &ReadOptions::default(),
+        &mut out,
+        &mut log,
+    )
+    .unwrap();
+    let log = String::from_utf8(log).unwrap();
+    assert!(log.starts_with("note: 9x9 engine: b"), "{log}");
+    assert_eq!(
+        String::from_utf8(out).unwrap().lines().count(),
+        ds.puzzles.len()
+    );
+}
