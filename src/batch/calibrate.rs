@@ -48,11 +48,11 @@ impl Timing {
         }
     }
 
-    /// The `note:` line `solve` writes to the log.
-    pub fn note(&self) -> String {
+    /// The `note:` line `solve` writes to the log, for the input `name`.
+    pub fn note(&self, name: &str) -> String {
         let each = |d: Duration| d.as_secs_f64() * 1e6 / (2 * self.puzzles) as f64;
         format!(
-            "note: 9x9 engine: {} (timed on the first {} puzzles, in turns: band {:.1} µs, box {:.1} µs a puzzle)",
+            "note: {name}: 9x9 engine {} (timed on the first {} puzzles, in turns: band {:.1} µs, box {:.1} µs a puzzle)",
             self.winner(),
             self.puzzles,
             each(self.band),

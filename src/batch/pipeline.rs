@@ -307,7 +307,7 @@ fn decide(
         _ => None,
     };
     if let Some(t) = &timed {
-        writeln!(log, "{}", t.note())?;
+        writeln!(log, "{}", t.note(&flaws.name))?;
     }
     let solver = opts
         .solver

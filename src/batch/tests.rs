@@ -169,8 +169,8 @@ fn the_9x9_engine_is_timed_on_the_first_puzzles_and_said() {
     assert_eq!(timing(4, 3).winner(), SolverId::Box);
     assert_eq!(timing(3, 3).winner(), SolverId::Band);
     assert_eq!(
-        timing(4, 3).note(),
-        "note: 9x9 engine: box (timed on the first 10 puzzles, in turns: band 200.0 µs, box 150.0 µs a puzzle)"
+        timing(4, 3).note("x.txt"),
+        "note: x.txt: 9x9 engine box (timed on the first 10 puzzles, in turns: band 200.0 µs, box 150.0 µs a puzzle)"
     );
     // `solve` writes the note, then the answers of the engine it names.
     let (mut out, mut log) = (Vec::new(), Vec::new());
@@ -188,7 +188,10 @@ fn the_9x9_engine_is_timed_on_the_first_puzzles_and_said() {
     )
     .unwrap();
     let log = String::from_utf8(log).unwrap();
-    assert!(log.starts_with("note: 9x9 engine: b"), "{log}");
+    assert!(
+        log.starts_with(&format!("note: {}: 9x9 engine b", path.display())),
+        "{log}"
+    );
     assert_eq!(
         String::from_utf8(out).unwrap().lines().count(),
         ds.puzzles.len()

@@ -84,7 +84,7 @@ pub fn dataset_slots<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<usize>
 /// each have a shape of their own.
 pub const MARKERS: usize = 9;
 
-/// The colour of series slot `i`: slots 7 apart share a colour and differ
+/// The colour of series slot `i`: slots 8 apart share a colour and differ
 /// in marker.
 pub fn color(i: usize) -> RGBColor {
     let (r, g, b) = PALETTE[i % PALETTE.len()];
@@ -100,7 +100,7 @@ pub fn marker_kind(i: usize) -> usize {
 
 /// The built-in strategies, each in its own slot in every chart of every
 /// command (`bench`, `report`, `study`, `compare`).
-const SLOTS: [&str; 15] = [
+const SLOTS: [&str; 17] = [
     "band",
     "bitset-mrv",
     "dlx",
@@ -117,6 +117,9 @@ const SLOTS: [&str; 15] = [
     "bitset-mrv-plain",
     "bitset-mrv-naked",
     "naive-exact-cover-pure",
+    // Not in the default run: grey and a plus, apart from `band` beside it.
+    "box",
+    "box-portable",
 ];
 
 /// Each series' slot: a built-in strategy's own; any other name, in the
