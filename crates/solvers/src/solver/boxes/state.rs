@@ -1,8 +1,8 @@
 //! `box`'s search state and its propagation: nine box vectors, one lane a digit.
 //!
-//! Every rule here is written lane by lane over `[u16; 16]`: the portable path
-//! runs it as it is, and the x86-64 paths compile the same code with AVX2 or
-//! AVX-512 enabled, where each rule becomes a handful of 256-bit operations.
+//! Every rule here is written lane by lane over `[u16; 16]`: the portable
+//! path runs them as they are (the compiler vectorizes some), and `x86`
+//! writes the same rules in AVX2 instructions, held to these by the tests.
 
 use super::super::band::tables::{CONFIGS, PERMUTATIONS};
 use crate::grid::{Geometry, Grid};
