@@ -1,5 +1,5 @@
-//! The `band` strategy's instruction-set paths, side by side with `bitset-mrv-locked`'s
-//! (portable and AVX2 rows):
+//! The 9×9 engines' instruction-set paths, `band`'s and `box`'s, side by side
+//! with `bitset-mrv-locked`'s (portable and AVX2 rows):
 //! one thread, mode unique, whole public lists, the contenders taking turns round
 //! by round (rotating who goes first) so that machine drift hits all alike.
 //! Prints the median puzzles/s of each over the rounds, guesses per puzzle, and
@@ -11,11 +11,12 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 use sudoku_bench::format::{read_path, ReadOptions};
-use sudoku_bench::solver::{Band, BitsetMrv, Isa, Limits, Mode, Singles, Solver};
+use sudoku_bench::solver::{Band, BitsetMrv, Boxes, Isa, Limits, Mode, Singles, Solver};
 use sudoku_bench::Grid;
 
 enum Contender {
     Band(Isa),
+    Box(Isa),
     Locked(Isa),
 }
 
@@ -23,6 +24,7 @@ impl Contender {
     fn name(&self) -> String {
         match self {
             Contender::Band(i) => format!("band {i:?}"),
+            Contender::Box(i) => format!("box {i:?}"),
             Contender::Locked(i) => format!("locked {i:?}"),
         }
     }
@@ -35,6 +37,7 @@ impl Contender {
         for p in puzzles {
             let out = match self {
                 Contender::Band(isa) => Band { isa: *isa }.solve(black_box(p), &limits),
+                Contender::Box(isa) => Boxes { isa: *isa }.solve(black_box(p), &limits),
                 Contender::Locked(isa) => BitsetMrv {
                     singles: Singles::NakedHiddenLocked,
                     isa: *isa,
@@ -63,6 +66,7 @@ fn main() {
     };
     let mut contenders: Vec<Contender> =
         Isa::available().into_iter().map(Contender::Band).collect();
+    contenders.extend(Isa::available().into_iter().map(Contender::Box));
     contenders.extend(
         Isa::available()
             .into_iter()
