@@ -18,8 +18,21 @@ pub struct Entry {
     pub sizes: &'static [usize],
     /// Per-puzzle node budget the harness applies by default (slow strategies only).
     pub default_budget: Option<u64>,
+    /// False for a family's default variant that still stays out of the
+    /// run with no strategy named (its entry says `default_run: false`).
+    pub default_run: bool,
     /// One-line description.
     pub description: &'static str,
+}
+
+/// An entry's optional `default_run`, `true` when it says nothing.
+macro_rules! or_true {
+    () => {
+        true
+    };
+    ($e:expr) => {
+        $e
+    };
 }
 
 /// The registry: one entry per variant, with every fact about it. Adding a
@@ -32,6 +45,7 @@ macro_rules! registry {
             family: $family:literal,
             sizes: $sizes:expr,
             budget: $budget:expr,
+            $(default_run: $default_run:expr,)?
             solver: $solver:expr,
             about: $about:literal $(,)?
         }
@@ -54,6 +68,7 @@ macro_rules! registry {
                         family: $family,
                         sizes: $sizes,
                         default_budget: $budget,
+                        default_run: or_true!($($default_run)?),
                         description: $about,
                     },)*
                 }
@@ -196,6 +211,9 @@ registry! {
         family: "box",
         sizes: &[9],
         budget: None,
+        // A ninth series in the default run, past the eight colours a chart
+        // tells apart: it runs when named.
+        default_run: false,
         solver: Boxes { isa: Isa::Auto },
         about: "9x9 box vectors (a 16-bit lane per digit, a vector per box): singles in boxes, row and column triads between boxes, branching on a digit's band configuration; AVX2 when present (chosen at run time)",
     },
@@ -254,14 +272,14 @@ impl SolverId {
         self.entry().family
     }
 
-    /// Each strategy's default variant, in registry order, but `box`: what
-    /// runs when no strategy is named. (`box` would be a ninth series, past
-    /// the eight colours a chart tells apart; it runs when named.)
+    /// What runs when no strategy is named, in registry order: each
+    /// strategy's default variant whose entry does not leave it out
+    /// ([`Entry::default_run`]).
     pub fn defaults() -> impl Iterator<Item = SolverId> {
         SolverId::ALL
             .iter()
             .copied()
-            .filter(|s| s.is_default_variant() && *s != SolverId::Box)
+            .filter(|s| s.is_default_variant() && s.entry().default_run)
     }
 
     /// The variants a list of names asks for, each once, in order: `all` is
