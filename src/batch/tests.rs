@@ -148,7 +148,6 @@ fn the_9x9_engine_is_timed_on_the_first_puzzles_and_said() {
     .unwrap();
     let t = time_engines(&opts(), &ds.puzzles).expect("timed");
     assert!((FEWEST..=PUZZLES).contains(&t.puzzles), "{t:?}");
-    assert!(t.band > Duration::ZERO && t.boxes > Duration::ZERO, "{t:?}");
     assert_eq!(time_engines(&opts(), &ds.puzzles[..FEWEST - 1]), None);
     let budget = BatchOptions {
         node_budget: Some(1000),

@@ -14,8 +14,8 @@ pub(super) struct SolveArgs {
     /// `-` or nothing reads standard input.
     input: Option<PathBuf>,
     /// Strategy or variant (see `sudoku-bench solvers`). Default on 9x9: `band` or `box`, whichever
-    /// is faster here, timed on the input's first puzzles (up to 64, or 2 ms of CPU a pass; each
-    /// engine twice, in turns; a `note:` line says which and the times); `band` with
+    /// is faster here, timed on the input's first puzzles (up to 64, or as many as 2 ms of CPU
+    /// takes; each engine twice, in turns; a `note:` line says which and the times); `band` with
     /// `--node-budget`, `--time-limit` or fewer than 4 puzzles. Other sizes: `cdcl-hybrid`.
     #[arg(long)]
     solver: Option<SolverId>,
