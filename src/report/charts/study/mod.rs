@@ -508,48 +508,43 @@ where
     /// some interval is `open`) are, said in the legend.
     fn notes(&mut self, bands: bool, censored: bool, open: bool) -> Result<(), DrawError> {
         if censored {
-            let text = NOTE_HOLLOW;
-            let anno = self
-                .chart
-                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?;
-            self.key.add(anno, text, |(x, y)| {
+            self.note(NOTE_HOLLOW, |(x, y)| {
                 EmptyElement::at((x + 12, y))
                     + PathElement::new(outline(0, 10), NOTE.stroke_width(2))
-            });
+            })?;
         }
         if open {
-            let text = NOTE_ARROW;
-            let anno = self
-                .chart
-                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?;
-            self.key.add(anno, text, |(x, y)| {
+            self.note(NOTE_ARROW, |(x, y)| {
                 EmptyElement::at((x + 12, y))
                     + PathElement::new(vec![(0, 8), (0, -8)], NOTE.stroke_width(1))
                     + PathElement::new(arrow_head((0, -8)), NOTE.stroke_width(2))
-            });
+            })?;
         }
         if bands {
-            let text = NOTE_BAND;
-            let anno = self
-                .chart
-                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?;
-            self.key.add(anno, text, |(x, y)| {
+            self.note(NOTE_BAND, |(x, y)| {
                 Rectangle::new([(x + 2, y - 6), (x + 22, y + 6)], BLACK.mix(0.2).filled())
-            });
+            })?;
         }
         if self.rings {
-            let text = NOTE_RING;
-            let anno = self
-                .chart
-                .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
-                .map_err(err)?;
-            self.key.add(anno, text, |(x, y)| {
+            self.note(NOTE_RING, |(x, y)| {
                 Circle::new((x + 12, y), 7, NOTE.stroke_width(2))
-            });
+            })?;
         }
+        Ok(())
+    }
+
+    /// A legend line that explains a mark (`text` beside `mark`), drawn
+    /// with no series of its own.
+    fn note<E, F>(&mut self, text: &str, mark: F) -> Result<(), DrawError>
+    where
+        E: IntoDynElement<'a, DB, (i32, i32)> + 'a,
+        F: Fn((i32, i32)) -> E + Clone + 'a,
+    {
+        let anno = self
+            .chart
+            .draw_series(std::iter::empty::<EmptyElement<(f64, f64), DB>>())
+            .map_err(err)?;
+        self.key.add(anno, text, mark);
         Ok(())
     }
 }
