@@ -135,12 +135,36 @@ pub fn log_y_axis_over<DB: DrawingBackend>(
     // first label at 50k) gets whole multiples, where they keep a line and
     // a fifth of text apart.
     let filled = fill_stretches(&data, (bold.clone(), light.clone()), 1.5);
+    let filled = clear_of_ends(filled, &bold, &r, plot);
     let apart = filled
         .0
         .windows(2)
         .all(|p| log_px(p[1], &r, plot) - log_px(p[0], &r, plot) >= TEXT as f64 * 1.2);
     let (bold, light) = if apart { filled } else { (bold, light) };
     r.log_scale().with_key_points(bold).with_light_points(light)
+}
+
+/// `(labelled, light)` with every label not in `kept` that lies within a
+/// line of text of either end of a log axis over `r`, `plot` px long, made
+/// light: a label that filling added there sits under the title or over
+/// the x axis's labels (8 under the title at 3.5 in).
+pub(super) fn clear_of_ends(
+    (mut bold, mut light): (Vec<f64>, Vec<f64>),
+    kept: &[f64],
+    r: &std::ops::Range<f64>,
+    plot: f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let clear = |v: f64| {
+        let y = log_px(v, r, plot);
+        y >= TEXT as f64 && plot - y >= TEXT as f64
+    };
+    let crowded: Vec<f64> = (bold.iter().copied())
+        .filter(|v| !kept.contains(v) && !clear(*v))
+        .collect();
+    bold.retain(|v| !crowded.contains(v));
+    light.extend(crowded);
+    light.sort_by(f64::total_cmp);
+    (bold, light)
 }
 
 /// A [`log_axis`] with at most `most` labels where fewer will do.

@@ -397,3 +397,20 @@ fn an_end_stretch_over_one_and_a_half_takes_a_label_on_a_y_axis() {
     let (bold, _) = fill_stretches(&r, log_points(r.clone(), 12), 1.5);
     assert!(bold.contains(&30e3) && bold.contains(&300e3), "{bold:?}");
 }
+
+#[test]
+fn a_filled_label_keeps_a_line_of_text_from_the_axis_ends() {
+    use super::axes::clear_of_ends;
+    // 1 to 10 over 200 px, a line of text 20 px: 9 lies 9 px under the top,
+    // 7 31 px, 1.1 8 px over the bottom. Labels the filling added that close
+    // become light; the axis's own labels (`kept`) stay, however close.
+    assert_eq!(super::TEXT, 20);
+    let r = 1.0..10.0;
+    let added = (vec![1.1, 2.0, 5.0, 7.0, 9.0], vec![3.0]);
+    let (bold, light) = clear_of_ends(added, &[1.0, 2.0, 5.0], &r, 200.0);
+    assert_eq!(bold, vec![2.0, 5.0, 7.0]);
+    assert_eq!(light, vec![1.1, 3.0, 9.0]);
+    // Kept labels stay at the very ends.
+    let (bold, _) = clear_of_ends((vec![1.0, 10.0], vec![]), &[1.0, 10.0], &r, 200.0);
+    assert_eq!(bold, vec![1.0, 10.0]);
+}
